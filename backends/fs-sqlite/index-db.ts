@@ -1,0 +1,210 @@
+/**
+ * The SQLite index beside the files. It is a cache: when missing, corrupt, from a newer
+ * schema, or built for another folder, it is moved aside and rebuilt from the files.
+ */
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import type { Logger } from '../../kernel/logger.js';
+import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+export interface IndexedNote {
+  id: string;
+  title: string;
+  content: string;
+  type: string;
+  filename: string;
+  path: string;
+  created: string;
+  updated: string;
+  size: number;
+  contentHash: string;
+  mtimeMs: number;
+  tags: string[];
+  metadata: Metadata;
+}
+
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  contentHash: string;
+}
+
+interface NoteRow {
+  id: string;
+  title: string;
+  type: string;
+  filename: string;
+  path: string;
+  created: string;
+  updated: string;
+  size: number;
+  tags_json: string;
+}
+
+const ORDER_COLUMNS = { updated: 'updated', created: 'created', title: 'title COLLATE NOCASE' } as const;
+
+export class IndexDb {
+  readonly db: Database.Database;
+  private readonly statements;
+
+  constructor(readonly file: string, vaultRoot: string, logger: Logger) {
+    this.db = openOrRebuild(file, vaultRoot, logger);
+    const db = this.db;
+    this.statements = {
+      upsert: db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
+        VALUES (@id, @title, @content, @type, @filename, @path, @created, @updated, @size, @contentHash, @mtimeMs, @tagsJson, @metadataJson)
+        ON CONFLICT(id) DO UPDATE SET title = excluded.title, content = excluded.content, type = excluded.type, filename = excluded.filename,
+          path = excluded.path, created = excluded.created, updated = excluded.updated, size = excluded.size,
+          content_hash = excluded.content_hash, mtime_ms = excluded.mtime_ms, tags_json = excluded.tags_json, metadata_json = excluded.metadata_json`),
+      deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      deleteMetadata: db.prepare('DELETE FROM note_metadata WHERE note_id = ?'),
+      insertMetadata: db.prepare('INSERT INTO note_metadata (note_id, key, value, value_type) VALUES (?, ?, ?, ?)'),
+      fileStates: db.prepare('SELECT id, size, mtime_ms, content_hash FROM notes'),
+      fileState: db.prepare('SELECT size, mtime_ms, content_hash FROM notes WHERE id = ?'),
+      summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, tags_json FROM notes WHERE id = ?'),
+      count: db.prepare('SELECT COUNT(*) AS n FROM notes'),
+      countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
+      types: db.prepare('SELECT type, COUNT(*) AS n FROM notes GROUP BY type'),
+    };
+  }
+
+  upsert(note: IndexedNote): void {
+    const s = this.statements;
+    s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
+    s.deleteMetadata.run(note.id);
+    for (const [key, value] of Object.entries(note.metadata)) {
+      for (const [text, kind] of metadataRows(value)) s.insertMetadata.run(note.id, key, text, kind);
+    }
+  }
+
+  remove(id: string): void {
+    this.statements.deleteMetadata.run(id);
+    this.statements.deleteNote.run(id);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  fileStates(): Map<string, FileState> {
+    const rows = this.statements.fileStates.all() as Array<{ id: string; size: number; mtime_ms: number; content_hash: string }>;
+    return new Map(rows.map((r) => [r.id, { size: r.size, mtimeMs: r.mtime_ms, contentHash: r.content_hash }]));
+  }
+
+  fileState(id: string): FileState | undefined {
+    const row = this.statements.fileState.get(id) as { size: number; mtime_ms: number; content_hash: string } | undefined;
+    return row && { size: row.size, mtimeMs: row.mtime_ms, contentHash: row.content_hash };
+  }
+
+  summary(id: string): NoteSummary | undefined {
+    const row = this.statements.summary.get(id) as NoteRow | undefined;
+    return row && toSummary(row);
+  }
+
+  list(query: ListQuery = {}): NoteSummary[] {
+    const order = ORDER_COLUMNS[query.orderBy ?? 'updated'];
+    const direction = query.direction === 'asc' ? 'ASC' : 'DESC';
+    const where = query.type !== undefined ? 'WHERE type = @type' : '';
+    const sql = `SELECT id, title, type, filename, path, created, updated, size, tags_json FROM notes ${where}
+      ORDER BY ${order} ${direction}, id ASC LIMIT @limit OFFSET @offset`;
+    const rows = this.db.prepare(sql).all({
+      ...(query.type !== undefined ? { type: query.type } : {}),
+      limit: query.limit ?? -1,
+      offset: query.offset ?? 0,
+    }) as NoteRow[];
+    return rows.map(toSummary);
+  }
+
+  count(type?: string): number {
+    const row = (type === undefined ? this.statements.count.get() : this.statements.countType.get(type)) as { n: number };
+    return row.n;
+  }
+
+  typeCounts(): Map<string, number> {
+    const rows = this.statements.types.all() as Array<{ type: string; n: number }>;
+    return new Map(rows.map((r) => [r.type, r.n]));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toSummary(row: NoteRow): NoteSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    path: row.path,
+    filename: row.filename,
+    created: row.created,
+    updated: row.updated,
+    size: row.size,
+    tags: JSON.parse(row.tags_json) as string[],
+  };
+}
+
+/** One row per scalar; arrays become one row per element so `key = 'tags' AND value = 'x'` works. */
+function metadataRows(value: MetadataValue): Array<[string | null, string]> {
+  if (Array.isArray(value)) return value.map((item) => [scalarText(item), 'array']);
+  if (value === null) return [[null, 'null']];
+  if (typeof value === 'number') return [[String(value), 'number']];
+  if (typeof value === 'boolean') return [[String(value), 'boolean']];
+  if (typeof value === 'object') return [[JSON.stringify(value), 'object']];
+  return [[value, /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? 'date' : 'string']];
+}
+
+function scalarText(value: MetadataValue): string | null {
+  if (value === null) return null;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function openOrRebuild(file: string, vaultRoot: string, logger: Logger): Database.Database {
+  try {
+    const db = openAndMigrate(file);
+    const root = (db.prepare("SELECT value FROM nk_meta WHERE key = 'vault_root'").get() as { value: string } | undefined)?.value;
+    if (root === undefined) {
+      db.prepare("INSERT INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
+      return db;
+    }
+    if (root === vaultRoot) return db;
+    logger.info({ was: root }, 'index was built for another folder; rebuilding');
+    db.close();
+  } catch (err) {
+    logger.warn({ err, file }, 'index is unreadable or from a newer schema; moving it aside and rebuilding');
+  }
+  moveAside(file);
+  const db = openAndMigrate(file);
+  db.prepare("INSERT INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
+  return db;
+}
+
+function openAndMigrate(file: string): Database.Database {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
+    for (let v = version; v < SCHEMA_VERSION; v++) {
+      db.transaction(() => {
+        db.exec(MIGRATIONS[v] ?? '');
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+    db.prepare('SELECT COUNT(*) FROM notes').get();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function moveAside(file: string): void {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, `${file}.corrupt-${stamp}${suffix}`);
+  }
+}

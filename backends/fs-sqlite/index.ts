@@ -1,0 +1,45 @@
+/**
+ * fs-sqlite: markdown files with YAML frontmatter in type folders, indexed in SQLite
+ * (better-sqlite3, FTS5) inside the vault's metadata folder. Storage and search in one.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineBackend } from '../../kernel/backend.js';
+import { IndexDb } from './index-db.js';
+import { createSearchIndex } from './search.js';
+import { FsSqliteStore } from './store.js';
+
+export const fsSqliteOptions = z
+  .object({
+    metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
+    layout: z.enum(['typed', 'flat']).default('typed').describe('typed: <type>/<note>.md; flat: any .md under the root'),
+    defaultType: z.string().default('general').describe('type used when none is given'),
+    indexFile: z.string().regex(/^[\w.-]+$/).default('notekernel.db'),
+  })
+  .strict();
+
+export type FsSqliteOptions = z.infer<typeof fsSqliteOptions>;
+
+export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
+  id: 'fs-sqlite',
+  kind: 'both',
+  description: 'Markdown files with YAML frontmatter in type folders, indexed in SQLite (FTS5).',
+  capabilities: ['types', 'frontmatter', 'files', 'full-text'],
+  options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
+  async create({ vaultRoot, options, logger, progress }) {
+    const metaDir = path.join(vaultRoot, options.metaDir);
+    await fs.mkdir(metaDir, { recursive: true });
+    const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
+    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType };
+    const store = new FsSqliteStore(vaultRoot, layout, db, logger);
+    try {
+      const report = await store.refresh(progress);
+      logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return { store, search: createSearchIndex(db) };
+  },
+});

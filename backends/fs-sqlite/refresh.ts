@@ -1,0 +1,78 @@
+/**
+ * Brings the index up to date with the files: re-reads only files whose size or mtime changed,
+ * drops rows of files that are gone. An unchanged vault costs one readdir per folder and one
+ * stat per note.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RefreshReport } from '../../kernel/backend.js';
+import type { Logger } from '../../kernel/logger.js';
+import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
+import type { IndexDb } from './index-db.js';
+import { listNoteFiles, type Layout } from './layout.js';
+import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
+
+const BATCH = 500;
+
+export async function refreshIndex(
+  root: string,
+  layout: Layout,
+  db: IndexDb,
+  logger: Logger,
+  progress: ProgressReporter = noProgress,
+): Promise<RefreshReport> {
+  const started = performance.now();
+  const files = await listNoteFiles(layout, root);
+  const known = db.fileStates();
+  const changed: Array<{ id: string; type: string; absolutePath: string; stats: fs.Stats }> = [];
+  for (const file of files) {
+    const absolutePath = path.join(root, file.relPath);
+    let stats: fs.Stats;
+    try {
+      stats = fs.statSync(absolutePath);
+    } catch {
+      continue; // vanished between readdir and stat
+    }
+    const state = known.get(file.id);
+    known.delete(file.id);
+    if (state && state.size === stats.size && state.mtimeMs === stats.mtimeMs) continue;
+    changed.push({ id: file.id, type: file.type, absolutePath, stats });
+  }
+
+  const skipped: RefreshReport['skipped'] = [];
+  let indexed = 0;
+  if (changed.length) progress.start('indexing notes', changed.length);
+  for (let i = 0; i < changed.length; i += BATCH) {
+    const batch = changed.slice(i, i + BATCH);
+    db.transaction(() => {
+      for (const file of batch) {
+        let bytes: Uint8Array;
+        try {
+          bytes = fs.readFileSync(file.absolutePath);
+        } catch (err) {
+          skipped.push({ path: file.id, reason: (err as Error).message });
+          continue;
+        }
+        const decoded = decodeNoteBytes(bytes);
+        if (!decoded.ok) {
+          logger.warn({ path: file.id, reason: decoded.reason }, 'skipping a note file that is not UTF-8 text');
+          skipped.push({ path: file.id, reason: decoded.reason });
+          db.remove(file.id);
+          continue;
+        }
+        const note = readNoteFile({ id: file.id, type: file.type, absolutePath: file.absolutePath, bytes, text: decoded.text, stats: file.stats });
+        if (note.warnings) logger.warn({ path: file.id, warnings: note.warnings }, 'note read with warnings');
+        db.upsert(toIndexed(note, file.stats.mtimeMs));
+        indexed++;
+      }
+    });
+    progress.tick(batch.length);
+  }
+  if (changed.length) progress.stop();
+
+  const removedIds = [...known.keys()];
+  if (removedIds.length) db.transaction(() => removedIds.forEach((id) => db.remove(id)));
+  const report = { scanned: files.length, indexed, removed: removedIds.length, skipped, ms: Math.round(performance.now() - started) };
+  logger.debug(report, 'index refreshed');
+  return report;
+}

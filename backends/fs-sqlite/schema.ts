@@ -1,0 +1,54 @@
+/**
+ * The index schema: seed 000's tables (`notes`, `note_metadata`, `notes_fts`) so its SQL
+ * examples run as written, plus bookkeeping columns for incremental start-up. The schema
+ * version lives in `PRAGMA user_version`; each migration moves it forward by one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: seed 000's schema, FTS kept in step by triggers, diacritics folded.
+  `
+  CREATE TABLE notes (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    content TEXT,
+    type TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    path TEXT NOT NULL,
+    created DATETIME NOT NULL,
+    updated DATETIME NOT NULL,
+    size INTEGER,
+    content_hash TEXT NOT NULL,
+    mtime_ms REAL NOT NULL,
+    tags_json TEXT NOT NULL DEFAULT '[]',
+    metadata_json TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE TABLE note_metadata (
+    note_id TEXT,
+    key TEXT,
+    value TEXT,
+    value_type TEXT,
+    FOREIGN KEY (note_id) REFERENCES notes(id)
+  );
+  CREATE VIRTUAL TABLE notes_fts USING fts5(
+    id UNINDEXED, title, content, type,
+    content = 'notes', content_rowid = 'rowid',
+    tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER notes_fts_insert AFTER INSERT ON notes BEGIN
+    INSERT INTO notes_fts(rowid, id, title, content, type) VALUES (new.rowid, new.id, new.title, new.content, new.type);
+  END;
+  CREATE TRIGGER notes_fts_delete AFTER DELETE ON notes BEGIN
+    INSERT INTO notes_fts(notes_fts, rowid, id, title, content, type) VALUES ('delete', old.rowid, old.id, old.title, old.content, old.type);
+  END;
+  CREATE TRIGGER notes_fts_update AFTER UPDATE ON notes BEGIN
+    INSERT INTO notes_fts(notes_fts, rowid, id, title, content, type) VALUES ('delete', old.rowid, old.id, old.title, old.content, old.type);
+    INSERT INTO notes_fts(rowid, id, title, content, type) VALUES (new.rowid, new.id, new.title, new.content, new.type);
+  END;
+  CREATE INDEX idx_notes_type ON notes(type);
+  CREATE INDEX idx_notes_updated ON notes(updated);
+  CREATE INDEX idx_metadata_key_value ON note_metadata(key, value);
+  CREATE INDEX idx_metadata_note ON note_metadata(note_id);
+  CREATE TABLE nk_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

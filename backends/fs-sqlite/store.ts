@@ -1,0 +1,208 @@
+/**
+ * fs-sqlite's NoteStore: markdown files with YAML frontmatter are the truth; every write is a
+ * compare-and-swap under a per-note lock, lands atomically, and updates the index in the same
+ * step. Reads go to the file, so a read always reflects the disk and its current hash.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { NoteStore, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
+import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { contentHash } from '../../kernel/util/hash.js';
+import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { resolveInside } from '../../kernel/util/paths.js';
+import { createVaultFiles } from '../../kernel/util/vault-files.js';
+import { parseMarkdown, serializeMarkdown } from './frontmatter.js';
+import type { IndexDb } from './index-db.js';
+import { assertTypeName, isNoteFileName, locate, slugify, type Layout, type NoteLocation } from './layout.js';
+import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
+import { refreshIndex } from './refresh.js';
+
+/** Keys the store owns; callers change them only through dedicated operations. */
+const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
+
+export class FsSqliteStore implements NoteStore {
+  readonly files: VaultFiles;
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    readonly root: string,
+    readonly layout: Layout,
+    private readonly db: IndexDb,
+    private readonly logger: Logger,
+  ) {
+    this.files = createVaultFiles(root, this.mutex);
+  }
+
+  refresh(progress?: ProgressReporter): Promise<RefreshReport> {
+    return refreshIndex(this.root, this.layout, this.db, this.logger, progress);
+  }
+
+  async get(id: string): Promise<Note | undefined> {
+    return this.readAt(locate(this.layout, id));
+  }
+
+  async list(query?: ListQuery): Promise<NoteSummary[]> {
+    return this.db.list(query);
+  }
+
+  async count(query?: Pick<ListQuery, 'type'>): Promise<number> {
+    return this.db.count(query?.type);
+  }
+
+  async listTypes(): Promise<string[]> {
+    const entries = await fs.readdir(this.root, { withFileTypes: true });
+    const types = new Set(this.db.typeCounts().keys());
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      try {
+        types.add(assertTypeName(this.layout, entry.name));
+      } catch {
+        // hidden, reserved or not a type-shaped folder name
+      }
+    }
+    return [...types].sort((a, b) => a.localeCompare(b));
+  }
+
+  async create(input: NewNote): Promise<Note> {
+    const type = assertTypeName(this.layout, input.type ?? this.layout.defaultType);
+    const stem = slugify(input.slug ?? input.title);
+    const filename = `${stem}.md`;
+    const loc = locate(this.layout, `${type}/${filename}`);
+    const absolute = resolveInside(this.root, loc.relPath);
+    const now = new Date().toISOString();
+    const metadata: Metadata = { title: input.title, filename: stem, type, created: now, updated: now, ...customKeys(input.metadata) };
+    if (metadata.tags === undefined) metadata.tags = input.tags ?? [];
+    await fs.mkdir(path.dirname(absolute), { recursive: true });
+    try {
+      await writeFileAtomic(absolute, serializeMarkdown(metadata, input.content), { exclusive: true });
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, { id: loc.id });
+      }
+      throw err;
+    }
+    return this.reindex(loc);
+  }
+
+  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    const loc = locate(this.layout, id);
+    return this.mutex.run(loc.id, async () => {
+      const { text, hash } = await this.readRaw(loc);
+      if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
+      const parsed = parseMarkdown(text);
+      const content = change.content ?? parsed.body;
+      let next: string;
+      if (parsed.warnings.length && change.metadata === undefined && change.title === undefined) {
+        // Unreadable frontmatter is kept byte for byte when only the body changes.
+        next = text.slice(0, text.length - parsed.body.length) + content;
+      } else {
+        const base = change.metadata ? customKeys(change.metadata) : customKeys(parsed.metadata);
+        const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: new Date().toISOString() };
+        if (change.title !== undefined) metadata.title = change.title;
+        if (change.tags !== undefined) metadata.tags = change.tags;
+        next = serializeMarkdown(metadata, content);
+      }
+      await writeFileAtomic(resolveInside(this.root, loc.relPath), next);
+      return this.reindex(loc);
+    });
+  }
+
+  async delete(id: string, expectedHash?: string): Promise<Note> {
+    const loc = locate(this.layout, id);
+    return this.mutex.run(loc.id, async () => {
+      const note = await this.readAt(loc);
+      if (!note) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
+      if (expectedHash !== undefined && note.contentHash !== expectedHash) {
+        throw new ContentHashMismatchError(note.contentHash, expectedHash, { identifier: loc.id });
+      }
+      await fs.rm(resolveInside(this.root, loc.relPath));
+      this.db.remove(loc.id);
+      return note;
+    });
+  }
+
+  async move(id: string, newType: string, expectedHash: string): Promise<Note> {
+    const from = locate(this.layout, id);
+    const type = assertTypeName(this.layout, newType);
+    const to = locate(this.layout, `${type}/${path.posix.basename(from.relPath)}`);
+    if (to.id === from.id) throw new ValidationError(`Note ${from.id} is already of type "${type}".`, { field: 'new_type' });
+    return this.mutex.run(from.id, async () => {
+      const { text, hash } = await this.readRaw(from);
+      if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: from.id });
+      const parsed = parseMarkdown(text);
+      const metadata: Metadata = { ...parsed.metadata, type, updated: new Date().toISOString() };
+      const target = resolveInside(this.root, to.relPath);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      try {
+        await writeFileAtomic(target, serializeMarkdown(metadata, parsed.body), { exclusive: true });
+      } catch (err) {
+        if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${path.basename(target)}' already exists in the '${type}' note type`, { id: to.id });
+        throw err;
+      }
+      await fs.rm(resolveInside(this.root, from.relPath));
+      this.db.remove(from.id);
+      return this.reindex(to);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  /** Reads the file and re-indexes it: the one place a written note becomes a Note. */
+  private async reindex(loc: NoteLocation): Promise<Note> {
+    const note = await this.readAt(loc);
+    if (!note) throw new NotFoundError(`Note vanished right after writing: ${loc.id}`, { identifier: loc.id });
+    return note;
+  }
+
+  private async readAt(loc: NoteLocation): Promise<Note | undefined> {
+    if (!isNoteFileName(path.posix.basename(loc.relPath))) return undefined;
+    const absolute = resolveInside(this.root, loc.relPath);
+    let bytes: Buffer;
+    let stats;
+    try {
+      [bytes, stats] = await Promise.all([fs.readFile(absolute), fs.stat(absolute)]);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
+      throw err;
+    }
+    const decoded = decodeNoteBytes(bytes);
+    if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
+    const note = readNoteFile({ id: loc.id, type: loc.type, absolutePath: absolute, bytes, text: decoded.text, stats });
+    const state = this.db.fileState(loc.id);
+    if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+    return note;
+  }
+
+  private async readRaw(loc: NoteLocation): Promise<{ text: string; hash: string }> {
+    let bytes: Buffer;
+    try {
+      bytes = await fs.readFile(resolveInside(this.root, loc.relPath));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
+      throw err;
+    }
+    const decoded = decodeNoteBytes(bytes);
+    if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
+    return { text: decoded.text, hash: contentHash(bytes) };
+  }
+}
+
+function customKeys(metadata: Metadata | undefined): Metadata {
+  const out: Metadata = {};
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (!(STORE_KEYS as readonly string[]).includes(key) && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function pick(metadata: Metadata, keys: readonly string[]): Metadata {
+  const out: Metadata = {};
+  for (const key of keys) if (metadata[key] !== undefined) out[key] = metadata[key] as Metadata[string];
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * The backend contract. A backend is a definition with static capabilities (known before
+ * any I/O, so the kernel can refuse a plugin at start-up) and an async factory. Optional
+ * methods exist exactly when their capability is declared; calling for a capability the
+ * backend lacks throws CapabilityError, never a silent no-op.
+ */
+import type { z } from 'zod';
+import type { Logger } from './logger.js';
+import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
+import { CapabilityError } from './errors.js';
+import type { ProgressReporter } from './progress.js';
+
+export const CAPABILITIES = {
+  types: 'notes live in type folders; listTypes/move are available',
+  frontmatter: 'arbitrary metadata is stored with each note',
+  files: 'raw, vault-contained file access (files) for plugin-owned files',
+  watch: 'external edits are detected while running (watch)',
+  'full-text': 'ranked full-text search',
+  sql: 'read-only SQL over the index (sql)',
+  'git-history': 'timestamps derived from git history',
+  'remote-sync': 'notes are synchronised with a remote service',
+  vectors: 'semantic (vector) search',
+} as const;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export type BackendKind = 'storage' | 'search' | 'both';
+
+/** Vault-contained raw file access, for plugin-owned files such as `_description.md`. */
+export interface VaultFiles {
+  readonly root: string;
+  readText(relPath: string): Promise<string | undefined>;
+  /** Atomic write (temp file, fsync, rename); `expectedHash` makes it a compare-and-swap. */
+  writeText(relPath: string, text: string, options?: { expectedHash?: string }): Promise<{ contentHash: string }>;
+  exists(relPath: string): Promise<boolean>;
+  listDir(relPath: string): Promise<Array<{ name: string; isDirectory: boolean }>>;
+  mkdir(relPath: string): Promise<void>;
+  remove(relPath: string): Promise<void>;
+  /** Resolves a vault-relative path to an absolute one, refusing anything outside. */
+  resolve(relPath: string): string;
+}
+
+export type ExternalChange =
+  | { kind: 'written'; note: Note; previous?: NoteSummary }
+  | { kind: 'deleted'; id: string; previous?: NoteSummary };
+
+export interface RefreshReport {
+  scanned: number;
+  indexed: number;
+  removed: number;
+  skipped: Array<{ path: string; reason: string }>;
+  ms: number;
+}
+
+export interface NoteStore {
+  get(id: string): Promise<Note | undefined>;
+  list(query?: ListQuery): Promise<NoteSummary[]>;
+  count(query?: Pick<ListQuery, 'type'>): Promise<number>;
+  /** Fails with `conflict` when the backend's chosen id already exists. */
+  create(input: NewNote): Promise<Note>;
+  /** Compare-and-swap on the content hash: a stale `expectedHash` fails with `content_hash_mismatch`. */
+  update(id: string, change: NoteChange, expectedHash: string): Promise<Note>;
+  /** Returns the note as it was; `expectedHash` (when given) guards against deleting a changed note. */
+  delete(id: string, expectedHash?: string): Promise<Note>;
+  /** Re-reads whatever changed on disk since the index was last brought up to date. */
+  refresh(progress?: ProgressReporter): Promise<RefreshReport>;
+  close(): Promise<void>;
+
+  /** capability `types` */
+  listTypes?(): Promise<string[]>;
+  /** capability `types` */
+  move?(id: string, newType: string, expectedHash: string): Promise<Note>;
+  /** capability `files` */
+  readonly files?: VaultFiles;
+  /** capability `watch`: returns an unsubscribe function. */
+  watch?(listener: (change: ExternalChange) => void): () => void;
+}
+
+export interface SearchQuery {
+  text: string;
+  type?: string;
+  limit: number;
+  offset?: number;
+}
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  snippet: string;
+}
+
+export interface SearchPage {
+  hits: SearchHit[];
+  total: number;
+}
+
+export interface SearchIndex {
+  search(query: SearchQuery): Promise<SearchPage>;
+  upsert(note: Note): Promise<void>;
+  remove(id: string): Promise<void>;
+  close(): Promise<void>;
+  /** capability `sql`: one read-only statement, bounded in rows and time. */
+  sql?(query: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
+}
+
+export interface BackendContext<O> {
+  vaultRoot: string;
+  options: O;
+  logger: Logger;
+  readOnly: boolean;
+  progress?: ProgressReporter;
+}
+
+export interface BackendInstance {
+  store?: NoteStore;
+  search?: SearchIndex;
+}
+
+export interface BackendDefinition<O = unknown> {
+  id: string;
+  kind: BackendKind;
+  description: string;
+  capabilities: readonly Capability[];
+  options: z.ZodType<O>;
+  create(ctx: BackendContext<O>): Promise<BackendInstance>;
+}
+
+export function defineBackend<O>(definition: BackendDefinition<O>): BackendDefinition<O> {
+  return definition;
+}
+
+/** Optional members of NoteStore / SearchIndex and the capability that must accompany each. */
+export const CAPABILITY_MEMBERS: ReadonlyArray<{ on: 'store' | 'search'; member: string; capability: Capability }> = [
+  { on: 'store', member: 'listTypes', capability: 'types' },
+  { on: 'store', member: 'move', capability: 'types' },
+  { on: 'store', member: 'files', capability: 'files' },
+  { on: 'store', member: 'watch', capability: 'watch' },
+  { on: 'search', member: 'sql', capability: 'sql' },
+];
+
+/** Lists every mismatch between declared capabilities and the members an instance has. */
+export function capabilityShapeProblems(definition: BackendDefinition<unknown>, instance: BackendInstance): string[] {
+  const declared = new Set(definition.capabilities);
+  const problems: string[] = [];
+  for (const { on, member, capability } of CAPABILITY_MEMBERS) {
+    const target = instance[on] as unknown as Record<string, unknown> | undefined;
+    if (!target) continue;
+    const present = target[member] !== undefined;
+    if (present && !declared.has(capability)) problems.push(`${on}.${member} exists but "${capability}" is not declared`);
+    if (!present && declared.has(capability)) problems.push(`"${capability}" is declared but ${on}.${member} is missing`);
+  }
+  return problems;
+}
+
+/** Returns the member, or throws a CapabilityError naming the backend and the capability. */
+export function requireMember<T>(value: T | undefined, backendId: string, capability: Capability, needer: string): T {
+  if (value === undefined) {
+    throw new CapabilityError(
+      `${needer} needs capability "${capability}" (${CAPABILITIES[capability]}), which backend "${backendId}" does not provide.`,
+      { backend: backendId, capability, needed_by: needer },
+    );
+  }
+  return value;
+}

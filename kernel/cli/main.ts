@@ -1,0 +1,144 @@
+/**
+ * The `notekernel` command. Each subcommand is a thin adapter: open the vault, call the one
+ * invoke() path or serve it, print JSON to stdout, and leave logs and progress on stderr.
+ * Exit codes: 0 success, 1 a tool failed (the error JSON is printed), 2 bad usage, config or vault.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import { NotekernelError, toNotekernelError } from '../errors.js';
+import { serveHttp } from '../mcp/http.js';
+import { serveStdio } from '../mcp/stdio.js';
+import { VERSION } from '../version.js';
+import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
+import { progressBar } from './progress-bar.js';
+
+const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
+
+export class ExitCode extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof ExitCode) return err.code;
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    const error = toNotekernelError(err);
+    process.stderr.write(`notekernel: ${error.code}: ${error.message}\n`);
+    if (error.code === 'internal' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    return USAGE_CODES.has(error.code) || isVaultMissing(error) ? 2 : 1;
+  }
+}
+
+function isVaultMissing(error: NotekernelError): boolean {
+  return error.code === 'not_found' && /^(Vault path|No vault given)/.test(error.message);
+}
+
+function buildProgram(): Command {
+  const program = new Command('notekernel')
+    .description('A knowledge base your agents own: notes as plain files, served over MCP.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  withCommonOptions(program.command('serve').description('serve the vault over MCP (stdio by default)'))
+    .addOption(new Option('--http', 'serve Streamable HTTP instead of stdio'))
+    .addOption(new Option('--host <host>', 'HTTP bind address').default(undefined))
+    .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser((v) => Number.parseInt(v, 10)))
+    .addOption(new Option('--token <token>', 'bearer token required on HTTP').env('NOTEKERNEL_HTTP_TOKEN'))
+    .action(async (options: CommonOptions & { http?: boolean; host?: string; port?: number; token?: string }) => {
+      const { kernel, vault } = await openFromOptions(options, { watch: true, progress: progressBar() });
+      const shutdown = async () => {
+        await kernel.close();
+      };
+      if (!options.http) {
+        await serveStdio(vault, shutdown);
+        return;
+      }
+      const http = kernel.config.http;
+      const handle = await serveHttp(vault, {
+        ...(options.host ?? http.host ? { host: options.host ?? http.host } : {}),
+        ...(options.port ?? http.port) !== undefined ? { port: options.port ?? http.port } : {},
+        ...(options.token ?? http.token ? { token: options.token ?? http.token } : {}),
+        ...(http.allowedOrigins ? { allowedOrigins: http.allowedOrigins } : {}),
+      }).catch(async (err: unknown) => {
+        await shutdown();
+        throw err;
+      });
+      process.stderr.write(`notekernel: MCP on ${handle.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await handle.close();
+      await shutdown();
+    });
+
+  withCommonOptions(program.command('call').description("call a tool: notekernel call <tool> '<json arguments>'"))
+    .argument('<tool>', 'tool name')
+    .argument('[json]', 'arguments as a JSON object', '{}')
+    .action(async (tool: string, json: string, options: CommonOptions) => {
+      let args: unknown;
+      try {
+        args = JSON.parse(json);
+      } catch (err) {
+        process.stderr.write(`notekernel: arguments are not valid JSON: ${(err as Error).message}\n`);
+        throw new ExitCode(2);
+      }
+      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn' });
+      try {
+        const result = await vault.call(tool, args);
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      } catch (err) {
+        const error = toNotekernelError(err);
+        process.stdout.write(`${JSON.stringify(error.toBody(), null, 2)}\n`);
+        process.stderr.write(`notekernel: ${error.code}: ${error.message}\n`);
+        throw new ExitCode(1);
+      } finally {
+        await kernel.close();
+      }
+    });
+
+  withCommonOptions(program.command('tools').description('list the tools this profile serves, with their JSON schemas'))
+    .action(async (options: CommonOptions) => {
+      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn' });
+      process.stdout.write(`${JSON.stringify(vault.tools(), null, 2)}\n`);
+      await kernel.close();
+    });
+
+  withCommonOptions(program.command('init').description('create a vault with the profile\'s default content'))
+    .argument('[dir]', 'vault folder (created if missing)', '.')
+    .action(async (dir: string, options: CommonOptions) => {
+      const root = path.resolve(options.vault ?? dir);
+      await fs.mkdir(root, { recursive: true });
+      const { kernel, vault } = await openFromOptions({ ...options, vault: root }, { defaultLogLevel: 'warn', progress: progressBar() });
+      try {
+        await vault.init();
+        const types = await vault.notes.store.listTypes?.();
+        process.stdout.write(`${JSON.stringify({ vault: root, profile: vault.info.profile, types: types ?? [] }, null, 2)}\n`);
+      } finally {
+        await kernel.close();
+      }
+    });
+
+  withCommonOptions(program.command('index').description('bring the index up to date with the files (progress on stderr)'))
+    .action(async (options: CommonOptions) => {
+      const progress = progressBar();
+      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn', progress });
+      try {
+        const report = await vault.notes.store.refresh(progress);
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      } finally {
+        await kernel.close();
+      }
+    });
+
+  return program;
+}

@@ -1,0 +1,51 @@
+/** Shared by every CLI command: options → kernel → open vault. */
+import { Command, Option } from 'commander';
+import { createKernel, type Kernel } from '../kernel.js';
+import type { ProgressReporter } from '../progress.js';
+import type { Vault } from '../vault.js';
+
+export interface CommonOptions {
+  profile?: string;
+  vault?: string;
+  config?: string;
+  readOnly?: boolean;
+  logLevel?: string;
+  logFile?: string;
+}
+
+export function withCommonOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium, obsidian'))
+    .addOption(new Option('-v, --vault <dir>', 'vault folder').env('NOTEKERNEL_VAULT'))
+    .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
+    .addOption(new Option('--read-only', 'refuse every tool that writes'))
+    .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
+    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
+}
+
+export async function openFromOptions(
+  options: CommonOptions,
+  extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter } = {},
+): Promise<{ kernel: Kernel; vault: Vault }> {
+  const searchFrom = [...(options.vault ? [options.vault] : []), process.cwd()];
+  const kernel = await createKernel({
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.config ? { configPath: options.config } : { searchFrom }),
+    ...(options.readOnly ? { readOnly: true } : {}),
+    logging: {
+      ...(options.logLevel ? { level: options.logLevel } : {}),
+      ...(options.logFile ? { file: options.logFile } : {}),
+      ...(extra.defaultLogLevel ? { defaultLevel: extra.defaultLogLevel } : {}),
+    },
+  });
+  try {
+    const vault = await kernel.openVault(options.vault, {
+      ...(extra.watch !== undefined ? { watch: extra.watch } : {}),
+      ...(extra.progress ? { progress: extra.progress } : {}),
+    });
+    return { kernel, vault };
+  } catch (err) {
+    await kernel.close();
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+/** Renders kernel progress as a bar on stderr (stdout stays clean for JSON and MCP). */
+import cliProgress from 'cli-progress';
+import type { ProgressReporter } from '../progress.js';
+
+export function progressBar(): ProgressReporter {
+  let bar: cliProgress.SingleBar | undefined;
+  return {
+    start(label, total) {
+      bar = new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: `${label} [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left`,
+          noTTYOutput: true,
+          notTTYSchedule: 2000,
+          hideCursor: false,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(total, 0);
+    },
+    tick(count = 1) {
+      bar?.increment(count);
+    },
+    stop() {
+      bar?.stop();
+      bar = undefined;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Finds the user's config with cosmiconfig (module name `notekernel`): an explicit path, else
+ * the vault folder, else the working directory. No file at all is fine: the profile's preset
+ * applies unchanged.
+ */
+import path from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import { ConfigError } from '../errors.js';
+import type { UserConfig } from './schema.js';
+import { parseUserConfig } from './resolve.js';
+
+const MODULE = 'notekernel';
+
+export const SEARCH_PLACES = [
+  'package.json',
+  `${MODULE}.config.yaml`,
+  `${MODULE}.config.yml`,
+  `${MODULE}.config.json`,
+  `${MODULE}.config.js`,
+  `${MODULE}.config.mjs`,
+  `${MODULE}.config.cjs`,
+  `${MODULE}.config.ts`,
+  `.${MODULE}rc`,
+  `.${MODULE}rc.json`,
+  `.${MODULE}rc.yaml`,
+  `.${MODULE}rc.yml`,
+  `.${MODULE}rc.js`,
+  `.${MODULE}rc.mjs`,
+  `.${MODULE}rc.cjs`,
+  `.${MODULE}rc.ts`,
+];
+
+export interface LoadedUserConfig {
+  config: UserConfig;
+  /** The file it came from, or undefined when none was found. */
+  filepath?: string;
+}
+
+export async function loadUserConfig(options: { configPath?: string; searchFrom?: string[] } = {}): Promise<LoadedUserConfig> {
+  const explorer = cosmiconfig(MODULE, { searchPlaces: SEARCH_PLACES, cache: false });
+  if (options.configPath) {
+    const filepath = path.resolve(options.configPath);
+    let result;
+    try {
+      result = await explorer.load(filepath);
+    } catch (err) {
+      throw new ConfigError(`${filepath}: cannot be read: ${(err as Error).message}`, { file: filepath });
+    }
+    if (!result || result.isEmpty) return { config: parseUserConfig({}, filepath), filepath };
+    return { config: parseUserConfig(result.config, filepath), filepath };
+  }
+  for (const dir of options.searchFrom ?? [process.cwd()]) {
+    let result;
+    try {
+      result = await explorer.search(dir);
+    } catch (err) {
+      throw new ConfigError(`config in ${dir}: cannot be read: ${(err as Error).message}`, { dir });
+    }
+    if (result && !result.isEmpty) return { config: parseUserConfig(result.config, result.filepath), filepath: result.filepath };
+  }
+  return { config: {} };
+}

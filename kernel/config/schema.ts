@@ -1,0 +1,77 @@
+/**
+ * The shape of a user's config file and of a profile preset. A user config names a profile
+ * and overrides any part of it; `resolveConfig` merges the two into one ResolvedConfig.
+ */
+import { z } from 'zod';
+
+const options = z.record(z.string(), z.unknown());
+
+const backendChoice = z
+  .object({
+    backend: z.string().min(1).describe('backend id, e.g. fs-sqlite'),
+    options: options.optional(),
+  })
+  .strict();
+
+/** `true` loads the plugin with its defaults, `false` drops it, an object sets its options. */
+const pluginSetting = z.union([z.boolean(), options]);
+
+const toolsSetting = z
+  .object({
+    rename: z.record(z.string(), z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and -')).optional(),
+    hide: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export const userConfigSchema = z
+  .object({
+    profile: z.string().optional(),
+    vault: z.string().optional(),
+    readOnly: z.boolean().optional(),
+    storage: z
+      .object({ backend: z.string().min(1).optional(), options: options.optional() })
+      .strict()
+      .optional(),
+    search: z.union([z.literal(false), backendChoice]).optional(),
+    plugins: z.record(z.string(), pluginSetting).optional(),
+    tools: toolsSetting.optional(),
+    logging: z
+      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(), file: z.string().optional() })
+      .strict()
+      .optional(),
+    http: z
+      .object({
+        host: z.string().optional(),
+        port: z.number().int().min(0).max(65535).optional(),
+        token: z.string().min(16, 'a bearer token needs at least 16 characters').optional(),
+        allowedOrigins: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type UserConfig = z.infer<typeof userConfigSchema>;
+
+export interface ProfilePreset {
+  id: string;
+  description: string;
+  storage: { backend: string; options?: Record<string, unknown> };
+  search?: { backend: string; options?: Record<string, unknown> };
+  plugins: Record<string, true | Record<string, unknown>>;
+  tools?: { rename?: Record<string, string>; hide?: string[] };
+}
+
+export interface ResolvedConfig {
+  profile: string;
+  /** Where the config came from: a file path, or a description such as "profile flint (no config file)". */
+  source: string;
+  vault?: string;
+  readOnly: boolean;
+  storage: { backend: string; options: Record<string, unknown> };
+  search?: { backend: string; options: Record<string, unknown> };
+  plugins: Array<{ id: string; options: Record<string, unknown> }>;
+  tools: { rename: Record<string, string>; hide: string[] };
+  logging: { level?: string; file?: string };
+  http: { host?: string; port?: number; token?: string; allowedOrigins?: string[] };
+}

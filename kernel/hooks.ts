@@ -1,0 +1,102 @@
+/**
+ * The closed list of note lifecycle hooks. Each hook's kind is fixed here, by its name:
+ *  - `sequential`: handlers run in plugin order; each may return a replacement value
+ *    (beforeWrite: validate, fill defaults) or throw to veto the operation.
+ *  - `parallel`: notifications after the fact; a failing handler is logged, tagged with its
+ *    plugin and hook, and never undoes the write.
+ */
+import type { Note, Metadata } from './note.js';
+import type { Logger } from './logger.js';
+
+export type WriteSource = 'tool' | 'external';
+
+export interface NoteDraft {
+  op: 'create' | 'update';
+  /** Known for updates; decided by the backend for creates. */
+  id?: string;
+  title: string;
+  content: string;
+  type?: string;
+  metadata: Metadata;
+  /** Metadata keys the caller set in this operation (updates validate only what changed plus requireds). */
+  changedKeys: string[];
+}
+
+export interface HookPayloads {
+  'note.beforeWrite': NoteDraft;
+  'note.afterWrite': { note: Note; op: 'create' | 'update'; source: WriteSource; previous?: Note };
+  'note.afterDelete': { note: Note; source: WriteSource };
+  'note.afterRename': { note: Note; oldTitle: string; source: WriteSource };
+  'note.afterMove': { note: Note; fromId: string; source: WriteSource };
+  'vault.init': { root: string };
+}
+
+export type HookName = keyof HookPayloads;
+
+export const HOOK_KINDS: Record<HookName, 'sequential' | 'parallel'> = {
+  'note.beforeWrite': 'sequential',
+  'note.afterWrite': 'parallel',
+  'note.afterDelete': 'parallel',
+  'note.afterRename': 'parallel',
+  'note.afterMove': 'parallel',
+  'vault.init': 'sequential',
+};
+
+export type HookHandler<K extends HookName> = K extends 'note.beforeWrite'
+  ? (draft: NoteDraft) => NoteDraft | void | Promise<NoteDraft | void>
+  : (payload: HookPayloads[K]) => void | Promise<void>;
+
+export type HookHandlers = { [K in HookName]?: HookHandler<K> };
+
+interface Registered {
+  pluginId: string;
+  handlers: HookHandlers;
+}
+
+export class HookRunner {
+  private readonly registered: Registered[] = [];
+  private frozen = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  add(pluginId: string, handlers: HookHandlers): void {
+    if (this.frozen) throw new Error(`hooks are frozen; plugin ${pluginId} registered too late`);
+    this.registered.push({ pluginId, handlers });
+  }
+
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  async beforeWrite(draft: NoteDraft): Promise<NoteDraft> {
+    let current = draft;
+    for (const { handlers } of this.registered) {
+      const handler = handlers['note.beforeWrite'];
+      if (!handler) continue;
+      const next = await handler(current);
+      if (next) current = next;
+    }
+    return current;
+  }
+
+  async runSequential<K extends Exclude<HookName, 'note.beforeWrite'>>(name: K, payload: HookPayloads[K]): Promise<void> {
+    for (const { handlers } of this.registered) {
+      const handler = handlers[name] as ((p: HookPayloads[K]) => void | Promise<void>) | undefined;
+      if (handler) await handler(payload);
+    }
+  }
+
+  async emit<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init'>>(name: K, payload: HookPayloads[K]): Promise<void> {
+    await Promise.all(
+      this.registered.map(async ({ pluginId, handlers }) => {
+        const handler = handlers[name] as ((p: HookPayloads[K]) => void | Promise<void>) | undefined;
+        if (!handler) return;
+        try {
+          await handler(payload);
+        } catch (err) {
+          this.logger.error({ err, plugin: pluginId, hook: name }, `hook ${name} of plugin ${pluginId} failed`);
+        }
+      }),
+    );
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The library surface: `createKernel()` → `kernel.openVault(dir)` → `vault.call(tool, args)`,
+ * plus the contracts for writing plugins and backends.
+ */
+export { createKernel, Kernel, type Catalogue, type KernelOptions, type OpenVaultOptions } from './kernel.js';
+export { Vault } from './vault.js';
+export type { VaultInfo } from './vault-info.js';
+export { token, type Token } from './container.js';
+export { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
+export { definePlugin, provide } from './plugin.js';
+export type { PluginDefinition, PluginContext, PluginContribution, ResourceDefinition, PromptDefinition, CliCommandDefinition } from './plugin.js';
+export { defineBackend, CAPABILITIES } from './backend.js';
+export type { BackendDefinition, BackendContext, BackendInstance, Capability, NoteStore, SearchIndex, VaultFiles, SearchQuery, SearchPage } from './backend.js';
+export { defineTool } from './tool.js';
+export type { ToolDefinition, ToolContext, ToolInfo, ToolAnnotations, ToolArgs, ToolResult } from './tool.js';
+export type { HookName, HookPayloads, HookHandlers, NoteDraft } from './hooks.js';
+export type { Note, NewNote, NoteChange, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
+export type { NoteService } from './notes.js';
+export * from './errors.js';
+export type { UserConfig, ProfilePreset, ResolvedConfig } from './config/schema.js';
+export { createMcpServer } from './mcp/server.js';
+export { serveHttp, type HttpOptions, type HttpHandle } from './mcp/http.js';
+export { createLogger, silentLogger, type Logger } from './logger.js';

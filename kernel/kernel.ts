@@ -1,0 +1,242 @@
+/**
+ * Lifecycle: load config → plan (order plugins by dependsOn, check capabilities) → per vault:
+ * open backends → register plugins one at a time → freeze → serve → dispose in reverse.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Scope } from './container.js';
+import { capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
+import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError } from './errors.js';
+import { HookRunner } from './hooks.js';
+import { createLogger, type Logger } from './logger.js';
+import { NoteService } from './notes.js';
+import { planKernel, type KernelPlan } from './plan.js';
+import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
+import { noProgress, type ProgressReporter } from './progress.js';
+import { ToolRegistry } from './registry.js';
+import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
+import { Vault } from './vault.js';
+import type { VaultInfo } from './vault-info.js';
+import { loadUserConfig } from './config/load.js';
+import { parseUserConfig, resolveConfig } from './config/resolve.js';
+import type { ProfilePreset, ResolvedConfig, UserConfig } from './config/schema.js';
+
+export interface Catalogue {
+  plugins: readonly PluginDefinition<unknown>[];
+  backends: readonly BackendDefinition<unknown>[];
+  profiles: readonly ProfilePreset[];
+}
+
+export interface KernelOptions {
+  /** Profile id; overrides the config's `profile`. */
+  profile?: string;
+  /** Inline config (same shape as a config file); skips the file search. */
+  config?: UserConfig;
+  /** Explicit config file. */
+  configPath?: string;
+  /** Folders searched for a config file when neither `config` nor `configPath` is given. */
+  searchFrom?: string[];
+  /** Built-in plugins, backends and profiles unless given. */
+  catalogue?: Catalogue;
+  logger?: Logger;
+  /** Overrides the config's logging (CLI flags); `defaultLevel` applies when nothing sets a level. */
+  logging?: { level?: string; file?: string; defaultLevel?: string };
+  readOnly?: boolean;
+}
+
+export interface OpenVaultOptions {
+  /** Registry id (flint's vault_id); defaults to the folder name. */
+  id?: string;
+  /** Follow external edits while open (servers do; one-shot CLI calls do not). */
+  watch?: boolean;
+  progress?: ProgressReporter;
+}
+
+export class Kernel {
+  private readonly root: Scope;
+  private readonly vaults = new Set<Vault>();
+
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly plan: KernelPlan,
+    readonly logger: Logger,
+  ) {
+    this.root = Scope.root('kernel');
+    this.root.provide(LOGGER, logger);
+  }
+
+  async openVault(vaultPath?: string, options: OpenVaultOptions = {}): Promise<Vault> {
+    const target = vaultPath ?? this.config.vault;
+    if (!target) throw new NotFoundError('No vault given: pass a vault path (--vault DIR) or set "vault" in the config.');
+    const root = await realDirectory(target);
+    const plan = this.plan;
+    const info: VaultInfo = {
+      id: options.id ?? path.basename(root),
+      root,
+      profile: this.config.profile,
+      readOnly: this.config.readOnly,
+      storageBackend: plan.storage.definition.id,
+      ...(plan.search ? { searchBackend: plan.search.definition.id } : {}),
+    };
+    const logger = this.logger.child({ vault: info.id });
+    const scope = this.root.child(`vault:${info.id}`);
+    try {
+      const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, options.progress);
+      if (storage.store === undefined) throw new BackendUnavailableError(`Backend "${plan.storage.definition.id}" opened no note store.`);
+      const store = storage.store;
+      // A backend of kind `both` closes its index together with its store.
+      scope.onDispose(() => store.close());
+
+      let externalIndex: SearchIndex | undefined;
+      let search = storage.search;
+      if (plan.search) {
+        const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, options.progress);
+        externalIndex = opened.search;
+        search = opened.search;
+        if (externalIndex) scope.onDispose(() => externalIndex?.close());
+      }
+
+      const hooks = new HookRunner(logger);
+      const notes = new NoteService({ store, storageBackend: info.storageBackend, ...(externalIndex ? { externalIndex } : {}), hooks, logger });
+      scope.provide(VAULT_INFO, info);
+      scope.provide(LOGGER, logger);
+      scope.provide(NOTE_STORE, store);
+      scope.provide(NOTES, notes);
+      if (search) scope.provide(SEARCH_INDEX, search);
+
+      const registry = new ToolRegistry(this.config.tools, this.config.readOnly);
+      const resources: ResourceDefinition[] = [];
+      const prompts: PromptDefinition[] = [];
+      const cli: CliCommandDefinition[] = [];
+      for (const { definition, options: pluginOptions } of plan.plugins) {
+        const pluginLogger = logger.child({ plugin: definition.id });
+        let contribution;
+        try {
+          contribution = await definition.register({
+            pluginId: definition.id,
+            options: pluginOptions,
+            vault: info,
+            logger: pluginLogger,
+            store,
+            ...(search ? { search } : {}),
+            notes,
+            capabilities: plan.capabilities,
+            resolve: (tok) => scope.resolve(tok, `plugin ${definition.id}`),
+            tryResolve: (tok) => scope.tryResolve(tok),
+          });
+        } catch (err) {
+          if (err instanceof NotekernelError) throw err;
+          throw new NotekernelError('internal', `Plugin "${definition.id}" failed to register: ${(err as Error).message}`, { plugin: definition.id }, { cause: err });
+        }
+        for (const { token, value } of contribution.services ?? []) scope.provide(token, value);
+        for (const tool of contribution.tools ?? []) {
+          for (const capability of tool.requires ?? []) {
+            if (!plan.capabilities.has(capability)) {
+              throw new CapabilityError(
+                `Tool "${tool.name}" of plugin "${definition.id}" needs capability "${capability}", which backend "${info.storageBackend}" does not provide.`,
+                { plugin: definition.id, tool: tool.name, backend: info.storageBackend, capability },
+              );
+            }
+          }
+          registry.add(definition.id, tool);
+        }
+        if (contribution.hooks) hooks.add(definition.id, contribution.hooks);
+        resources.push(...(contribution.resources ?? []));
+        prompts.push(...(contribution.prompts ?? []));
+        cli.push(...(contribution.cli ?? []));
+        const dispose = contribution.dispose;
+        if (dispose) scope.onDispose(dispose);
+      }
+      registry.freeze();
+      hooks.freeze();
+
+      if (options.watch && store.watch) {
+        const stop = store.watch((change) => {
+          notes.applyExternal(change).catch((err: unknown) => logger.error({ err }, 'applying an external change failed'));
+        });
+        scope.onDispose(stop);
+      }
+
+      const vault: Vault = new Vault({ info, scope, registry, hooks, notes, logger, resources, prompts, cli, onClose: () => this.vaults.delete(vault) });
+      this.vaults.add(vault);
+      return vault;
+    } catch (err) {
+      await scope.dispose().catch((disposeErr: unknown) => logger.error({ err: disposeErr }, 'dispose after a failed open failed'));
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const vault of [...this.vaults]) await vault.close();
+    await this.root.dispose();
+  }
+}
+
+async function openBackend(
+  definition: BackendDefinition<unknown>,
+  options: unknown,
+  info: VaultInfo,
+  logger: Logger,
+  progress: ProgressReporter = noProgress,
+): Promise<BackendInstance> {
+  let instance: BackendInstance;
+  try {
+    instance = await definition.create({ vaultRoot: info.root, options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress });
+  } catch (err) {
+    if (err instanceof NotekernelError) throw err;
+    throw new BackendUnavailableError(`Backend "${definition.id}" could not open ${info.root}: ${(err as Error).message}`, { backend: definition.id }, err);
+  }
+  const problems = capabilityShapeProblems(definition, instance);
+  if (problems.length) {
+    await instance.store?.close();
+    throw new CapabilityError(`Backend "${definition.id}" does not match its declared capabilities: ${problems.join('; ')}`, { backend: definition.id, problems });
+  }
+  return instance;
+}
+
+async function realDirectory(target: string): Promise<string> {
+  const absolute = path.resolve(target);
+  let stat;
+  try {
+    stat = await fs.stat(absolute);
+  } catch {
+    throw new NotFoundError(`Vault path does not exist: ${absolute}`, { path: absolute });
+  }
+  if (!stat.isDirectory()) throw new NotFoundError(`Vault path is not a directory: ${absolute}`, { path: absolute });
+  return fs.realpath(absolute);
+}
+
+/** Loads config (inline, file, or none), resolves it over its profile, and plans the kernel. */
+export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
+  const catalogue = options.catalogue ?? (await loadBuiltinCatalogue());
+  let user: UserConfig;
+  let source: string;
+  if (options.config) {
+    user = parseUserConfig(options.config, 'inline config');
+    source = 'inline config';
+  } else {
+    const loaded = await loadUserConfig({
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+      ...(options.searchFrom ? { searchFrom: options.searchFrom } : {}),
+    });
+    user = loaded.config;
+    source = loaded.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`;
+  }
+  const config = resolveConfig(
+    { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
+    source,
+    { profiles: catalogue.profiles, pluginIds: catalogue.plugins.map((p) => p.id), backendIds: catalogue.backends.map((b) => b.id) },
+    options.profile ? { profile: options.profile } : {},
+  );
+  const plan = planKernel(config, catalogue.plugins, catalogue.backends);
+  const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
+  const file = options.logging?.file ?? config.logging.file;
+  const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}) });
+  return new Kernel(config, plan, logger);
+}
+
+async function loadBuiltinCatalogue(): Promise<Catalogue> {
+  // The kernel knows no plugin by name: the catalogue of built-ins lives with the profiles.
+  const mod = (await import('../profiles/catalogue.js')) as { builtinCatalogue: Catalogue };
+  return mod.builtinCatalogue;
+}

@@ -1,0 +1,126 @@
+/**
+ * The one write path. Plugins and tools change notes through this service, never through the
+ * store directly, so every write runs the beforeWrite hooks (validation, defaults), reaches
+ * the store's compare-and-swap, keeps a separate search index in step, and notifies the
+ * afterWrite/afterDelete listeners (links, tags, ...).
+ */
+import type { NoteStore, SearchIndex, ExternalChange } from './backend.js';
+import { requireMember } from './backend.js';
+import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
+import type { Logger } from './logger.js';
+import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
+import { NotFoundError } from './errors.js';
+
+export interface NoteServiceDeps {
+  store: NoteStore;
+  storageBackend: string;
+  /** A search index separate from the store, kept in step here; undefined when the store indexes itself. */
+  externalIndex?: SearchIndex;
+  hooks: HookRunner;
+  logger: Logger;
+}
+
+export class NoteService {
+  constructor(private readonly deps: NoteServiceDeps) {}
+
+  get store(): NoteStore {
+    return this.deps.store;
+  }
+
+  async get(id: string): Promise<Note | undefined> {
+    return this.deps.store.get(id);
+  }
+
+  async require(id: string): Promise<Note> {
+    const note = await this.deps.store.get(id);
+    if (!note) throw new NotFoundError(`Note not found: ${id}`, { identifier: id });
+    return note;
+  }
+
+  list(query?: ListQuery): Promise<NoteSummary[]> {
+    return this.deps.store.list(query);
+  }
+
+  async create(input: NewNote): Promise<Note> {
+    const draft = await this.deps.hooks.beforeWrite({
+      op: 'create',
+      title: input.title,
+      content: input.content,
+      ...(input.type !== undefined ? { type: input.type } : {}),
+      metadata: { ...(input.metadata ?? {}) },
+      changedKeys: Object.keys(input.metadata ?? {}),
+    });
+    const note = await this.deps.store.create({ ...input, title: draft.title, content: draft.content, metadata: draft.metadata });
+    await this.afterWrite(note, 'create', 'tool');
+    return note;
+  }
+
+  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    const previous = await this.require(id);
+    const merged = mergeMetadata(previous.metadata, change.metadata);
+    const draft: NoteDraft = await this.deps.hooks.beforeWrite({
+      op: 'update',
+      id,
+      title: change.title ?? previous.title,
+      content: change.content ?? previous.content,
+      ...(previous.type !== undefined ? { type: previous.type } : {}),
+      metadata: merged,
+      changedKeys: Object.keys(change.metadata ?? {}),
+    });
+    const note = await this.deps.store.update(
+      id,
+      {
+        ...(change.title !== undefined ? { title: draft.title } : {}),
+        ...(change.content !== undefined ? { content: draft.content } : {}),
+        metadata: draft.metadata,
+        ...(change.tags !== undefined ? { tags: change.tags } : {}),
+      },
+      expectedHash,
+    );
+    await this.afterWrite(note, 'update', 'tool', previous);
+    if (change.title !== undefined && change.title !== previous.title) {
+      await this.deps.hooks.emit('note.afterRename', { note, oldTitle: previous.title, source: 'tool' });
+    }
+    return note;
+  }
+
+  async delete(id: string, expectedHash?: string): Promise<Note> {
+    const note = await this.deps.store.delete(id, expectedHash);
+    await this.deps.externalIndex?.remove(id);
+    await this.deps.hooks.emit('note.afterDelete', { note, source: 'tool' });
+    return note;
+  }
+
+  async move(id: string, newType: string, expectedHash: string): Promise<Note> {
+    const move = requireMember(this.deps.store.move?.bind(this.deps.store), this.deps.storageBackend, 'types', 'move_note');
+    const note = await move(id, newType, expectedHash);
+    await this.deps.externalIndex?.remove(id);
+    await this.deps.externalIndex?.upsert(note);
+    await this.deps.hooks.emit('note.afterMove', { note, fromId: id, source: 'tool' });
+    return note;
+  }
+
+  /** Feeds changes the store saw on disk (another program's edits) through the same hooks. */
+  async applyExternal(change: ExternalChange): Promise<void> {
+    if (change.kind === 'written') {
+      await this.afterWrite(change.note, change.previous ? 'update' : 'create', 'external');
+      return;
+    }
+    await this.deps.externalIndex?.remove(change.id);
+  }
+
+  private async afterWrite(note: Note, op: 'create' | 'update', source: WriteSource, previous?: Note): Promise<void> {
+    await this.deps.externalIndex?.upsert(note);
+    await this.deps.hooks.emit('note.afterWrite', { note, op, source, ...(previous ? { previous } : {}) });
+  }
+}
+
+function mergeMetadata(base: Note['metadata'], change: Note['metadata'] | undefined): Note['metadata'] {
+  if (!change) return base;
+  const merged = { ...base };
+  for (const [key, value] of Object.entries(change)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}

@@ -1,0 +1,120 @@
+/**
+ * Start-up checks that need no I/O: plugin options validated, plugins ordered by `dependsOn`,
+ * and every capability a plugin needs found on the chosen backends. Each failure names the
+ * plugin, the backend and the capability (or the cycle), before a single file is touched.
+ */
+import type { BackendDefinition, Capability } from './backend.js';
+import { CAPABILITIES } from './backend.js';
+import { CapabilityError, PluginDependencyError } from './errors.js';
+import type { PluginDefinition } from './plugin.js';
+import type { ResolvedConfig } from './config/schema.js';
+import { configIssue } from './config/resolve.js';
+
+export interface PlannedPlugin {
+  definition: PluginDefinition<unknown>;
+  options: unknown;
+}
+
+export interface KernelPlan {
+  config: ResolvedConfig;
+  storage: { definition: BackendDefinition<unknown>; options: unknown };
+  search?: { definition: BackendDefinition<unknown>; options: unknown };
+  plugins: PlannedPlugin[];
+  capabilities: ReadonlySet<Capability>;
+}
+
+export function planKernel(
+  config: ResolvedConfig,
+  pluginDefs: readonly PluginDefinition<unknown>[],
+  backendDefs: readonly BackendDefinition<unknown>[],
+): KernelPlan {
+  const storage = planBackend(config, backendDefs, config.storage, 'storage');
+  const search = config.search ? planBackend(config, backendDefs, config.search, 'search') : undefined;
+  const capabilities = new Set<Capability>([
+    ...storage.definition.capabilities,
+    ...(search?.definition.capabilities ?? []),
+  ]);
+
+  const byId = new Map(pluginDefs.map((p) => [p.id, p]));
+  const chosen = config.plugins.map(({ id, options }) => {
+    const definition = byId.get(id);
+    if (!definition) {
+      throw new PluginDependencyError(`Plugin "${id}" is not known; known plugins: ${[...byId.keys()].join(', ')}`, { plugin: id });
+    }
+    let parsed: unknown = options;
+    if (definition.config) {
+      const result = definition.config.safeParse(options);
+      if (!result.success) throw configIssue(config.source, result.error, ['plugins', id]);
+      parsed = result.data;
+    }
+    return { definition, options: parsed };
+  });
+
+  const ordered = orderByDependencies(chosen);
+  for (const { definition } of ordered) {
+    for (const capability of definition.requires ?? []) {
+      if (capabilities.has(capability)) continue;
+      const backends = [storage.definition.id, search?.definition.id].filter(Boolean).join(' + ');
+      throw new CapabilityError(
+        `Plugin "${definition.id}" needs capability "${capability}" (${CAPABILITIES[capability]}), which backend ${backends} does not provide (it provides: ${[...capabilities].join(', ') || 'none'}).`,
+        { plugin: definition.id, backend: backends, capability },
+      );
+    }
+  }
+  return { config, storage, ...(search ? { search } : {}), plugins: ordered, capabilities };
+}
+
+function planBackend(
+  config: ResolvedConfig,
+  defs: readonly BackendDefinition<unknown>[],
+  choice: { backend: string; options: Record<string, unknown> },
+  role: 'storage' | 'search',
+): { definition: BackendDefinition<unknown>; options: unknown } {
+  const definition = defs.find((d) => d.id === choice.backend);
+  if (!definition) {
+    throw new PluginDependencyError(`Backend "${choice.backend}" is not known; known backends: ${defs.map((d) => d.id).join(', ')}`, {
+      backend: choice.backend,
+    });
+  }
+  if (definition.kind !== 'both' && definition.kind !== role) {
+    throw new CapabilityError(`Backend "${definition.id}" is a ${definition.kind} backend and cannot serve as ${role}.`, {
+      backend: definition.id,
+      role,
+    });
+  }
+  const result = definition.options.safeParse(choice.options);
+  if (!result.success) throw configIssue(config.source, result.error, [role, 'options']);
+  return { definition, options: result.data };
+}
+
+/** Depth-first topological sort that keeps the config's order where dependencies allow. */
+export function orderByDependencies<T extends { definition: PluginDefinition<unknown> }>(plugins: readonly T[]): T[] {
+  const byId = new Map(plugins.map((p) => [p.definition.id, p]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const ordered: T[] = [];
+
+  const visit = (entry: T, trail: string[]): void => {
+    const id = entry.definition.id;
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'visiting') {
+      const cycle = [...trail.slice(trail.indexOf(id)), id];
+      throw new PluginDependencyError(`Plugins depend on each other in a cycle: ${cycle.join(' → ')}`, { cycle });
+    }
+    state.set(id, 'visiting');
+    for (const dep of entry.definition.dependsOn ?? []) {
+      const target = byId.get(dep);
+      if (!target) {
+        throw new PluginDependencyError(
+          `Plugin "${id}" depends on plugin "${dep}", which is not loaded; add "${dep}" to plugins in the config or drop "${id}".`,
+          { plugin: id, missing: dep },
+        );
+      }
+      visit(target, [...trail, id]);
+    }
+    state.set(id, 'done');
+    ordered.push(entry);
+  };
+
+  for (const entry of plugins) visit(entry, []);
+  return ordered;
+}

@@ -1,0 +1,94 @@
+/**
+ * The vault's tool table and its single `invoke()` path: look up, refuse writes when read-only,
+ * validate with zod (naming the field), run, and let typed errors through to the surface.
+ */
+import type { z } from 'zod';
+import { KernelFrozenError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
+import { toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
+
+interface Entry {
+  tool: AnyTool;
+  plugin: string;
+  exposedName: string;
+}
+
+export interface ToolNaming {
+  rename: Record<string, string>;
+  hide: string[];
+}
+
+export class ToolRegistry {
+  private readonly byName = new Map<string, Entry>();
+  private readonly byDefinition = new Map<AnyTool, Entry>();
+  private frozen = false;
+  private infoCache?: ToolInfo[];
+
+  constructor(
+    private readonly naming: ToolNaming,
+    private readonly readOnly: boolean,
+  ) {}
+
+  add(plugin: string, tool: AnyTool): void {
+    if (this.frozen) throw new KernelFrozenError(`add tool "${tool.name}" from plugin "${plugin}"`);
+    const exposedName = this.naming.rename[tool.name] ?? tool.name;
+    if (this.naming.hide.includes(tool.name) || this.naming.hide.includes(exposedName)) return;
+    const existing = this.byName.get(exposedName);
+    if (existing) {
+      throw new PluginDependencyError(
+        `Tool "${exposedName}" is contributed by both plugin "${existing.plugin}" and plugin "${plugin}"; rename or hide one under tools in the config.`,
+        { tool: exposedName, plugins: [existing.plugin, plugin] },
+      );
+    }
+    const entry = { tool, plugin, exposedName };
+    this.byName.set(exposedName, entry);
+    this.byDefinition.set(tool, entry);
+  }
+
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  entries(): Entry[] {
+    return [...this.byName.values()];
+  }
+
+  list(): ToolInfo[] {
+    this.infoCache ??= this.entries().map(({ tool, plugin, exposedName }) => ({
+      name: exposedName,
+      description: tool.description,
+      inputSchema: toolJsonSchema(tool),
+      annotations: { ...tool.annotations },
+      plugin,
+    }));
+    return this.infoCache;
+  }
+
+  nameOf(tool: AnyTool): string | undefined {
+    return this.byDefinition.get(tool)?.exposedName;
+  }
+
+  async invoke(name: string, rawArgs: unknown, ctx: ToolContext): Promise<unknown> {
+    const entry = this.byName.get(name);
+    if (!entry) {
+      throw new NotFoundError(`Unknown tool "${name}". Available tools: ${[...this.byName.keys()].join(', ')}`, { tool: name });
+    }
+    const { tool } = entry;
+    if (this.readOnly && !tool.annotations.readOnlyHint) throw new ReadOnlyError(name);
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) throw argumentError(name, parsed.error);
+    return tool.handler(parsed.data, ctx);
+  }
+}
+
+export function argumentError(tool: string, error: z.ZodError): ValidationError {
+  const issues = error.issues.map((issue) => ({
+    field: issue.path.map(String).join('.') || '(arguments)',
+    message: issue.message,
+  }));
+  const summary = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+  return new ValidationError(`Invalid arguments for ${tool}: ${summary}`, {
+    tool,
+    fields: [...new Set(issues.map((i) => i.field))],
+    issues,
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Containment for every path an input can name. Checks are structural (segments, realpath),
+ * never a regex over the joined string: NUL bytes, absolute paths, drive letters, backslashes
+ * and `..` segments are refused outright, and a symlink that leads out of the vault is caught
+ * by resolving the deepest existing ancestor.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PathOutsideVaultError } from '../errors.js';
+
+/** Normalises a vault-relative path to `a/b/c` form, or throws `path_outside_vault`. */
+export function normaliseRelative(input: string): string {
+  if (typeof input !== 'string' || input.length === 0) throw new PathOutsideVaultError(String(input), 'it is empty');
+  if (input.includes('\0')) throw new PathOutsideVaultError(input, 'it contains a NUL byte');
+  if (input.includes('\\')) throw new PathOutsideVaultError(input, 'backslashes are not path separators here');
+  if (path.posix.isAbsolute(input) || /^[a-zA-Z]:/.test(input)) throw new PathOutsideVaultError(input, 'absolute paths are not allowed');
+  const segments = input.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.some((s) => s === '..')) throw new PathOutsideVaultError(input, '".." segments are not allowed');
+  if (segments.length === 0) throw new PathOutsideVaultError(input, 'it names the vault root itself');
+  return segments.join('/');
+}
+
+/**
+ * Resolves a relative path inside `root` (already realpath'd), following symlinks of the
+ * existing part of the path, and refuses anything that lands outside.
+ */
+export function resolveInside(root: string, relative: string): string {
+  const rel = normaliseRelative(relative);
+  const absolute = path.join(root, ...rel.split('/'));
+  if (!isInside(root, absolute)) throw new PathOutsideVaultError(relative, 'it resolves outside the vault');
+  const real = realpathOfExistingPrefix(absolute);
+  if (!isInside(root, real)) throw new PathOutsideVaultError(relative, 'a symlink leads outside the vault');
+  return absolute;
+}
+
+export function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function realpathOfExistingPrefix(absolute: string): string {
+  let current = absolute;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = fs.realpathSync(current);
+      return rest.length ? path.join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** Turns an absolute path under root into the `/`-separated relative form ids use. */
+export function toRelative(root: string, absolute: string): string {
+  return path.relative(root, absolute).split(path.sep).join('/');
+}

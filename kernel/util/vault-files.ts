@@ -1,0 +1,59 @@
+/**
+ * Raw, contained, atomic file access for plugin-owned files (a type's `_description.md`, a
+ * backup). Every path goes through `resolveInside`; writes can be compare-and-swap on a hash.
+ */
+import fs from 'node:fs/promises';
+import type { VaultFiles } from '../backend.js';
+import { ContentHashMismatchError } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { contentHash } from './hash.js';
+import type { KeyedMutex } from './mutex.js';
+import { resolveInside } from './paths.js';
+
+export function createVaultFiles(root: string, mutex: KeyedMutex): VaultFiles {
+  const readText = async (relPath: string): Promise<string | undefined> => {
+    try {
+      return await fs.readFile(resolveInside(root, relPath), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  };
+  return {
+    root,
+    resolve: (relPath) => resolveInside(root, relPath),
+    readText,
+    async writeText(relPath, text, options = {}) {
+      const absolute = resolveInside(root, relPath);
+      return mutex.run(absolute, async () => {
+        if (options.expectedHash !== undefined) {
+          const current = await readText(relPath);
+          const currentHash = current === undefined ? '' : contentHash(current);
+          if (currentHash !== options.expectedHash) throw new ContentHashMismatchError(currentHash, options.expectedHash, { path: relPath });
+        }
+        await writeFileAtomic(absolute, text);
+        return { contentHash: contentHash(text) };
+      });
+    },
+    async exists(relPath) {
+      try {
+        await fs.access(resolveInside(root, relPath));
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw err;
+      }
+    },
+    async listDir(relPath) {
+      const target = relPath === '' || relPath === '.' ? root : resolveInside(root, relPath);
+      const entries = await fs.readdir(target, { withFileTypes: true });
+      return entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+    },
+    async mkdir(relPath) {
+      await fs.mkdir(resolveInside(root, relPath), { recursive: true });
+    },
+    async remove(relPath) {
+      await fs.rm(resolveInside(root, relPath), { force: true });
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * An open vault: its own child scope (backends, plugin services), its frozen tool table, and
+ * the library surface over `invoke()`.
+ */
+import type { Scope, Token } from './container.js';
+import { NotFoundError, toNotekernelError } from './errors.js';
+import type { HookRunner } from './hooks.js';
+import type { Logger } from './logger.js';
+import type { NoteService } from './notes.js';
+import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
+import type { ToolRegistry } from './registry.js';
+import type { AnyTool, ToolArgs, ToolContext, ToolInfo, ToolResult } from './tool.js';
+import type { VaultInfo } from './vault-info.js';
+
+export interface VaultParts {
+  info: VaultInfo;
+  scope: Scope;
+  registry: ToolRegistry;
+  hooks: HookRunner;
+  notes: NoteService;
+  logger: Logger;
+  resources: ResourceDefinition[];
+  prompts: PromptDefinition[];
+  cli: CliCommandDefinition[];
+  onClose: () => void;
+}
+
+export class Vault {
+  readonly info: VaultInfo;
+  private closed = false;
+
+  constructor(private readonly parts: VaultParts) {
+    this.info = parts.info;
+  }
+
+  get notes(): NoteService {
+    return this.parts.notes;
+  }
+
+  get logger(): Logger {
+    return this.parts.logger;
+  }
+
+  tools(): ToolInfo[] {
+    return this.parts.registry.list();
+  }
+
+  /** Calls a tool by its (possibly renamed) name; throws a NotekernelError on failure. */
+  call(name: string, args?: unknown): Promise<unknown>;
+  /** Calls a tool by its definition, typed by that definition's zod schema and handler. */
+  call<T extends AnyTool>(tool: T, args: ToolArgs<T>): Promise<ToolResult<T>>;
+  async call(nameOrTool: string | AnyTool, args?: unknown): Promise<unknown> {
+    const name = typeof nameOrTool === 'string' ? nameOrTool : this.parts.registry.nameOf(nameOrTool);
+    if (name === undefined) {
+      throw new NotFoundError(`Tool "${(nameOrTool as AnyTool).name}" is not loaded in this vault (hidden, or its plugin is not in the profile).`);
+    }
+    try {
+      return await this.parts.registry.invoke(name, args, this.toolContext());
+    } catch (err) {
+      const error = toNotekernelError(err);
+      if (error.code === 'internal') this.parts.logger.error({ err, tool: name }, 'tool failed unexpectedly');
+      throw error;
+    }
+  }
+
+  /** Runs the plugins' `vault.init` hooks: default types, welcome note, ... Idempotent. */
+  async init(): Promise<void> {
+    await this.parts.hooks.runSequential('vault.init', { root: this.info.root });
+  }
+
+  resources(): ResourceDefinition[] {
+    return this.parts.resources;
+  }
+
+  async readResource(uri: string): Promise<unknown> {
+    const resource = this.parts.resources.find((r) => r.uri === uri);
+    if (!resource) throw new NotFoundError(`Unknown resource "${uri}".`, { uri });
+    return resource.read();
+  }
+
+  prompts(): PromptDefinition[] {
+    return this.parts.prompts;
+  }
+
+  cliCommands(): CliCommandDefinition[] {
+    return this.parts.cli;
+  }
+
+  resolve<T>(tok: Token<T>): T {
+    return this.parts.scope.resolve(tok);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.parts.scope.dispose();
+    } finally {
+      this.parts.onClose();
+    }
+  }
+
+  private toolContext(): ToolContext {
+    const scope = this.parts.scope;
+    return {
+      vault: this.info,
+      logger: this.parts.logger,
+      notes: this.parts.notes,
+      resolve: (tok) => scope.resolve(tok),
+      tryResolve: (tok) => scope.tryResolve(tok),
+    };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * A type's `_description.md` in seed 000's format: `# Name`, `## Purpose`, `## Agent
+ * Instructions` (a bullet list) and `## Metadata Schema` (bullets such as
+ * `- rating: Personal rating (required, number, min: 1, max: 5)`). The schema bullets are kept
+ * as text here; the schema plugin gives them meaning.
+ */
+
+export interface TypeDescription {
+  title: string;
+  purpose: string;
+  agentInstructions: string[];
+  /** The raw bullet lines of `## Metadata Schema`, without the leading `- `. */
+  schemaLines: string[];
+}
+
+export function parseDescription(text: string, typeName: string): TypeDescription {
+  const sections = new Map<string, string[]>();
+  let title = '';
+  let current: string[] | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const h1 = /^#\s+(.+?)\s*$/.exec(line);
+    if (h1 && !title) {
+      title = h1[1] ?? '';
+      continue;
+    }
+    const h2 = /^##\s+(.+?)\s*$/.exec(line);
+    if (h2) {
+      current = [];
+      sections.set(normaliseHeading(h2[1] ?? ''), current);
+      continue;
+    }
+    current?.push(line);
+  }
+  const bullets = (lines: string[] = []) => lines.filter((l) => /^\s*[-*]\s+/.test(l)).map((l) => l.replace(/^\s*[-*]\s+/, '').trim());
+  return {
+    title: title || typeName,
+    purpose: (sections.get('purpose') ?? []).join('\n').trim() || `Notes of type '${typeName}'`,
+    agentInstructions: bullets(sections.get('agent instructions')),
+    schemaLines: bullets(sections.get('metadata schema')),
+  };
+}
+
+export function formatDescription(typeName: string, purpose: string, instructions: readonly string[], schemaLines: readonly string[]): string {
+  const heading = typeName.charAt(0).toUpperCase() + typeName.slice(1);
+  const parts = [`# ${heading}`, '', '## Purpose', purpose.trim(), '', '## Agent Instructions', ...instructions.map((i) => `- ${i}`), ''];
+  parts.push('## Metadata Schema', 'Expected frontmatter or metadata fields for this note type:', ...schemaLines.map((l) => `- ${l}`), '');
+  return parts.join('\n');
+}
+
+function normaliseHeading(heading: string): string {
+  return heading.toLowerCase().replace(/\(.*\)/, '').trim();
+}

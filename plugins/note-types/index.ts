@@ -1,0 +1,43 @@
+/**
+ * note-types: folders as note types, each described by its `_description.md` (purpose, agent
+ * instructions, metadata schema). Seeds the default types when a vault is initialised.
+ */
+import { requireMember } from '../../kernel/backend.js';
+import { ConflictError } from '../../kernel/errors.js';
+import { definePlugin, provide } from '../../kernel/plugin.js';
+import { DEFAULT_TYPES, WELCOME_NOTE } from './defaults.js';
+import { formatDescription } from './description.js';
+import { createNoteTypes, NOTE_TYPES } from './service.js';
+import { listNoteTypesTool } from './tools.js';
+
+export { NOTE_TYPES, type NoteTypes, type NoteTypeInfo } from './service.js';
+
+export const noteTypesPlugin = definePlugin<Record<string, never>>({
+  id: 'note-types',
+  description: 'Note types as folders with _description.md: purpose, agent instructions, metadata schema.',
+  requires: ['types', 'files'],
+  register(ctx) {
+    const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'note-types');
+    const listTypes = requireMember(ctx.store.listTypes?.bind(ctx.store), ctx.vault.storageBackend, 'types', 'note-types');
+    const types = createNoteTypes(listTypes, files);
+    return {
+      services: [provide(NOTE_TYPES, types)],
+      tools: [listNoteTypesTool(types, ctx.store)],
+      hooks: {
+        async 'vault.init'() {
+          for (const type of DEFAULT_TYPES) {
+            const rel = types.descriptionPath(type.name);
+            if (await files.exists(rel)) continue;
+            await files.mkdir(type.name);
+            await files.writeText(rel, formatDescription(type.name, type.purpose, type.instructions, type.schema));
+          }
+          try {
+            await ctx.notes.create(WELCOME_NOTE);
+          } catch (err) {
+            if (!(err instanceof ConflictError)) throw err; // already welcomed: init is idempotent
+          }
+        },
+      },
+    };
+  },
+});

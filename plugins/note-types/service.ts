@@ -1,0 +1,62 @@
+/**
+ * The note-types service: what types a vault has and what each `_description.md` says.
+ * Other plugins (schema, notes) reach it through NOTE_TYPES, never through its files.
+ */
+import fs from 'node:fs/promises';
+import { token } from '../../kernel/container.js';
+import type { VaultFiles } from '../../kernel/backend.js';
+import { contentHash } from '../../kernel/util/hash.js';
+import { parseDescription, type TypeDescription } from './description.js';
+
+export interface NoteTypeInfo {
+  name: string;
+  /** Absolute folder path. */
+  path: string;
+  description: TypeDescription;
+  hasDescription: boolean;
+  /** Hash of the `_description.md` bytes ('' when the file is missing). */
+  contentHash: string;
+  rawDescription?: string;
+}
+
+export interface NoteTypes {
+  list(): Promise<NoteTypeInfo[]>;
+  get(name: string): Promise<NoteTypeInfo | undefined>;
+  descriptionPath(name: string): string;
+}
+
+export const NOTE_TYPES = token<NoteTypes>('note-types.service');
+
+export function createNoteTypes(listTypes: () => Promise<string[]>, files: VaultFiles): NoteTypes {
+  const descriptionPath = (name: string) => `${name}/_description.md`;
+  const get = async (name: string): Promise<NoteTypeInfo | undefined> => {
+    const raw = await files.readText(descriptionPath(name));
+    const folder = files.resolve(name);
+    if (raw === undefined && !(await isDirectory(folder))) return undefined;
+    return {
+      name,
+      path: folder,
+      description: parseDescription(raw ?? '', name),
+      hasDescription: raw !== undefined,
+      contentHash: raw === undefined ? '' : contentHash(raw),
+      ...(raw !== undefined ? { rawDescription: raw } : {}),
+    };
+  };
+  return {
+    descriptionPath,
+    get,
+    async list() {
+      const names = await listTypes();
+      const infos = await Promise.all(names.map(get));
+      return infos.filter((i): i is NoteTypeInfo => i !== undefined);
+    },
+  };
+}
+
+async function isDirectory(absolute: string): Promise<boolean> {
+  try {
+    return (await fs.stat(absolute)).isDirectory();
+  } catch {
+    return false;
+  }
+}

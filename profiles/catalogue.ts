@@ -1,0 +1,15 @@
+/**
+ * The built-in catalogue: every plugin, backend and profile that ships with notekernel. The
+ * kernel receives it as data and knows none of them by name.
+ */
+import type { Catalogue } from '../kernel/kernel.js';
+import { fsSqliteBackend } from '../backends/fs-sqlite/index.js';
+import { noteTypesPlugin } from '../plugins/note-types/index.js';
+import { notesPlugin } from '../plugins/notes/index.js';
+import { flintProfile } from './flint/index.js';
+
+export const builtinCatalogue: Catalogue = {
+  plugins: [noteTypesPlugin, notesPlugin],
+  backends: [fsSqliteBackend],
+  profiles: [flintProfile],
+};

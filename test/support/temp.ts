@@ -1,0 +1,48 @@
+/** Temp folders and kernels for tests: real files, real SQLite, nothing of ours mocked. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createKernel, type Kernel, type KernelOptions } from '../../kernel/kernel.js';
+import { silentLogger } from '../../kernel/logger.js';
+import type { Vault } from '../../kernel/vault.js';
+import type { UserConfig } from '../../kernel/config/schema.js';
+
+export async function tempDir(prefix = 'nk-test-'): Promise<string> {
+  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true });
+}
+
+export interface TestKernel {
+  kernel: Kernel;
+  vault: Vault;
+  root: string;
+  close(): Promise<void>;
+}
+
+/** A kernel on a fresh temp vault (initialised with the profile's defaults unless `init: false`). */
+export async function createTestKernel(
+  options: { profile?: string; config?: UserConfig; root?: string; init?: boolean } & Pick<KernelOptions, 'catalogue' | 'readOnly'> = {},
+): Promise<TestKernel> {
+  const root = options.root ?? (await tempDir());
+  const kernel = await createKernel({
+    profile: options.profile ?? 'flint',
+    config: options.config ?? {},
+    logger: silentLogger(),
+    ...(options.catalogue ? { catalogue: options.catalogue } : {}),
+    ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}),
+  });
+  const vault = await kernel.openVault(root);
+  if (options.init !== false) await vault.init();
+  return {
+    kernel,
+    vault,
+    root,
+    async close() {
+      await kernel.close();
+      if (!options.root) await removeDir(root);
+    },
+  };
+}
