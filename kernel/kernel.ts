@@ -133,8 +133,8 @@ export class Kernel {
           for (const capability of tool.requires ?? []) {
             if (!plan.capabilities.has(capability)) {
               throw new CapabilityError(
-                `Tool "${tool.name}" of plugin "${definition.id}" needs capability "${capability}", which backend "${info.storageBackend}" does not provide.`,
-                { plugin: definition.id, tool: tool.name, backend: info.storageBackend, capability },
+                `Tool "${tool.name}" of plugin "${definition.id}" needs capability "${capability}", which backend ${backendNames(info)} does not provide.`,
+                { plugin: definition.id, tool: tool.name, backend: backendNames(info), capability },
               );
             }
           }
@@ -149,6 +149,8 @@ export class Kernel {
       }
       registry.freeze();
       hooks.freeze();
+      const unused = registry.unusedNames();
+      if (unused.length) logger.warn({ names: unused, config: this.config.source }, 'tools.rename / tools.hide name tools that no loaded plugin serves');
 
       if (options.watch && store.watch) {
         const stop = store.watch((change) => {
@@ -170,6 +172,10 @@ export class Kernel {
     for (const vault of [...this.vaults]) await vault.close();
     await this.root.dispose();
   }
+}
+
+function backendNames(info: VaultInfo): string {
+  return [info.storageBackend, info.searchBackend].filter(Boolean).map((id) => `"${id}"`).join(' + ');
 }
 
 async function openBackend(

@@ -22,7 +22,7 @@ export interface Note {
   type?: string;
   /** `sha256:` + hex over the stored bytes: any change, by anyone, changes it. */
   contentHash: string;
-  /** Path relative to the vault root, `/`-separated. */
+  /** Where the note lives: an absolute file path for file backends (seed 000 shows it), a synthetic key otherwise. */
   path: string;
   filename: string;
   /** Bytes on disk. */

@@ -20,6 +20,7 @@ export interface ToolNaming {
 export class ToolRegistry {
   private readonly byName = new Map<string, Entry>();
   private readonly byDefinition = new Map<AnyTool, Entry>();
+  private readonly usedNames = new Set<string>();
   private frozen = false;
   private infoCache?: ToolInfo[];
 
@@ -30,8 +31,16 @@ export class ToolRegistry {
 
   add(plugin: string, tool: AnyTool): void {
     if (this.frozen) throw new KernelFrozenError(`add tool "${tool.name}" from plugin "${plugin}"`);
-    const exposedName = this.naming.rename[tool.name] ?? tool.name;
-    if (this.naming.hide.includes(tool.name) || this.naming.hide.includes(exposedName)) return;
+    // `plugin/tool` names one plugin's tool; a bare `tool` names it whichever plugin serves it.
+    const qualified = `${plugin}/${tool.name}`;
+    const renameKey = qualified in this.naming.rename ? qualified : tool.name in this.naming.rename ? tool.name : undefined;
+    if (renameKey) this.usedNames.add(renameKey);
+    const exposedName = renameKey ? (this.naming.rename[renameKey] as string) : tool.name;
+    const hideKey = [qualified, tool.name, exposedName].find((name) => this.naming.hide.includes(name));
+    if (hideKey) {
+      this.usedNames.add(hideKey);
+      return;
+    }
     const existing = this.byName.get(exposedName);
     if (existing) {
       throw new PluginDependencyError(
@@ -46,6 +55,11 @@ export class ToolRegistry {
 
   freeze(): void {
     this.frozen = true;
+  }
+
+  /** rename/hide entries that matched no tool: usually a typo, or a plugin the config dropped. */
+  unusedNames(): string[] {
+    return [...Object.keys(this.naming.rename), ...this.naming.hide].filter((name) => !this.usedNames.has(name));
   }
 
   entries(): Entry[] {

@@ -207,3 +207,21 @@ describe('tool table', () => {
     await kernel.close();
   });
 });
+
+describe('qualified tool names', () => {
+  const echo = (name: string) =>
+    defineTool({ name, description: 'echo', input: z.object({}), annotations: { readOnlyHint: true }, handler: async () => name });
+
+  it('separates two plugins serving one name with plugin/tool keys', async () => {
+    const cat = catalogue([
+      definePlugin({ id: 'one', description: 'x', register: () => ({ tools: [echo('list')] }) }),
+      definePlugin({ id: 'two', description: 'x', register: () => ({ tools: [echo('list')] }) }),
+    ]);
+    const { kernel, vault } = await openWith(cat, { tools: { rename: { 'two/list': 'two_list' } } });
+    expect(vault.tools().map((t) => [t.name, t.plugin])).toEqual([
+      ['list', 'one'],
+      ['two_list', 'two'],
+    ]);
+    await kernel.close();
+  });
+});
