@@ -2,10 +2,11 @@
  * YAML frontmatter in and out. Parsing never throws: frontmatter that is not valid YAML (or not
  * a mapping) leaves the note readable, with empty metadata and a warning saying why.
  */
-import { parse, stringify } from 'yaml';
+import yaml from 'js-yaml';
 import type { Metadata, MetadataValue } from '../../kernel/note.js';
 
-const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
+// The closing fence is a line of its own: `---` ending some value's line does not close it.
+const FRONTMATTER = /^---\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
 export interface ParsedMarkdown {
   metadata: Metadata;
@@ -22,7 +23,9 @@ export function parseMarkdown(text: string): ParsedMarkdown {
   const yamlText = match[1] ?? '';
   if (yamlText.trim() === '') return { metadata: {}, body, hasFrontmatter: true, warnings: [] };
   try {
-    const data: unknown = parse(yamlText, { prettyErrors: false, uniqueKeys: false });
+    // CORE_SCHEMA: YAML 1.2 core types only, so dates stay the strings they were written as;
+    // json: a repeated key keeps its last value instead of failing the whole note.
+    const data: unknown = yaml.load(yamlText, { schema: yaml.CORE_SCHEMA, json: true });
     if (data === null || data === undefined) return { metadata: {}, body, hasFrontmatter: true, warnings: [] };
     if (typeof data !== 'object' || Array.isArray(data)) {
       return { metadata: {}, body, hasFrontmatter: true, warnings: ['frontmatter is not a YAML mapping; metadata ignored'] };
@@ -40,7 +43,7 @@ export function serializeMarkdown(metadata: Metadata, body: string): string {
   const ordered: Record<string, MetadataValue> = {};
   for (const key of leading) if (metadata[key] !== undefined) ordered[key] = metadata[key];
   for (const [key, value] of Object.entries(metadata)) if (!leading.includes(key) && value !== undefined) ordered[key] = value;
-  const yamlText = stringify(ordered, { lineWidth: 0, defaultStringType: 'PLAIN', defaultKeyType: 'PLAIN' });
+  const yamlText = yaml.dump(ordered, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
   return `---\n${yamlText}---\n\n${body}`;
 }
 

@@ -30,6 +30,14 @@ export interface FileState {
   contentHash: string;
 }
 
+interface FtsRow {
+  rowid: number | bigint;
+  id: string;
+  title: string;
+  content: string;
+  type: string;
+}
+
 interface NoteRow {
   id: string;
   title: string;
@@ -58,6 +66,9 @@ export class IndexDb {
           path = excluded.path, created = excluded.created, updated = excluded.updated, size = excluded.size,
           content_hash = excluded.content_hash, mtime_ms = excluded.mtime_ms, tags_json = excluded.tags_json, metadata_json = excluded.metadata_json`),
       deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      existing: db.prepare('SELECT rowid, id, title, content, type FROM notes WHERE id = ?'),
+      ftsInsert: db.prepare('INSERT INTO notes_fts (rowid, id, title, content, type) VALUES (?, ?, ?, ?, ?)'),
+      ftsDelete: db.prepare("INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)"),
       deleteMetadata: db.prepare('DELETE FROM note_metadata WHERE note_id = ?'),
       insertMetadata: db.prepare('INSERT INTO note_metadata (note_id, key, value, value_type) VALUES (?, ?, ?, ?)'),
       fileStates: db.prepare('SELECT id, size, mtime_ms, content_hash FROM notes'),
@@ -69,18 +80,29 @@ export class IndexDb {
     };
   }
 
+  /** Writes the row, its metadata rows and its full-text entry; call inside `transaction()` for batches. */
   upsert(note: IndexedNote): void {
     const s = this.statements;
-    s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
-    s.deleteMetadata.run(note.id);
+    const old = s.existing.get(note.id) as FtsRow | undefined;
+    if (old) {
+      s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
+      s.deleteMetadata.run(note.id);
+    }
+    const { lastInsertRowid } = s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
+    const rowid = old ? old.rowid : lastInsertRowid;
+    s.ftsInsert.run(rowid, note.id, note.title, note.content, note.type);
     for (const [key, value] of Object.entries(note.metadata)) {
       for (const [text, kind] of metadataRows(value)) s.insertMetadata.run(note.id, key, text, kind);
     }
   }
 
   remove(id: string): void {
-    this.statements.deleteMetadata.run(id);
-    this.statements.deleteNote.run(id);
+    const s = this.statements;
+    const old = s.existing.get(id) as FtsRow | undefined;
+    if (!old) return;
+    s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
+    s.deleteMetadata.run(id);
+    s.deleteNote.run(id);
   }
 
   transaction<T>(fn: () => T): T {
@@ -186,6 +208,8 @@ function openAndMigrate(file: string): Database.Database {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
     for (let v = version; v < SCHEMA_VERSION; v++) {

@@ -102,11 +102,12 @@ export function slugify(title: string): string {
     .normalize('NFC')
     .trim()
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '')
     .replace(/\s+/g, '-')
     .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 100)
-    .replace(/-$/, '');
-  return slug || 'untitled';
+    // A leading `_` or `.` would make the file a type file or hidden.
+    .replace(/^[-_]+|-+$/g, '');
+  // Cut by code points, never inside a surrogate pair.
+  const capped = [...slug].slice(0, 100).join('').replace(/-+$/, '');
+  return capped || 'untitled';
 }

@@ -68,6 +68,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async create(input: NewNote): Promise<Note> {
+    assertStorableText({ title: input.title, content: input.content });
     const type = assertTypeName(this.layout, input.type ?? this.layout.defaultType);
     const stem = slugify(input.slug ?? input.title);
     const filename = `${stem}.md`;
@@ -90,7 +91,8 @@ export class FsSqliteStore implements NoteStore {
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
     const loc = locate(this.layout, id);
-    return this.mutex.run(loc.id, async () => {
+    assertStorableText({ title: change.title, content: change.content });
+    return this.lock(loc, async () => {
       const { text, hash } = await this.readRaw(loc);
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
       const parsed = parseMarkdown(text);
@@ -113,7 +115,7 @@ export class FsSqliteStore implements NoteStore {
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
     const loc = locate(this.layout, id);
-    return this.mutex.run(loc.id, async () => {
+    return this.lock(loc, async () => {
       const note = await this.readAt(loc);
       if (!note) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
       if (expectedHash !== undefined && note.contentHash !== expectedHash) {
@@ -130,7 +132,7 @@ export class FsSqliteStore implements NoteStore {
     const type = assertTypeName(this.layout, newType);
     const to = locate(this.layout, `${type}/${path.posix.basename(from.relPath)}`);
     if (to.id === from.id) throw new ValidationError(`Note ${from.id} is already of type "${type}".`, { field: 'new_type' });
-    return this.mutex.run(from.id, async () => {
+    return this.lock(from, async () => {
       const { text, hash } = await this.readRaw(from);
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: from.id });
       const parsed = parseMarkdown(text);
@@ -151,6 +153,11 @@ export class FsSqliteStore implements NoteStore {
 
   async close(): Promise<void> {
     this.db.close();
+  }
+
+  /** Keyed by absolute path, the same key `files` uses, so the two write paths exclude each other. */
+  private lock<T>(loc: NoteLocation, fn: () => Promise<T>): Promise<T> {
+    return this.mutex.run(resolveInside(this.root, loc.relPath), fn);
   }
 
   /** Reads the file and re-indexes it: the one place a written note becomes a Note. */
@@ -190,6 +197,13 @@ export class FsSqliteStore implements NoteStore {
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { text: decoded.text, hash: contentHash(bytes) };
+  }
+}
+
+/** A NUL byte makes a file binary: it could be written but never read back as a note. */
+function assertStorableText(fields: Record<string, string | undefined>): void {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value?.includes('\0')) throw new ValidationError(`${field} contains a NUL byte, which a note file cannot hold.`, { field });
   }
 }
 

@@ -35,10 +35,11 @@ export function resolveInside(root: string, relative: string): string {
 
 export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // `..notes` is a child; only `..` itself or `../...` leaves the root.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
-function realpathOfExistingPrefix(absolute: string): string {
+function realpathOfExistingPrefix(absolute: string, depth = 0): string {
   let current = absolute;
   const rest: string[] = [];
   for (;;) {
@@ -46,11 +47,26 @@ function realpathOfExistingPrefix(absolute: string): string {
       const real = fs.realpathSync(current);
       return rest.length ? path.join(real, ...rest.reverse()) : real;
     } catch {
+      // A dangling symlink cannot be realpath'd, yet writing through it lands at its target:
+      // follow the link text itself (bounded, in case links point at each other).
+      const target = danglingLinkTarget(current);
+      if (target !== undefined && depth < 32) {
+        return realpathOfExistingPrefix(path.join(target, ...rest.reverse()), depth + 1);
+      }
       const parent = path.dirname(current);
       if (parent === current) return absolute;
       rest.push(path.basename(current));
       current = parent;
     }
+  }
+}
+
+function danglingLinkTarget(candidate: string): string | undefined {
+  try {
+    if (!fs.lstatSync(candidate).isSymbolicLink()) return undefined;
+    return path.resolve(path.dirname(candidate), fs.readlinkSync(candidate));
+  } catch {
+    return undefined;
   }
 }
 

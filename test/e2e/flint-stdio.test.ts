@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import yaml from 'js-yaml';
 import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
@@ -56,7 +56,7 @@ describe('flint profile over stdio', () => {
 
     const file = path.join(root, 'general', 'meeting-notes-q3-plan.md');
     const text = await fs.readFile(file, 'utf8');
-    const front = parse(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '') as Record<string, unknown>;
+    const front = yaml.load(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '', { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>;
     expect(front).toMatchObject({ title: 'Meeting Notes: Q3 Plan', type: 'general', tags: ['work'] });
     expect(Date.parse(String(front.created))).not.toBeNaN();
     expect(front.updated).toBe(front.created);

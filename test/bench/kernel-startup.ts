@@ -1,0 +1,79 @@
+/**
+ * Issue "kernel foundation" targets, on a generated 10,000-note vault:
+ *  - cold index ≥ 3,000 notes/s (baseline: reading and splitting every file, nothing else);
+ *  - start-up on an unchanged, indexed vault to the first tool answer ≤ 300 ms, in-process and
+ *    as a spawned `notekernel serve` answering an MCP client (baseline: a bare `node` start).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createKernel } from '../../kernel/kernel.js';
+import { silentLogger } from '../../kernel/logger.js';
+import { CLI } from '../support/cli.js';
+import { generateVault } from '../support/generate-vault.js';
+import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
+
+export async function benchKernelStartup(workDir: string, count = 10_000): Promise<BenchRow[]> {
+  const root = path.join(workDir, `vault-${count}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  const generated = generateVault(root, count);
+  const rows: BenchRow[] = [];
+
+  const baseline = await time(() => {
+    for (const note of generated.notes) {
+      const text = fs.readFileSync(path.join(root, note.id), 'utf8');
+      text.indexOf('\n---', 4);
+    }
+  });
+
+  const cold = await time(async () => {
+    const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
+    const vault = await kernel.openVault(root);
+    await kernel.close();
+    return vault;
+  });
+  const rate = count / (cold.ms / 1000);
+  rows.push({
+    bench: `cold index, ${count} notes (${(generated.bytes / 1e6).toFixed(1)} MB)`,
+    value: `${Math.round(rate)} notes/s (${fmt(cold.ms)})`,
+    target: '≥ 3000 notes/s',
+    baseline: `read+split files ${fmt(baseline.ms)}`,
+    ratio: `${(cold.ms / baseline.ms).toFixed(1)}× baseline`,
+    pass: rate >= 3000,
+  });
+
+  const warm = await sample(5, async () => {
+    const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
+    const vault = await kernel.openVault(root);
+    await vault.call('get_note', { identifier: generated.notes[7]?.id });
+    await kernel.close();
+  });
+  rows.push({
+    bench: 'warm start → first answer (in-process)',
+    value: `p50 ${fmt(percentile(warm, 50))}, p95 ${fmt(percentile(warm, 95))}`,
+    target: '≤ 300 ms',
+    baseline: `cold index ${fmt(cold.ms)}`,
+    ratio: `${(percentile(warm, 50) / cold.ms).toFixed(3)}× cold`,
+    pass: percentile(warm, 50) <= 300,
+  });
+
+  const bareNode = await sample(5, () => spawnSync(process.execPath, ['-e', '0']));
+  const spawned = await sample(5, async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(transport);
+    await client.callTool({ name: 'get_note', arguments: { identifier: generated.notes[7]?.id } });
+    await client.close();
+  });
+  rows.push({
+    bench: 'warm start → first answer (spawned serve, MCP stdio)',
+    value: `p50 ${fmt(percentile(spawned, 50))}, p95 ${fmt(percentile(spawned, 95))}`,
+    target: '≤ 300 ms',
+    baseline: `bare node start ${fmt(percentile(bareNode, 50))}`,
+    ratio: `${(percentile(spawned, 50) / percentile(bareNode, 50)).toFixed(1)}× bare node`,
+    pass: percentile(spawned, 50) <= 300,
+  });
+  return rows;
+}

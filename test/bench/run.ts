@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: generates vaults under .bench-data/ (or BENCH_DIR) and prints each
+ * benchmark beside a baseline measured in the same run. BENCH_NOTES scales the vault.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../support/cli.js';
+import { benchKernelStartup } from './kernel-startup.js';
+import { printTable, type BenchRow } from './stats.js';
+
+const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
+fs.mkdirSync(workDir, { recursive: true });
+const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
+
+const rows: BenchRow[] = [];
+console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
+rows.push(...(await benchKernelStartup(workDir, notes)));
+printTable(rows);
+if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

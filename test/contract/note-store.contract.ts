@@ -1,0 +1,387 @@
+/**
+ * The NoteStore contract every storage backend must pass (after unstorage's `testDriver`):
+ * a backend's test file calls `describeNoteStoreContract(name, open)` with a factory that opens
+ * a fresh, empty store. Only the NoteStore interface is used; the files under `root` are read
+ * to check hashes, atomicity and that no temp file is left behind.
+ */
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Metadata, Note } from '../../kernel/note.js';
+import {
+  HASH_FORMAT,
+  bytesOf,
+  contractTest,
+  expectCode,
+  fileOf,
+  sha256,
+  tempFilesUnder,
+  tick,
+  type ContractOptions,
+  type ContractSubject,
+  type OpenSubject,
+} from './contract-support.js';
+import { describeOptionalMembersContract } from './note-store-optional.contract.js';
+
+export type { ContractOptions, ContractSubject, OpenSubject } from './contract-support.js';
+
+const RICH_METADATA: Metadata = {
+  priority: 3,
+  ratio: -0.25,
+  done: false,
+  starred: true,
+  nothing: null,
+  status: 'in progress',
+  numeric_string: '007',
+  boolean_string: 'true',
+  date_string: '2024-02-29',
+  multiline: 'first line\nsecond line\n',
+  quoted: 'colon: "quotes" & #hash',
+  list: [1, 'two', false, null, { three: 3 }],
+  empty_list: [],
+  empty_map: {},
+  nested: { level: { deeper: { items: ['a', 'b'], count: 2 } }, 'key with spaces': 'ok', ключ: 'значение' },
+};
+
+const CONTENTS: Record<string, string> = {
+  unicode: 'Ünïcødé 日本語 🎉 e\u0301 zero\u200bwidth\n',
+  'no trailing newline': 'last line without newline',
+  'several trailing newlines': 'body\n\n\n',
+  'leading blank lines': '\n\nafter two blank lines\n',
+  'CRLF line endings': 'line one\r\nline two\r\n',
+  'looks like frontmatter': '---\ntitle: not metadata\n---\n\nstill content\n',
+  'markdown and tabs': '# Heading\n\n- [ ] task\n\t- nested\n\n```ts\nconst x = 1;\n```\n',
+  empty: '',
+};
+
+export function describeNoteStoreContract(name: string, open: OpenSubject, options: ContractOptions = {}): void {
+  const test = contractTest(options);
+
+  describe(`NoteStore contract: ${name}`, () => {
+    let subject: ContractSubject;
+    const s = () => subject.store;
+    const root = () => subject.root;
+
+    beforeEach(async () => {
+      subject = await open();
+    });
+
+    afterEach(async () => {
+      const temps = await tempFilesUnder(subject.root);
+      await subject.close();
+      expect(temps, 'temp files left behind').toEqual([]);
+    });
+
+    describe('create and get', () => {
+      test('round-trips title, content, tags and metadata', async () => {
+        const created = await s().create({ title: 'Round trip', content: 'Body\n', tags: ['alpha', 'beta gamma', 'ünï'], metadata: RICH_METADATA });
+        const got = await s().get(created.id);
+        expect(got).toBeDefined();
+        for (const note of [created, got!]) {
+          expect(note.id).toBe(created.id);
+          expect(note.title).toBe('Round trip');
+          expect(note.content).toBe('Body\n');
+          expect(note.tags).toEqual(['alpha', 'beta gamma', 'ünï']);
+          for (const [key, value] of Object.entries(RICH_METADATA)) expect(note.metadata[key], `metadata.${key}`).toEqual(value);
+        }
+        expect(got!.contentHash).toBe(created.contentHash);
+      });
+
+      for (const [label, content] of Object.entries(CONTENTS)) {
+        test(`keeps content byte-exact: ${label}`, async () => {
+          const created = await s().create({ title: `Content ${label}`, content });
+          expect(created.content).toBe(content);
+          expect((await s().get(created.id))?.content).toBe(content);
+        });
+      }
+
+      test('keeps awkward titles exactly', async () => {
+        const titles = ['Ünïcødé 日本語 🎉', 'colon: in "quotes" & #hash', '123', 'true', 'null', '  padded  ', "it's", '- dash', '[brackets]', '{braces}', '*star'];
+        for (const [i, title] of titles.entries()) {
+          const created = await s().create({ title, content: 'x', slug: `awkward-${i}` });
+          expect(created.title, title).toBe(title);
+          expect((await s().get(created.id))?.title, title).toBe(title);
+        }
+      });
+
+      test('a title or metadata value containing a line ending in --- round-trips', async () => {
+        const created = await s().create({ title: 'Pros and cons ---', content: 'body\n', metadata: { block: 'one\n---\ntwo' } });
+        const got = await s().get(created.id);
+        expect(got?.title).toBe('Pros and cons ---');
+        expect(got?.content).toBe('body\n');
+        expect(got?.metadata.block).toBe('one\n---\ntwo');
+      });
+
+      test('returns a sha256 contentHash over the stored bytes, with size and timestamps', async () => {
+        const created = await s().create({ title: 'Hashed', content: 'hash me\n' });
+        expect(created.contentHash).toMatch(HASH_FORMAT);
+        const bytes = await bytesOf(root(), created);
+        expect(created.contentHash).toBe(sha256(bytes));
+        expect(created.size).toBe(bytes.length);
+        expect(Number.isNaN(Date.parse(created.created))).toBe(false);
+        expect(Number.isNaN(Date.parse(created.updated))).toBe(false);
+        expect(created.filename.length).toBeGreaterThan(0);
+      });
+
+      test('Note.path names the note and ends with its filename', async () => {
+        const created = await s().create({ title: 'Relative path', content: 'x' });
+        expect(created.path.endsWith(created.filename)).toBe(true);
+        const [summary] = await s().list();
+        expect(summary?.path).toBe(created.path);
+      });
+
+      test('returns undefined for a note that does not exist', async () => {
+        const note = await s().create({ title: 'Short lived', content: 'x' });
+        await s().delete(note.id);
+        expect(await s().get(note.id)).toBeUndefined();
+      });
+
+      test('refuses to create over an existing note (conflict), never overwriting it', async () => {
+        const first = await s().create({ title: 'Twin', slug: 'twin', content: 'original\n' });
+        const before = await bytesOf(root(), first);
+        const second = await s()
+          .create({ title: 'Twin', slug: 'twin', content: 'impostor\n' })
+          .then((note) => ({ note }), (error: unknown) => ({ error }));
+        if ('error' in second) expect(second.error).toMatchObject({ code: 'conflict' });
+        else expect(second.note.id, 'a second create either conflicts or gets its own id').not.toBe(first.id);
+        expect(await bytesOf(root(), first)).toEqual(before);
+        expect((await s().get(first.id))?.content).toBe('original\n');
+      });
+
+      test('concurrent creates of one name: one note per id, none overwritten', async () => {
+        const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => s().create({ title: 'Race', slug: 'race', content: `writer ${i}\n` })));
+        const won = results.filter((r): r is PromiseFulfilledResult<Note> => r.status === 'fulfilled').map((r) => r.value);
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'conflict' });
+        expect(new Set(won.map((n) => n.id)).size).toBe(won.length);
+        expect(won.length).toBeGreaterThanOrEqual(1);
+        for (const note of won) expect((await s().get(note.id))?.content).toBe(note.content);
+        expect(await s().count()).toBe(won.length);
+      });
+    });
+
+    describe('update (compare-and-swap on the content hash)', () => {
+      test('changes only what is given and keeps created', async () => {
+        const note = await s().create({ title: 'Before', content: 'old body\n', tags: ['t1'], metadata: { keep: 'me' } });
+        await tick();
+        const renamed = await s().update(note.id, { title: 'After' }, note.contentHash);
+        expect(renamed).toMatchObject({ id: note.id, title: 'After', content: 'old body\n', tags: ['t1'], created: note.created });
+        expect(renamed.metadata.keep).toBe('me');
+        expect(Date.parse(renamed.updated)).toBeGreaterThanOrEqual(Date.parse(note.updated));
+        const rewritten = await s().update(note.id, { content: 'new body' }, renamed.contentHash);
+        expect(rewritten).toMatchObject({ title: 'After', content: 'new body', tags: ['t1'] });
+        const retagged = await s().update(note.id, { tags: ['t2', 't3'] }, rewritten.contentHash);
+        expect(retagged).toMatchObject({ title: 'After', content: 'new body', tags: ['t2', 't3'] });
+        expect(await s().get(note.id)).toMatchObject({ title: 'After', content: 'new body', tags: ['t2', 't3'], contentHash: retagged.contentHash });
+      });
+
+      test('metadata given to update is the complete new metadata', async () => {
+        const note = await s().create({ title: 'Meta', content: 'x', metadata: { drop: 1, keep: 'a' } });
+        const { drop: _drop, ...rest } = note.metadata;
+        const updated = await s().update(note.id, { metadata: { ...rest, keep: 'b', added: { deep: [true] } } }, note.contentHash);
+        expect(updated.metadata).not.toHaveProperty('drop');
+        expect(updated.metadata.keep).toBe('b');
+        expect(updated.metadata.added).toEqual({ deep: [true] });
+        expect(updated.title).toBe('Meta');
+        expect(updated.content).toBe('x');
+      });
+
+      test('the hash changes on any change: content, metadata or title alone', async () => {
+        const note = await s().create({ title: 'Hash', content: 'same\n', metadata: { n: 1 } });
+        const seen = new Set([note.contentHash]);
+        const a = await s().update(note.id, { content: 'same!\n' }, note.contentHash);
+        const b = await s().update(note.id, { metadata: { ...a.metadata, n: 2 } }, a.contentHash);
+        const c = await s().update(note.id, { title: 'Hash 2' }, b.contentHash);
+        for (const next of [a, b, c]) {
+          expect(next.contentHash).toMatch(HASH_FORMAT);
+          expect(seen.has(next.contentHash), 'hash reused after a change').toBe(false);
+          seen.add(next.contentHash);
+        }
+        expect(c.contentHash).toBe(sha256(await bytesOf(root(), c)));
+      });
+
+      test('an edit on disk by another program changes the hash and invalidates the old one', async () => {
+        const note = await s().create({ title: 'Edited outside', content: 'v1\n' });
+        await fs.appendFile(fileOf(root(), note), 'appended by an editor\n');
+        const got = await s().get(note.id);
+        expect(got?.contentHash).not.toBe(note.contentHash);
+        expect(got?.contentHash).toBe(sha256(await bytesOf(root(), note)));
+        expect(got?.content).toContain('appended by an editor');
+        await expectCode(s().update(note.id, { content: 'lost update' }, note.contentHash), 'content_hash_mismatch');
+        const updated = await s().update(note.id, { content: 'v2\n' }, got!.contentHash);
+        expect(updated.content).toBe('v2\n');
+      });
+
+      test('a stale hash is refused with content_hash_mismatch and the file is untouched', async () => {
+        const note = await s().create({ title: 'CAS', content: 'v1\n' });
+        const v2 = await s().update(note.id, { content: 'v2\n' }, note.contentHash);
+        const before = await bytesOf(root(), v2);
+        await expectCode(s().update(note.id, { content: 'v3\n' }, note.contentHash), 'content_hash_mismatch', {
+          current_hash: v2.contentHash,
+          provided_hash: note.contentHash,
+        });
+        await expectCode(s().update(note.id, { title: 'x' }, 'sha256:' + '0'.repeat(64)), 'content_hash_mismatch');
+        expect(await bytesOf(root(), v2)).toEqual(before);
+        expect((await s().get(note.id))?.contentHash).toBe(v2.contentHash);
+      });
+
+      test('20 concurrent updates with one hash: exactly one wins, readers never see a torn file', async () => {
+        const note = await s().create({ title: 'Contended', content: 'start\n' });
+        const original = await bytesOf(root(), note);
+        let done = false;
+        const observed = new Set<string>();
+        const reader = (async () => {
+          while (!done) {
+            observed.add(sha256(await bytesOf(root(), note)));
+            await new Promise((r) => setImmediate(r));
+          }
+        })();
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, (_, i) => s().update(note.id, { content: `writer ${i}\n`.repeat(200) }, note.contentHash)),
+        );
+        done = true;
+        await reader;
+        const winners = results.filter((r): r is PromiseFulfilledResult<Note> => r.status === 'fulfilled');
+        expect(winners).toHaveLength(1);
+        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'content_hash_mismatch' });
+        const final = await s().get(note.id);
+        expect(final?.content).toBe(winners[0]!.value.content);
+        expect(final?.contentHash).toBe(winners[0]!.value.contentHash);
+        for (const hash of observed) expect([sha256(original), final!.contentHash]).toContain(hash);
+      });
+
+      test('refuses to update a note that does not exist (not_found)', async () => {
+        const note = await s().create({ title: 'Gone soon', content: 'x' });
+        await s().delete(note.id);
+        await expectCode(s().update(note.id, { content: 'y' }, note.contentHash), 'not_found');
+        expect(await s().get(note.id)).toBeUndefined();
+      });
+    });
+
+    describe('delete', () => {
+      test('returns the note as it was; afterwards it is gone from get, list and count', async () => {
+        const keep = await s().create({ title: 'Keep', content: 'k' });
+        const note = await s().create({ title: 'Delete me', content: 'bye\n', tags: ['x'] });
+        const deleted = await s().delete(note.id, note.contentHash);
+        expect(deleted).toMatchObject({ id: note.id, title: 'Delete me', content: 'bye\n', tags: ['x'], contentHash: note.contentHash });
+        expect(await s().get(note.id)).toBeUndefined();
+        expect((await s().list()).map((n) => n.id)).toEqual([keep.id]);
+        expect(await s().count()).toBe(1);
+        await expect(fs.access(fileOf(root(), note))).rejects.toMatchObject({ code: 'ENOENT' });
+        await expectCode(s().delete(note.id), 'not_found');
+      });
+
+      test('a stale expectedHash is refused and the note survives', async () => {
+        const note = await s().create({ title: 'Guarded', content: 'v1' });
+        const v2 = await s().update(note.id, { content: 'v2' }, note.contentHash);
+        await expectCode(s().delete(note.id, note.contentHash), 'content_hash_mismatch', { current_hash: v2.contentHash, provided_hash: note.contentHash });
+        expect((await s().get(note.id))?.content).toBe('v2');
+        expect(await s().count()).toBe(1);
+        await s().delete(note.id); // without a hash: unconditional
+        expect(await s().get(note.id)).toBeUndefined();
+      });
+    });
+
+    describe('list and count', () => {
+      async function threeNotes(): Promise<Note[]> {
+        const notes: Note[] = [];
+        for (const title of ['Charlie', 'Alpha', 'Bravo']) {
+          notes.push(await s().create({ title, content: title.toLowerCase() }));
+          await tick();
+        }
+        return notes;
+      }
+
+      test('summaries agree with the notes', async () => {
+        const [c] = await threeNotes();
+        const summary = (await s().list()).find((n) => n.id === c!.id);
+        const note = (await s().get(c!.id))!;
+        expect(summary).toEqual({
+          id: note.id,
+          title: note.title,
+          ...(note.type !== undefined ? { type: note.type } : {}),
+          path: note.path,
+          filename: note.filename,
+          created: note.created,
+          updated: note.updated,
+          size: note.size,
+          tags: note.tags,
+        });
+        expect(await s().count()).toBe(3);
+      });
+
+      test('orders by updated, created and title in both directions', async () => {
+        const [c] = await threeNotes();
+        const titles = async (orderBy: 'updated' | 'created' | 'title', direction: 'asc' | 'desc') =>
+          (await s().list({ orderBy, direction })).map((n) => n.title);
+        expect(await titles('created', 'asc')).toEqual(['Charlie', 'Alpha', 'Bravo']);
+        expect(await titles('created', 'desc')).toEqual(['Bravo', 'Alpha', 'Charlie']);
+        expect(await titles('title', 'asc')).toEqual(['Alpha', 'Bravo', 'Charlie']);
+        expect(await titles('title', 'desc')).toEqual(['Charlie', 'Bravo', 'Alpha']);
+        expect(await titles('updated', 'desc')).toEqual(['Bravo', 'Alpha', 'Charlie']);
+        await s().update(c!.id, { content: 'touched' }, c!.contentHash);
+        expect(await titles('updated', 'desc')).toEqual(['Charlie', 'Bravo', 'Alpha']);
+        expect(await titles('updated', 'asc')).toEqual(['Alpha', 'Bravo', 'Charlie']);
+        expect(await titles('created', 'asc')).toEqual(['Charlie', 'Alpha', 'Bravo']);
+      });
+
+      test('pages with limit and offset', async () => {
+        await threeNotes();
+        const page = (q: { limit?: number; offset?: number }) => s().list({ orderBy: 'title', direction: 'asc', ...q }).then((l) => l.map((n) => n.title));
+        expect(await page({ limit: 2 })).toEqual(['Alpha', 'Bravo']);
+        expect(await page({ limit: 2, offset: 1 })).toEqual(['Bravo', 'Charlie']);
+        expect(await page({ limit: 2, offset: 2 })).toEqual(['Charlie']);
+        expect(await page({ offset: 1 })).toEqual(['Bravo', 'Charlie']);
+        expect(await page({ limit: 5, offset: 3 })).toEqual([]);
+        expect(await s().count()).toBe(3);
+      });
+
+      test('an empty store lists nothing', async () => {
+        expect(await s().list()).toEqual([]);
+        expect(await s().count()).toBe(0);
+      });
+    });
+
+    describe('refresh', () => {
+      test('reflects notes added, edited and deleted by another program, and reports counts', async () => {
+        const stay = await s().create({ title: 'Stays', content: 'x' });
+        const edit = await s().create({ title: 'Edited', content: 'short' });
+        const gone = await s().create({ title: 'Removed', content: 'x' });
+        const reborn = await s().create({ title: 'Added outside', content: 'written by the backend, restored by hand\n' });
+        const rebornBytes = await bytesOf(root(), reborn);
+        await s().delete(reborn.id);
+        expect(await s().count()).toBe(3);
+
+        await fs.writeFile(fileOf(root(), reborn), rebornBytes); // added
+        await fs.appendFile(fileOf(root(), edit), '\nplus a much longer tail from an editor\n'); // edited
+        await fs.rm(fileOf(root(), gone)); // deleted
+        const report = await s().refresh();
+
+        expect(report).toMatchObject({ scanned: 3, removed: 1, skipped: [] });
+        expect(report.indexed).toBeGreaterThanOrEqual(2);
+        expect(report.ms).toBeGreaterThanOrEqual(0);
+        const listed = await s().list();
+        expect(listed.map((n) => n.id).sort()).toEqual([stay.id, edit.id, reborn.id].sort());
+        expect(await s().count()).toBe(3);
+        const editedSize = (await bytesOf(root(), edit)).length;
+        expect(listed.find((n) => n.id === edit.id)?.size).toBe(editedSize);
+        expect(listed.find((n) => n.id === reborn.id)?.title).toBe('Added outside');
+        expect((await s().get(reborn.id))?.content).toBe('written by the backend, restored by hand\n');
+        expect(await s().get(gone.id)).toBeUndefined();
+      });
+
+      test('an unchanged vault refreshes to the same listing', async () => {
+        await s().create({ title: 'One', content: '1' });
+        await s().create({ title: 'Two', content: '2' });
+        const before = await s().list({ orderBy: 'title', direction: 'asc' });
+        const report = await s().refresh();
+        expect(report).toMatchObject({ scanned: 2, removed: 0, skipped: [] });
+        expect(await s().list({ orderBy: 'title', direction: 'asc' })).toEqual(before);
+      });
+    });
+
+    describeOptionalMembersContract(() => subject, test);
+  });
+
+  it(`${name}: every declared known failure names a contract test`, () => {
+    expect(test.unmatchedKnownFailures()).toEqual([]);
+  });
+}

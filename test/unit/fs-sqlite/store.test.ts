@@ -1,0 +1,202 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Note } from '../../../kernel/note.js';
+import { note, readAt, useVaults, writeAt } from './helpers.js';
+
+const { openVault, vaultDir } = useVaults();
+
+async function vaultWith(files: Record<string, string | Uint8Array> = {}) {
+  const root = await vaultDir(files);
+  return { root, store: (await openVault(root)).store };
+}
+
+describe('notes whose frontmatter cannot be read', () => {
+  const INVALID = '---\ntitle: [unclosed\nweird: {a: \n---\n\n';
+
+  it('are served with a warning and the body intact', async () => {
+    const { store } = await vaultWith({ 'general/broken.md': `${INVALID}Body survives.\n` });
+    const got = await store.get('general/broken.md');
+    expect(got).toMatchObject({ id: 'general/broken.md', content: 'Body survives.\n', metadata: {}, title: 'broken' });
+    expect(got?.warnings).toEqual([expect.stringMatching(/not valid YAML/)]);
+    expect((await store.list()).map((n) => n.id)).toEqual(['general/broken.md']);
+  });
+
+  it('a content-only update keeps the original frontmatter bytes', async () => {
+    const { root, store } = await vaultWith({ 'general/broken.md': `${INVALID}old body\n` });
+    const got = (await store.get('general/broken.md'))!;
+    const updated = await store.update(got.id, { content: 'new body\nwith two lines' }, got.contentHash);
+    expect(await readAt(root, 'general/broken.md')).toBe(`${INVALID}new body\nwith two lines`);
+    expect(updated.content).toBe('new body\nwith two lines');
+    expect(updated.warnings).toEqual([expect.stringMatching(/not valid YAML/)]);
+  });
+
+  it('a non-mapping frontmatter is kept byte for byte on a content-only update too', async () => {
+    const fm = '---\r\n- just\r\n- a list\r\n---\r\n\r\n';
+    const { root, store } = await vaultWith({ 'general/list.md': `${fm}old\r\n` });
+    const got = (await store.get('general/list.md'))!;
+    expect(got.warnings).toEqual(['frontmatter is not a YAML mapping; metadata ignored']);
+    await store.update(got.id, { content: 'new\r\n' }, got.contentHash);
+    expect(await readAt(root, 'general/list.md')).toBe(`${fm}new\r\n`);
+  });
+
+  it('a title change writes fresh, valid frontmatter', async () => {
+    const { root, store } = await vaultWith({ 'general/broken.md': `${INVALID}body\n` });
+    const got = (await store.get('general/broken.md'))!;
+    const updated = await store.update(got.id, { title: 'Repaired' }, got.contentHash);
+    expect(updated.warnings).toBeUndefined();
+    expect(updated).toMatchObject({ title: 'Repaired', content: 'body\n' });
+    expect(await readAt(root, 'general/broken.md')).not.toContain('[unclosed');
+  });
+});
+
+describe('files written by other programs', () => {
+  it('without frontmatter: title from the filename, the whole file as content', async () => {
+    const { store } = await vaultWith({ 'general/my_plain-note.md': '# Heading\r\nplain\r\n' });
+    const got = await store.get('my_plain-note');
+    expect(got).toMatchObject({ id: 'general/my_plain-note.md', title: 'my plain note', content: '# Heading\r\nplain\r\n', metadata: {}, tags: [], type: 'general' });
+    expect(got?.warnings).toBeUndefined();
+    const updated = await store.update(got!.id, { content: 'rewritten\n' }, got!.contentHash);
+    expect(updated).toMatchObject({ title: 'my plain note', content: 'rewritten\n' });
+  });
+
+  it('tags as a string, unparseable dates and a CRLF frontmatter', async () => {
+    const { store } = await vaultWith({ 'projects/x.md': '---\r\ntitle: Ex\r\ntags: one, two three\r\ncreated: not a date\r\n---\r\n\r\nbody\r\n' });
+    const got = (await store.get('projects/x'))!;
+    expect(got).toMatchObject({ title: 'Ex', tags: ['one', 'two', 'three'], content: 'body\r\n', type: 'projects' });
+    expect(Number.isNaN(Date.parse(got.created))).toBe(false);
+    expect(got.metadata.created).toBe('not a date');
+  });
+
+  it('a note file or type folder symlinked to outside the vault is neither listed nor read', async () => {
+    const outside = await vaultDir({ 'secret.md': note('Secret', 'do not serve\n'), 'types/leak.md': note('Leak', 'x') });
+    const root = await vaultDir({ 'general/ok.md': note('Ok', 'fine') });
+    await fs.symlink(path.join(outside, 'secret.md'), path.join(root, 'general', 'secret.md'));
+    await fs.symlink(path.join(outside, 'types'), path.join(root, 'linked'));
+    const { store } = await openVault(root);
+    expect((await store.list()).map((n) => n.id)).toEqual(['general/ok.md']);
+    await expect(store.get('general/secret.md')).rejects.toMatchObject({ code: 'path_outside_vault' });
+    await expect(store.get('linked/leak.md')).rejects.toMatchObject({ code: 'path_outside_vault' });
+    await expect(store.update('general/secret.md', { content: 'x' }, 'sha256:00')).rejects.toMatchObject({ code: 'path_outside_vault' });
+    expect(await readAt(outside, 'secret.md')).toBe(note('Secret', 'do not serve\n'));
+  });
+
+  it('all three identifier forms reach the same note', async () => {
+    const { store } = await vaultWith({ 'general/same.md': note('Same', 'x') });
+    const [a, b, c] = await Promise.all(['general/same.md', 'general/same', 'same'].map((id) => store.get(id)));
+    expect(a?.id).toBe('general/same.md');
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+  });
+});
+
+describe('store-owned frontmatter keys', () => {
+  it('cannot be set through metadata, and created survives updates and moves', async () => {
+    const { root, store } = await vaultWith();
+    const created = await store.create({ title: 'Owned', content: 'x', metadata: { title: 'Hijack', created: '1999-01-01', type: 'evil', filename: 'evil', custom: 1 } });
+    expect(created).toMatchObject({ id: 'general/owned.md', title: 'Owned', type: 'general' });
+    expect(created.metadata).toMatchObject({ title: 'Owned', filename: 'owned', type: 'general', custom: 1 });
+    expect(created.created).not.toBe('1999-01-01');
+    const updated = await store.update(created.id, { metadata: { title: 'Hijack', created: '1999-01-01', custom: 2 } }, created.contentHash);
+    expect(updated).toMatchObject({ title: 'Owned', created: created.created, metadata: { custom: 2 } });
+    const moved = await store.move!(updated.id, 'archive', updated.contentHash);
+    expect(moved).toMatchObject({ id: 'archive/owned.md', type: 'archive', created: created.created });
+    expect(await readAt(root, 'archive/owned.md')).toMatch(/^type: archive$/m);
+    await expect(fs.access(path.join(root, 'general/owned.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('move refuses the same type and invalid type names', async () => {
+    const { store } = await vaultWith();
+    const n = await store.create({ title: 'Stay', content: 'x' });
+    await expect(store.move!(n.id, 'general', n.contentHash)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(store.move!(n.id, '../out', n.contentHash)).rejects.toMatchObject({ code: 'validation_failed' });
+    expect((await store.get(n.id))?.contentHash).toBe(n.contentHash);
+  });
+});
+
+describe('one hash, two different writers: exactly one wins', () => {
+  const race = async (ops: Array<() => Promise<Note>>) => {
+    const results = await Promise.allSettled(ops.map((op) => op()));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as { code: string }).code).toMatch(/^(content_hash_mismatch|not_found)$/);
+    return results;
+  };
+
+  it('update against delete', async () => {
+    const { store } = await vaultWith();
+    const n = await store.create({ title: 'Contested', content: 'x' });
+    await race([() => store.update(n.id, { content: 'y' }, n.contentHash), () => store.delete(n.id, n.contentHash)]);
+  });
+
+  it('update against move', async () => {
+    const { store } = await vaultWith();
+    const n = await store.create({ title: 'Contested', content: 'x' });
+    await race([() => store.update(n.id, { content: 'y' }, n.contentHash), () => store.move!(n.id, 'archive', n.contentHash)]);
+    expect(await store.count()).toBe(1);
+  });
+});
+
+describe('store and files on one note file', () => {
+  // BUG (store.ts update vs kernel/util/vault-files.ts writeText): both share one KeyedMutex but
+  // lock different keys (the note id `general/x.md` vs the absolute path), so a CAS through the
+  // store and a CAS through files with the same hash both pass their check: a lost update.
+  it('a store update and a files.writeText with the same hash: exactly one wins', async () => {
+    const { store } = await vaultWith();
+    const n = await store.create({ title: 'Shared', content: 'x' });
+    const results = await Promise.allSettled([
+      store.update(n.id, { content: 'from the store' }, n.contentHash),
+      store.files!.writeText(n.id, 'from files', { expectedHash: n.contentHash }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  });
+});
+
+describe('create: known problems', () => {
+  // BUG (store.ts create + layout.ts slugify/locate): slugify keeps a leading "_", and locate then
+  // refuses `general/_draft.md` as a type file, so such a title cannot be created at all.
+  it('creates a note whose title starts with an underscore', async () => {
+    const { store } = await vaultWith();
+    const created = await store.create({ title: '_draft', content: 'x' });
+    expect(created.title).toBe('_draft');
+  });
+
+  // BUG (store.ts create): NUL-containing content is written first and only then refused by the
+  // re-read (decodeNoteBytes), leaving an unreadable orphan file that blocks the name.
+  it('content with a NUL byte either round-trips or leaves nothing behind', async () => {
+    const { root, store } = await vaultWith();
+    const outcome = await store.create({ title: 'nul', content: 'a\u0000b' }).then(
+      (n) => ({ n }),
+      (error: unknown) => ({ error }),
+    );
+    if ('n' in outcome) {
+      expect((await store.get(outcome.n.id))?.content).toBe('a\u0000b');
+    } else {
+      expect(outcome.error).toMatchObject({ code: 'validation_failed' });
+      expect(await fs.readdir(path.join(root, 'general')).catch(() => [])).toEqual([]);
+    }
+  });
+
+  // BUG (layout.ts slugify): a title whose 100th UTF-16 unit is half of an astral letter gives an
+  // id with a lone surrogate; on disk it becomes U+FFFD, in SQLite a third spelling, so the note is
+  // listed twice and every refresh reports `removed: 1`.
+  it('a long title ending in astral letters is listed once and refreshes cleanly', async () => {
+    const { store } = await vaultWith();
+    const created = await store.create({ title: 'a'.repeat(99) + '𝒳𝒳', content: 'x' });
+    await store.refresh();
+    expect(await store.refresh()).toMatchObject({ indexed: 0, removed: 0 });
+    expect((await store.list()).map((n) => n.id)).toEqual([created.id]);
+  });
+});
+
+describe('write then read', () => {
+  it('a note survives close and reopen byte for byte', async () => {
+    const root = await vaultDir();
+    const vault = await openVault(root);
+    const n = await vault.store.create({ title: 'Durable', content: 'ünï\n', tags: ['a'], metadata: { nested: { x: [1, 2] } } });
+    const again = await vault.reopen();
+    const got = await again.store.get(n.id);
+    expect(got).toMatchObject({ title: 'Durable', content: 'ünï\n', tags: ['a'], contentHash: n.contentHash, metadata: { nested: { x: [1, 2] } } });
+    await writeAt(root, 'general/extra.md', note('Extra', 'e'));
+    expect(await again.store.refresh()).toMatchObject({ scanned: 2, indexed: 1 });
+  });
+});
