@@ -9,6 +9,7 @@ import type { Logger } from './logger.js';
 import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
 import { CapabilityError } from './errors.js';
 import type { ProgressReporter } from './progress.js';
+import type { IndexDatabase } from './index-database.js';
 
 export const CAPABILITIES = {
   types: 'notes live in type folders; listTypes/move are available',
@@ -17,6 +18,7 @@ export const CAPABILITIES = {
   watch: 'external edits are detected while running (watch)',
   'full-text': 'ranked full-text search',
   sql: 'read-only SQL over the index (sql)',
+  'index-db': 'plugins may keep their own tables in the backend index (indexDb)',
   'git-history': 'timestamps derived from git history',
   'remote-sync': 'notes are synchronised with a remote service',
   vectors: 'semantic (vector) search',
@@ -74,6 +76,8 @@ export interface NoteStore {
   readonly files?: VaultFiles;
   /** capability `watch`: returns an unsubscribe function. */
   watch?(listener: (change: ExternalChange) => void): () => void;
+  /** capability `index-db` */
+  readonly indexDb?: IndexDatabase;
 }
 
 export interface SearchQuery {
@@ -135,6 +139,7 @@ export const CAPABILITY_MEMBERS: ReadonlyArray<{ on: 'store' | 'search'; member:
   { on: 'store', member: 'move', capability: 'types' },
   { on: 'store', member: 'files', capability: 'files' },
   { on: 'store', member: 'watch', capability: 'watch' },
+  { on: 'store', member: 'indexDb', capability: 'index-db' },
   { on: 'search', member: 'sql', capability: 'sql' },
 ];
 

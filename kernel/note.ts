@@ -63,6 +63,8 @@ export interface NoteSummary {
   created: string;
   updated: string;
   size: number;
+  /** Same value a full read returns, so callers can tell what changed without reading files. */
+  contentHash: string;
   tags: string[];
 }
 

@@ -47,6 +47,7 @@ interface NoteRow {
   created: string;
   updated: string;
   size: number;
+  content_hash: string;
   tags_json: string;
 }
 
@@ -73,7 +74,7 @@ export class IndexDb {
       insertMetadata: db.prepare('INSERT INTO note_metadata (note_id, key, value, value_type) VALUES (?, ?, ?, ?)'),
       fileStates: db.prepare('SELECT id, size, mtime_ms, content_hash FROM notes'),
       fileState: db.prepare('SELECT size, mtime_ms, content_hash FROM notes WHERE id = ?'),
-      summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, tags_json FROM notes WHERE id = ?'),
+      summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json FROM notes WHERE id = ?'),
       count: db.prepare('SELECT COUNT(*) AS n FROM notes'),
       countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
       types: db.prepare('SELECT type, COUNT(*) AS n FROM notes GROUP BY type'),
@@ -128,7 +129,7 @@ export class IndexDb {
     const order = ORDER_COLUMNS[query.orderBy ?? 'updated'];
     const direction = query.direction === 'asc' ? 'ASC' : 'DESC';
     const where = query.type !== undefined ? 'WHERE type = @type' : '';
-    const sql = `SELECT id, title, type, filename, path, created, updated, size, tags_json FROM notes ${where}
+    const sql = `SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json FROM notes ${where}
       ORDER BY ${order} ${direction}, id ASC LIMIT @limit OFFSET @offset`;
     const rows = this.db.prepare(sql).all({
       ...(query.type !== undefined ? { type: query.type } : {}),
@@ -163,6 +164,7 @@ function toSummary(row: NoteRow): NoteSummary {
     created: row.created,
     updated: row.updated,
     size: row.size,
+    contentHash: row.content_hash,
     tags: JSON.parse(row.tags_json) as string[],
   };
 }

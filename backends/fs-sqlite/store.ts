@@ -20,12 +20,15 @@ import type { IndexDb } from './index-db.js';
 import { assertTypeName, isNoteFileName, locate, slugify, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
+import { createIndexDatabase } from './plugin-tables.js';
+import type { IndexDatabase } from '../../kernel/index-database.js';
 
 /** Keys the store owns; callers change them only through dedicated operations. */
 const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
 
 export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
+  readonly indexDb: IndexDatabase;
   private readonly mutex = new KeyedMutex();
 
   constructor(
@@ -35,6 +38,7 @@ export class FsSqliteStore implements NoteStore {
     private readonly logger: Logger,
   ) {
     this.files = createVaultFiles(root, this.mutex);
+    this.indexDb = createIndexDatabase(db.db);
   }
 
   refresh(progress?: ProgressReporter): Promise<RefreshReport> {

@@ -303,6 +303,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
           created: note.created,
           updated: note.updated,
           size: note.size,
+          contentHash: note.contentHash,
           tags: note.tags,
         });
         expect(await s().count()).toBe(3);

@@ -1,0 +1,36 @@
+/**
+ * fs-sqlite's `index-db` capability: plugin-owned tables in the same SQLite file, so one
+ * read-only SQL query can join notes with links, tags, ... Statements are prepared once and
+ * cached by their text.
+ */
+import type Database from 'better-sqlite3';
+import type { IndexDatabase, SqlParams } from '../../kernel/index-database.js';
+
+export function createIndexDatabase(db: Database.Database): IndexDatabase {
+  db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+  const cache = new Map<string, Database.Statement>();
+  const statement = (sql: string): Database.Statement => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+  const bind = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? [...params] : [params]);
+  return {
+    migrate(owner, migrations) {
+      const row = db.prepare('SELECT version FROM nk_plugin_migrations WHERE owner = ?').get(owner) as { version: number } | undefined;
+      for (let v = row?.version ?? 0; v < migrations.length; v++) {
+        db.transaction(() => {
+          db.exec(migrations[v] ?? '');
+          db.prepare('INSERT INTO nk_plugin_migrations (owner, version) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET version = excluded.version').run(owner, v + 1);
+        })();
+      }
+    },
+    run: (sql, params) => statement(sql).run(...bind(params)),
+    get: <R>(sql: string, params?: SqlParams) => statement(sql).get(...bind(params)) as R | undefined,
+    all: <R>(sql: string, params?: SqlParams) => statement(sql).all(...bind(params)) as R[],
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+  };
+}
