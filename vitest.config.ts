@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'plugins/**/*.test.ts', 'backends/**/*.test.ts', 'kernel/**/*.test.ts'],
+    setupFiles: ['test/support/setup-env.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

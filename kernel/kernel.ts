@@ -14,10 +14,13 @@ import { planKernel, type KernelPlan } from './plan.js';
 import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
 import { ToolRegistry } from './registry.js';
-import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
+import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO, VAULT_REGISTRY } from './tokens.js';
 import { Vault } from './vault.js';
 import type { VaultInfo } from './vault-info.js';
 import { loadUserConfig } from './config/load.js';
+import { configDir } from './vaults/config-dir.js';
+import { VaultRegistry } from './vaults/registry.js';
+import { VaultRouter, VAULT_ROUTER } from './vaults/router.js';
 import { parseUserConfig, resolveConfig } from './config/resolve.js';
 import type { ProfilePreset, ResolvedConfig, UserConfig } from './config/schema.js';
 
@@ -39,6 +42,8 @@ export interface KernelOptions {
   /** Built-in plugins, backends and profiles unless given. */
   catalogue?: Catalogue;
   logger?: Logger;
+  /** Folder of the global vault registry (default: NOTEKERNEL_CONFIG_DIR or the platform's config folder). */
+  configDir?: string;
   /** Overrides the config's logging (CLI flags); `defaultLevel` applies when nothing sets a level. */
   logging?: { level?: string; file?: string; defaultLevel?: string };
   readOnly?: boolean;
@@ -55,14 +60,25 @@ export interface OpenVaultOptions {
 export class Kernel {
   private readonly root: Scope;
   private readonly vaults = new Set<Vault>();
+  readonly registry: VaultRegistry;
 
   constructor(
     readonly config: ResolvedConfig,
     readonly plan: KernelPlan,
     readonly logger: Logger,
+    registryDir: string = configDir(),
   ) {
     this.root = Scope.root('kernel');
     this.root.provide(LOGGER, logger);
+    this.registry = new VaultRegistry(registryDir);
+    this.root.provide(VAULT_REGISTRY, this.registry);
+  }
+
+  /** A router serving the registry's vaults by `vault_id`; vault-management tools reach it through VAULT_ROUTER. */
+  createRouter(options: OpenVaultOptions = {}): VaultRouter {
+    const router = new VaultRouter(this, this.registry, options);
+    this.root.provide(VAULT_ROUTER, router);
+    return router;
   }
 
   async openVault(vaultPath?: string, options: OpenVaultOptions = {}): Promise<Vault> {
@@ -71,7 +87,7 @@ export class Kernel {
     const root = await realDirectory(target);
     const plan = this.plan;
     const info: VaultInfo = {
-      id: options.id ?? path.basename(root),
+      id: options.id ?? (await this.registeredId(root)) ?? path.basename(root),
       root,
       profile: this.config.profile,
       readOnly: this.config.readOnly,
@@ -172,6 +188,16 @@ export class Kernel {
     for (const vault of [...this.vaults]) await vault.close();
     await this.root.dispose();
   }
+
+  private async registeredId(root: string): Promise<string | undefined> {
+    try {
+      return (await this.registry.findByPath(root))?.id;
+    } catch (err) {
+      // A broken registry must not stop a vault named by path from opening.
+      this.logger.warn({ err }, 'vault registry unreadable; naming the vault after its folder');
+      return undefined;
+    }
+  }
 }
 
 function backendNames(info: VaultInfo): string {
@@ -238,7 +264,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
   const file = options.logging?.file ?? config.logging.file;
   const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}) });
-  return new Kernel(config, plan, logger);
+  return new Kernel(config, plan, logger, options.configDir ?? configDir());
 }
 
 async function loadBuiltinCatalogue(): Promise<Catalogue> {

@@ -107,6 +107,12 @@ export class NoteService {
       return;
     }
     await this.deps.externalIndex?.remove(change.id);
+    if (change.previous) {
+      // The file is gone: listeners get what the index knew of it, without its content.
+      const p = change.previous;
+      const note: Note = { ...p, content: '', metadata: {}, ...(p.type !== undefined ? { type: p.type } : {}) };
+      await this.deps.hooks.emit('note.afterDelete', { note, source: 'external' });
+    }
   }
 
   private async afterWrite(note: Note, op: 'create' | 'update', source: WriteSource, previous?: Note): Promise<void> {

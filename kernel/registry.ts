@@ -77,6 +77,10 @@ export class ToolRegistry {
     return this.infoCache;
   }
 
+  isGlobal(name: string): boolean {
+    return this.byName.get(name)?.tool.global === true;
+  }
+
   nameOf(tool: AnyTool): string | undefined {
     return this.byDefinition.get(tool)?.exposedName;
   }

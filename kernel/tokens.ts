@@ -4,9 +4,11 @@ import type { NoteStore, SearchIndex } from './backend.js';
 import type { Logger } from './logger.js';
 import type { NoteService } from './notes.js';
 import type { VaultInfo } from './vault-info.js';
+import type { VaultRegistry } from './vaults/registry.js';
 
 export const LOGGER = token<Logger>('kernel.logger');
 export const VAULT_INFO = token<VaultInfo>('kernel.vault-info');
 export const NOTE_STORE = token<NoteStore>('kernel.note-store');
 export const SEARCH_INDEX = token<SearchIndex>('kernel.search-index');
 export const NOTES = token<NoteService>('kernel.notes');
+export const VAULT_REGISTRY = token<VaultRegistry>('kernel.vault-registry');

@@ -37,6 +37,11 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, R =
   annotations: ToolAnnotations;
   /** Backend capabilities the tool needs; checked at start-up against the chosen backend. */
   requires?: readonly Capability[];
+  /**
+   * A kernel-wide tool (vault management) whose `vault_id` argument names its subject: calls
+   * to it are never routed to another vault by that argument.
+   */
+  global?: boolean;
   handler(args: z.output<S>, ctx: ToolContext): Promise<R>;
 }
 

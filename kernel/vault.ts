@@ -45,6 +45,11 @@ export class Vault {
     return this.parts.registry.list();
   }
 
+  /** True for kernel-wide tools whose `vault_id` names their subject (never routed by it). */
+  isGlobalTool(name: string): boolean {
+    return this.parts.registry.isGlobal(name);
+  }
+
   /** Calls a tool by its (possibly renamed) name; throws a NotekernelError on failure. */
   call(name: string, args?: unknown): Promise<unknown>;
   /** Calls a tool by its definition, typed by that definition's zod schema and handler. */

@@ -6,10 +6,11 @@ import type { Catalogue } from '../kernel/kernel.js';
 import { fsSqliteBackend } from '../backends/fs-sqlite/index.js';
 import { noteTypesPlugin } from '../plugins/note-types/index.js';
 import { notesPlugin } from '../plugins/notes/index.js';
+import { vaultsPlugin } from '../plugins/vaults/index.js';
 import { flintProfile } from './flint/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [noteTypesPlugin, notesPlugin],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin],
   backends: [fsSqliteBackend],
   profiles: [flintProfile],
 };

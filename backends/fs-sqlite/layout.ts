@@ -61,8 +61,8 @@ function isContentDir(layout: Layout, name: string): boolean {
   return !name.startsWith('.') && name !== layout.metaDir && name !== 'node_modules';
 }
 
-/** Every note file under the root. */
-export async function listNoteFiles(layout: Layout, root: string): Promise<NoteLocation[]> {
+/** Every note file under the root; temp files left by an interrupted write go to `onTemp`. */
+export async function listNoteFiles(layout: Layout, root: string, onTemp?: (relPath: string) => void): Promise<NoteLocation[]> {
   const out: NoteLocation[] = [];
   const top = await fs.readdir(root, { withFileTypes: true });
   for (const entry of top) {
@@ -76,6 +76,7 @@ export async function listNoteFiles(layout: Layout, root: string): Promise<NoteL
       if (!TYPE_NAME.test(entry.name)) continue;
       const files = await fs.readdir(path.join(root, entry.name), { withFileTypes: true });
       for (const file of files) {
+        if (file.name.startsWith(TEMP_PREFIX)) onTemp?.(`${entry.name}/${file.name}`);
         if (file.isFile() && isNoteFileName(file.name)) {
           out.push({ id: `${entry.name}/${file.name}`, type: entry.name, relPath: `${entry.name}/${file.name}` });
         }

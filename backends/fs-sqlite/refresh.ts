@@ -11,8 +11,24 @@ import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
 import { listNoteFiles, type Layout } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
+import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { isAlive } from '../../kernel/util/file-lock.js';
 
 const BATCH = 500;
+
+/** A temp file whose writer is gone (killed mid-write) is garbage: the note it was for is intact. */
+function removeAbandonedTemps(root: string, temps: string[], logger: Logger): void {
+  for (const rel of temps) {
+    const pid = Number.parseInt(path.basename(rel).slice(TEMP_PREFIX.length), 10);
+    if (Number.isInteger(pid) && isAlive(pid)) continue;
+    try {
+      fs.rmSync(path.join(root, rel), { force: true });
+      logger.info({ path: rel }, 'removed a temp file left by an interrupted write');
+    } catch (err) {
+      logger.warn({ err, path: rel }, 'could not remove an abandoned temp file');
+    }
+  }
+}
 
 export async function refreshIndex(
   root: string,
@@ -22,7 +38,9 @@ export async function refreshIndex(
   progress: ProgressReporter = noProgress,
 ): Promise<RefreshReport> {
   const started = performance.now();
-  const files = await listNoteFiles(layout, root);
+  const temps: string[] = [];
+  const files = await listNoteFiles(layout, root, (rel) => temps.push(rel));
+  removeAbandonedTemps(root, temps, logger);
   const known = db.fileStates();
   const changed: Array<{ id: string; type: string; absolutePath: string; stats: fs.Stats }> = [];
   for (const file of files) {

@@ -5,14 +5,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { NoteStore, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { ExternalChange, NoteStore, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { contentHash } from '../../kernel/util/hash.js';
-import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { WriteLocks } from '../../kernel/util/write-locks.js';
 import { resolveInside } from '../../kernel/util/paths.js';
 import { createVaultFiles } from '../../kernel/util/vault-files.js';
 import { parseMarkdown, serializeMarkdown } from './frontmatter.js';
@@ -20,6 +20,7 @@ import type { IndexDb } from './index-db.js';
 import { assertTypeName, isNoteFileName, locate, slugify, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
+import { watchNoteFiles } from './watcher.js';
 import { createIndexDatabase } from './plugin-tables.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
 
@@ -29,7 +30,8 @@ const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
 export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
   readonly indexDb: IndexDatabase;
-  private readonly mutex = new KeyedMutex();
+  private readonly locks: WriteLocks;
+  private readonly stopWatchers = new Set<() => Promise<void>>();
 
   constructor(
     readonly root: string,
@@ -37,7 +39,8 @@ export class FsSqliteStore implements NoteStore {
     private readonly db: IndexDb,
     private readonly logger: Logger,
   ) {
-    this.files = createVaultFiles(root, this.mutex);
+    this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
+    this.files = createVaultFiles(root, this.locks);
     this.indexDb = createIndexDatabase(db.db);
   }
 
@@ -82,15 +85,15 @@ export class FsSqliteStore implements NoteStore {
     const metadata: Metadata = { title: input.title, filename: stem, type, created: now, updated: now, ...customKeys(input.metadata) };
     if (metadata.tags === undefined) metadata.tags = input.tags ?? [];
     await fs.mkdir(path.dirname(absolute), { recursive: true });
-    try {
-      await writeFileAtomic(absolute, serializeMarkdown(metadata, input.content), { exclusive: true });
-    } catch (err) {
-      if (err instanceof ConflictError) {
+    // Under the write lock, "does it exist?" then rename is as good as an exclusive create,
+    // and cheaper than link + unlink.
+    return this.lock(loc, async () => {
+      if (await exists(absolute)) {
         throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, { id: loc.id });
       }
-      throw err;
-    }
-    return this.reindex(loc);
+      await writeFileAtomic(absolute, serializeMarkdown(metadata, input.content));
+      return this.reindex(loc);
+    });
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
@@ -155,13 +158,52 @@ export class FsSqliteStore implements NoteStore {
     });
   }
 
+  watch(listener: (change: ExternalChange) => void): () => void {
+    const stop = watchNoteFiles(this.root, this.layout, this.logger, async (relPaths) => {
+      for (const rel of relPaths) {
+        const change = await this.syncPath(rel);
+        if (change) listener(change);
+      }
+    });
+    this.stopWatchers.add(stop);
+    return () => {
+      this.stopWatchers.delete(stop);
+      void stop();
+    };
+  }
+
+  /** Re-reads one path another program touched; reports it only if the index saw a difference. */
+  private async syncPath(rel: string): Promise<ExternalChange | undefined> {
+    let loc: NoteLocation;
+    try {
+      loc = locate(this.layout, rel);
+    } catch {
+      return undefined; // not a note path (a type file, a nested folder in the typed layout)
+    }
+    // Under the write lock: a write of ours in flight finishes (and indexes itself) first.
+    return this.lock(loc, async () => {
+      const before = this.db.summary(loc.id);
+      let note: Note | undefined;
+      try {
+        note = await this.readAt(loc);
+      } catch (err) {
+        this.logger.warn({ err, path: rel }, 'a changed note file cannot be read; leaving it out of the index');
+      }
+      if (note) return before?.contentHash === note.contentHash ? undefined : { kind: 'written', note, ...(before ? { previous: before } : {}) };
+      if (!before) return undefined;
+      this.db.remove(loc.id);
+      return { kind: 'deleted', id: loc.id, previous: before };
+    });
+  }
+
   async close(): Promise<void> {
+    await Promise.all([...this.stopWatchers].map((stop) => stop()));
     this.db.close();
   }
 
   /** Keyed by absolute path, the same key `files` uses, so the two write paths exclude each other. */
   private lock<T>(loc: NoteLocation, fn: () => Promise<T>): Promise<T> {
-    return this.mutex.run(resolveInside(this.root, loc.relPath), fn);
+    return this.locks.run(resolveInside(this.root, loc.relPath), fn);
   }
 
   /** Reads the file and re-indexes it: the one place a written note becomes a Note. */
@@ -201,6 +243,16 @@ export class FsSqliteStore implements NoteStore {
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { text: decoded.text, hash: contentHash(bytes) };
+  }
+}
+
+async function exists(absolute: string): Promise<boolean> {
+  try {
+    await fs.lstat(absolute);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
   }
 }
 

@@ -11,15 +11,14 @@ import { serveHttp } from '../mcp/http.js';
 import { serveStdio } from '../mcp/stdio.js';
 import { VERSION } from '../version.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
+import { ExitCode } from './exit-code.js';
+import { addDeleteCommands } from './commands/delete-commands.js';
+import { runTool } from './commands/run-tool.js';
+import { addVaultCommands } from './commands/vault-commands.js';
 import { progressBar } from './progress-bar.js';
 
 const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
 
-export class ExitCode extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
@@ -53,16 +52,16 @@ function buildProgram(): Command {
     .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--token <token>', 'bearer token required on HTTP').env('NOTEKERNEL_HTTP_TOKEN'))
     .action(async (options: CommonOptions & { http?: boolean; host?: string; port?: number; token?: string }) => {
-      const { kernel, vault } = await openFromOptions(options, { watch: true, progress: progressBar() });
+      const { kernel, router } = await openFromOptions(options, { watch: true, progress: progressBar() });
       const shutdown = async () => {
         await kernel.close();
       };
       if (!options.http) {
-        await serveStdio(vault, shutdown);
+        await serveStdio(router, shutdown);
         return;
       }
       const http = kernel.config.http;
-      const handle = await serveHttp(vault, {
+      const handle = await serveHttp(router, {
         ...(options.host ?? http.host ? { host: options.host ?? http.host } : {}),
         ...(options.port ?? http.port) !== undefined ? { port: options.port ?? http.port } : {},
         ...(options.token ?? http.token ? { token: options.token ?? http.token } : {}),
@@ -92,18 +91,7 @@ function buildProgram(): Command {
         process.stderr.write(`notekernel: arguments are not valid JSON: ${(err as Error).message}\n`);
         throw new ExitCode(2);
       }
-      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn' });
-      try {
-        const result = await vault.call(tool, args);
-        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      } catch (err) {
-        const error = toNotekernelError(err);
-        process.stdout.write(`${JSON.stringify(error.toBody(), null, 2)}\n`);
-        process.stderr.write(`notekernel: ${error.code}: ${error.message}\n`);
-        throw new ExitCode(1);
-      } finally {
-        await kernel.close();
-      }
+      await runTool(options, tool, args);
     });
 
   withCommonOptions(program.command('tools').description('list the tools this profile serves, with their JSON schemas'))
@@ -115,11 +103,16 @@ function buildProgram(): Command {
 
   withCommonOptions(program.command('init').description('create a vault with the profile\'s default content'))
     .argument('[dir]', 'vault folder (created if missing)', '.')
-    .action(async (dir: string, options: CommonOptions) => {
+    .option('--id <id>', 'also register the vault under this id')
+    .option('--name <name>', 'display name when registering')
+    .action(async (dir: string, options: CommonOptions & { id?: string; name?: string }) => {
       const root = path.resolve(options.vault ?? dir);
       await fs.mkdir(root, { recursive: true });
       const { kernel, vault } = await openFromOptions({ ...options, vault: root }, { defaultLogLevel: 'warn', progress: progressBar() });
       try {
+        if (options.id && !(await kernel.registry.get(options.id))) {
+          await kernel.registry.add({ id: options.id, name: options.name ?? options.id, path: root });
+        }
         await vault.init();
         const types = await vault.notes.store.listTypes?.();
         process.stdout.write(`${JSON.stringify({ vault: root, profile: vault.info.profile, types: types ?? [] }, null, 2)}\n`);
@@ -140,5 +133,7 @@ function buildProgram(): Command {
       }
     });
 
+  addVaultCommands(program);
+  addDeleteCommands(program);
   return program;
 }

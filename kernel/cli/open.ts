@@ -1,8 +1,9 @@
-/** Shared by every CLI command: options → kernel → open vault. */
+/** Shared by every CLI command: options → kernel → router over the vault(s). */
 import { Command, Option } from 'commander';
 import { createKernel, type Kernel } from '../kernel.js';
 import type { ProgressReporter } from '../progress.js';
 import type { Vault } from '../vault.js';
+import type { VaultRouter } from '../vaults/router.js';
 
 export interface CommonOptions {
   profile?: string;
@@ -16,34 +17,39 @@ export interface CommonOptions {
 export function withCommonOptions(command: Command): Command {
   return command
     .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium, obsidian'))
-    .addOption(new Option('-v, --vault <dir>', 'vault folder').env('NOTEKERNEL_VAULT'))
+    .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
     .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
 }
 
-export async function openFromOptions(
-  options: CommonOptions,
-  extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter } = {},
-): Promise<{ kernel: Kernel; vault: Vault }> {
+export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?: string): Promise<Kernel> {
   const searchFrom = [...(options.vault ? [options.vault] : []), process.cwd()];
-  const kernel = await createKernel({
+  return createKernel({
     ...(options.profile ? { profile: options.profile } : {}),
     ...(options.config ? { configPath: options.config } : { searchFrom }),
     ...(options.readOnly ? { readOnly: true } : {}),
     logging: {
       ...(options.logLevel ? { level: options.logLevel } : {}),
       ...(options.logFile ? { file: options.logFile } : {}),
-      ...(extra.defaultLogLevel ? { defaultLevel: extra.defaultLogLevel } : {}),
+      ...(defaultLogLevel ? { defaultLevel: defaultLogLevel } : {}),
     },
   });
+}
+
+export async function openFromOptions(
+  options: CommonOptions,
+  extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter } = {},
+): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
+  const kernel = await kernelFromOptions(options, extra.defaultLogLevel);
   try {
-    const vault = await kernel.openVault(options.vault, {
+    const router = kernel.createRouter({
       ...(extra.watch !== undefined ? { watch: extra.watch } : {}),
       ...(extra.progress ? { progress: extra.progress } : {}),
     });
-    return { kernel, vault };
+    const vault = await router.start(options.vault);
+    return { kernel, router, vault };
   } catch (err) {
     await kernel.close();
     throw err;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../errors.js';
-import type { Vault } from '../vault.js';
+import type { ToolHost } from '../tool-host.js';
 import { createMcpServer } from './server.js';
 
 export interface HttpOptions {
@@ -30,7 +30,7 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export async function serveHttp(vault: Vault, options: HttpOptions = {}): Promise<HttpHandle> {
+export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopback(host) && !options.token) {
     throw new ConfigError(`Refusing to serve on ${host} without a bearer token: pass --token or set NOTEKERNEL_HTTP_TOKEN.`, { key: 'http.token' });

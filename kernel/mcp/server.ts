@@ -15,7 +15,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { NotFoundError, toNotekernelError } from '../errors.js';
-import type { Vault } from '../vault.js';
+import type { ToolHost } from '../tool-host.js';
 import { VERSION } from '../version.js';
 
 export function renderResult(value: unknown): CallToolResult {
@@ -27,7 +27,7 @@ export function renderError(err: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(error.toBody(), null, 2) }], isError: true };
 }
 
-export function createMcpServer(vault: Vault): Server {
+export function createMcpServer(vault: ToolHost): Server {
   const server = new Server(
     { name: 'notekernel', version: VERSION },
     {
@@ -61,7 +61,7 @@ export function createMcpServer(vault: Vault): Server {
     const uri = request.params.uri;
     const resource = vault.resources().find((r) => r.uri === uri);
     if (!resource) throw new NotFoundError(`Unknown resource "${uri}".`);
-    const value = await resource.read();
+    const value = await vault.readResource(uri);
     return { contents: [{ uri, mimeType: resource.mimeType ?? 'application/json', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
   });
 

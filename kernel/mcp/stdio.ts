@@ -4,10 +4,10 @@
  * been flushed and closed.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Vault } from '../vault.js';
+import type { ToolHost } from '../tool-host.js';
 import { createMcpServer } from './server.js';
 
-export async function serveStdio(vault: Vault, onShutdown: () => Promise<void>): Promise<void> {
+export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void>): Promise<void> {
   const server = createMcpServer(vault);
   const transport = new StdioServerTransport();
   let resolveDone!: () => void;

@@ -7,10 +7,10 @@ import type { VaultFiles } from '../backend.js';
 import { ContentHashMismatchError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { contentHash } from './hash.js';
-import type { KeyedMutex } from './mutex.js';
+import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';
 
-export function createVaultFiles(root: string, mutex: KeyedMutex): VaultFiles {
+export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
   const readText = async (relPath: string): Promise<string | undefined> => {
     try {
       return await fs.readFile(resolveInside(root, relPath), 'utf8');
@@ -25,7 +25,7 @@ export function createVaultFiles(root: string, mutex: KeyedMutex): VaultFiles {
     readText,
     async writeText(relPath, text, options = {}) {
       const absolute = resolveInside(root, relPath);
-      return mutex.run(absolute, async () => {
+      return locks.run(absolute, async () => {
         if (options.expectedHash !== undefined) {
           const current = await readText(relPath);
           const currentHash = current === undefined ? '' : contentHash(current);

@@ -1,0 +1,19 @@
+/** One tool call from the shell: JSON on stdout, the error body on stdout too, exit 1 on failure. */
+import { toNotekernelError } from '../../errors.js';
+import { ExitCode } from '../exit-code.js';
+import { openFromOptions, type CommonOptions } from '../open.js';
+
+export async function runTool(options: CommonOptions, tool: string, args: unknown): Promise<void> {
+  const { kernel, router } = await openFromOptions(options, { defaultLogLevel: 'warn' });
+  try {
+    const result = await router.call(tool, args);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } catch (err) {
+    const error = toNotekernelError(err);
+    process.stdout.write(`${JSON.stringify(error.toBody(), null, 2)}\n`);
+    process.stderr.write(`notekernel: ${error.code}: ${error.message}\n`);
+    throw new ExitCode(1);
+  } finally {
+    await kernel.close();
+  }
+}

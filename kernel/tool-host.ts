@@ -1,0 +1,15 @@
+/** What a surface (MCP server, CLI) serves: one vault, or a router over several. */
+import type { Logger } from './logger.js';
+import type { PromptDefinition, ResourceDefinition } from './plugin.js';
+import type { ToolInfo } from './tool.js';
+import type { VaultInfo } from './vault-info.js';
+
+export interface ToolHost {
+  readonly info: VaultInfo;
+  readonly logger: Logger;
+  tools(): ToolInfo[];
+  call(name: string, args?: unknown): Promise<unknown>;
+  resources(): ResourceDefinition[];
+  readResource(uri: string): Promise<unknown>;
+  prompts(): PromptDefinition[];
+}

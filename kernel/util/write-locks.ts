@@ -1,0 +1,27 @@
+/**
+ * The lock every write to a vault file takes: in-process first (cheap, fair), then the
+ * cross-process lock file, so writers in this process and in other processes (a second
+ * `notekernel serve`, the CLI) all serialise their compare-and-swap on that file.
+ */
+import path from 'node:path';
+import { FileLocks, type FileLockOptions } from './file-lock.js';
+import { KeyedMutex } from './mutex.js';
+
+export class WriteLocks {
+  private readonly mutex = new KeyedMutex();
+  private readonly files: FileLocks;
+
+  constructor(
+    private readonly root: string,
+    lockDir: string,
+    options?: FileLockOptions,
+  ) {
+    this.files = new FileLocks(lockDir, options);
+  }
+
+  /** `absolutePath` must be inside the root; the lock key is its vault-relative form. */
+  run<T>(absolutePath: string, fn: () => Promise<T>): Promise<T> {
+    const key = path.relative(this.root, absolutePath).split(path.sep).join('/');
+    return this.mutex.run(key, () => this.files.run(key, fn));
+  }
+}

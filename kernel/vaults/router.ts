@@ -1,0 +1,100 @@
+/**
+ * Serves several registered vaults from one process. Calls go to the active vault unless they
+ * carry a `vault_id` naming another one, which is then opened (once) and served without
+ * switching the active vault — seed 000's "vault-specific operations".
+ */
+import { token } from '../container.js';
+import type { Kernel, OpenVaultOptions } from '../kernel.js';
+import type { Logger } from '../logger.js';
+import type { PromptDefinition, ResourceDefinition } from '../plugin.js';
+import type { ToolInfo } from '../tool.js';
+import type { ToolHost } from '../tool-host.js';
+import type { Vault } from '../vault.js';
+import type { VaultInfo } from '../vault-info.js';
+import { NotFoundError } from '../errors.js';
+import type { VaultRegistry } from './registry.js';
+
+export class VaultRouter implements ToolHost {
+  private active?: Vault;
+  private readonly byId = new Map<string, Promise<Vault>>();
+
+  constructor(
+    private readonly kernel: Kernel,
+    readonly registry: VaultRegistry,
+    private readonly openOptions: OpenVaultOptions = {},
+  ) {}
+
+  /** Opens the vault at `path`, or the registry's current vault when no path is given. */
+  async start(path?: string): Promise<Vault> {
+    let target = path ?? this.kernel.config.vault;
+    if (!target) {
+      const id = await this.registry.currentId();
+      if (!id) {
+        throw new NotFoundError('No vault given and none is registered: pass --vault DIR, or create one with create_vault / `notekernel create`.');
+      }
+      target = (await this.registry.require(id)).path;
+    }
+    const vault = await this.kernel.openVault(target, this.openOptions);
+    this.active = vault;
+    this.byId.set(vault.info.id, Promise.resolve(vault));
+    return vault;
+  }
+
+  get current(): Vault {
+    if (!this.active) throw new NotFoundError('No vault is open.');
+    return this.active;
+  }
+
+  /** The open vault with this id, opening a registered one on first use. */
+  vault(id: string): Promise<Vault> {
+    let opening = this.byId.get(id);
+    if (!opening) {
+      opening = this.registry.require(id).then((entry) => this.kernel.openVault(entry.path, { ...this.openOptions, id }));
+      opening.catch(() => this.byId.delete(id));
+      this.byId.set(id, opening);
+    }
+    return opening;
+  }
+
+  async switchTo(id: string): Promise<Vault> {
+    const vault = await this.vault(id);
+    await this.registry.setCurrent(id);
+    this.active = vault;
+    return vault;
+  }
+
+  get info(): VaultInfo {
+    return this.current.info;
+  }
+
+  get logger(): Logger {
+    return this.current.logger;
+  }
+
+  tools(): ToolInfo[] {
+    return this.current.tools();
+  }
+
+  async call(name: string, args?: unknown): Promise<unknown> {
+    const current = this.current;
+    const vaultId = (args as { vault_id?: unknown } | undefined)?.vault_id;
+    if (typeof vaultId === 'string' && vaultId !== current.info.id && !current.isGlobalTool(name)) {
+      return (await this.vault(vaultId)).call(name, args);
+    }
+    return current.call(name, args);
+  }
+
+  resources(): ResourceDefinition[] {
+    return this.current.resources();
+  }
+
+  readResource(uri: string): Promise<unknown> {
+    return this.current.readResource(uri);
+  }
+
+  prompts(): PromptDefinition[] {
+    return this.current.prompts();
+  }
+}
+
+export const VAULT_ROUTER = token<VaultRouter>('kernel.vault-router');

@@ -1,0 +1,137 @@
+/**
+ * Seed 000's vault management tools. They act on the kernel-wide registry (and, when serving,
+ * the router), so they are `global`: their `vault_id` names the vault they manage.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, type ToolContext } from '../../../kernel/tool.js';
+import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
+import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.js';
+import { VAULT_ROUTER } from '../../../kernel/vaults/router.js';
+
+const vaultId = z.string().min(1).describe('Vault id, e.g. "work"');
+
+function registry(ctx: ToolContext): VaultRegistry {
+  return ctx.resolve(VAULT_REGISTRY);
+}
+
+async function describeVault(ctx: ToolContext, entry: VaultEntry | undefined) {
+  const current = await registry(ctx).currentId();
+  if (!entry) return undefined;
+  return { ...entry, is_current: entry.id === current, is_served: entry.id === ctx.vault.id };
+}
+
+export const listVaultsTool = defineTool({
+  name: 'list_vaults',
+  description: 'List all configured vaults and which one is current.',
+  input: z.object({}),
+  annotations: { title: 'List vaults', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  global: true,
+  async handler(_args, ctx) {
+    const reg = registry(ctx);
+    const current = await reg.currentId();
+    const vaults = await reg.list();
+    return { vaults: vaults.map((v) => ({ ...v, is_current: v.id === current })), current_vault: current ?? null, served_vault: ctx.vault.id };
+  },
+});
+
+export const createVaultTool = defineTool({
+  name: 'create_vault',
+  description: 'Create a vault: a folder with the default note types, registered under an id. Files already there are kept.',
+  input: z.object({
+    vault_id: vaultId,
+    name: z.string().min(1).describe('Display name'),
+    path: z.string().min(1).describe('Folder for the vault (created if missing)'),
+    description: z.string().optional().describe('What this vault is for'),
+    switch_to: z.boolean().optional().describe('Make it the current vault (default false)'),
+  }),
+  annotations: { title: 'Create vault', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  global: true,
+  async handler(args, ctx) {
+    const folder = path.resolve(args.path);
+    await fs.mkdir(folder, { recursive: true });
+    const entry = await registry(ctx).add({ id: args.vault_id, name: args.name, path: folder, ...(args.description !== undefined ? { description: args.description } : {}) });
+    const router = ctx.tryResolve(VAULT_ROUTER);
+    let initialised = false;
+    if (router) {
+      const vault = await router.vault(entry.id);
+      await vault.init();
+      initialised = true;
+      if (args.switch_to) await router.switchTo(entry.id);
+    } else if (args.switch_to) {
+      await registry(ctx).setCurrent(entry.id);
+    }
+    return {
+      success: true,
+      vault: await describeVault(ctx, await registry(ctx).get(entry.id)),
+      message: `Created vault '${entry.id}' at ${entry.path}${initialised ? ' with the default note types' : '; run `notekernel init` there for the default note types'}.`,
+    };
+  },
+});
+
+export const switchVaultTool = defineTool({
+  name: 'switch_vault',
+  description: 'Make another registered vault the current one; later calls without vault_id go to it.',
+  input: z.object({ vault_id: vaultId }),
+  annotations: { title: 'Switch vault', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  global: true,
+  async handler(args, ctx) {
+    const router = ctx.tryResolve(VAULT_ROUTER);
+    if (router) await router.switchTo(args.vault_id);
+    else await registry(ctx).setCurrent(args.vault_id);
+    const entry = await registry(ctx).require(args.vault_id);
+    return { success: true, vault: { ...entry, is_current: true }, message: `Switched to vault '${entry.id}' (${entry.name}).` };
+  },
+});
+
+export const getCurrentVaultTool = defineTool({
+  name: 'get_current_vault',
+  description: 'Show the vault being served: id, name, path, description and note counts.',
+  input: z.object({}),
+  annotations: { title: 'Current vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  global: true,
+  async handler(_args, ctx) {
+    const entry = await registry(ctx).get(ctx.vault.id);
+    const notes = await ctx.notes.store.count();
+    return {
+      id: ctx.vault.id,
+      name: entry?.name ?? ctx.vault.id,
+      path: ctx.vault.root,
+      description: entry?.description ?? null,
+      registered: entry !== undefined,
+      profile: ctx.vault.profile,
+      note_count: notes,
+      ...(entry?.last_used ? { last_used: entry.last_used } : {}),
+    };
+  },
+});
+
+export const updateVaultTool = defineTool({
+  name: 'update_vault',
+  description: "Change a vault's name or description.",
+  input: z
+    .object({ vault_id: vaultId, name: z.string().min(1).optional().describe('New display name'), description: z.string().optional().describe('New description') })
+    .refine((a) => a.name !== undefined || a.description !== undefined, { message: 'Give name or description', path: ['name'] }),
+  annotations: { title: 'Update vault', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  global: true,
+  async handler(args, ctx) {
+    const entry = await registry(ctx).update(args.vault_id, {
+      ...(args.name !== undefined ? { name: args.name } : {}),
+      ...(args.description !== undefined ? { description: args.description } : {}),
+    });
+    return { success: true, vault: await describeVault(ctx, entry) };
+  },
+});
+
+export const removeVaultTool = defineTool({
+  name: 'remove_vault',
+  description: 'Remove a vault from the registry. Its files are kept on disk.',
+  input: z.object({ vault_id: vaultId }),
+  annotations: { title: 'Remove vault', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  global: true,
+  async handler(args, ctx) {
+    const removed = await registry(ctx).remove(args.vault_id);
+    return { success: true, removed, message: `Removed vault '${removed.id}' from the registry; its files at ${removed.path} are untouched.` };
+  },
+});
