@@ -3,13 +3,16 @@
  * OS's change notifications (inotify, FSEvents), so an idle vault costs no CPU; events are
  * gathered for a short moment and handed over as one batch of vault-relative paths.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import chokidar from 'chokidar';
+import type chokidarTypes from 'chokidar';
 import type { Logger } from '../../kernel/logger.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 import type { Layout } from './layout.js';
 
 const SETTLE_MS = 40;
+// Loaded when a watch starts: one-shot CLI runs never need it.
+const require = createRequire(import.meta.url);
 
 export function watchNoteFiles(root: string, layout: Layout, logger: Logger, onBatch: (relPaths: string[]) => Promise<void>): () => Promise<void> {
   const pending = new Set<string>();
@@ -32,6 +35,7 @@ export function watchNoteFiles(root: string, layout: Layout, logger: Logger, onB
     return name.startsWith(TEMP_PREFIX);
   };
 
+  const chokidar = require('chokidar') as typeof chokidarTypes;
   const watcher = chokidar.watch(root, {
     ignoreInitial: true,
     ignored,

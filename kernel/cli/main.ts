@@ -7,8 +7,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { NotekernelError, toNotekernelError } from '../errors.js';
-import { serveHttp } from '../mcp/http.js';
-import { serveStdio } from '../mcp/stdio.js';
 import { VERSION } from '../version.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
@@ -56,10 +54,13 @@ function buildProgram(): Command {
       const shutdown = async () => {
         await kernel.close();
       };
+      // The MCP transports load only when serving: `call` and friends start faster without them.
       if (!options.http) {
+        const { serveStdio } = await import('../mcp/stdio.js');
         await serveStdio(router, shutdown);
         return;
       }
+      const { serveHttp } = await import('../mcp/http.js');
       const http = kernel.config.http;
       const handle = await serveHttp(router, {
         ...(options.host ?? http.host ? { host: options.host ?? http.host } : {}),

@@ -1,11 +1,16 @@
 /** Renders kernel progress as a bar on stderr (stdout stays clean for JSON and MCP). */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressTypes from 'cli-progress';
 import type { ProgressReporter } from '../progress.js';
 
+// Loaded on first use: most runs have nothing to report.
+const require = createRequire(import.meta.url);
+
 export function progressBar(): ProgressReporter {
-  let bar: cliProgress.SingleBar | undefined;
+  let bar: cliProgressTypes.SingleBar | undefined;
   return {
     start(label, total) {
+      const cliProgress = require('cli-progress') as typeof cliProgressTypes;
       bar = new cliProgress.SingleBar(
         {
           stream: process.stderr,

@@ -3,8 +3,8 @@
  * the vault folder, else the working directory. No file at all is fine: the profile's preset
  * applies unchanged.
  */
+import fs from 'node:fs';
 import path from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
 import { ConfigError } from '../errors.js';
 import type { UserConfig } from './schema.js';
 import { parseUserConfig } from './resolve.js';
@@ -37,6 +37,10 @@ export interface LoadedUserConfig {
 }
 
 export async function loadUserConfig(options: { configPath?: string; searchFrom?: string[] } = {}): Promise<LoadedUserConfig> {
+  const dirs = options.searchFrom ?? [process.cwd()];
+  // cosmiconfig and its loaders cost tens of milliseconds; most runs have no config file at all.
+  if (!options.configPath && !dirs.some((dir) => SEARCH_PLACES.some((name) => fs.existsSync(path.join(dir, name))))) return { config: {} };
+  const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig(MODULE, { searchPlaces: SEARCH_PLACES, cache: false });
   if (options.configPath) {
     const filepath = path.resolve(options.configPath);
@@ -49,7 +53,7 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     if (!result || result.isEmpty) return { config: parseUserConfig({}, filepath), filepath };
     return { config: parseUserConfig(result.config, filepath), filepath };
   }
-  for (const dir of options.searchFrom ?? [process.cwd()]) {
+  for (const dir of dirs) {
     let result;
     try {
       result = await explorer.search(dir);
