@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, wordCount } from '../workflow.js';
+
+/** Commit of revised content (stage 2). */
+export const commitContentTool = defineTool({
+  name: 'commit_content',
+  description: 'Submit the revised content (stage 2).',
+  input: z.object({
+    content: z.string().trim().min(1).max(200_000).describe('the revised content, plain text'),
+    thinking_record_id: recordField,
+  }),
+  annotations: { title: 'Commit content', ...ANSWER_ONLY },
+  async handler(args) {
+    const warnings = recordWarnings('commit_content', args.thinking_record_id, ['content_reflection']);
+    return withWarnings(
+      {
+        status: 'content_confirmed',
+        content_length: wordCount(args.content),
+        next_action: nextAction('heading_reflection', 'Content finalized. Proceed to reflect on whether heading is needed.'),
+      },
+      warnings,
+    );
+  },
+});

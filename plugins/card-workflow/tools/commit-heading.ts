@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, type CardWorkflow } from '../workflow.js';
+
+/** Commit of the content heading; its length is checked against the conventions (a warning only). */
+export function commitHeadingTool(wf: CardWorkflow) {
+  return defineTool({
+    name: 'commit_heading',
+    description: 'Submit the content heading (stage 2).',
+    input: z.object({
+      heading: z.string().trim().min(1).max(500).describe('the generated heading'),
+      title: z.string().max(500).optional().describe('the final title (next_action.arguments carries it)'),
+      thinking_record_id: recordField,
+    }),
+    annotations: { title: 'Commit heading', ...ANSWER_ONLY },
+    async handler(args) {
+      const warnings = recordWarnings('commit_heading', args.thinking_record_id, ['heading_reflection']);
+      const { min_length, max_length } = wf.conventions.rules.heading;
+      const length = [...args.heading].length;
+      if (length < min_length || length > max_length) {
+        warnings.push(`The heading is ${length} characters; the conventions suggest ${min_length}-${max_length}. Accepted anyway.`);
+      }
+      return withWarnings(
+        {
+          status: 'heading_confirmed',
+          heading: args.heading,
+          next_action: nextAction('template_selector', 'Heading finalized. Proceed to template selection.', { title: args.title }),
+        },
+        warnings,
+      );
+    },
+  });
+}

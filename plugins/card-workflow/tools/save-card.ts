@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import type { CardWorkflow } from '../workflow.js';
+
+/** Persister: writes the card into the output directory (the one tool that writes). */
+export function saveCardTool(wf: CardWorkflow) {
+  return defineTool({
+    name: 'save_card',
+    description: `Save the formatted card as a markdown file in the output directory (${wf.outputDirectory || 'the vault root'}).`,
+    input: z.object({
+      formatted_card: z.string().min(1).max(1_000_000).describe('the card exactly as apply_template returned it'),
+      filename: z.string().max(1000).describe('file name only, e.g. 20251021-MCP-Stateless-Workflow.md; .md is added if missing'),
+    }),
+    annotations: { title: 'Save card', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async handler(args) {
+      return wf.saveCard(args.formatted_card, args.filename);
+    },
+  });
+}

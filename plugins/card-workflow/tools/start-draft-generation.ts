@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { ANSWER_ONLY, nextAction } from '../workflow.js';
+
+/** Stage 1 starts: nothing is stored, the answer names the next step. */
+export const startDraftGenerationTool = defineTool({
+  name: 'start_draft_generation',
+  description: 'Start a Zettelkasten card (stage 1: draft). Then follow next_action in every answer.',
+  input: z.object({ topic: z.string().trim().min(1).max(1000).describe('the card topic, in the user\'s words') }),
+  annotations: { title: 'Start draft generation', ...ANSWER_ONLY },
+  async handler(args) {
+    return {
+      status: 'workflow_started',
+      stage: 'draft',
+      topic: args.topic,
+      next_action: nextAction('title_thinker', 'Please call title_thinker with your understanding of the conversation context.', { topic: args.topic }),
+    };
+  },
+});

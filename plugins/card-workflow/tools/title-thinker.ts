@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { ANSWER_ONLY, clip, nextAction, recordId } from '../workflow.js';
+
+/** A think tool: a no-op whose arguments are the inspectable record of the agent's reasoning. */
+export const titleThinkerTool = defineTool({
+  name: 'title_thinker',
+  description: 'Record your understanding of the conversation before the title is generated (no-op, logged).',
+  input: z.object({
+    context_summary: z.string().trim().min(1).max(20_000).describe('your summary of the conversation context for this card'),
+    topic: z.string().max(1000).optional().describe('the topic from start_draft_generation'),
+  }),
+  annotations: { title: 'Title thinker', ...ANSWER_ONLY },
+  async handler(args, ctx) {
+    const record = recordId('title_thinker', args.context_summary);
+    ctx.logger.info({ tool: 'title_thinker', record, context_summary: clip(args.context_summary) }, 'thinking recorded');
+    return {
+      thinking_recorded: true,
+      record_id: record,
+      context_summary: args.context_summary,
+      next_action: nextAction('generate_title', 'Thinking recorded. Now call generate_title to create the card title.', {
+        stage: 'draft',
+        context_summary: args.context_summary,
+        thinking_record_id: record,
+      }),
+    };
+  },
+});
