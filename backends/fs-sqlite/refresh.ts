@@ -10,7 +10,8 @@ import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
 import { listNoteFiles, type Layout } from './layout.js';
-import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
+import type { ChangedFile } from './parse-file.js';
+import { parsedBatches } from './parsed-batches.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 import { isAlive } from '../../kernel/util/file-lock.js';
 
@@ -42,7 +43,7 @@ export async function refreshIndex(
   const files = await listNoteFiles(layout, root, (rel) => temps.push(rel));
   removeAbandonedTemps(root, temps, logger);
   const known = db.fileStates();
-  const changed: Array<{ id: string; type: string; absolutePath: string; stats: fs.Stats }> = [];
+  const changed: ChangedFile[] = [];
   for (const file of files) {
     const absolutePath = path.join(root, file.relPath);
     let stats: fs.Stats;
@@ -54,33 +55,25 @@ export async function refreshIndex(
     const state = known.get(file.id);
     known.delete(file.id);
     if (state && state.size === stats.size && state.mtimeMs === stats.mtimeMs) continue;
-    changed.push({ id: file.id, type: file.type, absolutePath, stats });
+    changed.push({ id: file.id, type: file.type, absolutePath, size: stats.size, mtimeMs: stats.mtimeMs, birthtimeMs: stats.birthtimeMs });
   }
 
   const skipped: RefreshReport['skipped'] = [];
   let indexed = 0;
   if (changed.length) progress.start('indexing notes', changed.length);
-  for (let i = 0; i < changed.length; i += BATCH) {
-    const batch = changed.slice(i, i + BATCH);
+  for await (const batch of parsedBatches(changed, BATCH, logger)) {
     db.transaction(() => {
-      for (const file of batch) {
-        let bytes: Uint8Array;
-        try {
-          bytes = fs.readFileSync(file.absolutePath);
-        } catch (err) {
-          skipped.push({ path: file.id, reason: (err as Error).message });
+      for (const parsed of batch) {
+        if (!parsed.ok) {
+          if (parsed.remove) {
+            logger.warn({ path: parsed.id, reason: parsed.reason }, 'skipping a note file that is not UTF-8 text');
+            db.remove(parsed.id);
+          }
+          skipped.push({ path: parsed.id, reason: parsed.reason });
           continue;
         }
-        const decoded = decodeNoteBytes(bytes);
-        if (!decoded.ok) {
-          logger.warn({ path: file.id, reason: decoded.reason }, 'skipping a note file that is not UTF-8 text');
-          skipped.push({ path: file.id, reason: decoded.reason });
-          db.remove(file.id);
-          continue;
-        }
-        const note = readNoteFile({ id: file.id, type: file.type, absolutePath: file.absolutePath, bytes, text: decoded.text, stats: file.stats });
-        if (note.warnings) logger.warn({ path: file.id, warnings: note.warnings }, 'note read with warnings');
-        db.upsert(toIndexed(note, file.stats.mtimeMs));
+        if (parsed.warnings) logger.warn({ path: parsed.note.id, warnings: parsed.warnings }, 'note read with warnings');
+        db.upsert(parsed.note);
         indexed++;
       }
     });
