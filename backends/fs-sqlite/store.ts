@@ -32,6 +32,8 @@ export class FsSqliteStore implements NoteStore {
   readonly indexDb: IndexDatabase;
   private readonly locks: WriteLocks;
   private readonly stopWatchers = new Set<() => Promise<void>>();
+  private readonly stopping: Array<Promise<void>> = [];
+  private closed = false;
 
   constructor(
     readonly root: string,
@@ -167,8 +169,8 @@ export class FsSqliteStore implements NoteStore {
     });
     this.stopWatchers.add(stop);
     return () => {
-      this.stopWatchers.delete(stop);
-      void stop();
+      // close() waits for a stop already under way, so no batch touches a closed index.
+      if (this.stopWatchers.delete(stop)) this.stopping.push(stop());
     };
   }
 
@@ -182,6 +184,7 @@ export class FsSqliteStore implements NoteStore {
     }
     // Under the write lock: a write of ours in flight finishes (and indexes itself) first.
     return this.lock(loc, async () => {
+      if (this.closed) return undefined;
       const before = this.db.summary(loc.id);
       let note: Note | undefined;
       try {
@@ -197,7 +200,9 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.stopWatchers].map((stop) => stop()));
+    this.closed = true;
+    await Promise.all([...[...this.stopWatchers].map((stop) => stop()), ...this.stopping]);
+    this.stopWatchers.clear();
     this.db.close();
   }
 
