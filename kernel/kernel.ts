@@ -137,6 +137,7 @@ export class Kernel {
             ...(search ? { search } : {}),
             notes,
             capabilities: plan.capabilities,
+            ...(this.config.file ? { configDir: path.dirname(this.config.file) } : {}),
             resolve: (tok) => scope.resolve(tok, `plugin ${definition.id}`),
             tryResolve: (tok) => scope.tryResolve(tok),
           });
@@ -243,6 +244,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const catalogue = options.catalogue ?? (await loadBuiltinCatalogue());
   let user: UserConfig;
   let source: string;
+  let configFile: string | undefined;
   if (options.config) {
     user = parseUserConfig(options.config, 'inline config');
     source = 'inline config';
@@ -252,14 +254,16 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
       ...(options.searchFrom ? { searchFrom: options.searchFrom } : {}),
     });
     user = loaded.config;
+    configFile = loaded.filepath;
     source = loaded.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`;
   }
-  const config = resolveConfig(
+  const resolved = resolveConfig(
     { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
     source,
     { profiles: catalogue.profiles, pluginIds: catalogue.plugins.map((p) => p.id), backendIds: catalogue.backends.map((b) => b.id) },
     options.profile ? { profile: options.profile } : {},
   );
+  const config = configFile ? { ...resolved, file: configFile } : resolved;
   const plan = planKernel(config, catalogue.plugins, catalogue.backends);
   const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
   const file = options.logging?.file ?? config.logging.file;

@@ -68,6 +68,8 @@ export interface PluginContext<O> {
   search?: SearchIndex;
   notes: NoteService;
   capabilities: ReadonlySet<Capability>;
+  /** Folder of the config file this kernel was configured from; undefined without one. Relative paths in options resolve against it. */
+  configDir?: string;
   /** Resolves a service registered by the kernel or by a plugin this one depends on. */
   resolve<T>(token: Token<T>): T;
   tryResolve<T>(token: Token<T>): T | undefined;

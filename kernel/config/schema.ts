@@ -66,6 +66,8 @@ export interface ResolvedConfig {
   profile: string;
   /** Where the config came from: a file path, or a description such as "profile flint (no config file)". */
   source: string;
+  /** The config file, when there was one. */
+  file?: string;
   vault?: string;
   readOnly: boolean;
   storage: { backend: string; options: Record<string, unknown> };

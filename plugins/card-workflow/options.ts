@@ -65,15 +65,20 @@ export function defaultsDir(): string {
   return found;
 }
 
-/** `~/x` → home, absolute as is, anything else relative to the vault root. */
-export function resolveUserPath(value: string, vaultRoot: string): string {
+/** `~/x` → home, absolute as is, anything else relative to `base`. */
+export function resolveUserPath(value: string, base: string): string {
   if (value === '~' || value.startsWith('~/')) return path.join(os.homedir(), value.slice(1));
-  return path.resolve(vaultRoot, value);
+  return path.resolve(base, value);
 }
 
-export function resolveOptions(options: CardWorkflowOptions, vaultRoot: string): ResolvedCardOptions {
+/**
+ * Rule and template paths resolve against the config file's folder (as the seed's config.yaml
+ * implies), else the vault root; the output folder is always vault-relative.
+ */
+export function resolveOptions(options: CardWorkflowOptions, vaultRoot: string, configDir?: string): ResolvedCardOptions {
   const defaults = options.templates_directory && options.naming_conventions_file && options.template_mapping_file ? '' : defaultsDir();
-  const pick = (value: string | undefined, fallback: string) => (value ? resolveUserPath(value, vaultRoot) : path.join(defaults, fallback));
+  const base = configDir ?? vaultRoot;
+  const pick = (value: string | undefined, fallback: string) => (value ? resolveUserPath(value, base) : path.join(defaults, fallback));
   return {
     templatesDir: pick(options.templates_directory, 'templates'),
     conventionsFile: pick(options.naming_conventions_file, 'naming-conventions.md'),

@@ -21,11 +21,12 @@ export interface SetupContext {
   store: NoteStore;
   notes: NoteService;
   logger: Logger;
+  configDir?: string;
 }
 
 export function createCardWorkflow(ctx: SetupContext, now: () => Date = () => new Date()): CardWorkflow {
   const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'card-workflow');
-  const resolved = resolveOptions(ctx.options, ctx.vault.root);
+  const resolved = resolveOptions(ctx.options, ctx.vault.root, ctx.configDir);
   assertFile(resolved.conventionsFile, 'naming_conventions_file');
   assertFile(resolved.mappingFile, 'template_mapping_file');
   const conventions = loadConventions(resolved.conventionsFile);

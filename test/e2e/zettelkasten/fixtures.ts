@@ -112,9 +112,10 @@ export async function writeUserConfig(
       'profile: zettelkasten',
       'plugins:',
       '  card-workflow:',
-      `    templates_directory: ${JSON.stringify(path.join(dir, 'templates'))}`,
-      `    naming_conventions_file: ${JSON.stringify(path.join(dir, 'conventions.md'))}`,
-      `    template_mapping_file: ${JSON.stringify(path.join(dir, 'mapping.yaml'))}`,
+      // Relative paths: they resolve against this config file's folder.
+      '    templates_directory: templates',
+      '    naming_conventions_file: conventions.md',
+      '    template_mapping_file: mapping.yaml',
       ...(user.output !== undefined ? [`    output_directory: ${JSON.stringify(user.output)}`] : []),
       ...(user.extra ? [user.extra] : []),
       '',
