@@ -6,10 +6,10 @@
  */
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
-import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
+import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from './note.js';
 import { CapabilityError } from './errors.js';
 import type { ProgressReporter } from './progress.js';
-import type { IndexDatabase } from './index-database.js';
+import type { IndexDatabase, SqlParams } from './index-database.js';
 
 export const CAPABILITIES = {
   types: 'notes live in type folders; listTypes/move are available',
@@ -80,22 +80,105 @@ export interface NoteStore {
   readonly indexDb?: IndexDatabase;
 }
 
+/** Operators a metadata predicate may use (seed 000's `metadata_filters`). */
+export const METADATA_OPERATORS = ['=', '!=', '>', '<', '>=', '<=', 'LIKE', 'IN'] as const;
+export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
+export type MetadataScalar = string | number | boolean | null;
+
+/**
+ * One condition on a metadata key. Values compare by the type the note stores: numbers as
+ * numbers, dates as instants, booleans and strings as text; each element of a list is tested
+ * on its own (`tags = 'x'` means "has tag x"). `!=` means "has the key, and no value equals".
+ */
+export interface MetadataPredicate {
+  key: string;
+  /** `=` when omitted. `LIKE` takes SQL wildcards (`%`, `_`), case-insensitive for ASCII. */
+  operator?: MetadataOperator;
+  /** One scalar; for `IN` a list (a string is split at commas). */
+  value: MetadataScalar | readonly MetadataScalar[];
+}
+
+/** A window over ISO-8601 instants: `after` inclusive, `before` exclusive; either may be open. */
+export interface TimeRange {
+  after?: string;
+  before?: string;
+}
+
+/** Sortable fields besides `metadata.<key>`; `score` is the text relevance (0 without text). */
+export const SEARCH_SORT_FIELDS = ['score', 'title', 'type', 'created', 'updated', 'size'] as const;
+export type SearchSortField = (typeof SEARCH_SORT_FIELDS)[number] | `metadata.${string}`;
+
+export interface SearchSort {
+  field: SearchSortField;
+  /** `asc` when omitted. */
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * What a search asks for. `text`, `type`, `limit` and `offset` are the original members; the
+ * rest are optional and additive. Every SearchIndex (capability `full-text`) honours all of
+ * them. A member a backend cannot honour, or a bad value (an unknown sort field, a malformed
+ * pattern), fails with `validation_failed` whose `details.field` names the member by its path
+ * here (`text`, `metadata.1.operator`, `sort.0.field`), so each tool can name its own argument.
+ * A query that matches nothing is an empty page, never an error.
+ */
 export interface SearchQuery {
+  /**
+   * What to look for; empty lists notes most recently updated first. Agent syntax: words (all
+   * must match), `"quoted phrases"`, `plan*` prefixes, `-word` exclusions, `a OR b`. Case and
+   * diacritics are folded; nothing typed here is ever a syntax error.
+   */
   text: string;
   type?: string;
   limit: number;
   offset?: number;
+  /**
+   * `text` is a JavaScript regular expression (`source`, or `/source/flags`) matched against
+   * each note's title and content instead of words; combines with the filters, not with
+   * `sort` (hits come by number of matches, then most recent). Backends cap the pattern's
+   * length and its run time (`timeoutMs`) and fail with `validation_failed` naming `text` when
+   * it does not compile.
+   */
+  regex?: boolean;
+  /** All must hold. */
+  metadata?: readonly MetadataPredicate[];
+  created?: TimeRange;
+  updated?: TimeRange;
+  /** The content holds these words in this order (case and diacritics folded; the last may be a prefix). */
+  contentContains?: string;
+  /** Earlier entries first; ties fall back to the id. Default: `score` desc with text, else `updated` desc. */
+  sort?: readonly SearchSort[];
+  /** Longest the backend may spend on an unbounded scan (`regex`); past it, `timeout`. */
+  timeoutMs?: number;
+}
+
+/** The indexed view of a hit's note, when the index holds one (saves a read per hit). */
+export interface SearchHitNote extends NoteSummary {
+  metadata: Metadata;
 }
 
 export interface SearchHit {
   id: string;
+  /** Higher is better; comparable only within one page. */
   score: number;
+  /** An excerpt; matched terms are wrapped in `<mark>` … `</mark>`. */
   snippet: string;
+  /** Present when the backend's index holds the note's summary and metadata. */
+  note?: SearchHitNote;
 }
 
 export interface SearchPage {
   hits: SearchHit[];
+  /** Every match, not only this page. */
   total: number;
+}
+
+/** Bounds for `SearchIndex.sql`; a backend applies its own defaults (30 s, 1,000 rows) when absent. */
+export interface SqlQueryOptions {
+  /** Past this the query is stopped and the call fails with `timeout`; other calls keep being served. */
+  timeoutMs?: number;
+  /** Rows beyond this are not read. */
+  maxRows?: number;
 }
 
 export interface SearchIndex {
@@ -103,8 +186,13 @@ export interface SearchIndex {
   upsert(note: Note): Promise<void>;
   remove(id: string): Promise<void>;
   close(): Promise<void>;
-  /** capability `sql`: one read-only statement, bounded in rows and time. */
-  sql?(query: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  /**
+   * capability `sql`: exactly one read-only `SELECT` / `WITH` statement over the index, on a
+   * connection separate from the writer's, bounded in rows and time. `params` bind `?` (a list)
+   * or `@name` / `:name` (an object). A refused statement (writes, ATTACH, PRAGMA, ...) fails
+   * with `validation_failed` saying why; a statement past its time limit with `timeout`.
+   */
+  sql?(query: string, params?: SqlParams, options?: SqlQueryOptions): Promise<Array<Record<string, unknown>>>;
 }
 
 export interface BackendContext<O> {

@@ -81,6 +81,11 @@ export interface PluginDefinition<O = unknown> {
   dependsOn?: readonly string[];
   /** Backend capabilities this plugin needs; refused at start-up when the backend lacks one. */
   requires?: readonly Capability[];
+  /**
+   * CLI commands its contribution will carry, known before any vault opens, so the CLI can
+   * choose a profile that has them. `vaultFlag` names the argument that gives the vault folder.
+   */
+  commands?: ReadonlyArray<{ name: string; vaultFlag?: string }>;
   config?: z.ZodType<O>;
   register(ctx: PluginContext<O>): PluginContribution | Promise<PluginContribution>;
 }

@@ -4,15 +4,24 @@
  */
 import type { Catalogue } from '../kernel/kernel.js';
 import { fsSqliteBackend } from '../backends/fs-sqlite/index.js';
+import { markdownGitBackend } from '../backends/markdown-git/index.js';
 import { noteTypesPlugin } from '../plugins/note-types/index.js';
 import { notesPlugin } from '../plugins/notes/index.js';
+import { schemaPlugin } from '../plugins/schema/index.js';
+import { vaultConfigPlugin } from '../plugins/vault-config/index.js';
 import { vaultsPlugin } from '../plugins/vaults/index.js';
 import { cardWorkflowPlugin } from '../plugins/card-workflow/index.js';
+import { linksPlugin } from '../plugins/links/index.js';
+import { tagsPlugin } from '../plugins/tags/index.js';
+import { searchPlugin } from '../plugins/search/index.js';
 import { flintProfile } from './flint/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
+import { agentMemoryProfile } from './agent-memory/index.js';
+import { memoryPlugin } from '../plugins/memory/index.js';
+import { migrationPlugin } from '../plugins/migration/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, cardWorkflowPlugin],
-  backends: [fsSqliteBackend],
-  profiles: [flintProfile, zettelkastenProfile],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin],
+  backends: [fsSqliteBackend, markdownGitBackend],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile],
 };

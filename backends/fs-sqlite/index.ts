@@ -25,7 +25,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
   id: 'fs-sqlite',
   kind: 'both',
   description: 'Markdown files with YAML frontmatter in type folders, indexed in SQLite (FTS5).',
-  capabilities: ['types', 'frontmatter', 'files', 'watch', 'full-text', 'index-db'],
+  capabilities: ['types', 'frontmatter', 'files', 'watch', 'full-text', 'sql', 'index-db'],
   options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
   async create({ vaultRoot, options, logger, progress }) {
     const metaDir = path.join(vaultRoot, options.metaDir);
@@ -40,6 +40,6 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
       db.close();
       throw err;
     }
-    return { store, search: createSearchIndex(db) };
+    return { store, search: createSearchIndex(db, logger) };
   },
 });

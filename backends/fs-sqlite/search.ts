@@ -1,35 +1,50 @@
 /**
- * fs-sqlite's SearchIndex over `notes_fts`: bm25 with the title weighted above the content.
- * The index is written by the store itself (kind `both`), so upsert/remove here only re-sync
- * a note another component hands in.
+ * fs-sqlite's SearchIndex over its own SQLite index: ranked words (FTS5, bm25, title weighted
+ * above content), structured filters and sorts (search-text.ts), a bounded regex scan
+ * (search-regex.ts) and read-only SQL (search-sql.ts). Word and filter searches run on the
+ * writer's connection, which answers in a few milliseconds; anything an agent could make run
+ * for long runs in the sandbox process, where it can be stopped.
+ *
+ * The index is written by the store itself (kind `both`), so upsert/remove here only re-sync a
+ * note another component hands in.
  */
-import type { SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import type { SearchIndex, SearchPage, SearchQuery, SqlQueryOptions } from '../../kernel/backend.js';
+import { NotekernelError, ValidationError } from '../../kernel/errors.js';
+import type { SqlParams } from '../../kernel/index-database.js';
+import { silentLogger, type Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
 import type { IndexDb } from './index-db.js';
 import { toIndexed } from './note-file.js';
+import { searchRegex } from './search-regex.js';
+import { StatementCache } from './search-rows.js';
+import { runSql } from './search-sql.js';
+import { searchWords } from './search-text.js';
+import { prepareForSearch } from './search-upkeep.js';
+import { SandboxFailure, SqlSandbox } from './sql-sandbox.js';
 
-/** Every term quoted: nothing an agent types can be an FTS5 syntax error. */
-export function toFtsQuery(text: string): string {
-  const terms = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  return terms.map((t) => `"${t}"`).join(' ');
+export { parseAgentQuery } from './fts-query.js';
+
+export interface FsSqliteSearchIndex extends SearchIndex {
+  sql(query: string, params?: SqlParams, options?: SqlQueryOptions): Promise<Array<Record<string, unknown>>>;
 }
 
-export function createSearchIndex(db: IndexDb): SearchIndex {
-  const hits = db.db.prepare(`SELECT n.id AS id, bm25(notes_fts, 0, 10, 1, 0) AS rank,
-      snippet(notes_fts, 2, '**', '**', '…', 16) AS snippet
-    FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
-    WHERE notes_fts MATCH @match AND (@type IS NULL OR n.type = @type)
-    ORDER BY rank LIMIT @limit OFFSET @offset`);
-  const total = db.db.prepare(`SELECT COUNT(*) AS n FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
-    WHERE notes_fts MATCH @match AND (@type IS NULL OR n.type = @type)`);
+export function createSearchIndex(db: IndexDb, logger: Logger = silentLogger()): FsSqliteSearchIndex {
+  prepareForSearch(db, logger);
+  const cache = new StatementCache(db.db);
+  const sandbox = new SqlSandbox({ dbFile: db.file, logger });
   return {
     async search(query: SearchQuery): Promise<SearchPage> {
-      const match = toFtsQuery(query.text);
-      if (!match) return { hits: [], total: 0 };
-      const params = { match, type: query.type ?? null, limit: query.limit, offset: query.offset ?? 0 };
-      const rows = hits.all(params) as Array<{ id: string; rank: number; snippet: string }>;
-      const count = (total.get({ match, type: params.type }) as { n: number }).n;
-      return { hits: rows.map((r) => ({ id: r.id, score: -r.rank, snippet: r.snippet })), total: count };
+      if (typeof query.text !== 'string') throw new ValidationError('text: give the words to search for (or "").', { field: 'text' });
+      if (!query.regex || query.text.trim() === '') return searchWords(cache, query);
+      try {
+        return await searchRegex(cache, sandbox, query);
+      } catch (err) {
+        if (err instanceof SandboxFailure) throw new NotekernelError('internal', `The regex scan failed: ${err.message}`);
+        throw err;
+      }
+    },
+    sql(query, params, options) {
+      return runSql(sandbox, query, params, options);
     },
     async upsert(note: Note): Promise<void> {
       db.upsert(toIndexed(note, db.fileState(note.id)?.mtimeMs ?? 0));
@@ -38,7 +53,8 @@ export function createSearchIndex(db: IndexDb): SearchIndex {
       db.remove(id);
     },
     async close(): Promise<void> {
-      // Closed with the store.
+      // The connection closes with the store; the sandbox processes are ours.
+      await sandbox.close();
     },
   };
 }

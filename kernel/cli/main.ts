@@ -11,6 +11,8 @@ import { VERSION } from '../version.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
 import { addDeleteCommands } from './commands/delete-commands.js';
+import { runPluginCommand } from './commands/plugin-command.js';
+import type { Catalogue } from '../kernel.js';
 import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
 import { progressBar } from './progress-bar.js';
@@ -21,6 +23,11 @@ const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
+    const first = argv[0];
+    if (first && !first.startsWith('-') && first !== 'help' && !program.commands.some((c) => c.name() === first)) {
+      const { builtinCatalogue } = (await import('../../profiles/catalogue.js')) as { builtinCatalogue: Catalogue };
+      return await runPluginCommand(first, argv.slice(1), builtinCatalogue);
+    }
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {

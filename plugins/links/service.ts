@@ -36,3 +36,86 @@ export interface LinksService {
 }
 
 export const LINKS = token<LinksService>('links.service');
+
+/** A note within N hops of another, in either direction. */
+export interface LinkGraphNode {
+  id: string;
+  title: string;
+  /** Hops from the centre (0 for the centre itself). */
+  distance: number;
+}
+
+export interface LinkGraphEdge {
+  source: string;
+  target: string;
+  /** How many links the source holds to the target. */
+  count: number;
+}
+
+export interface LinkGraph {
+  center: string;
+  depth: number;
+  nodes: LinkGraphNode[];
+  edges: LinkGraphEdge[];
+  /** True when the node cap cut the neighbourhood short. */
+  truncated: boolean;
+}
+
+/** A name change made outside the tools, as the index saw it (see links_repair). */
+export interface MovedNote {
+  from_id: string;
+  to_id: string;
+  from_name: string;
+  to_name: string;
+  how: 'content_hash' | 'same_id' | 'retitled';
+  detected_at: string;
+  repaired_at: string | null;
+}
+
+export interface LinkRepairReport extends LinkRewriteReport {
+  dry_run: boolean;
+  /** Moves and renames made outside the tools that are not repaired yet (or were by this call). */
+  moves: MovedNote[];
+  /** Each link rewritten (or, in a dry run, that would be), with its line. */
+  edits: Array<{ note_id: string; line_number: number; before: string; after: string }>;
+}
+
+/**
+ * The richer link index other plugins may use (obsidian-tools' find_backlinks/find_outlinks,
+ * memory's links/orphans/broken, search's link filters). Provided beside LINKS by the links plugin.
+ */
+export interface LinkIndexService extends LinksService {
+  /** Links out of `noteId`, resolved or not, in document order. */
+  outgoing(noteId: string): Promise<LinkRef[]>;
+  /** Every broken link in the vault. */
+  broken(): Promise<LinkRef[]>;
+  /** Notes no other note links to. */
+  orphans(): Promise<Array<{ id: string; title: string }>>;
+  /** The neighbourhood of `noteId` up to `depth` hops. */
+  graph(noteId: string, options?: { depth?: number; direction?: 'both' | 'out' | 'in'; limit?: number }): Promise<LinkGraph>;
+  /** The note a link target (title, filename, path or id__ reference) names now, if any. */
+  resolve(target: string): Promise<string | null>;
+  /** Notes whose title equals `title` (case- and space-insensitive): a rename's conflict check. */
+  titleOwners(title: string): Promise<string[]>;
+  /** Rewrites links that resolve only through a note's former name; `dryRun` lists the edits. */
+  repair(options: { dryRun: boolean; noteId?: string }): Promise<LinkRepairReport>;
+  /**
+   * Catches up with the store (re-reads only notes whose content hash changed, drops vanished
+   * ones, detects moves by content hash). A file watcher or `store.refresh()` caller runs it.
+   */
+  reconcile(): Promise<LinkReconcileReport>;
+}
+
+export interface LinkReconcileReport {
+  scanned: number;
+  extracted: number;
+  removed: number;
+  moved: Array<{ from: string; to: string; how: 'content_hash' | 'same_id' }>;
+  retitled: Array<{ id: string; from: string; to: string }>;
+  unreadable: string[];
+  /** False when the vault closed before every changed note was read (the next start goes on). */
+  complete: boolean;
+  ms: number;
+}
+
+export const LINK_INDEX = token<LinkIndexService>('links.index');

@@ -50,3 +50,30 @@ export function formatDescription(typeName: string, purpose: string, instruction
 function normaliseHeading(heading: string): string {
   return heading.toLowerCase().replace(/\(.*\)/, '').trim();
 }
+
+export const SCHEMA_INTRO = 'Expected frontmatter or metadata fields for this note type:';
+
+/**
+ * Replaces one `## heading` section's body in place (appending the section when missing), so
+ * an update keeps whatever else the user wrote in the file: extra sections, notes, wording.
+ */
+export function replaceSection(text: string, heading: string, bodyLines: readonly string[]): string {
+  const lines = text.split(/\r?\n/);
+  const target = normaliseHeading(heading);
+  let start = -1;
+  let end = lines.length;
+  for (let i = 0; i < lines.length; i++) {
+    const h2 = /^##\s+(.+?)\s*$/.exec(lines[i] ?? '');
+    if (!h2) continue;
+    if (start === -1 && normaliseHeading(h2[1] ?? '') === target) {
+      start = i;
+    } else if (start !== -1) {
+      end = i;
+      break;
+    }
+  }
+  const section = [`## ${heading}`, ...bodyLines, ''];
+  if (start === -1) return `${text.replace(/\s*$/, '')}\n\n${section.join('\n')}`;
+  const after = lines.slice(end);
+  return [...lines.slice(0, start), ...section, ...(after.length ? after : [])].join('\n').replace(/\n*$/, '\n');
+}

@@ -1,6 +1,7 @@
 /**
  * note-types: folders as note types, each described by its `_description.md` (purpose, agent
- * instructions, metadata schema). Seeds the default types when a vault is initialised.
+ * instructions, metadata schema), with the tools that create, read, update and delete them.
+ * Seeds the default types when a vault is initialised.
  */
 import { requireMember } from '../../kernel/backend.js';
 import { ConflictError } from '../../kernel/errors.js';
@@ -8,9 +9,14 @@ import { definePlugin, provide } from '../../kernel/plugin.js';
 import { DEFAULT_TYPES, WELCOME_NOTE } from './defaults.js';
 import { formatDescription } from './description.js';
 import { createNoteTypes, NOTE_TYPES } from './service.js';
-import { listNoteTypesTool } from './tools.js';
+import { createNoteTypeTool } from './tools/create-note-type.js';
+import { deleteNoteTypeTool } from './tools/delete-note-type.js';
+import { getNoteTypeInfoTool } from './tools/get-note-type-info.js';
+import { listNoteTypesTool, noteTypeRows } from './tools/list-note-types.js';
+import { updateNoteTypeTool } from './tools/update-note-type.js';
 
 export { NOTE_TYPES, type NoteTypes, type NoteTypeInfo } from './service.js';
+export { assertTypeName, typeNameProblem } from './type-name.js';
 
 export const noteTypesPlugin = definePlugin<Record<string, never>>({
   id: 'note-types',
@@ -22,7 +28,22 @@ export const noteTypesPlugin = definePlugin<Record<string, never>>({
     const types = createNoteTypes(listTypes, files);
     return {
       services: [provide(NOTE_TYPES, types)],
-      tools: [listNoteTypesTool(types, ctx.store)],
+      tools: [
+        listNoteTypesTool(types, ctx.store),
+        createNoteTypeTool(types, files),
+        getNoteTypeInfoTool(types),
+        updateNoteTypeTool(types, files),
+        deleteNoteTypeTool(types, files),
+      ],
+      resources: [
+        {
+          uri: 'flint-note://types',
+          name: 'Note types',
+          description: 'Every note type with its purpose, agent instructions and note count (JSON list).',
+          mimeType: 'application/json',
+          read: () => noteTypeRows(types, ctx.store),
+        },
+      ],
       hooks: {
         async 'vault.init'() {
           for (const type of DEFAULT_TYPES) {

@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { contentHash } from '../../kernel/util/hash.js';
+import { fileStamp } from '../vault-config/index.js';
 import { parseDescription, type TypeDescription } from './description.js';
 
 export interface NoteTypeInfo {
@@ -29,7 +30,10 @@ export const NOTE_TYPES = token<NoteTypes>('note-types.service');
 
 export function createNoteTypes(listTypes: () => Promise<string[]>, files: VaultFiles): NoteTypes {
   const descriptionPath = (name: string) => `${name}/_description.md`;
-  const get = async (name: string): Promise<NoteTypeInfo | undefined> => {
+  // Every write asks for its type's schema, so reads are cached, checked against the file's
+  // identity (inode, size, times) with one stat: an edit by anyone is seen on the next call.
+  const cache = new Map<string, { absolute: string; stamp?: string; info?: NoteTypeInfo }>();
+  const read = async (name: string): Promise<NoteTypeInfo | undefined> => {
     const raw = await files.readText(descriptionPath(name));
     const folder = files.resolve(name);
     if (raw === undefined && !(await isDirectory(folder))) return undefined;
@@ -41,6 +45,22 @@ export function createNoteTypes(listTypes: () => Promise<string[]>, files: Vault
       contentHash: raw === undefined ? '' : contentHash(raw),
       ...(raw !== undefined ? { rawDescription: raw } : {}),
     };
+  };
+  const get = async (name: string): Promise<NoteTypeInfo | undefined> => {
+    let entry = cache.get(name);
+    if (!entry) {
+      entry = { absolute: files.resolve(descriptionPath(name)) }; // refuses a traversing name, as read() would
+      if (cache.size > 1000) cache.clear();
+      cache.set(name, entry);
+    }
+    const stamp = await fileStamp(entry.absolute);
+    if (stamp !== undefined && stamp === entry.stamp) return entry.info;
+    // A miss always reads through files.readText, which re-checks containment (symlinks included).
+    const info = await read(name);
+    // Without a file there is nothing to key on (stamp undefined never matches): read again next time.
+    entry.stamp = stamp;
+    entry.info = info;
+    return info;
   };
   return {
     descriptionPath,

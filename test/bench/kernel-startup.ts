@@ -13,6 +13,7 @@ import { createKernel } from '../../kernel/kernel.js';
 import { silentLogger } from '../../kernel/logger.js';
 import { CLI } from '../support/cli.js';
 import { generateVault } from '../support/generate-vault.js';
+import { benchFlintNotes } from './flint-notes.js';
 import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
 
 export async function benchKernelStartup(workDir: string, count = 10_000): Promise<BenchRow[]> {
@@ -75,5 +76,8 @@ export async function benchKernelStartup(workDir: string, count = 10_000): Promi
     ratio: `${(percentile(spawned, 50) / percentile(bareNode, 50)).toFixed(1)}× bare node`,
     pass: percentile(spawned, 50) <= 300,
   });
+  // The flint note benches reuse this indexed vault rather than generating another.
+  const idleSeconds = Number.parseInt(process.env.BENCH_IDLE_SECONDS ?? '30', 10);
+  rows.push(...(await benchFlintNotes(root, generated.notes.map((n) => n.id), idleSeconds)));
   return rows;
 }

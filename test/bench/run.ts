@@ -6,6 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../support/cli.js';
 import { benchKernelStartup } from './kernel-startup.js';
+import { benchLinks } from './links.js';
+import { benchSearch } from './search.js';
+import { benchGitTimestamps } from './git-timestamps.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -15,5 +18,8 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
 rows.push(...(await benchKernelStartup(workDir, notes)));
+rows.push(...(await benchLinks(workDir, notes)));
+rows.push(...(await benchSearch(workDir, { large: process.env.BENCH_LARGE === '1' })));
+rows.push(...(await benchGitTimestamps(workDir)));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

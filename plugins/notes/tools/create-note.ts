@@ -2,14 +2,17 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata } from '../../../kernel/note.js';
+import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
+import { vaultConfig } from '../config.js';
 import { renderCreated } from '../render.js';
+import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 
 const metadataField = z.record(z.string(), z.unknown()).optional().describe('Frontmatter fields, validated against the type\'s schema');
 
 const noteInput = z.object({
-  type: z.string().min(1).optional().describe('Note type (folder); the vault\'s default type when omitted'),
+  type: z.string().min(1).optional().describe('Note type (folder); the vault\'s default_note_type when omitted'),
   title: z.string().trim().min(1).describe('Note title'),
   content: z.string().describe('Markdown body'),
   metadata: metadataField,
@@ -18,7 +21,7 @@ const noteInput = z.object({
 export const createNoteTool = defineTool({
   name: 'create_note',
   description:
-    'Create a note (type, title, content, metadata) or many at once (notes: [...]). Answers carry the type\'s agent instructions.',
+    'Create a note (type, title, content, metadata) or many at once (notes: [...]). Answers carry the type\'s agent instructions and name the vault.',
   input: z
     .object({
       type: noteInput.shape.type,
@@ -36,38 +39,56 @@ export const createNoteTool = defineTool({
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     assertVault(ctx, args.vault_id);
-    if (args.notes) return createBatch(args.notes, ctx);
-    const note = await ctx.notes.create({
-      title: args.title as string,
-      content: args.content as string,
-      ...(args.type !== undefined ? { type: args.type } : {}),
-      metadata: (args.metadata ?? {}) as Metadata,
-    });
+    const defaultType = (await vaultConfig(ctx)).default_note_type;
+    if (args.notes) return { ...(await createBatch(args.notes, ctx, defaultType)), ...(await servedBy(ctx)) };
+    const metadata = (args.metadata ?? {}) as Metadata;
+    const note = await ctx.notes.create({ title: args.title as string, content: args.content as string, type: args.type ?? defaultType, metadata });
+    const warnings = await schemaWarnings(ctx, note.type, metadata, 'create', Object.keys(metadata));
     const instructions = (await ctx.tryResolve(NOTE_TYPES)?.get(note.type ?? ''))?.description.agentInstructions ?? [];
     return {
       ...renderCreated(note),
       agent_instructions: instructions,
       next_suggestions: instructions.length ? `Consider following these guidelines for ${note.type} notes: ${instructions.join(', ')}` : '',
+      ...(await servedBy(ctx)),
+      ...withWarnings(warnings),
     };
   },
 });
 
-async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolContext) {
-  const results = [];
-  for (const input of notes) {
+/** Which vault served the call: with vault_id routing, an agent must be able to tell. */
+async function servedBy(ctx: ToolContext): Promise<{ vault_id: string; vault_name: string }> {
+  const entry = await ctx.tryResolve(VAULT_REGISTRY)?.get(ctx.vault.id).catch(() => undefined);
+  return { vault_id: ctx.vault.id, vault_name: entry?.name ?? ctx.vault.id };
+}
+
+/**
+ * Items are independent (seed 000: each succeeds or fails alone), so a few run at once: their
+ * fsyncs share the filesystem journal's commits instead of waiting for one each. Results keep
+ * the input order.
+ */
+const BATCH_CONCURRENCY = 8;
+
+async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolContext, defaultType: string) {
+  const createOne = async (input: z.output<typeof noteInput>) => {
     try {
-      const note = await ctx.notes.create({
-        title: input.title,
-        content: input.content,
-        ...(input.type !== undefined ? { type: input.type } : {}),
-        metadata: (input.metadata ?? {}) as Metadata,
-      });
-      results.push({ input, success: true, result: renderCreated(note) });
+      const metadata = (input.metadata ?? {}) as Metadata;
+      const note = await ctx.notes.create({ title: input.title, content: input.content, type: input.type ?? defaultType, metadata });
+      const warnings = await schemaWarnings(ctx, note.type, metadata, 'create', Object.keys(metadata));
+      return { input, success: true as const, result: { ...renderCreated(note), ...withWarnings(warnings) } };
     } catch (err) {
       const error = toNotekernelError(err);
-      results.push({ input, success: false, error: error.message, code: error.code });
+      return { input, success: false as const, error: error.message, code: error.code };
     }
-  }
+  };
+  const results: Array<Awaited<ReturnType<typeof createOne>>> = new Array(notes.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < notes.length) {
+      const i = next++;
+      results[i] = await createOne(notes[i] as z.output<typeof noteInput>);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, notes.length) }, worker));
   const successful = results.filter((r) => r.success).length;
   return { total: notes.length, successful, failed: notes.length - successful, results };
 }

@@ -84,7 +84,8 @@ describe('config over profile', () => {
   });
 
   it('merges backend options and drops plugins as the user says', async () => {
-    const kernel = await createKernel({ config: { storage: { options: { defaultType: 'inbox' } }, plugins: { notes: false } }, logger: silentLogger() });
+    // search depends on notes, so dropping notes means dropping search too.
+    const kernel = await createKernel({ config: { storage: { options: { defaultType: 'inbox' } }, plugins: { notes: false, search: false } }, logger: silentLogger() });
     expect(kernel.config.storage.options).toMatchObject({ metaDir: '.flint-note', defaultType: 'inbox' });
     const ids = kernel.config.plugins.map((p) => p.id);
     expect(ids).toContain('note-types');

@@ -91,10 +91,11 @@ describe('kernel lifecycle', () => {
   it('refuses a tool whose required capability is missing when the vault opens', async () => {
     const sqlTool = defineTool({
       name: 'run_sql',
-      description: 'needs sql',
+      description: 'needs vectors',
       input: z.object({}),
       annotations: { readOnlyHint: true },
-      requires: ['sql'],
+      // fs-sqlite declares `sql` now; `vectors` is one it lacks.
+      requires: ['vectors'],
       handler: async () => 1,
     });
     const cat = catalogue([definePlugin({ id: 'sql-tools', description: 'x', register: () => ({ tools: [sqlTool] }) })]);
@@ -104,7 +105,7 @@ describe('kernel lifecycle', () => {
     const err = await failure(kernel.openVault(root));
     expect(err.code).toBe('capability_missing');
     expect(err.message).toContain('run_sql');
-    expect(err.message).toContain('sql');
+    expect(err.message).toContain('vectors');
     await kernel.close();
   });
 

@@ -1,0 +1,99 @@
+/**
+ * Index rows → search hits. A hit carries the note's indexed summary and metadata, so a tool
+ * can answer without reading one file per hit. Statements are prepared once per distinct text:
+ * a search's SQL varies only with the shape of the query, not its values.
+ */
+import type Database from 'better-sqlite3';
+import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
+import type { Metadata } from '../../kernel/note.js';
+
+/** The columns every hit query selects from `notes n`. */
+export const HIT_COLUMNS =
+  'n.id AS id, n.title AS title, n.type AS type, n.filename AS filename, n.path AS path, n.created AS created, ' +
+  'n.updated AS updated, n.size AS size, n.content_hash AS content_hash, n.tags_json AS tags_json, n.metadata_json AS metadata_json';
+
+/** Enough leading content for an excerpt when there is no match to centre on. */
+export const LEAD = 'substr(n.content, 1, 400) AS lead';
+
+export interface HitRow {
+  id: string;
+  title: string;
+  type: string;
+  filename: string;
+  path: string;
+  created: string;
+  updated: string;
+  size: number;
+  content_hash: string;
+  tags_json: string;
+  metadata_json: string;
+  score?: number;
+  snippet?: string | null;
+  lead?: string | null;
+}
+
+export function hitNote(row: HitRow): SearchHitNote {
+  return {
+    id: row.id,
+    title: row.title,
+    ...(row.type ? { type: row.type } : {}),
+    path: row.path,
+    filename: row.filename,
+    created: row.created,
+    updated: row.updated,
+    size: row.size,
+    contentHash: row.content_hash,
+    tags: JSON.parse(row.tags_json) as string[],
+    metadata: JSON.parse(row.metadata_json) as Metadata,
+  };
+}
+
+export function toHit(row: HitRow): SearchHit {
+  const snippet = row.snippet && row.snippet.includes('<mark>') ? flatten(row.snippet) : leadExcerpt(row.lead ?? '');
+  return { id: row.id, score: row.score ?? 0, snippet, note: hitNote(row) };
+}
+
+/** The first ~200 characters of the body, cut at a word, headings' `#` marks dropped. */
+export function leadExcerpt(text: string, max = 200): string {
+  const flat = flatten(text.replace(/^#{1,6}\s+/gm, ''));
+  if (flat.length <= max) return flat;
+  const cut = flat.lastIndexOf(' ', max);
+  return `${flat.slice(0, cut > max / 2 ? cut : max)}…`;
+}
+
+function flatten(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Prepared statements by SQL text, bounded so odd query shapes cannot grow it without end. */
+export class StatementCache {
+  private readonly cache = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly max = 128,
+  ) {}
+
+  get(sql: string): Database.Statement {
+    let stmt = this.cache.get(sql);
+    if (stmt) {
+      // Re-insert: Map order doubles as least-recently-used order.
+      this.cache.delete(sql);
+      this.cache.set(sql, stmt);
+      return stmt;
+    }
+    stmt = this.db.prepare(sql);
+    this.cache.set(sql, stmt);
+    if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value as string);
+    return stmt;
+  }
+}
+
+/** Summary rows for ids (any number, one statement), in the order the ids were given. */
+export function rowsByIds(cache: StatementCache, ids: readonly string[]): Map<string, HitRow> {
+  if (!ids.length) return new Map();
+  const rows = cache
+    .get(`SELECT ${HIT_COLUMNS}, ${LEAD} FROM notes n WHERE n.id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(ids)) as HitRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,140 @@
+/**
+ * One SearchQuery → two statements over the index (a page and its total). With words to match
+ * the FTS table leads, ranked by bm25 with the title weighted ten times the content; without,
+ * `notes` leads in the requested order (most recently updated first by default).
+ */
+import type { SearchPage, SearchQuery } from '../../kernel/backend.js';
+import { ValidationError } from '../../kernel/errors.js';
+import { combine, contentPhrase, parseAgentQuery } from './fts-query.js';
+import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
+import { HIT_COLUMNS, LEAD, StatementCache, toHit, type HitRow } from './search-rows.js';
+
+// Column weights in notes_fts order: id (unindexed), title, content, type (filtered, not ranked).
+// bm25() in ORDER BY measured 30-50 % faster than FTS5's `rank MATCH` form with the same weights.
+const SCORE = '-bm25(notes_fts, 0.0, 10.0, 1.0, 0.0) AS score';
+const SNIPPET = "snippet(notes_fts, 2, '<mark>', '</mark>', '…', 32) AS snippet";
+
+export interface PlannedSearch {
+  /** WHERE terms over `notes n` (and `f` when ranked), params bound by name. */
+  terms: string[];
+  params: QueryParams;
+  /** The MATCH expression when the FTS table must join in. */
+  match?: string;
+  /** Whether the query has words of its own (then score orders by default). */
+  hasText: boolean;
+}
+
+/** Everything but the ranking: shared by word search and the regex scan. */
+export function planSearch(query: SearchQuery, options: { words: boolean }): PlannedSearch {
+  const params = new QueryParams();
+  const terms = filterTerms(query, params);
+  const fts = options.words ? parseAgentQuery(query.text) : {};
+  const containsText = query.contentContains?.trim() ?? '';
+  const contains = containsText ? contentPhrase(containsText) : undefined;
+  // Text without a single letter or digit ("!!!") cannot be a phrase: fall back to a plain substring.
+  if (containsText && !contains) terms.push(`instr(lower(n.content), lower(${params.add(containsText)})) > 0`);
+  const match = combine([fts.positive, contains], fts.negative);
+  if (!match && fts.negative) {
+    terms.push(`n.rowid NOT IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${params.add(fts.negative)})`);
+  }
+  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined };
+}
+
+export function searchWords(cache: StatementCache, query: SearchQuery): SearchPage {
+  const { limit, offset } = pageOf(query);
+  const plan = planSearch(query, { words: true });
+  const ranked = plan.match !== undefined;
+  const bySortedScore = !query.sort?.length || (query.sort.length === 1 && query.sort[0]?.field === 'score' && query.sort[0].order === 'desc');
+  const order = orderTerms(query.sort, {
+    ranked,
+    byScore: plan.hasText,
+    params: plan.params,
+    hasMetadataKey: (key) => cache.get('SELECT 1 FROM note_metadata WHERE key = ? LIMIT 1').get(key) !== undefined,
+  });
+  if (!ranked) return filteredPage(cache, plan, order, limit, offset, (query.metadata?.length ?? 0) > 0);
+  if (plan.hasText && bySortedScore) return rankedPage(cache, plan, limit, offset);
+  return sortedMatches(cache, plan, order, limit, offset);
+}
+
+/** Words (or content_contains) matched, then sorted by something other than relevance. */
+function sortedMatches(cache: StatementCache, plan: PlannedSearch, order: string, limit: number, offset: number): SearchPage {
+  const { params, terms } = plan;
+  const where = [`f.notes_fts MATCH ${params.add(plan.match)}`, ...terms].join(' AND ');
+  const rows = cache
+    .get(
+      `SELECT ${HIT_COLUMNS}, ${SCORE}, ${SNIPPET}, ${LEAD} FROM notes_fts f JOIN notes n ON n.rowid = f.rowid
+      WHERE ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...params.values, limit, offset }) as HitRow[];
+  const count = `SELECT count(*) AS total FROM notes_fts f JOIN notes n ON n.rowid = f.rowid WHERE ${where}`;
+  return { hits: rows.map(toHit), total: totalOf(rows.length, limit, offset, () => countOf(cache, count, params.values)) };
+}
+
+/**
+ * Ranked by relevance (the common case): the FTS table alone picks the page, and only the
+ * page's rows are read from `notes`. Joining first made every match fetch its (large) notes row
+ * before sorting: 49 ms instead of 19 ms for a word in 7,600 of 10,000 notes.
+ */
+function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, offset: number): SearchPage {
+  const { params, terms } = plan;
+  const match = params.add(plan.match);
+  // Checked per match: cheap for the few matches of a typical query, where listing every note
+  // of a type first would cost more than the search.
+  const filter = terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = f.rowid AND ${terms.join(' AND ')})` : '';
+  const where = `f.notes_fts MATCH ${match}${filter}`;
+  const rows = cache
+    .get(
+      `SELECT ${HIT_COLUMNS}, top.score AS score, top.snippet AS snippet, ${LEAD} FROM (
+        SELECT f.rowid AS rid, ${SCORE}, ${SNIPPET} FROM notes_fts f WHERE ${where}
+        ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset
+      ) top JOIN notes n ON n.rowid = top.rid ORDER BY top.score DESC, top.rid`,
+    )
+    .all({ ...params.values, limit, offset }) as HitRow[];
+  const total = totalOf(rows.length, limit, offset, () => countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${where}`, params.values));
+  return { hits: rows.map(toHit), total };
+}
+
+/**
+ * No words: filters and a sort over `notes`. With metadata predicates every candidate is checked
+ * and sorted anyway, so the inner query counts them on the way (no second pass for the total)
+ * and orders rowids only; the page's rows are read after. Without, an index serves the order
+ * and stops after one page, and a separate count is cheap; counting in the window would force
+ * the whole table through the sort (0.3 ms → 14 ms for "most recent" on 10,000 notes).
+ */
+function filteredPage(cache: StatementCache, plan: PlannedSearch, order: string, limit: number, offset: number, windowed: boolean): SearchPage {
+  const where = plan.terms.length ? `WHERE ${plan.terms.join(' AND ')}` : '';
+  const count = `SELECT count(*) AS total FROM notes n ${where}`;
+  const params = { ...plan.params.values, limit, offset };
+  if (!windowed) {
+    const rows = cache
+      .get(`SELECT ${HIT_COLUMNS}, 0 AS score, NULL AS snippet, ${LEAD} FROM notes n ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`)
+      .all(params) as HitRow[];
+    return { hits: rows.map(toHit), total: totalOf(rows.length, limit, offset, () => countOf(cache, count, plan.params.values)) };
+  }
+  const rows = cache
+    .get(
+      `SELECT ${HIT_COLUMNS}, 0 AS score, NULL AS snippet, ${LEAD}, p.total AS total FROM (
+        SELECT n.rowid AS rid, count(*) OVER () AS total FROM notes n ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset
+      ) p JOIN notes n ON n.rowid = p.rid ORDER BY ${order}`,
+    )
+    .all(params) as Array<HitRow & { total: number }>;
+  return { hits: rows.map(toHit), total: rows[0]?.total ?? countOf(cache, count, plan.params.values) };
+}
+
+/** A short page needs no count: it already holds the last match. */
+function totalOf(found: number, limit: number, offset: number, count: () => number): number {
+  return found < limit && (offset === 0 || found > 0) ? offset + found : count();
+}
+
+function countOf(cache: StatementCache, sql: string, params: Record<string, unknown>): number {
+  // better-sqlite3 ignores named values a statement does not use (the sort's, here).
+  return (cache.get(sql).get(params) as { total: number }).total;
+}
+
+export function pageOf(query: Pick<SearchQuery, 'limit' | 'offset'>): { limit: number; offset: number } {
+  const limit = query.limit;
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 0) throw new ValidationError('limit: give a whole number of results, 0 or more.', { field: 'limit' });
+  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError('offset: give a whole number, 0 or more.', { field: 'offset' });
+  return { limit, offset };
+}

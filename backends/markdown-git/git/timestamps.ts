@@ -1,0 +1,133 @@
+/**
+ * Git-derived `created` / `updated` for every entry. The history is walked once (history-walk)
+ * and the result cached on disk by HEAD oid; when HEAD moves, only the new commits are walked.
+ * A file counts as committed when its bytes hash to the blob HEAD holds at its path; for
+ * anything else (new, edited, renamed and not committed) the store falls back to file times,
+ * keeping `created` from git when the id is known there. No repository, or one without a
+ * commit, means file times for everything, with one warning per open.
+ */
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import type { Logger } from '../../../kernel/logger.js';
+import { findGit, type GitLocation } from './git-location.js';
+import { walkHistory } from './history-walk.js';
+import { GitObjectReader } from './object-reader.js';
+import { listTree, subtreeAt } from './tree-diff.js';
+import { loadCache, saveCache, type TimestampState } from './timestamp-cache.js';
+
+export interface GitTimes {
+  /** Milliseconds since the epoch. */
+  created?: number;
+  updated?: number;
+}
+
+type State = TimestampState;
+
+export class GitTimestamps {
+  private location: GitLocation | undefined;
+  private state: State | undefined;
+  private dirty = false;
+  private warned = false;
+  private syncing: Promise<void> | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly cacheFile: string,
+    private readonly idOf: (relPath: string) => string | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  get repository(): GitLocation | undefined {
+    return this.location;
+  }
+
+  /** Finds the repository and loads the cache; the walk itself runs on the first sync. */
+  open(): void {
+    this.location = findGit(this.root);
+    if (!this.location) return this.fallback('the memory root is not inside a git repository');
+    this.state = loadCache(this.cacheFile, this.location);
+  }
+
+  /** Brings the times up to HEAD (cheap when HEAD has not moved); concurrent callers share one run. */
+  sync(): Promise<void> {
+    this.syncing ??= this.syncNow().finally(() => (this.syncing = undefined));
+    return this.syncing;
+  }
+
+  /** Git's times for an entry file, given its path and the git blob oid of its current bytes. */
+  lookup(id: string, relPath: string, blobOid: string): GitTimes {
+    const state = this.state;
+    if (!state) return {};
+    const times = state.times.get(id);
+    if (!times) return {};
+    if (state.headBlobs.get(relPath) === blobOid) return { created: times[0] * 1000, updated: times[1] * 1000 };
+    return { created: times[0] * 1000 };
+  }
+
+  /** Whether git's history knows the id (then `created` comes from git). */
+  knows(id: string): boolean {
+    return this.state?.times.has(id) ?? false;
+  }
+
+  /** Writes the cache when a walk changed it. Never called from a read. */
+  async save(): Promise<void> {
+    if (!this.dirty || !this.state || !this.location) return;
+    this.dirty = false;
+    await saveCache(this.cacheFile, this.location, this.state);
+  }
+
+  /** After an auto-commit (or `git init`) the repository may be new: look again. */
+  relocate(): void {
+    if (!this.location) this.location = findGit(this.root);
+  }
+
+  private async syncNow(): Promise<void> {
+    const location = this.location;
+    if (!location) return;
+    const head = await resolveHead(location);
+    if (head === undefined) {
+      this.state = undefined;
+      return this.fallback('the git repository has no commits yet');
+    }
+    if (this.state?.head === head) return;
+    const started = performance.now();
+    const reader = new GitObjectReader(location.commondir);
+    const previous = this.state ? { commits: this.state.commits, times: this.state.times } : undefined;
+    let result = walkHistory({ reader, head, prefix: location.prefix, idOf: this.idOf, ...(previous ? { previous } : {}) });
+    // HEAD moved somewhere the cached walk does not lead (reset, rebase, another branch): the
+    // cached times may hold commits that are gone, so walk everything again.
+    if (previous && !result.stoppedAt.has((this.state as State).head)) {
+      result = walkHistory({ reader, head, prefix: location.prefix, idOf: this.idOf });
+    }
+    const headBlobs = new Map<string, string>();
+    const commitTree = /^tree ([0-9a-f]{40})/.exec(reader.require(head, 'commit').toString('latin1', 0, 45))?.[1] as string;
+    const tree = location.prefix.length ? subtreeAt(reader, commitTree, location.prefix) : commitTree;
+    if (tree !== null) listTree(reader, tree, '', (path, _before, blob) => headBlobs.set(path, blob));
+    this.state = { head, times: result.times, commits: result.commits, headBlobs };
+    this.dirty = true;
+    this.logger.debug({ head, commits: result.visited, entries: result.times.size, ms: Math.round(performance.now() - started) }, 'git timestamps walked');
+  }
+
+  private fallback(reason: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.logger.warn({ root: this.root, reason }, `timestamps fall back to file times: ${reason}`);
+  }
+}
+
+async function resolveHead(location: GitLocation): Promise<string | undefined> {
+  let head: string;
+  try {
+    head = fs.readFileSync(`${location.gitdir}/HEAD`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (/^[0-9a-f]{40}$/.test(head)) return head;
+  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  if (!ref) return undefined;
+  try {
+    return await git.resolveRef({ fs, gitdir: location.commondir, ref });
+  } catch {
+    return undefined; // an unborn branch: no commits yet
+  }
+}

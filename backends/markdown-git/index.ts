@@ -1,0 +1,66 @@
+/**
+ * markdown-git (seed 002, agent-memory): entries are plain markdown files named
+ * `slug id__XXXXXX.md`; id, title, tags, links and status are derived from the filename, the
+ * body and the folder, `created` / `updated` from git history (isomorphic-git, one walk,
+ * cached by HEAD). Storage only: no search index, no types, no frontmatter.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { defineBackend } from '../../kernel/backend.js';
+import { idFromFilename } from './entry-name.js';
+import { AutoCommitter } from './git/auto-commit.js';
+import { GitTimestamps } from './git/timestamps.js';
+import { LocalCreated } from './local-created.js';
+import { MarkdownGitStore } from './store.js';
+
+export const markdownGitOptions = z
+  .object({
+    metaDir: z
+      .string()
+      .regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel')
+      .default('.notekernel')
+      .describe('metadata folder inside the memory root (timestamp cache, locks); it git-ignores itself'),
+    autoCommit: z
+      .boolean()
+      .default(false)
+      .describe('commit every write (capture, rename, archive, delete) with isomorphic-git; a plain folder gets `git init` first'),
+    commitAuthor: z
+      .object({ name: z.string().min(1), email: z.string().min(3) })
+      .strict()
+      .default({ name: 'notekernel', email: 'notekernel@localhost' })
+      .describe('author of auto-commits'),
+  })
+  .strict();
+
+export type MarkdownGitOptions = z.infer<typeof markdownGitOptions>;
+
+export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
+  id: 'markdown-git',
+  kind: 'storage',
+  description: 'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
+  capabilities: ['files', 'git-history'],
+  options: markdownGitOptions as z.ZodType<MarkdownGitOptions>,
+  async create({ vaultRoot, options, logger, readOnly, progress }) {
+    const metaDir = path.join(vaultRoot, options.metaDir);
+    const idOf = (relPath: string) => idFromFilename(path.posix.basename(relPath));
+    const timestamps = new GitTimestamps(vaultRoot, path.join(metaDir, 'git-timestamps.json'), idOf, logger);
+    const committer = options.autoCommit && !readOnly ? new AutoCommitter(vaultRoot, options.commitAuthor, logger) : undefined;
+    if (committer) await committer.ensureRepository();
+    timestamps.open();
+    const localCreated = new LocalCreated(path.join(metaDir, 'created.json'));
+    const store = new MarkdownGitStore({
+      root: vaultRoot,
+      metaDir: options.metaDir,
+      logger,
+      timestamps,
+      localCreated,
+      readOnly,
+      ...(committer ? { committer } : {}),
+    });
+    const report = await store.rescan(progress);
+    await timestamps.sync();
+    if (!readOnly) await timestamps.save();
+    logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
+    return { store };
+  },
+});

@@ -1,0 +1,46 @@
+/**
+ * Brings the in-memory index up to date with the files: re-reads only files whose size or
+ * mtime changed, drops files that are gone, and lists markdown files that are not entries.
+ * Touches nothing on disk.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { RefreshReport } from '../../kernel/backend.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
+import { readEntryFile } from './entry-file.js';
+import { listMarkdownFiles, NOT_AN_ENTRY, type EntryIndex } from './entry-index.js';
+
+export async function rescanRoot(root: string, index: EntryIndex, logger: Logger, progress?: ProgressReporter): Promise<Omit<RefreshReport, 'ms'>> {
+  const files = await listMarkdownFiles(root);
+  const known = new Map(index.records().map((r) => [r.relPath, r]));
+  const skipped: RefreshReport['skipped'] = [];
+  const notEntries = files.filter((f) => f.id === undefined).map((f) => ({ path: f.relPath, reason: NOT_AN_ENTRY }));
+  const entries = files.filter((f): f is { relPath: string; id: string } => f.id !== undefined);
+  let indexed = 0;
+  progress?.start('reading memory entries', entries.length);
+  for (const file of entries) {
+    const before = known.get(file.relPath);
+    known.delete(file.relPath);
+    const stats = await fs.stat(path.join(root, ...file.relPath.split('/'))).catch(() => undefined);
+    if (!stats) continue;
+    if (before && before.id === file.id && before.size === stats.size && before.mtimeMs === stats.mtimeMs) {
+      progress?.tick();
+      continue;
+    }
+    const read = await readEntryFile(root, file.relPath, file.id);
+    if (read.ok) {
+      index.put(read.record);
+      indexed++;
+    } else if (!('missing' in read)) {
+      skipped.push({ path: file.relPath, reason: read.reason });
+      if (before) index.removePath(before.id, before.relPath);
+    }
+    progress?.tick();
+  }
+  progress?.stop();
+  for (const gone of known.values()) index.removePath(gone.id, gone.relPath);
+  index.notEntries = notEntries;
+  if (notEntries.length) logger.warn({ files: notEntries.map((n) => n.path) }, 'markdown files without an id__ are not entries');
+  return { scanned: files.length, indexed, removed: known.size, skipped: [...notEntries, ...skipped] };
+}

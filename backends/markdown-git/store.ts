@@ -1,0 +1,249 @@
+/**
+ * markdown-git's NoteStore: seed 002 entries as plain markdown files. The id lives in the
+ * filename and never changes, so writes lock by id (a title change renames the file under the
+ * same lock). Every write is a compare-and-swap on the file's sha256 and lands atomically;
+ * reads go to the file and touch nothing on disk (no cache write, no lock, no commit).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { NoteStore, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import { ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
+import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { WriteLocks } from '../../kernel/util/write-locks.js';
+import { resolveInside } from '../../kernel/util/paths.js';
+import { createVaultFiles } from '../../kernel/util/vault-files.js';
+import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } from './entry-file.js';
+import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from './entry-format.js';
+import { EntryIndex } from './entry-index.js';
+import { rescanRoot } from './rescan.js';
+import { assertOrgName, entryFilename, filenameOf, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
+import type { AutoCommitter } from './git/auto-commit.js';
+import type { GitTimestamps } from './git/timestamps.js';
+import type { LocalCreated } from './local-created.js';
+
+export interface StoreDeps {
+  root: string;
+  metaDir: string;
+  logger: Logger;
+  timestamps: GitTimestamps;
+  localCreated: LocalCreated;
+  committer?: AutoCommitter;
+  /** A read-only vault writes nothing, not even a cache. */
+  readOnly: boolean;
+}
+
+export class MarkdownGitStore implements NoteStore {
+  readonly files: VaultFiles;
+  readonly index = new EntryIndex();
+  private readonly locks: WriteLocks;
+  private readonly root: string;
+
+  constructor(private readonly deps: StoreDeps) {
+    this.root = deps.root;
+    this.locks = new WriteLocks(deps.root, path.join(deps.root, deps.metaDir, 'locks'));
+    this.files = createVaultFiles(deps.root, this.locks);
+  }
+
+  async get(id: string): Promise<Note | undefined> {
+    if (!isEntryId(id) && !isEntryId(`id__${id}`)) return undefined;
+    const key = normaliseId(id);
+    const record = this.index.primary(key);
+    if (!record) return undefined;
+    await this.deps.timestamps.sync();
+    const read = await readEntryFile(this.root, record.relPath, key);
+    if (!read.ok) {
+      if ('missing' in read) return undefined;
+      throw new ValidationError(`Entry ${key} cannot be read: ${read.reason}.`, { id: key, path: record.relPath });
+    }
+    this.index.put(read.record); // memory only: the next list sees the bytes just read
+    const others = this.index.all(key).filter((r) => r.relPath !== record.relPath);
+    const warnings = others.map((r) => `${key} is also carried by ${r.relPath}: rename one of the two files`);
+    return toNote(read.record, read.parsed, this.timesOf(read.record), warnings);
+  }
+
+  async list(query: ListQuery = {}): Promise<NoteSummary[]> {
+    if (query.type !== undefined) return []; // no types here: nothing is of any type
+    await this.deps.timestamps.sync();
+    const rows = this.index.records().map((r) => toSummary(r, this.timesOf(r)));
+    const orderBy = query.orderBy ?? 'updated';
+    const sign = query.direction === 'asc' ? 1 : -1;
+    rows.sort((a, b) => {
+      const x = orderBy === 'title' ? a.title : a[orderBy];
+      const y = orderBy === 'title' ? b.title : b[orderBy];
+      const order = x < y ? -1 : x > y ? 1 : 0;
+      return order !== 0 ? order * sign : a.id < b.id ? -1 : a.id > b.id ? 1 : a.path < b.path ? -1 : 1;
+    });
+    const offset = query.offset ?? 0;
+    return rows.slice(offset, query.limit !== undefined ? offset + query.limit : undefined);
+  }
+
+  async count(query: Pick<ListQuery, 'type'> = {}): Promise<number> {
+    return query.type !== undefined ? 0 : this.index.size;
+  }
+
+  async create(input: NewNote): Promise<Note> {
+    const title = assertTitle(input.title);
+    const tags = normaliseTags(input.tags ?? []);
+    assertText(input.content);
+    const placement = placementFrom(input.metadata, { status: 'active' });
+    let id = newId();
+    while (this.index.has(id)) id = newId();
+    const relPath = placedPath(entryFilename(input.slug ?? title, id), placement);
+    return this.lock(id, async () => {
+      const absolute = resolveInside(this.root, relPath);
+      await fs.mkdir(path.dirname(absolute), { recursive: true });
+      await writeFileAtomic(absolute, renderEntry(title, tags, input.content), { exclusive: true });
+      this.deps.localCreated.set(id, Date.now());
+      const note = await this.reindex(id, relPath);
+      await this.afterWrite({ added: [relPath], removed: [], message: `memory: capture ${title} (${id})` });
+      return note;
+    });
+  }
+
+  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    const key = normaliseId(id);
+    if (change.title !== undefined) assertTitle(change.title);
+    if (change.content !== undefined) assertText(change.content);
+    const tags = change.tags !== undefined ? normaliseTags(change.tags) : undefined;
+    return this.lock(key, async () => {
+      const record = this.requireSingle(key);
+      const { text, hash } = await this.readRaw(record);
+      if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: key });
+      const current = placementOf(record.relPath);
+      const placement = change.metadata !== undefined ? placementFrom(change.metadata, { status: 'active' }) : current;
+      const parsed = parseEntry(text);
+      const next = applyChange(parsed, record.title, {
+        ...(change.title !== undefined ? { title: change.title } : {}),
+        ...(change.content !== undefined ? { content: change.content } : {}),
+        ...(tags !== undefined ? { tags } : {}),
+      });
+      const renamed = change.title !== undefined && change.title !== record.title;
+      const dir = path.posix.dirname(record.relPath);
+      const filename = renamed ? entryFilename(change.title as string, key) : filenameOf(record.relPath);
+      const relPath = placedPath(dir === '.' ? filename : `${dir}/${filename}`, placement);
+      if (relPath === record.relPath) {
+        await writeFileAtomic(resolveInside(this.root, relPath), next);
+      } else {
+        const target = resolveInside(this.root, relPath);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        // Exclusive: never overwrite whatever holds the new name; the old file goes only after.
+        await writeFileAtomic(target, next, { exclusive: true });
+        await fs.rm(resolveInside(this.root, record.relPath));
+        this.index.removePath(key, record.relPath);
+      }
+      const note = await this.reindex(key, relPath);
+      const moved = relPath !== record.relPath ? [record.relPath] : [];
+      await this.afterWrite({ added: [relPath], removed: moved, message: `memory: update ${note.title} (${key})` });
+      return note;
+    });
+  }
+
+  async delete(id: string, expectedHash?: string): Promise<Note> {
+    const key = normaliseId(id);
+    return this.lock(key, async () => {
+      const record = this.requireSingle(key);
+      const read = await readEntryFile(this.root, record.relPath, key);
+      if (!read.ok) throw new NotFoundError(`Entry not found: ${key}`, { identifier: key });
+      if (expectedHash !== undefined && read.record.contentHash !== expectedHash) {
+        throw new ContentHashMismatchError(read.record.contentHash, expectedHash, { identifier: key });
+      }
+      const note = toNote(read.record, read.parsed, this.timesOf(read.record));
+      await fs.rm(resolveInside(this.root, record.relPath));
+      this.index.removePath(key, record.relPath);
+      this.deps.localCreated.delete(key);
+      await this.afterWrite({ added: [], removed: [record.relPath], message: `memory: delete ${note.title} (${key})` });
+      return note;
+    });
+  }
+
+  async refresh(progress?: ProgressReporter): Promise<RefreshReport> {
+    const started = performance.now();
+    this.deps.timestamps.relocate();
+    await this.deps.timestamps.sync();
+    const report = await this.rescan(progress);
+    await this.deps.timestamps.save();
+    return { ...report, ms: Math.round(performance.now() - started) };
+  }
+
+  /** Reads every changed file (size or mtime differ from what the index holds). Memory only. */
+  rescan(progress?: ProgressReporter): Promise<Omit<RefreshReport, 'ms'>> {
+    return rescanRoot(this.root, this.index, this.deps.logger, progress);
+  }
+
+  async close(): Promise<void> {
+    if (!this.deps.readOnly) await this.deps.timestamps.save();
+  }
+
+  private timesOf(record: EntryRecord): EntryTimes {
+    const git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid);
+    const created = git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs;
+    const updated = git.updated ?? record.mtimeMs;
+    // Rounded as Node's Stats dates are, so `updated` equals what `fs.stat().mtime` shows.
+    return { created: new Date(Math.round(created)).toISOString(), updated: new Date(Math.round(updated)).toISOString() };
+  }
+
+  private requireSingle(id: string): EntryRecord {
+    const record = this.index.single(id);
+    if (!record) throw new NotFoundError(`Entry not found: ${id}`, { identifier: id });
+    return record;
+  }
+
+  private lock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    // Keyed by id, not path: a rename changes the path under the same lock.
+    return this.locks.run(path.join(this.root, id), fn);
+  }
+
+  private async reindex(id: string, relPath: string): Promise<Note> {
+    const read = await readEntryFile(this.root, relPath, id);
+    if (!read.ok) throw new NotFoundError(`Entry vanished right after writing: ${id}`, { identifier: id });
+    this.index.put(read.record);
+    return toNote(read.record, read.parsed, this.timesOf(read.record));
+  }
+
+  private async readRaw(record: EntryRecord): Promise<{ text: string; hash: string }> {
+    const read = await readEntryFile(this.root, record.relPath, record.id);
+    if (!read.ok) {
+      if ('missing' in read) throw new NotFoundError(`Entry not found: ${record.id}`, { identifier: record.id });
+      throw new ValidationError(`Entry ${record.id} cannot be read: ${read.reason}.`, { id: record.id });
+    }
+    return { text: read.text, hash: read.record.contentHash };
+  }
+
+  private async afterWrite(commit: { added: string[]; removed: string[]; message: string }): Promise<void> {
+    const { committer, timestamps, localCreated, logger } = this.deps;
+    if (committer) {
+      try {
+        await committer.commit(commit);
+        timestamps.relocate();
+        await timestamps.sync();
+      } catch (err) {
+        logger.error({ err, paths: [...commit.added, ...commit.removed] }, 'autoCommit failed: the write stands, uncommitted');
+      }
+    }
+    await Promise.all([timestamps.save(), localCreated.save((id) => timestamps.knows(id))]);
+  }
+}
+
+/** Only where a file sits is "metadata" here; anything else would be silently lost. */
+function placementFrom(metadata: Metadata | undefined, base: Placement): Placement {
+  const placement: Placement = { ...base };
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (key === 'status' && (value === 'active' || value === 'archived')) placement.status = value;
+    else if (key === 'org' && typeof value === 'string') placement.org = assertOrgName(value);
+    else if (key === 'org' && value === null) delete placement.org;
+    else {
+      throw new ValidationError(
+        `markdown-git entries are pure markdown and store no metadata: "${key}" cannot be kept. Only "status" (active | archived) and "org" (a folder under orgs/) are set, by moving the file; put other facts in the body or in #tags.`,
+        { field: `metadata.${key}` },
+      );
+    }
+  }
+  return placement;
+}
+
+function assertText(content: string): void {
+  if (content.includes('\0')) throw new ValidationError('content contains a NUL byte, which an entry file cannot hold.', { field: 'content' });
+}

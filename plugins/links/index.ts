@@ -1,0 +1,45 @@
+/**
+ * links: one link graph for every profile. Parses wikilinks, embeds, id__ links, markdown links
+ * and URLs (plugins/links/parser), resolves them by title, then filename, keeps broken links
+ * until a matching note appears, and rewrites inbound links on renames and moves. On backends
+ * with `index-db` the links live in seed 000's `note_links` / `external_links` tables.
+ */
+import type { z } from 'zod';
+import { requireMember } from '../../kernel/backend.js';
+import { definePlugin, provide } from '../../kernel/plugin.js';
+import { linksRepairCommand } from './cli.js';
+import { linksOptions, type LinksOptions } from './options.js';
+import { LinksRuntime } from './runtime.js';
+import { LINK_INDEX, LINKS } from './service.js';
+import { createMemoryLinkStore } from './store/memory.js';
+import { createSqliteLinkStore } from './store/sqlite.js';
+import { linkTools } from './tools/index.js';
+
+export { LINKS, LINK_INDEX } from './service.js';
+export type { LinksService, LinkIndexService, LinkRef, LinkRewriteReport, LinkRepairReport, LinkGraph } from './service.js';
+
+export const linksPlugin = definePlugin<LinksOptions>({
+  id: 'links',
+  description: 'Links between notes: backlinks, broken links, link graph, and renames and moves that never break a link.',
+  config: linksOptions as z.ZodType<LinksOptions>,
+  register(ctx) {
+    const options = linksOptions.parse(ctx.options ?? {});
+    const links = ctx.capabilities.has('index-db')
+      ? createSqliteLinkStore(requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links'), ctx.pluginId)
+      : createMemoryLinkStore();
+    const runtime = new LinksRuntime({ links, store: ctx.store, notes: ctx.notes, logger: ctx.logger, readOnly: ctx.vault.readOnly, autoRepair: options.autoRepair });
+    runtime.start((report) =>
+      ctx.logger.info(
+        { storage: links.kind, scanned: report.scanned, extracted: report.extracted, removed: report.removed, moved: report.moved.length, ms: report.ms },
+        'links index ready',
+      ),
+    );
+    return {
+      services: [provide(LINKS, runtime), provide(LINK_INDEX, runtime)],
+      tools: options.tools ? linkTools(runtime) : [],
+      hooks: runtime.hooks(),
+      cli: [linksRepairCommand(runtime, ctx.store)],
+      dispose: () => runtime.close(),
+    };
+  },
+});

@@ -1,0 +1,250 @@
+/**
+ * The links plugin at run time: the index (tables + names), the hooks that keep it in step,
+ * and the LINKS / LINK_INDEX services. Index changes run one at a time through a queue, so a
+ * hook never interleaves with a reconcile; rewrites run outside the queue (their own writes
+ * come back through the hooks, which must not wait on them).
+ */
+import type { NoteStore } from '../../kernel/backend.js';
+import { NotFoundError } from '../../kernel/errors.js';
+import type { HookHandlers, WriteSource } from '../../kernel/hooks.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { Note } from '../../kernel/note.js';
+import type { NoteService } from '../../kernel/notes.js';
+import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { neighbourhood, orphans, type GraphOptions } from './graph.js';
+import { LinkIndexer } from './indexer.js';
+import { NameIndex, nameKey, stemOf } from './names.js';
+import { parseInner } from './parser/index.js';
+import { noteRename, reconcile, type ReconcileReport } from './reconcile.js';
+import { toLinkRef } from './render.js';
+import { rewriteNotes, type RewriteDeps } from './rewrite.js';
+import { renameRule, repairRule, staleSources } from './rules.js';
+import type { LinkGraph, LinkIndexService, LinkRef, LinkRepairReport, LinkRewriteReport } from './service.js';
+import type { LinkStore } from './store/types.js';
+import { VanishedNotes } from './vanished.js';
+
+export interface LinksRuntimeDeps {
+  links: LinkStore;
+  store: NoteStore;
+  notes: NoteService;
+  logger: Logger;
+  readOnly: boolean;
+  autoRepair: boolean;
+}
+
+export class LinksRuntime implements LinkIndexService {
+  readonly names = new NameIndex();
+  readonly indexer: LinkIndexer;
+  readonly links: LinkStore;
+  private readonly mutex = new KeyedMutex();
+  private pending: Promise<void> = Promise.resolve();
+  private initial: Promise<void> = Promise.resolve();
+  private closing = false;
+  /** Notes an external delete just removed, by content hash, in case they reappear (an mv). */
+  private readonly vanished = new VanishedNotes();
+  private readonly rewriteDeps: RewriteDeps;
+
+  constructor(private readonly deps: LinksRuntimeDeps) {
+    this.links = deps.links;
+    this.indexer = new LinkIndexer(deps.links, this.names);
+    this.rewriteDeps = { notes: deps.notes, reindex: (note) => this.reindex(note) };
+  }
+
+  /** Runs index work one piece at a time. */
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.mutex.run('links', async () => fn());
+  }
+
+  /**
+   * Starts the start-up reconcile without waiting for it: the vault opens (and answers tools
+   * that do not need links) at once; everything that reads the link index waits for `ready()`.
+   */
+  start(onDone: (report: ReconcileReport) => void): void {
+    this.initial = this.reconcile().then(onDone, (err: unknown) => this.deps.logger.error({ err }, 'links: start-up reconcile failed'));
+  }
+
+  /** Resolves once the start-up reconcile is done. */
+  ready(): Promise<void> {
+    return this.initial;
+  }
+
+  /** Catches up with the store; `scheduleRepair` is off when a repair is the caller. */
+  async reconcile(scheduleRepair = true): Promise<ReconcileReport> {
+    const report = await this.run(() => reconcile(this.indexer, this.deps.store, this.deps.logger, () => this.closing));
+    if (scheduleRepair && (report.moved.length || report.retitled.length)) this.scheduleRepair();
+    return report;
+  }
+
+  hooks(): HookHandlers {
+    return {
+      'note.afterWrite': ({ note, source }) => this.run(() => this.onWrite(note, source)),
+      'note.afterDelete': ({ note, source }) =>
+        this.run(() => {
+          if (source === 'external') this.vanished.remember(this.links.state(note.id));
+          this.links.transaction(() => void this.indexer.reresolve(this.indexer.drop(note.id)));
+        }),
+      'note.afterMove': ({ note, fromId }) => this.run(() => this.links.transaction(() => void this.indexer.reresolve(this.indexer.move(fromId, note)))),
+    };
+  }
+
+  /** Resolves a tool's identifier (id, id without `.md`, title or filename) to a note id. */
+  async noteId(identifier: string): Promise<string> {
+    await this.initial;
+    const known = this.names.lookup(identifier);
+    if (known) return known;
+    try {
+      const note = await this.deps.store.get(identifier);
+      if (note) return note.id;
+    } catch {
+      // not an identifier the store understands either
+    }
+    throw new NotFoundError(`Note not found: ${identifier}`, { identifier });
+  }
+
+  async rewriteAfterRename(noteId: string, oldTitle: string, newTitle: string): Promise<LinkRewriteReport> {
+    await this.initial;
+    // The index must know the new title (and keep the old one as a former name) first.
+    const note = await this.deps.notes.get(noteId);
+    if (note) await this.reindex(note);
+    const oldKey = nameKey(oldTitle);
+    const sources = this.links.incoming(noteId).filter((l) => l.target_key === oldKey || l.target_key.startsWith('id:'));
+    const outcome = await rewriteNotes(
+      sources.map((l) => l.source_note_id),
+      renameRule(this.names, noteId, oldTitle, newTitle),
+      this.rewriteDeps,
+      false,
+    );
+    return { links_updated: outcome.links_updated, notes_updated: outcome.notes_updated, not_rewritten: outcome.not_rewritten };
+  }
+
+  async repair(options: { dryRun: boolean; noteId?: string }): Promise<LinkRepairReport> {
+    await this.reconcile(false);
+    const target = options.noteId;
+    const sources = staleSources(this.names, (keys) => this.links.byKeys(keys), target);
+    const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun);
+    const moves = this.links.moves({ pending: true }).filter((m) => target === undefined || m.to_id === target);
+    if (!options.dryRun && outcome.not_rewritten.length === 0) this.links.markRepaired(moves.map((m) => m.id));
+    return {
+      dry_run: options.dryRun,
+      moves: moves.map(({ id: _id, ...m }) => m),
+      edits: outcome.edits,
+      links_updated: outcome.links_updated,
+      notes_updated: outcome.notes_updated,
+      not_rewritten: outcome.not_rewritten,
+    };
+  }
+
+  async incoming(noteId: string): Promise<LinkRef[]> {
+    await this.initial;
+    return this.links.incoming(noteId).map(toLinkRef);
+  }
+
+  async brokenFrom(noteId: string): Promise<LinkRef[]> {
+    await this.initial;
+    return this.links.outgoing(noteId).filter((l) => l.target_note_id === null).map(toLinkRef);
+  }
+
+  async outgoing(noteId: string): Promise<LinkRef[]> {
+    await this.initial;
+    return this.links.outgoing(noteId).map(toLinkRef);
+  }
+
+  async broken(): Promise<LinkRef[]> {
+    await this.initial;
+    return this.links.broken().map(toLinkRef);
+  }
+
+  async orphans(): Promise<Array<{ id: string; title: string }>> {
+    await this.initial;
+    return orphans(this.links, this.names);
+  }
+
+  async graph(noteId: string, options?: GraphOptions): Promise<LinkGraph> {
+    await this.initial;
+    return neighbourhood(this.links, this.names, noteId, options);
+  }
+
+  async resolve(target: string): Promise<string | null> {
+    await this.initial;
+    const inner = parseInner(target.replace(/^!?\[\[|\]\]$/g, ''));
+    if (!inner) return null;
+    const key = this.names.keyFor({ ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 }, '');
+    return this.names.resolveKey(key).target;
+  }
+
+  async titleOwners(title: string): Promise<string[]> {
+    await this.initial;
+    return this.names.titled(title);
+  }
+
+  /** Waits for the start-up reconcile and any scheduled automatic repair. */
+  async settle(): Promise<void> {
+    await this.initial;
+    await this.pending;
+  }
+
+  /** The vault is closing: an unfinished start-up reconcile stops after its current batch. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.settle();
+  }
+
+  private async reindex(note: Note): Promise<void> {
+    await this.run(() =>
+      this.links.transaction(() => {
+        const result = this.indexer.apply(note);
+        if (result.changed) this.indexer.reresolve(result.keys);
+      }),
+    );
+  }
+
+  private async onWrite(note: Note, source: WriteSource): Promise<void> {
+    const before = this.links.state(note.id);
+    const twin = !before && source === 'external' ? await this.vanishedTwin(note) : undefined;
+    const gone = !before && !twin && source === 'external' ? this.vanished.take(note.contentHash) : undefined;
+    const renamedOutside = this.links.transaction(() => {
+      if (gone) {
+        const result = this.indexer.apply(note);
+        this.indexer.reresolve([...result.keys, ...this.indexer.adoptVanished(gone, note)]);
+        this.deps.logger.info({ from: gone.id, to: note.id }, 'note moved outside the server; links_repair rewrites its inbound links');
+        return true;
+      }
+      if (twin) {
+        this.indexer.reresolve(this.indexer.move(twin, note, 'content_hash'));
+        this.deps.logger.info({ from: twin, to: note.id }, 'note moved outside the server; links_repair rewrites its inbound links');
+        return true;
+      }
+      const result = this.indexer.apply(note);
+      if (!result.changed) return false;
+      this.indexer.reresolve(result.keys);
+      if (source !== 'external' || !before || (before.title === note.title && before.stem === stemOf(note.filename))) return false;
+      noteRename(this.indexer, before, note);
+      return true;
+    });
+    if (renamedOutside) this.scheduleRepair();
+  }
+
+  /** An external create whose bytes match exactly one indexed note that is gone: a move. */
+  private async vanishedTwin(note: Note): Promise<string | undefined> {
+    const candidates = this.links.statesByHash(note.contentHash).filter((s) => s.note_id !== note.id);
+    if (candidates.length !== 1) return undefined;
+    const id = (candidates[0] as { note_id: string }).note_id;
+    try {
+      return (await this.deps.store.get(id)) ? undefined : id;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private scheduleRepair(): void {
+    if (!this.deps.autoRepair || this.deps.readOnly || this.closing) return;
+    // After the current call returns (start-up finishes registering first), one repair at a time.
+    this.pending = this.pending
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(async () => {
+        const report = await this.repair({ dryRun: false });
+        this.deps.logger.info({ links: report.links_updated, notes: report.notes_updated, not_rewritten: report.not_rewritten.length }, 'links repaired automatically');
+      })
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'automatic link repair failed'));
+  }
+}

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { toNoteLinkRow } from '../render.js';
+import type { LinksRuntime } from '../runtime.js';
+import { identifierField } from './get-note-links.js';
+
+export function getBacklinksTool(runtime: LinksRuntime) {
+  return defineTool({
+    name: 'get_backlinks',
+    description: 'Links from other notes to this note (newest first), each with its source note and line.',
+    input: z.object({ identifier: identifierField, vault_id: vaultIdField }),
+    annotations: { title: 'Get backlinks', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      const id = await runtime.noteId(args.identifier);
+      return { success: true, note_id: id, backlinks: runtime.links.incoming(id).map(toNoteLinkRow) };
+    },
+  });
+}

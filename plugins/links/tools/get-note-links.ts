@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { toExternalLinkRow, toNoteLinkRow } from '../render.js';
+import type { LinksRuntime } from '../runtime.js';
+
+export const identifierField = z.string().min(1).describe('Note id ("type/filename.md"), or its title or filename');
+
+export function getNoteLinksTool(runtime: LinksRuntime) {
+  return defineTool({
+    name: 'get_note_links',
+    description: 'All links of a note: outgoing wikilinks (target_note_id null when broken), outgoing external URLs, and incoming links.',
+    input: z.object({ identifier: identifierField, vault_id: vaultIdField }),
+    annotations: { title: 'Get note links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      const id = await runtime.noteId(args.identifier);
+      return {
+        success: true,
+        note_id: id,
+        outgoing_internal: runtime.links.outgoing(id).map(toNoteLinkRow),
+        outgoing_external: runtime.links.externals(id).map(toExternalLinkRow),
+        incoming: runtime.links.incoming(id).map(toNoteLinkRow),
+      };
+    },
+  });
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import type { LinksRuntime } from '../runtime.js';
+
+export function linksRepairTool(runtime: LinksRuntime) {
+  return defineTool({
+    name: 'links_repair',
+    description:
+      'Find notes renamed or moved outside the server (mv, git, a file manager) and rewrite the links that still use their old names. Dry run by default: shows each edit; pass dry_run: false to apply.',
+    input: z.object({
+      dry_run: z.boolean().default(true).describe('true (default): list the edits only; false: write them'),
+      identifier: z.string().min(1).optional().describe('Repair only links to this note (id, title or filename)'),
+      refresh: z.boolean().default(true).describe('Re-scan the vault for files changed on disk first (only changed files are read)'),
+      vault_id: vaultIdField,
+    }),
+    annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      if (args.refresh) await ctx.notes.store.refresh();
+      const noteId = args.identifier === undefined ? undefined : await runtime.noteId(args.identifier);
+      const report = await runtime.repair({ dryRun: args.dry_run, ...(noteId !== undefined ? { noteId } : {}) });
+      const pending = report.dry_run && report.edits.length > 0;
+      return { success: true, ...report, ...(pending ? { hint: 'Run again with dry_run: false to apply these edits.' } : {}) };
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import type { LinksRuntime } from '../runtime.js';
+
+export function migrateLinksTool(runtime: LinksRuntime) {
+  return defineTool({
+    name: 'migrate_links',
+    description:
+      'Rebuild the link tables from every note. Rarely needed: links are kept up to date automatically. Refuses when links exist unless force is true.',
+    input: z.object({
+      force: z.boolean().default(false).describe('Rebuild even when the link tables already hold links'),
+      vault_id: vaultIdField,
+    }),
+    annotations: { title: 'Migrate links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      await runtime.ready();
+      const existing = runtime.links.counts().links;
+      if (!args.force && existing > 0) {
+        return { success: false, message: 'Link tables already contain data. Use force=true to migrate anyway.', existing_links: existing };
+      }
+      await runtime.run(() => runtime.links.clear());
+      const report = await runtime.reconcile();
+      return {
+        success: true,
+        message: 'Link migration completed',
+        total_notes: report.scanned,
+        processed: report.extracted,
+        errors: report.unreadable.length,
+        ...(report.unreadable.length ? { error_details: report.unreadable.slice(0, 10).map((id) => `${id}: unreadable`) } : {}),
+      };
+    },
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Seed 002's response shapes. An entry read is `{ id, title, tags, links, body, createdAt,
+ * updatedAt, status, path }`; a listed entry drops body and links. Status and org come from
+ * where the file sits (seed 002: status is the folder), by the backend's own layout rule.
+ */
+import type { Note, NoteSummary } from '../../kernel/note.js';
+import { scanMarkdown } from '../links/parser/index.js';
+import { placementOf } from '../../backends/markdown-git/entry-name.js';
+
+export interface OutboundLink {
+  id: string;
+  displayText: string;
+}
+
+export interface EntryView {
+  id: string;
+  title: string;
+  tags: string[];
+  links: OutboundLink[];
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+  status: 'active' | 'archived';
+  path: string;
+}
+
+export interface EntryListItem {
+  id: string;
+  title: string;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+  status: 'active' | 'archived';
+  org?: string;
+  path: string;
+}
+
+export function entryView(note: Note): EntryView {
+  return {
+    id: note.id,
+    title: note.title,
+    tags: note.tags,
+    links: outboundLinks(note.content),
+    body: note.content,
+    createdAt: note.created,
+    updatedAt: note.updated,
+    status: placementOf(note.path).status,
+    path: note.path,
+  };
+}
+
+export function listItem(summary: NoteSummary): EntryListItem {
+  const placement = placementOf(summary.path);
+  return {
+    id: summary.id,
+    title: summary.title,
+    tags: summary.tags,
+    createdAt: summary.created,
+    updatedAt: summary.updated,
+    status: placement.status,
+    ...(placement.org !== undefined ? { org: placement.org } : {}),
+    path: summary.path,
+  };
+}
+
+/** `[[id__X|text]]` and `[[id__X]]` (display text defaults to the id), outside code, in order. */
+export function outboundLinks(text: string): OutboundLink[] {
+  return scanMarkdown(text, { tags: false })
+    .links.filter((l) => l.idRef !== null && l.kind !== 'markdown')
+    .map((l) => ({ id: l.idRef as string, displayText: l.alias ?? (l.idRef as string) }));
+}

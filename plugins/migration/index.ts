@@ -1,0 +1,19 @@
+/**
+ * migration: converts folders of notes between formats, one named step at a time (see
+ * steps/). Served as the `notekernel migrate <step>` CLI command and the `migrate` tool.
+ */
+import { definePlugin } from '../../kernel/plugin.js';
+import { migrateCommand } from './cli.js';
+import { migrateTool } from './tool.js';
+
+export { MIGRATION_STEPS } from './steps/index.js';
+export type { MigrationReport, MigrationStep } from './steps/index.js';
+
+export const migrationPlugin = definePlugin({
+  id: 'migration',
+  description: 'Format migrations as steps (agent-memory-v2, ...): a CLI command and a tool, idempotent, with a dry run.',
+  commands: [{ name: 'migrate', vaultFlag: '--root-dir' }],
+  register(ctx) {
+    return { tools: [migrateTool], cli: [migrateCommand(ctx.vault.root, ctx.store, ctx.logger)] };
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineTool } from '../../kernel/tool.js';
+import { runStep } from './run.js';
+import { MIGRATION_STEPS } from './steps/index.js';
+
+/**
+ * The same migration as `notekernel migrate`, on the open vault's own folder only: an agent
+ * never names a path outside the vault.
+ */
+export const migrateTool = defineTool({
+  name: 'migrate',
+  description: `Convert the notes of this vault with a migration step (${MIGRATION_STEPS.map((s) => `${s.id}: ${s.description}`).join('; ')}). Idempotent; try dry_run first.`,
+  input: z.object({
+    step: z.enum(MIGRATION_STEPS.map((s) => s.id) as [string, ...string[]]).describe('migration step id'),
+    dry_run: z.boolean().optional().describe('report what would change and write nothing (default false)'),
+  }),
+  annotations: { title: 'Migrate notes', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const dryRun = args.dry_run ?? false;
+    const report = await runStep(args.step, ctx.vault.root, { dryRun, logger: ctx.logger });
+    if (!dryRun) await ctx.notes.store.refresh();
+    return report;
+  },
+});

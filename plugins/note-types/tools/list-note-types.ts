@@ -1,0 +1,43 @@
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+import type { NoteStore } from '../../../kernel/backend.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import type { NoteTypes } from '../service.js';
+
+/** seed 000's list_note_types rows; also the body of the flint-note://types resource. */
+export async function noteTypeRows(types: NoteTypes, store: NoteStore) {
+  const infos = await types.list();
+  return Promise.all(
+    infos.map(async (info) => ({
+      name: info.name,
+      path: info.path,
+      purpose: info.description.purpose,
+      agentInstructions: info.description.agentInstructions,
+      hasDescription: info.hasDescription,
+      noteCount: await store.count({ type: info.name }),
+      lastModified: await lastModified(info.path),
+    })),
+  );
+}
+
+export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
+  return defineTool({
+    name: 'list_note_types',
+    description: 'List all note types in the vault with their purpose, agent instructions and note counts.',
+    input: z.object({ vault_id: vaultIdField }),
+    annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      return noteTypeRows(types, store);
+    },
+  });
+}
+
+async function lastModified(folder: string): Promise<string | null> {
+  try {
+    return (await fs.stat(folder)).mtime.toISOString();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Shared pieces of the note-type tools: the metadata_schema argument (the seed shows both the
+ * `{ fields: [...] }` object and a bare array, so both are taken) and its conversion to schema
+ * bullets through the schema plugin's SCHEMA service.
+ */
+import { z } from 'zod';
+import { PluginDependencyError } from '../../../kernel/errors.js';
+import type { ToolContext } from '../../../kernel/tool.js';
+import { isSystemKey, jsonFieldInput, SCHEMA, type FieldDefinition, type JsonFieldInput } from '../../schema/service.js';
+
+export const metadataSchemaInput = z
+  .union([
+    z.array(jsonFieldInput),
+    z.object({ fields: z.array(jsonFieldInput).describe('Field definitions'), version: z.string().optional().describe('Schema version (kept for compatibility)') }),
+  ])
+  .describe('Metadata fields: [{name, type, description?, required?, constraints?: {min, max, pattern, options, format}, default?}] or {fields: [...]}');
+
+export function fieldList(input: z.output<typeof metadataSchemaInput>): JsonFieldInput[] {
+  return Array.isArray(input) ? input : input.fields;
+}
+
+/** The schema's bullet lines, with warnings for fields naming keys the vault manages itself. */
+export function schemaLinesFrom(ctx: ToolContext, input: JsonFieldInput[]): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
+  const schema = ctx.tryResolve(SCHEMA);
+  if (!schema) {
+    throw new PluginDependencyError('metadata_schema needs the "schema" plugin, which this profile does not load; add it under plugins in the config.', {
+      plugin: 'schema',
+    });
+  }
+  const fields = schema.fromJson(input);
+  const warnings = fields
+    .filter((f) => isSystemKey(f.name))
+    .map((f) => `field '${f.name}' is set by the vault itself; it is documented in the schema but not validated`);
+  return { lines: schema.toLines(fields), fields, warnings };
+}
+
+/** `instructions` as the seed passes it (newline-separated text, bullets optional) or as a list. */
+export function instructionLines(input: string | readonly string[]): string[] {
+  const lines = typeof input === 'string' ? input.split(/\r?\n/) : [...input];
+  return lines.map((l) => l.trim().replace(/^[-*]\s*/, '').trim()).filter((l) => l !== '');
+}

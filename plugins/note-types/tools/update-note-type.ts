@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { VaultFiles } from '../../../kernel/backend.js';
+import { ContentHashMismatchError, NotekernelError, ValidationError } from '../../../kernel/errors.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { formatDescription, parseDescription, replaceSection, SCHEMA_INTRO } from '../description.js';
+import type { NoteTypes } from '../service.js';
+import { requireType } from './get-note-type-info.js';
+import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
+
+export function typeHashMismatch(typeName: string, current: string, provided: string): NotekernelError {
+  return new NotekernelError(
+    'content_hash_mismatch',
+    'Note type definition has been modified since last read. Please fetch the latest version with get_note_type_info.',
+    { current_hash: current, provided_hash: provided, type_name: typeName },
+  );
+}
+
+export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
+  return defineTool({
+    name: 'update_note_type',
+    description:
+      "Update a note type's agent instructions, description and/or metadata schema. content_hash (from get_note_type_info) is required; other sections of _description.md are kept.",
+    input: z
+      .object({
+        type_name: z.string().min(1).describe('Name of the note type'),
+        content_hash: z
+          .string({ error: 'content_hash is required: call get_note_type_info and pass its content_hash' })
+          .describe('content_hash from get_note_type_info; the update is refused if the type changed since'),
+        instructions: z.union([z.string(), z.array(z.string())]).optional().describe('New agent instructions: newline-separated (bullets optional) or a list'),
+        description: z.string().trim().min(1).optional().describe('New purpose of the note type'),
+        metadata_schema: metadataSchemaInput.optional(),
+        vault_id: vaultIdField,
+      })
+      .superRefine((args, issue) => {
+        if (args.instructions === undefined && args.description === undefined && args.metadata_schema === undefined) {
+          issue.addIssue({ code: 'custom', path: ['instructions'], message: 'At least one of instructions, description or metadata_schema must be provided' });
+        }
+      }),
+    annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      const info = await requireType(types, args.type_name);
+      if (info.contentHash !== args.content_hash) throw typeHashMismatch(info.name, info.contentHash, args.content_hash);
+      const current = info.description;
+      let text = info.rawDescription ?? formatDescription(info.name, current.purpose, current.agentInstructions, current.schemaLines);
+      const fieldsUpdated: string[] = [];
+      const warnings: string[] = [];
+      if (args.instructions !== undefined) {
+        const lines = instructionLines(args.instructions);
+        if (lines.length === 0) throw new ValidationError('instructions holds no instruction; give at least one line.', { field: 'instructions' });
+        text = replaceSection(text, 'Agent Instructions', lines.map((l) => `- ${l}`));
+        fieldsUpdated.push('instructions');
+      }
+      if (args.description !== undefined) {
+        text = replaceSection(text, 'Purpose', [args.description]);
+        fieldsUpdated.push('description');
+      }
+      if (args.metadata_schema !== undefined) {
+        const schema = schemaLinesFrom(ctx, fieldList(args.metadata_schema));
+        text = replaceSection(text, 'Metadata Schema', [SCHEMA_INTRO, ...schema.lines.map((l) => `- ${l}`)]);
+        warnings.push(...schema.warnings);
+        fieldsUpdated.push('metadata_schema');
+      }
+      let written;
+      try {
+        written = await files.writeText(types.descriptionPath(info.name), text, { expectedHash: args.content_hash });
+      } catch (err) {
+        if (err instanceof ContentHashMismatchError) throw typeHashMismatch(info.name, String(err.details.current_hash), args.content_hash);
+        throw err;
+      }
+      const updated = parseDescription(text, info.name);
+      return {
+        success: true,
+        type_name: info.name,
+        fields_updated: fieldsUpdated,
+        updated_info: { name: info.name, purpose: updated.purpose, agent_instructions: updated.agentInstructions },
+        content_hash: written.contentHash,
+        ...(warnings.length ? { warnings } : {}),
+      };
+    },
+  });
+}

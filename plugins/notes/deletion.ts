@@ -1,0 +1,67 @@
+/**
+ * One safe delete, shared by delete_note and bulk_delete_notes: the seed's process of checking
+ * incoming links, asking for confirmation (when the vault config requires it, or when other
+ * notes link here), backing the file up, then deleting it only if it is still the file that
+ * was checked and backed up (compare-and-swap on its hash).
+ */
+import { ContentHashMismatchError, ValidationError } from '../../kernel/errors.js';
+import type { ToolContext } from '../../kernel/tool.js';
+import { contentHash } from '../../kernel/util/hash.js';
+import { toRelative } from '../../kernel/util/paths.js';
+import { LINKS } from '../links/service.js';
+import { BACKUPS } from '../vault-config/index.js';
+import { vaultConfig } from './config.js';
+
+export interface DeleteOutcome {
+  id: string;
+  deleted: true;
+  timestamp: string;
+  backup_path?: string;
+  warnings?: string[];
+  incoming_links?: string[];
+}
+
+export async function deleteNoteSafely(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string }): Promise<DeleteOutcome> {
+  const config = await vaultConfig(ctx);
+  const note = await ctx.notes.require(identifier);
+  const files = ctx.notes.store.files;
+  const relPath = files ? toRelative(files.root, note.path) : undefined;
+  // The raw text is what gets backed up, and its hash is what the delete is checked against.
+  const raw = files && relPath ? await files.readText(relPath) : undefined;
+  const currentHash = raw !== undefined ? contentHash(raw) : note.contentHash;
+  if (options.expectedHash !== undefined && options.expectedHash !== currentHash) {
+    throw new ContentHashMismatchError(currentHash, options.expectedHash, { identifier: note.id });
+  }
+  const warnings: string[] = [];
+  const links = ctx.tryResolve(LINKS);
+  const sources = links ? [...new Set((await links.incoming(note.id)).map((l) => l.source_note_id).filter((s) => s !== note.id))].sort() : [];
+  if (!links) warnings.push('Incoming links were not checked: the links plugin is not loaded.');
+  if (sources.length) warnings.push(`Note has incoming links from ${sources.length} note(s) that will become broken: ${sources.join(', ')}`);
+  if (!options.confirm && (config.deletion.require_confirmation || sources.length)) {
+    const why = sources.length && !config.deletion.require_confirmation ? ` because ${sources.length} note(s) link to it` : '';
+    throw new ValidationError(`Deleting note '${note.id}' requires confirmation${why}. Set confirm=true to proceed.`, {
+      field: 'confirm',
+      identifier: note.id,
+      ...(sources.length ? { incoming_links: sources } : {}),
+    });
+  }
+  let backupPath: string | undefined;
+  if (config.deletion.create_backups) {
+    const backups = ctx.tryResolve(BACKUPS);
+    if (backups && relPath) {
+      const entry = { relPath, ...(raw !== undefined ? { text: raw } : {}) };
+      backupPath = (await backups.backup(`note-${note.filename.replace(/\.md$/i, '')}`, [entry], { id: note.id, title: note.title })).path;
+    } else {
+      warnings.push('No backup was made: backups need the vault-config plugin and raw file access.');
+    }
+  }
+  await ctx.notes.delete(note.id, currentHash);
+  return {
+    id: note.id,
+    deleted: true,
+    timestamp: new Date().toISOString(),
+    ...(backupPath ? { backup_path: backupPath } : {}),
+    ...(warnings.length ? { warnings } : {}),
+    ...(sources.length ? { incoming_links: sources } : {}),
+  };
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { toNotekernelError } from '../../../kernel/errors.js';
+import type { Note } from '../../../kernel/note.js';
+import { defineTool, type ToolContext } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { LINKS, type LinkRef } from '../../links/service.js';
+import { NOTE_TYPES } from '../../note-types/index.js';
+import { SCHEMA, isSystemKey, type FieldIssue, type TypeSchema } from '../../schema/service.js';
+
+export const analyzeNoteTool = defineTool({
+  name: 'analyze_note',
+  description:
+    "Check a note against its type, without an LLM: missing required fields, invalid or unknown metadata, unfilled optional fields, broken links, schema faults, and the type's agent instructions, with suggestions.",
+  input: z.object({
+    identifier: z.string().min(1).describe('Note id, e.g. "reading/atomic-habits.md"'),
+    vault_id: vaultIdField,
+  }),
+  annotations: { title: 'Analyze note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    assertVault(ctx, args.vault_id);
+    const note = await ctx.notes.require(args.identifier);
+    const type = note.type ?? '';
+    const typeInfo = await ctx.tryResolve(NOTE_TYPES)?.get(type);
+    const schema = await ctx.tryResolve(SCHEMA)?.forType(type);
+    const metadata = schemaGaps(ctx, note, schema);
+    const links = await brokenLinks(ctx, note);
+    const analysis = {
+      id: note.id,
+      title: note.title,
+      type: note.type,
+      content_hash: note.contentHash,
+      schema: schema ? { fields: schema.fields.length, valid: schema.errors.length === 0, errors: schema.errors } : null,
+      ...(await metadata),
+      broken_links: links.broken.map((l) => ({ target: l.target_title, line_number: l.line_number, ...(l.link_text ? { link_text: l.link_text } : {}) })),
+      links_checked: links.checked,
+      agent_instructions: typeInfo?.description.agentInstructions ?? [],
+      content_stats: contentStats(note.content),
+      ...(note.warnings ? { read_warnings: note.warnings } : {}),
+    };
+    return { ...analysis, suggestions: suggestionsFor(analysis, type, links.reason) };
+  },
+});
+
+async function schemaGaps(ctx: ToolContext, note: Note, schema: TypeSchema | undefined) {
+  const empty = { missing_required: [] as string[], invalid_fields: [] as FieldIssue[], unknown_fields: [] as string[], missing_optional: [] as string[] };
+  const service = ctx.tryResolve(SCHEMA);
+  if (!schema || !service) return empty;
+  const custom = Object.fromEntries(Object.entries(note.metadata).filter(([k]) => !isSystemKey(k)));
+  const present = Object.keys(custom).filter((k) => custom[k] !== null);
+  const result = await service.check({ type: note.type ?? '', metadata: custom, op: 'update', changedKeys: present, strict: false });
+  const has = (name: string) => custom[name] !== undefined && custom[name] !== null;
+  const fields = schema.fields.filter((f) => !isSystemKey(f.name));
+  return {
+    // A required field with a default counts as missing: it is filled only on the next metadata write.
+    missing_required: fields.filter((f) => f.required && !has(f.name)).map((f) => f.name),
+    invalid_fields: result.errors.filter((e) => e.rule !== 'required'),
+    unknown_fields: result.warnings.filter((w) => w.rule === 'unknown_field').map((w) => w.field),
+    missing_optional: fields.filter((f) => !f.required && !has(f.name)).map((f) => f.name),
+  };
+}
+
+async function brokenLinks(ctx: ToolContext, note: Note): Promise<{ broken: LinkRef[]; checked: boolean; reason?: string }> {
+  const links = ctx.tryResolve(LINKS);
+  if (!links) return { broken: [], checked: false, reason: 'the links plugin is not loaded' };
+  try {
+    return { broken: await links.brokenFrom(note.id), checked: true };
+  } catch (err) {
+    return { broken: [], checked: false, reason: toNotekernelError(err).message };
+  }
+}
+
+function contentStats(content: string) {
+  const trimmed = content.trim();
+  return {
+    words: trimmed === '' ? 0 : trimmed.split(/\s+/).length,
+    lines: trimmed === '' ? 0 : trimmed.split(/\r?\n/).length,
+    headings: (content.match(/^#{1,6}\s+\S/gm) ?? []).length,
+  };
+}
+
+interface AnalysisFacts {
+  schema: { errors: string[] } | null;
+  missing_required: string[];
+  invalid_fields: FieldIssue[];
+  unknown_fields: string[];
+  missing_optional: string[];
+  broken_links: Array<{ target: string; line_number: number }>;
+  content_stats: { words: number };
+}
+
+/** Fixed wording from the facts above, in a fixed order: the same note always gets the same answer. */
+function suggestionsFor(a: AnalysisFacts, type: string, linksReason: string | undefined): string[] {
+  const out: string[] = [];
+  if (a.schema?.errors.length) out.push(`The metadata schema of note type '${type}' has faults; fix them with update_note_type (see get_note_type_info).`);
+  for (const field of a.missing_required) out.push(`Add the required metadata field '${field}'.`);
+  for (const issue of a.invalid_fields) out.push(`Fix ${issue.message}.`);
+  for (const field of a.unknown_fields) out.push(`Field '${field}' is not in the '${type}' schema: add it with update_note_type or remove it from the note.`);
+  for (const link of a.broken_links) out.push(`Link [[${link.target}]] on line ${link.line_number} points to no note: create that note or correct the link.`);
+  if (a.missing_optional.length) out.push(`Consider filling the optional fields: ${a.missing_optional.join(', ')}.`);
+  if (a.content_stats.words === 0) out.push('The note has no content yet.');
+  if (linksReason) out.push(`Links were not checked: ${linksReason}.`);
+  return out;
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { NoteSummary } from '../../../kernel/note.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { noteRow } from './list-notes-by-type.js';
+
+export const getNoteInfoTool = defineTool({
+  name: 'get_note_info',
+  description: 'Find a note by its title or filename and get its id and wikilink forms (exact matches first, then titles containing the text).',
+  input: z
+    .object({
+      title_or_filename: z.string().trim().min(1).optional().describe('Title or filename (with or without .md) to look up'),
+      title: z.string().trim().min(1).optional().describe('Title to look up (alternative to title_or_filename)'),
+      filename: z.string().trim().min(1).optional().describe('Filename to look up (alternative to title_or_filename)'),
+      type: z.string().min(1).optional().describe('Only look in this note type'),
+      vault_id: vaultIdField,
+    })
+    .superRefine((args, issue) => {
+      if (args.title_or_filename === undefined && args.title === undefined && args.filename === undefined) {
+        issue.addIssue({ code: 'custom', path: ['title_or_filename'], message: 'Required (or pass title or filename)' });
+      }
+    }),
+  annotations: { title: 'Get note info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    assertVault(ctx, args.vault_id);
+    const wanted = (args.title_or_filename ?? args.title ?? args.filename ?? '').toLowerCase();
+    const stem = wanted.replace(/\.md$/, '');
+    const notes = await ctx.notes.list(args.type !== undefined ? { type: args.type } : {});
+    const rank = (n: NoteSummary): number => {
+      const title = n.title.toLowerCase();
+      const file = n.filename.toLowerCase().replace(/\.md$/, '');
+      if (n.id.toLowerCase() === wanted || n.id.toLowerCase() === `${stem}.md`) return 0;
+      if (args.filename === undefined && title === wanted) return 1;
+      if (args.title === undefined && file === stem) return 2;
+      if (args.filename === undefined && title.includes(wanted)) return 3;
+      return -1;
+    };
+    const matches = notes
+      .map((n) => ({ n, r: rank(n) }))
+      .filter((m) => m.r >= 0)
+      .sort((a, b) => a.r - b.r || a.n.title.length - b.n.title.length || a.n.id.localeCompare(b.n.id));
+    const best = matches[0];
+    if (!best) return { found: false, message: `No note found with title or filename: ${args.title_or_filename ?? args.title ?? args.filename}` };
+    return {
+      found: true,
+      ...noteRow(best.n),
+      ...(matches.length > 1 ? { other_matches: matches.slice(1, 10).map((m) => ({ id: m.n.id, title: m.n.title })) } : {}),
+    };
+  },
+});

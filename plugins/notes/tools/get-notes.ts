@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { toNotekernelError } from '../../../kernel/errors.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { filterFields } from '../fields.js';
+import { renderNote } from '../render.js';
+import { fieldsField } from './get-note.js';
+
+export const getNotesTool = defineTool({
+  name: 'get_notes',
+  description: 'Get several notes at once (each with its content_hash); a missing note fails only its own item. Use fields to trim the answer.',
+  input: z.object({
+    identifiers: z.array(z.string().min(1)).min(1).max(500).describe('Note ids, e.g. ["general/a.md", "projects/b.md"]'),
+    fields: fieldsField,
+    vault_id: vaultIdField,
+  }),
+  annotations: { title: 'Get notes', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    assertVault(ctx, args.vault_id);
+    // Reads run side by side: each is one file read, and the answer keeps the request's order.
+    const results = await Promise.all(
+      args.identifiers.map(async (identifier) => {
+        try {
+          const note = await ctx.notes.require(identifier);
+          return { success: true as const, note: filterFields(renderNote(note), args.fields) };
+        } catch (err) {
+          const error = toNotekernelError(err);
+          return { success: false as const, error: error.message, code: error.code };
+        }
+      }),
+    );
+    const successful = results.filter((r) => r.success).length;
+    return { success: true, results, total_requested: args.identifiers.length, successful, failed: results.length - successful };
+  },
+});

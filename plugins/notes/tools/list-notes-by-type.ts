@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { NotFoundError } from '../../../kernel/errors.js';
+import type { NoteSummary } from '../../../kernel/note.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { assertTypeName } from '../../note-types/index.js';
+
+/** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
+export function noteRow(n: NoteSummary) {
+  const stem = n.filename.replace(/\.md$/i, '');
+  return {
+    id: n.id,
+    filename: stem,
+    title: n.title,
+    type: n.type,
+    path: n.path,
+    created: n.created,
+    modified: n.updated,
+    wikilink_format: `${n.type}/${stem}`,
+    suggested_wikilink: `[[${n.type}/${stem}|${n.title}]]`,
+  };
+}
+
+export const listNotesByTypeTool = defineTool({
+  name: 'list_notes_by_type',
+  description: 'List the notes of one type, most recently updated first, with ids and ready-made wikilinks.',
+  input: z.object({
+    type: z.string().min(1).describe('Note type, e.g. "projects"'),
+    limit: z.number().int().min(1).max(1000).default(50).describe('Most notes to return (default 50)'),
+    vault_id: vaultIdField,
+  }),
+  annotations: { title: 'List notes by type', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  requires: ['types'],
+  async handler(args, ctx) {
+    assertVault(ctx, args.vault_id);
+    const type = assertTypeName(args.type, 'type');
+    const types = (await ctx.notes.store.listTypes?.()) ?? [];
+    if (!types.includes(type)) throw new NotFoundError(`Note type '${type}' does not exist. Available types: ${types.join(', ')}`, { type_name: type, available: types });
+    const notes = await ctx.notes.list({ type, limit: args.limit, orderBy: 'updated', direction: 'desc' });
+    return notes.map(noteRow);
+  },
+});

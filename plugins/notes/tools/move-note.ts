@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { NotFoundError } from '../../../kernel/errors.js';
+import type { Note } from '../../../kernel/note.js';
+import { defineTool, type ToolContext } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { assertTypeName, NOTE_TYPES } from '../../note-types/index.js';
+import { SCHEMA, isSystemKey } from '../../schema/service.js';
+import { withWarnings } from '../schema-warnings.js';
+
+export const moveNoteTool = defineTool({
+  name: 'move_note',
+  description: 'Move a note to another note type, keeping its filename, title, content and metadata. content_hash required.',
+  input: z.object({
+    identifier: z.string().min(1).describe('Note id, e.g. "general/idea.md"'),
+    new_type: z.string().min(1).describe('The existing note type to move it to'),
+    content_hash: z
+      .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
+      .min(1)
+      .describe('content_hash from the last read of the note'),
+    vault_id: vaultIdField,
+  }),
+  annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  requires: ['types'],
+  async handler(args, ctx) {
+    assertVault(ctx, args.vault_id);
+    const newType = assertTypeName(args.new_type, 'new_type');
+    const types = ctx.tryResolve(NOTE_TYPES);
+    if (types && !(await types.get(newType))) {
+      const available = (await types.list()).map((t) => t.name);
+      throw new NotFoundError(`Note type '${newType}' does not exist; create it with create_note_type. Available types: ${available.join(', ')}`, {
+        type_name: newType,
+        available,
+      });
+    }
+    const before = await ctx.notes.require(args.identifier);
+    const note = await ctx.notes.move(before.id, newType, args.content_hash);
+    return {
+      success: true,
+      message: `Note moved successfully from '${before.type}' to '${newType}' note type`,
+      old_identifier: before.id,
+      new_identifier: note.id,
+      old_type: before.type,
+      new_type: newType,
+      filename: note.filename,
+      title: note.title,
+      timestamp: note.updated,
+      content_hash: note.contentHash,
+      ...withWarnings(await targetSchemaGaps(ctx, note, newType)),
+    };
+  },
+});
+
+/** The move is never refused for metadata, but the agent hears what the new type expects. */
+async function targetSchemaGaps(ctx: ToolContext, note: Note, type: string): Promise<string[]> {
+  const schema = ctx.tryResolve(SCHEMA);
+  if (!schema) return [];
+  const custom = Object.fromEntries(Object.entries(note.metadata).filter(([k]) => !isSystemKey(k)));
+  const result = await schema.check({ type, metadata: custom, op: 'update', changedKeys: Object.keys(custom), strict: false });
+  return [...result.errors, ...result.warnings].map((i) => `In note type '${type}': ${i.message}`);
+}

@@ -1,0 +1,30 @@
+/**
+ * schema: metadata schemas for note types. Reads `## Metadata Schema` bullets (and the JSON
+ * form tools pass) into one field model, serves it as SCHEMA, and checks every create and
+ * update in `note.beforeWrite`. A malformed schema never stops a type from loading: its
+ * faults are reported by get_note_type_info and analyze_note, and the sound fields still apply.
+ */
+import { definePlugin, provide } from '../../kernel/plugin.js';
+// The token module, not note-types' index: note-types' tools import SCHEMA, and index → index would be a cycle.
+import { NOTE_TYPES } from '../note-types/service.js';
+import { DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../vault-config/index.js';
+import { schemaBeforeWrite } from './hook.js';
+import { createSchemaService, SCHEMA } from './service.js';
+
+export * from './service.js';
+
+export const schemaPlugin = definePlugin<Record<string, never>>({
+  id: 'schema',
+  description: "Metadata schemas per note type: required fields, types, min/max, patterns, options, defaults; checked before every write.",
+  dependsOn: ['note-types'],
+  requires: ['frontmatter'],
+  register(ctx) {
+    const schema = createSchemaService(ctx.resolve(NOTE_TYPES));
+    // Resolved per write, not at registration: the config plugin is optional and may load later.
+    const config = async () => (await ctx.tryResolve(VAULT_CONFIG)?.get()) ?? DEFAULT_VAULT_CONFIG;
+    return {
+      services: [provide(SCHEMA, schema)],
+      hooks: { 'note.beforeWrite': schemaBeforeWrite({ schema, notes: ctx.notes, config }) },
+    };
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * The JSON form of a schema (`update_note_type`'s `metadata_schema` array, `create_note_type`'s
+ * `metadata_schema.fields`): its zod input shape for tool schemas, and its conversion to the
+ * one field model. Faults are collected, not thrown one at a time, so a caller sees them all.
+ */
+import { z } from 'zod';
+import type { MetadataValue } from '../../kernel/note.js';
+import { FIELD_TYPES, type FieldDefinition } from './field-model.js';
+import { definitionProblems } from './validate.js';
+
+export const jsonFieldInput = z.object({
+  name: z.string().min(1).describe('Field name (a frontmatter key)'),
+  type: z.enum(FIELD_TYPES).describe('string, number, boolean, date, array or select'),
+  description: z.string().optional().describe('What the field holds'),
+  required: z.boolean().optional().describe('Whether every note of the type must have it (default false)'),
+  constraints: z
+    .object({
+      min: z.number().optional().describe('number: smallest value; string/array: shortest length'),
+      max: z.number().optional().describe('number: largest value; string/array: longest length'),
+      pattern: z.string().optional().describe('string: regular expression the value must match'),
+      options: z.array(z.string()).optional().describe('select: the allowed values'),
+      format: z.string().optional().describe('date: YYYY-MM-DD for a date without time'),
+    })
+    .optional()
+    .describe('Rules the value must meet'),
+  default: z.unknown().optional().describe('Value filled in when a note is created without the field'),
+});
+
+export type JsonFieldInput = z.output<typeof jsonFieldInput>;
+
+/** The JSON fields as definitions, and every fault found (duplicates included). */
+export function fieldsFromJson(input: readonly JsonFieldInput[]): { fields: FieldDefinition[]; errors: string[] } {
+  const fields: FieldDefinition[] = [];
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const item of input) {
+    const field: FieldDefinition = {
+      name: item.name.trim(),
+      type: item.type,
+      description: item.description?.trim() ?? '',
+      required: item.required ?? false,
+    };
+    const constraints = Object.fromEntries(Object.entries(item.constraints ?? {}).filter(([, v]) => v !== undefined));
+    if (Object.keys(constraints).length) field.constraints = constraints;
+    if (item.default !== undefined) field.default = item.default as MetadataValue;
+    if (seen.has(field.name)) errors.push(`field '${field.name}': defined twice`);
+    seen.add(field.name);
+    errors.push(...definitionProblems(field));
+    fields.push(field);
+  }
+  return { fields, errors };
+}
+
+/** A definition as the JSON form shows it (get_note_type_info). */
+export function fieldToJson(field: FieldDefinition): Record<string, unknown> {
+  return {
+    name: field.name,
+    type: field.type,
+    required: field.required,
+    description: field.description,
+    ...(field.constraints ? { constraints: field.constraints } : {}),
+    ...(field.default !== undefined ? { default: field.default } : {}),
+  };
+}

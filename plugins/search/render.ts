@@ -1,0 +1,83 @@
+/**
+ * seed 000's search response: `{ results, total, has_more }`, each result in its key order.
+ * Field filtering keeps the search-specific fields (score, snippet, filename, path) whatever
+ * `fields` asks for, as the seed says.
+ */
+import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
+import type { Metadata, Note } from '../../kernel/note.js';
+import { filterFields } from '../notes/fields.js';
+
+export const ALWAYS_KEPT = ['score', 'snippet', 'filename', 'path'] as const;
+
+// A type alias, not an interface: it must be assignable to Record<string, unknown> for filtering.
+export type SearchResult = {
+  id: string;
+  title: string;
+  type: string | undefined;
+  tags: string[];
+  score: number;
+  snippet: string;
+  lastUpdated: string;
+  filename: string;
+  path: string;
+  created: string;
+  modified: string;
+  size: number;
+  metadata: Metadata;
+};
+
+export interface SearchResponse {
+  results: Array<Record<string, unknown>>;
+  total: number;
+  has_more: boolean;
+}
+
+export type ResultNote = SearchHitNote | Note;
+
+export function renderResult(note: ResultNote, score: number, snippet: string): SearchResult {
+  return {
+    id: note.id,
+    title: note.title,
+    type: note.type,
+    tags: note.tags,
+    score,
+    snippet,
+    lastUpdated: note.updated,
+    filename: note.filename,
+    path: note.path,
+    created: note.created,
+    modified: note.updated,
+    size: note.size,
+    metadata: note.metadata,
+  };
+}
+
+export function respond(
+  results: ReadonlyArray<Record<string, unknown>>,
+  page: { total: number; offset: number },
+  fields: readonly string[] | undefined,
+): SearchResponse {
+  return {
+    results: results.map((r) => filterFields(r, fields, ALWAYS_KEPT)),
+    total: page.total,
+    has_more: page.offset + results.length < page.total,
+  };
+}
+
+/** Hits whose note the index did not carry are read through the note service (one read each). */
+export async function renderHits(hits: readonly SearchHit[], read: (id: string) => Promise<Note | undefined>): Promise<SearchResult[]> {
+  const out: SearchResult[] = [];
+  for (const hit of hits) {
+    const note = hit.note ?? (await read(hit.id));
+    if (note) out.push(renderResult(note, hit.score, hit.snippet));
+  }
+  return out;
+}
+
+/** The first ~200 characters of a body, for results that have no match to centre on. */
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/^#{1,6}\s+/gm, '').replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.lastIndexOf(' ', max);
+  return `${flat.slice(0, cut > max / 2 ? cut : max)}…`;
+}

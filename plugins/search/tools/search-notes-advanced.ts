@@ -1,0 +1,71 @@
+/** `search_notes_advanced` (seed 000): structured filters, typed metadata predicates, sorting, paging. */
+import { z } from 'zod';
+import { METADATA_OPERATORS, type SearchSortField } from '../../../kernel/backend.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { renderHits, respond, type SearchResponse } from '../render.js';
+import { durationField, instantField, rangeOf } from '../time-args.js';
+import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
+
+export const SEARCH_ADVANCED_MAX_LIMIT = 500;
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const metadataFilter = z.object({
+  key: z.string().min(1).describe('Metadata key, e.g. "status" or "tags"'),
+  operator: z.enum(METADATA_OPERATORS).default('=').describe('= != > < >= <= LIKE (% and _ wildcards) IN (a list, or "a,b,c"); default ='),
+  value: z.union([scalar, z.array(scalar)]).describe('Compared as the note stores it: numbers as numbers, dates as dates, list elements one by one'),
+});
+
+const sortEntry = z.object({
+  field: z.string().min(1).describe('title, type, created, updated, size, score, or metadata.<key> (e.g. metadata.priority)'),
+  order: z.enum(['asc', 'desc']).default('asc').describe('asc or desc (default asc)'),
+});
+
+const input = z.object({
+  type: z.string().min(1).optional().describe('Only notes of this type, e.g. "todo"'),
+  metadata_filters: z.array(metadataFilter).max(20).optional().describe('All must hold, e.g. [{"key":"priority","operator":">=","value":3}]'),
+  updated_within: durationField('Updated'),
+  updated_after: instantField('Updated at or after'),
+  updated_before: instantField('Updated before'),
+  created_within: durationField('Created'),
+  created_after: instantField('Created at or after'),
+  created_before: instantField('Created before'),
+  content_contains: z.string().max(500).optional().describe('The content holds these words in this order (case and accents ignored)'),
+  sort: z.array(sortEntry).max(5).optional().describe('Sort keys, first wins; default updated desc'),
+  limit: z.number().int().min(1).max(SEARCH_ADVANCED_MAX_LIMIT).default(50).describe(`Most results to return (1-${SEARCH_ADVANCED_MAX_LIMIT}, default 50)`),
+  offset: z.number().int().min(0).default(0).describe('Skip this many results (paging; see has_more)'),
+  fields: searchFieldsField,
+  vault_id: vaultIdField,
+});
+
+export function searchNotesAdvancedTool(deps: SearchToolDeps) {
+  return defineTool({
+    name: 'search_notes_advanced',
+    description: 'Find notes by type, metadata (typed comparisons), dates, content and sort them. Answers {results, total, has_more}.',
+    input,
+    annotations: { title: 'Search notes (structured)', ...ANNOTATIONS },
+    async handler(args, ctx): Promise<SearchResponse> {
+      assertVault(ctx, args.vault_id);
+      const now = new Date();
+      const updated = rangeOf({ within: args.updated_within, after: args.updated_after, before: args.updated_before }, now);
+      const created = rangeOf({ within: args.created_within, after: args.created_after, before: args.created_before }, now);
+      const page = await namingArguments('search_notes_advanced', { metadata: 'metadata_filters', contentContains: 'content_contains' }, () =>
+        deps.index.search({
+          text: '',
+          ...(args.type !== undefined ? { type: args.type } : {}),
+          ...(args.metadata_filters ? { metadata: args.metadata_filters } : {}),
+          ...(updated ? { updated } : {}),
+          ...(created ? { created } : {}),
+          ...(args.content_contains !== undefined ? { contentContains: args.content_contains } : {}),
+          // The backend knows which fields exist and refuses the others, naming sort.N.field.
+          ...(args.sort ? { sort: args.sort.map((s) => ({ field: s.field as SearchSortField, order: s.order })) } : {}),
+          limit: args.limit,
+          offset: args.offset,
+        }),
+      );
+      const results = await renderHits(page.hits, (id) => ctx.notes.get(id));
+      return respond(results, { total: page.total, offset: args.offset }, args.fields);
+    },
+  });
+}

@@ -1,0 +1,41 @@
+/** `search_notes_sql` (seed 000): one read-only SELECT over the index, bounded in time and rows. */
+import { z } from 'zod';
+import type { SearchIndex } from '../../../kernel/backend.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { respond, type SearchResponse } from '../render.js';
+import { renderSqlRows } from '../sql-rows.js';
+import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
+
+const param = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<SearchIndex['sql']> }) {
+  const cap = deps.options.sqlMaxRows;
+  return defineTool({
+    name: 'search_notes_sql',
+    description:
+      'Run one read-only SELECT over the index: notes(id, title, content, type, filename, path, created, updated, size), ' +
+      'note_metadata(note_id, key, value, value_type), notes_fts (FTS5). Rows naming a note id come back as search results.',
+    input: z.object({
+      query: z.string().min(1).describe('One SELECT (or WITH ... SELECT) statement; no writes, PRAGMA, ATTACH or second statement'),
+      params: z
+        .union([z.array(param), z.record(z.string(), param)])
+        .optional()
+        .describe('Values bound to ? (a list) or to @name / :name (an object)'),
+      limit: z.number().int().min(1).max(cap).default(Math.min(100, cap)).describe(`Most rows to return (1-${cap}, default ${Math.min(100, cap)})`),
+      fields: searchFieldsField,
+      vault_id: vaultIdField,
+    }),
+    annotations: { title: 'Search notes (SQL)', ...ANNOTATIONS },
+    async handler(args, ctx): Promise<SearchResponse> {
+      assertVault(ctx, args.vault_id);
+      // One row past the limit tells whether more exist without counting them all.
+      const rows = await namingArguments('search_notes_sql', {}, () =>
+        deps.sql(args.query, args.params, { timeoutMs: deps.options.sqlTimeoutMs, maxRows: args.limit + 1 }),
+      );
+      const page = rows.slice(0, args.limit);
+      const results = await renderSqlRows(page, (id) => ctx.notes.get(id));
+      return { ...respond(results, { total: results.length, offset: 0 }, args.fields), has_more: rows.length > args.limit };
+    },
+  });
+}

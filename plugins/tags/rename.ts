@@ -1,0 +1,92 @@
+/**
+ * rename_tag across the vault: frontmatter `tags` and inline `#tags`, nested tags with them
+ * (`#a/b` → `#x/b` when renaming `a` to `x`). Index-driven: only notes the tag index lists are
+ * read. Each note is written through NoteService.update with the hash just read, so a note
+ * changed meanwhile is reported, never overwritten. Dry run first (the default).
+ */
+import { ContentHashMismatchError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
+import type { NoteService } from '../../kernel/notes.js';
+import { extractTags, isTagName, tagKey } from '../links/parser/index.js';
+import { applyReplacements } from '../links/rewrite.js';
+import type { TagIndex } from './tag-index.js';
+
+export interface TagRenameNote {
+  id: string;
+  title: string;
+  frontmatter?: { before: string[]; after: string[] };
+  inline: Array<{ line: number; before: string; after: string }>;
+}
+
+export interface TagRenameReport {
+  dry_run: boolean;
+  from: string;
+  to: string;
+  notes: TagRenameNote[];
+  notes_affected: number;
+  occurrences: number;
+  notes_updated: number;
+  not_rewritten: Array<{ id: string; reason: string }>;
+}
+
+export async function renameTag(
+  index: TagIndex,
+  notes: NoteService,
+  args: { from: string; to: string; dryRun: boolean; nested: boolean },
+): Promise<TagRenameReport> {
+  const from = args.from.trim().replace(/^#/, '');
+  const to = args.to.trim().replace(/^#/, '');
+  if (!isTagName(from)) throw new ValidationError(`"${args.from}" is not a tag name: letters, digits, _, - and /, with at least one letter.`, { field: 'from' });
+  if (!isTagName(to)) throw new ValidationError(`"${args.to}" is not a tag name: letters, digits, _, - and /, with at least one letter.`, { field: 'to' });
+  if (from === to) throw new ValidationError('from and to are the same tag.', { field: 'to' });
+  const fromKey = tagKey(from);
+  const depth = fromKey.split('/').length;
+  const retag = (tag: string): string | null => {
+    const key = tagKey(tag);
+    if (key === fromKey) return to;
+    if (args.nested && key.startsWith(`${fromKey}/`)) return `${to}/${tag.split('/').slice(depth).join('/')}`;
+    return null;
+  };
+
+  await index.reconcile();
+  const report: TagRenameReport = { dry_run: args.dryRun, from, to, notes: [], notes_affected: 0, occurrences: 0, notes_updated: 0, not_rewritten: [] };
+  for (const id of await index.notesWith({ any: [from], nested: args.nested })) {
+    const note = await notes.get(id);
+    if (!note) continue;
+    const entry: TagRenameNote = { id, title: note.title, inline: [] };
+    const nextTags = dedupe(note.tags.map((t) => retag(t.replace(/^#/, '')) ?? t));
+    const tagsChanged = nextTags.join('\u0000') !== note.tags.join('\u0000');
+    if (tagsChanged) entry.frontmatter = { before: note.tags, after: nextTags };
+    const replacements: Array<{ start: number; end: number; text: string }> = [];
+    for (const t of extractTags(note.content)) {
+      const next = retag(t.tag);
+      if (next === null) continue;
+      replacements.push({ start: t.start, end: t.end, text: `#${next}` });
+      entry.inline.push({ line: t.line, before: t.raw, after: `#${next}` });
+    }
+    if (!tagsChanged && !replacements.length) continue;
+    report.notes.push(entry);
+    report.notes_affected++;
+    report.occurrences += entry.inline.length + (tagsChanged ? note.tags.filter((t) => retag(t.replace(/^#/, '')) !== null).length : 0);
+    if (args.dryRun) continue;
+    try {
+      const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
+      const updated = await notes.update(id, change, note.contentHash);
+      await index.run(() => index.apply(updated));
+      report.notes_updated++;
+    } catch (err) {
+      const reason = err instanceof ContentHashMismatchError ? 'changed while the tag was being renamed (content_hash_mismatch); run rename_tag again' : toNotekernelError(err).message;
+      report.not_rewritten.push({ id, reason });
+    }
+  }
+  return report;
+}
+
+function dedupe(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((t) => {
+    const key = tagKey(t);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import type { TagIndex } from '../tag-index.js';
+
+export function listTagsTool(index: TagIndex) {
+  return defineTool({
+    name: 'list_tags',
+    description: 'All tags in the vault (frontmatter and inline #tags, case-insensitive) with how many notes carry each, most used first.',
+    input: z.object({
+      prefix: z.string().min(1).optional().describe('Only tags starting with this, e.g. "project/" for nested tags'),
+      limit: z.number().int().min(1).max(10_000).default(200).describe('At most this many tags (default 200); the answer says when more exist'),
+      vault_id: vaultIdField,
+    }),
+    annotations: { title: 'List tags', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      await index.reconcile();
+      const tags = await index.list(args.prefix !== undefined ? { prefix: args.prefix.replace(/^#/, '') } : {});
+      return { success: true, tags: tags.slice(0, args.limit), total: tags.length, ...(tags.length > args.limit ? { truncated: true } : {}) };
+    },
+  });
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineTool } from '../../../kernel/tool.js';
+import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { renameTag } from '../rename.js';
+import type { TagIndex } from '../tag-index.js';
+
+export function renameTagTool(index: TagIndex) {
+  return defineTool({
+    name: 'rename_tag',
+    description:
+      'Rename a tag in every note: frontmatter tags and inline #tags, nested tags too (#a/b → #x/b). Dry run by default: lists each change; pass dry_run: false to apply.',
+    input: z.object({
+      from: z.string().min(1).describe('The tag to rename, with or without #'),
+      to: z.string().min(1).describe('Its new name (an existing tag merges the two)'),
+      dry_run: z.boolean().default(true).describe('true (default): list the changes only; false: write them'),
+      include_nested: z.boolean().default(true).describe('Also rename nested tags below it (default true)'),
+      vault_id: vaultIdField,
+    }),
+    annotations: { title: 'Rename tag', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async handler(args, ctx) {
+      assertVault(ctx, args.vault_id);
+      const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested });
+      const hint = report.dry_run && report.notes_affected ? { hint: 'Run again with dry_run: false to apply these changes.' } : {};
+      return { success: true, ...report, ...hint };
+    },
+  });
+}

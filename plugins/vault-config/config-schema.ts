@@ -1,0 +1,57 @@
+/**
+ * The per-vault `.flint-note/config.yml` of seed 000: which keys we honour, their defaults, and
+ * the file `vault.init` writes. Keys the seed lists that we do not act on (`search`,
+ * `note_types`, `vault_id`, `workspace_root`) are accepted and kept, so a flint-note vault's
+ * own file opens unchanged.
+ */
+import { z } from 'zod';
+
+/** Backups must land in a hidden folder: anywhere else they would be indexed as notes. */
+const backupPath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.includes('\0') && !p.includes('\\') && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p), 'must be a relative path inside the vault')
+  .refine((p) => p.split('/').every((s) => s !== '..'), 'must not contain ".." segments')
+  .refine((p) => (p.split('/').find((s) => s !== '' && s !== '.') ?? '').startsWith('.'), 'must be inside a hidden folder (e.g. .flint-note/backups), or backups would be indexed as notes');
+
+export const vaultConfigSchema = z
+  .object({
+    default_note_type: z.string().min(1).default('general'),
+    metadata: z
+      .object({
+        validate_on_create: z.boolean().default(true),
+        validate_on_update: z.boolean().default(true),
+        strict_validation: z.boolean().default(false),
+      })
+      .loose()
+      .prefault({}),
+    deletion: z
+      .object({
+        require_confirmation: z.boolean().default(true),
+        create_backups: z.boolean().default(true),
+        backup_path: backupPath.default('.flint-note/backups'),
+        allow_note_type_deletion: z.boolean().default(true),
+        max_bulk_delete: z.number().int().min(1).default(10),
+      })
+      .loose()
+      .prefault({}),
+  })
+  .loose();
+
+export type VaultConfig = z.output<typeof vaultConfigSchema>;
+
+export const DEFAULT_VAULT_CONFIG: VaultConfig = vaultConfigSchema.parse({});
+
+export const DEFAULT_CONFIG_TEXT = `# Per-vault configuration (seed 000's .flint-note/config.yml). Edits apply on the next call.
+default_note_type: general
+metadata:
+  validate_on_create: true
+  validate_on_update: true
+  strict_validation: false # true: metadata fields the type's schema does not define are errors, not warnings
+deletion:
+  require_confirmation: true # delete_note, bulk_delete_notes and delete_note_type need confirm: true
+  create_backups: true # copy notes under backup_path before deleting them
+  backup_path: .flint-note/backups
+  allow_note_type_deletion: true
+  max_bulk_delete: 10 # most notes one bulk_delete_notes or delete_note_type may delete
+`;

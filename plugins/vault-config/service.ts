@@ -1,0 +1,53 @@
+/**
+ * VAULT_CONFIG: the vault's `.flint-note/config.yml`, checked on every call so an edit applies
+ * at once without a restart. Every write asks for it, so the parsed file is cached and one
+ * stat per call tells whether the file changed since.
+ */
+import yaml from 'js-yaml';
+import { token } from '../../kernel/container.js';
+import type { VaultFiles } from '../../kernel/backend.js';
+import { configIssue } from '../../kernel/config/resolve.js';
+import { ConfigError } from '../../kernel/errors.js';
+import { DEFAULT_VAULT_CONFIG, vaultConfigSchema, type VaultConfig } from './config-schema.js';
+import { fileStamp } from './file-stamp.js';
+
+export interface VaultConfigService {
+  /** Vault-relative path of the config file. */
+  readonly file: string;
+  /** The current config, defaults filled; throws `config_invalid` (file and key) when the file is bad. */
+  get(): Promise<VaultConfig>;
+}
+
+export const VAULT_CONFIG = token<VaultConfigService>('vault-config.service');
+
+export function createVaultConfig(files: VaultFiles, file: string): VaultConfigService {
+  const absolute = files.resolve(file);
+  let cached: { stamp: string; config: VaultConfig } | undefined;
+  return {
+    file,
+    async get() {
+      const stamp = await fileStamp(absolute);
+      if (stamp === undefined) return DEFAULT_VAULT_CONFIG;
+      if (cached?.stamp === stamp) return cached.config;
+      // A miss reads through files.readText, which re-checks containment (a symlink swapped in is refused).
+      const text = await files.readText(file);
+      if (text === undefined) return DEFAULT_VAULT_CONFIG;
+      const config = parseVaultConfig(text, file);
+      cached = { stamp, config };
+      return config;
+    },
+  };
+}
+
+export function parseVaultConfig(text: string, file: string): VaultConfig {
+  let data: unknown;
+  try {
+    data = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+  } catch (err) {
+    const reason = (err as Error).message.split('\n')[0] ?? 'parse error';
+    throw new ConfigError(`${file}: not valid YAML (${reason})`, { file, key: '(root)', reason });
+  }
+  const result = vaultConfigSchema.safeParse(data ?? {});
+  if (!result.success) throw configIssue(file, result.error);
+  return result.data;
+}

@@ -1,0 +1,89 @@
+/**
+ * flint profile targets on the generated 10,000-note vault:
+ *  - get_notes of 100 notes, p50 ≤ 10 ms (baseline: reading the same 100 files raw);
+ *  - batch create of 1,000 notes ≤ 2 s (baseline: writing 1,000 files, no fsync, no index);
+ *  - idle CPU of a served vault over 30 s ≈ 0 (baseline: an idle node process with a timer).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createKernel } from '../../kernel/kernel.js';
+import { silentLogger } from '../../kernel/logger.js';
+import { CLI } from '../support/cli.js';
+import { rng } from '../support/generate-vault.js';
+import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
+
+function cpuMs(pid: number): number {
+  const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export async function benchFlintNotes(root: string, ids: string[], idleSeconds = 30): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
+  const vault = await kernel.openVault(root);
+  const random = rng(3);
+  const pick100 = () => Array.from({ length: 100 }, () => ids[Math.floor(random() * ids.length)] as string);
+
+  const raw = await sample(30, () => {
+    for (const id of pick100()) fs.readFileSync(path.join(root, id));
+  });
+  const getNotes = await sample(30, () => vault.call('get_notes', { identifiers: pick100() }));
+  rows.push({
+    bench: 'get_notes, 100 notes (library)',
+    value: `p50 ${fmt(percentile(getNotes, 50))}, p95 ${fmt(percentile(getNotes, 95))}`,
+    target: 'p50 ≤ 10 ms',
+    baseline: `raw read of 100 files ${fmt(percentile(raw, 50))}`,
+    ratio: `${(percentile(getNotes, 50) / percentile(raw, 50)).toFixed(1)}× raw`,
+    pass: percentile(getNotes, 50) <= 10,
+  });
+
+  const batchDir = path.join(root, '..', 'batch-baseline');
+  fs.rmSync(batchDir, { recursive: true, force: true });
+  fs.mkdirSync(batchDir, { recursive: true });
+  const notes = Array.from({ length: 1000 }, (_, i) => ({ type: 'batch', title: `Batch note ${i}`, content: `Batch body ${i}. `.repeat(60) }));
+  const plain = await time(() => notes.forEach((n, i) => fs.writeFileSync(path.join(batchDir, `n${i}.md`), n.content)));
+  const batch = await time(() => vault.call('create_note', { notes }));
+  const created = (batch.value as { successful: number }).successful;
+  rows.push({
+    bench: `batch create, 1,000 notes (${created} created)`,
+    value: fmt(batch.ms),
+    target: '≤ 2000 ms',
+    baseline: `plain writes ${fmt(plain.ms)}`,
+    ratio: `${(batch.ms / plain.ms).toFixed(1)}× plain`,
+    pass: batch.ms <= 2000 && created === 1000,
+  });
+  await kernel.close();
+  fs.rmSync(path.join(root, 'batch'), { recursive: true, force: true });
+  fs.rmSync(batchDir, { recursive: true, force: true });
+
+  const idle = await idleCpu(root, idleSeconds);
+  rows.push({
+    bench: `idle CPU of a served vault over ${idleSeconds} s`,
+    value: `${idle.server} ms CPU (${((idle.server / (idleSeconds * 1000)) * 100).toFixed(2)}%)`,
+    target: '≈ 0',
+    baseline: `idle node with a timer ${idle.baseline} ms`,
+    ratio: `${(idle.server - idle.baseline).toFixed(0)} ms above`,
+    pass: idle.server / (idleSeconds * 1000) < 0.005,
+  });
+  return rows;
+}
+
+async function idleCpu(root: string, seconds: number): Promise<{ server: number; baseline: number }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
+  const client = new Client({ name: 'bench-idle', version: '1' });
+  await client.connect(transport);
+  await client.callTool({ name: 'list_note_types', arguments: {} });
+  const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 1000));
+  const serverPid = transport.pid as number;
+  const start = { server: cpuMs(serverPid), baseline: cpuMs(baseline.pid as number) };
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const used = { server: cpuMs(serverPid) - start.server, baseline: cpuMs(baseline.pid as number) - start.baseline };
+  baseline.kill();
+  await client.close();
+  return used;
+}

@@ -1,0 +1,165 @@
+/**
+ * Renames and moves made outside the server: detected by content hash on reconcile (start-up,
+ * refresh, vault-wide tools), reported, and repaired by links_repair (tool, CLI command, or
+ * automatically with `autoRepair`). Restarts after offline edits re-read only what changed.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createKernel } from '../../../kernel/kernel.js';
+import { silentLogger } from '../../../kernel/logger.js';
+import { LinkIndexer } from '../../../plugins/links/indexer.js';
+import { NameIndex } from '../../../plugins/links/names.js';
+import { reconcile } from '../../../plugins/links/reconcile.js';
+import { createMemoryLinkStore } from '../../../plugins/links/store/memory.js';
+import { contentOf, create, linkIndex, useFlint, writeNoteFile } from './helpers.js';
+
+const flint = useFlint();
+
+async function seed(vault: Parameters<typeof create>[0]) {
+  const target = await create(vault, 'Target Note', 'body');
+  const byTitle = await create(vault, 'By Title', 'see [[Target Note|t]]');
+  const byStem = await create(vault, 'By Stem', 'see [[target-note]] and [[target-note#Part|p]]');
+  const byPath = await create(vault, 'By Path', 'see [[general/target-note]] and [md](target-note.md)');
+  return { target, byTitle, byStem, byPath };
+}
+
+describe('moves outside the server', () => {
+  it('detects an mv while open, shows exact edits in a dry run, and repairs every inbound link', async () => {
+    const { vault, root } = await flint();
+    const ids = await seed(vault);
+    await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/moved-note.md'));
+
+    const dry = (await vault.call('links_repair', {})) as {
+      moves: Array<{ from_id: string; to_id: string; how: string }>;
+      edits: Array<{ note_id: string; before: string; after: string }>;
+      links_updated: number;
+    };
+    expect(dry.moves).toEqual([expect.objectContaining({ from_id: ids.target, to_id: 'general/moved-note.md', how: 'content_hash' })]);
+    expect(dry.edits.map((e) => [e.note_id, e.before, e.after])).toEqual([
+      [ids.byPath, '[[general/target-note]]', '[[general/moved-note]]'],
+      [ids.byPath, '[md](target-note.md)', '[md](moved-note.md)'],
+      [ids.byStem, '[[target-note]]', '[[moved-note]]'],
+      [ids.byStem, '[[target-note#Part|p]]', '[[moved-note#Part|p]]'],
+    ]);
+    // Until repaired, the old names still resolve to the moved note.
+    expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
+
+    const applied = (await vault.call('links_repair', { dry_run: false })) as { links_updated: number; notes_updated: number; moves: Array<{ repaired_at: string | null }> };
+    expect(applied).toMatchObject({ links_updated: 4, notes_updated: 2 });
+    expect(await contentOf(vault, ids.byStem)).toBe('see [[moved-note]] and [[moved-note#Part|p]]');
+    expect(await contentOf(vault, ids.byPath)).toBe('see [[general/moved-note]] and [md](moved-note.md)');
+    expect(await contentOf(vault, ids.byTitle)).toBe('see [[Target Note|t]]');
+    const back = (await vault.call('get_backlinks', { identifier: 'general/moved-note.md' })) as { backlinks: unknown[] };
+    expect(back.backlinks).toHaveLength(5);
+    expect(((await vault.call('links_repair', {})) as { moves: unknown[]; edits: unknown[] })).toMatchObject({ moves: [], edits: [] });
+  });
+
+  it('a watcher reporting an mv as delete then create is taken for a move: nothing stays broken', async () => {
+    const { vault, root } = await flint();
+    const ids = await seed(vault);
+    const previous = (await vault.notes.list()).find((s) => s.id === ids.target);
+    await fs.rename(path.join(root, ids.target), path.join(root, 'general/watched.md'));
+    // What the backend's watcher hands the kernel, in the order it usually arrives.
+    await vault.notes.applyExternal({ kind: 'deleted', id: ids.target, ...(previous ? { previous } : {}) });
+    expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBeGreaterThan(0);
+    const moved = await vault.notes.store.get('general/watched.md');
+    if (!moved) throw new Error('the moved file should be readable');
+    await vault.notes.applyExternal({ kind: 'written', note: moved });
+    expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
+    expect(await linkIndex(vault).incoming('general/watched.md')).toHaveLength(5);
+    const dry = (await vault.call('links_repair', { refresh: false })) as { moves: Array<{ from_id: string; to_id: string }>; edits: unknown[] };
+    expect(dry.moves).toEqual([expect.objectContaining({ from_id: ids.target, to_id: 'general/watched.md' })]);
+    expect(dry.edits).toHaveLength(4);
+  });
+
+  it('move_note (a type change) keeps every link resolving; links_repair updates path links', async () => {
+    const { vault } = await flint();
+    const ids = await seed(vault);
+    const hash = ((await vault.call('get_note', { identifier: ids.target })) as { content_hash: string }).content_hash;
+    await vault.call('move_note', { identifier: ids.target, new_type: 'misc', content_hash: hash }).catch(async () => {
+      await vault.call('create_note_type', { type_name: 'misc', description: 'misc' });
+      return vault.call('move_note', { identifier: ids.target, new_type: 'misc', content_hash: hash });
+    });
+    expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
+    expect(await linkIndex(vault).incoming('misc/target-note.md')).toHaveLength(5);
+    await vault.call('links_repair', { dry_run: false });
+    expect(await contentOf(vault, ids.byPath)).toBe('see [[misc/target-note]] and [md](../misc/target-note.md)');
+  });
+
+  it('a restart after offline edits re-reads only the changed notes and sees the move', async () => {
+    const first = await flint();
+    const ids = await seed(first.vault);
+    const root = first.root;
+    await first.kernel.close();
+    await writeNoteFile(root, 'general/by-title.md', 'By Title', 'now [[Brand New]] and [[Target Note]]');
+    await fs.rm(path.join(root, 'general/by-path.md'));
+    await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/renamed.md'));
+    await writeNoteFile(root, 'general/brand-new.md', 'Brand New', 'hello');
+
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
+    const kernel = await createKernel({ profile: 'flint', config: {}, logger: pino({ level: 'info' }, sink) });
+    try {
+      const vault = await kernel.openVault(root);
+      await linkIndex(vault).broken(); // waits for the start-up reconcile
+      const ready = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'links index ready');
+      expect(ready).toMatchObject({ storage: 'index-db', extracted: 2, removed: 1, moved: 1 });
+      expect(lines.some((l) => l.includes('note moved outside the server'))).toBe(true);
+      expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
+      expect((await linkIndex(vault).outgoing(ids.byTitle)).map((l) => l.target_note_id)).toEqual(['general/brand-new.md', 'general/renamed.md']);
+      expect(await linkIndex(vault).reconcile()).toMatchObject({ extracted: 0, removed: 0, moved: [] });
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it('autoRepair rewrites inbound links without being asked', async () => {
+    const { vault, root, kernel } = await flint({ config: { plugins: { links: { autoRepair: true } } } });
+    const ids = await seed(vault);
+    await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/auto.md'));
+    await vault.notes.store.refresh();
+    await linkIndex(vault).reconcile();
+    await kernel.close(); // waits for the scheduled repair
+    expect(await fs.readFile(path.join(root, ids.byStem), 'utf8')).toContain('see [[auto]] and [[auto#Part|p]]');
+  });
+
+  it('the links-repair CLI command prints the edits in a dry run and applies them otherwise', async () => {
+    const { vault, root } = await flint();
+    const ids = await seed(vault);
+    await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/cli-moved.md'));
+    const command = vault.cliCommands().find((c) => c.name === 'links-repair');
+    expect(command).toBeDefined();
+    let out = '';
+    const io = { out: (t: string) => void (out += t), err: (t: string) => void (out += t) };
+    expect(await command?.run(['--dry-run'], io)).toBe(0);
+    expect(out).toContain(`moved: ${ids.target} → general/cli-moved.md`);
+    expect(out).toContain(`${ids.byStem}:1: [[target-note]] → [[cli-moved]]`);
+    expect(out).toContain('would rewrite 4 link(s) in 2 note(s); run without --dry-run to apply');
+    expect(await contentOf(vault, ids.byStem)).toContain('[[target-note]]');
+    out = '';
+    expect(await command?.run(['--json'], io)).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ dry_run: false, links_updated: 4 });
+    expect(await contentOf(vault, ids.byStem)).toContain('[[cli-moved]]');
+    expect(await command?.run(['--bogus'], io)).toBe(2);
+  });
+});
+
+describe('reconcile', () => {
+  it('stops between batches when asked and resumes where it stopped', async () => {
+    const { vault, root } = await flint();
+    for (let i = 0; i < 150; i++) await writeNoteFile(root, `general/bulk-${i}.md`, `Bulk ${i}`, `[[Bulk ${(i + 1) % 150}]]`);
+    await vault.notes.store.refresh();
+    const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
+    let asked = 0;
+    const first = await reconcile(indexer, vault.notes.store, silentLogger(), () => asked++ > 0);
+    expect(first).toMatchObject({ complete: false, extracted: 64 });
+    const second = await reconcile(indexer, vault.notes.store, silentLogger());
+    expect(second.complete).toBe(true);
+    expect(first.extracted + second.extracted).toBe(first.scanned);
+    expect(indexer.links.broken()).toEqual([]);
+    expect(await reconcile(indexer, vault.notes.store, silentLogger())).toMatchObject({ extracted: 0, complete: true });
+  });
+});

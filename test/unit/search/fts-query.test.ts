@@ -1,0 +1,62 @@
+/** Agent query syntax → FTS5: the exact expressions, and that nothing typed escapes the quotes. */
+import { describe, expect, it } from 'vitest';
+import { combine, contentPhrase, parseAgentQuery, phrase } from '../../../backends/fs-sqlite/fts-query.js';
+
+const P = (inner: string) => `{title content} : (${inner})`;
+
+describe('parseAgentQuery', () => {
+  it.each<[string, string | undefined, string | undefined]>([
+    ['meeting notes', P('"meeting" AND "notes"'), undefined],
+    ['"meeting notes"', P('"meeting notes"'), undefined],
+    ['plan*', P('"plan"*'), undefined],
+    ['"road map"*', P('"road map"*'), undefined],
+    ['review -draft', P('"review"'), P('"draft"')],
+    ['review NOT draft', P('"review"'), P('"draft"')],
+    ['-draft -old', undefined, P('"draft" OR "old"')],
+    ['a b OR c d', P('"a" AND ("b" OR "c") AND "d"'), undefined],
+    ['a OR b OR c', P('("a" OR "b" OR "c")'), undefined],
+    ['OR a OR', P('"a"'), undefined],
+    ['a AND b', P('"a" AND "b"'), undefined],
+    ['node.js', P('"node js"'), undefined],
+    ['title:plan', P('"title plan"'), undefined],
+    ['"unclosed phrase', P('"unclosed phrase"'), undefined],
+    ['Café Über', P('"Café" AND "Über"'), undefined],
+    ['!!! ( ) * ^ :', undefined, undefined],
+    ['', undefined, undefined],
+  ])('%j', (text, positive, negative) => {
+    const q = parseAgentQuery(text);
+    expect(q.positive).toBe(positive);
+    expect(q.negative).toBe(negative);
+  });
+
+  it('emits only quoted tokens, so quotes, braces and operators typed by the agent never reach FTS5', () => {
+    const q = parseAgentQuery('"a" OR "b\'c" {x} NEAR(y z) ^w col:v -"-" *');
+    const inner = (q.positive ?? '').replace('{title content} : ', '');
+    // Outside the quoted phrases only our own grammar remains.
+    const outside = inner.replace(/"[^"]*"/g, '');
+    expect(outside.replace(/\b(AND|OR)\b|[()*\s]/g, '')).toBe('');
+    // `-"-"` holds no word: it excludes nothing rather than everything.
+    expect(q.negative).toBeUndefined();
+  });
+
+  it('bounds the number of clauses', () => {
+    const q = parseAgentQuery(Array.from({ length: 500 }, (_, i) => `w${i}`).join(' '));
+    expect((q.positive ?? '').split(' AND ').length).toBeLessThanOrEqual(32);
+  });
+});
+
+describe('helpers', () => {
+  it('phrase keeps letters and digits only', () => {
+    expect(phrase('C++ & "Rust"')).toBe('"C Rust"');
+    expect(phrase('…', true)).toBeUndefined();
+  });
+
+  it('contentPhrase targets the content column with a prefix on the last word', () => {
+    expect(contentPhrase('code review')).toBe('{content} : "code review"*');
+  });
+
+  it('combine joins positives and subtracts the negative', () => {
+    expect(combine(['A', undefined, 'B'], 'N')).toBe('((A) AND (B)) NOT (N)');
+    expect(combine([undefined])).toBeUndefined();
+  });
+});
