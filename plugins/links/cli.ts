@@ -7,18 +7,20 @@ import type { CliCommandDefinition } from '../../kernel/plugin.js';
 import type { NoteStore } from '../../kernel/backend.js';
 import type { LinksRuntime } from './runtime.js';
 
+const USAGE = 'links-repair [--dry-run] [--note <id>] [--json]';
+
 export function linksRepairCommand(runtime: LinksRuntime, store: NoteStore): CliCommandDefinition {
   return {
     name: 'links-repair',
     summary: 'rewrite links to notes renamed or moved outside the server',
-    usage: 'links-repair [--dry-run] [--note <id>] [--json]',
+    usage: USAGE,
     async run(argv, io) {
       const dryRun = argv.includes('--dry-run');
       const json = argv.includes('--json');
       const noteArg = argv.indexOf('--note');
       const unknown = argv.filter((a, i) => a.startsWith('--') && !['--dry-run', '--json', '--note'].includes(a) && argv[i - 1] !== '--note');
       if (unknown.length || (noteArg !== -1 && argv[noteArg + 1] === undefined)) {
-        io.err(`usage: notekernel ${this.usage}\n`);
+        io.err(`usage: notekernel ${USAGE}\n`);
         return 2;
       }
       await store.refresh();

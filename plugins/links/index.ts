@@ -22,6 +22,7 @@ export const linksPlugin = definePlugin<LinksOptions>({
   id: 'links',
   description: 'Links between notes: backlinks, broken links, link graph, and renames and moves that never break a link.',
   config: linksOptions as z.ZodType<LinksOptions>,
+  commands: [{ name: 'links-repair' }],
   register(ctx) {
     const options = linksOptions.parse(ctx.options ?? {});
     const links = ctx.capabilities.has('index-db')

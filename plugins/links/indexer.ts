@@ -97,6 +97,24 @@ export class LinkIndexer {
     return new Set([...affectedKeys(before), ...affectedKeys(after)]);
   }
 
+  /** Drops former names (of one note, or all); returns the link keys to re-resolve. */
+  forgetFormers(noteId?: string): Set<string> {
+    const keys = new Set<string>();
+    for (const [formerKey, holder] of this.names.formerNames()) {
+      if (noteId !== undefined && holder !== noteId) continue;
+      keys.add(formerKey.slice(2));
+      if (formerKey.startsWith('p:')) keys.add(`md:${formerKey.slice(2)}`);
+    }
+    if (noteId !== undefined) {
+      this.links.dropFormersFor(noteId);
+      this.names.dropFormerFor(noteId);
+    } else {
+      this.links.dropAllFormers();
+      this.names.dropAllFormers();
+    }
+    return keys;
+  }
+
   /** Re-resolves every link stored under `keys`; returns how many changed target. */
   reresolve(keys: Iterable<string>): number {
     const all = [...keys];

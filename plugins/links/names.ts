@@ -137,6 +137,10 @@ export class NameIndex {
     return this.former;
   }
 
+  dropAllFormers(): void {
+    this.former.clear();
+  }
+
   dropFormerFor(id: string): void {
     for (const [key, holder] of this.former) if (holder === id) this.former.delete(key);
   }

@@ -123,15 +123,13 @@ export class LinksRuntime implements LinkIndexService {
     const sources = staleSources(this.names, (keys) => this.links.byKeys(keys), target);
     const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun);
     const moves = this.links.moves({ pending: true }).filter((m) => target === undefined || m.to_id === target);
-    if (!options.dryRun && outcome.not_rewritten.length === 0) this.links.markRepaired(moves.map((m) => m.id));
-    return {
-      dry_run: options.dryRun,
-      moves: moves.map(({ id: _id, ...m }) => m),
-      edits: outcome.edits,
-      links_updated: outcome.links_updated,
-      notes_updated: outcome.notes_updated,
-      not_rewritten: outcome.not_rewritten,
-    };
+    if (!options.dryRun && outcome.not_rewritten.length === 0) {
+      this.links.markRepaired(moves.map((m) => m.id));
+      // Every link using an old name now uses the current one: the old names may go, so a
+      // later [[Old Name]] is the broken link its author expects.
+      await this.run(() => this.links.transaction(() => this.indexer.reresolve(this.indexer.forgetFormers(target))));
+    }
+    return { dry_run: options.dryRun, moves: moves.map(({ id: _id, ...m }) => m), ...outcome };
   }
 
   async incoming(noteId: string): Promise<LinkRef[]> {

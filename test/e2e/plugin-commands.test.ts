@@ -41,3 +41,13 @@ describe('plugin commands from the shell', () => {
     expect(run.stderr).toMatch(/unknown command "frobnicate".*migrate/);
   });
 });
+
+describe('links-repair from the shell', () => {
+  it('runs in the flint profile and reports as JSON or text', async () => {
+    const root = await tempDir('nk-repair-');
+    dirs.push(root);
+    expect((await runCli(['init', root])).code).toBe(0);
+    const run = await runCli(['links-repair', '--vault', root, '--dry-run']);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});

@@ -132,6 +132,7 @@ export function createMemoryLinkStore(): LinkStore {
     dropFormersFor(noteId) {
       for (const [key, holder] of formers) if (holder === noteId) formers.delete(key);
     },
+    dropAllFormers: () => formers.clear(),
     recordMove(move) {
       moves.push({ ...move, id: nextMove++, detected_at: sqlTimestamp(), repaired_at: null });
     },

@@ -131,6 +131,7 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
     setFormer: (key, noteId) =>
       void db.run('INSERT INTO nk_links_former (name_key, note_id) VALUES (?, ?) ON CONFLICT(name_key) DO UPDATE SET note_id = excluded.note_id', [key, noteId]),
     dropFormersFor: (noteId) => void db.run('DELETE FROM nk_links_former WHERE note_id = ?', [noteId]),
+    dropAllFormers: () => void db.run('DELETE FROM nk_links_former'),
     recordMove: (m) =>
       void db.run('INSERT INTO nk_links_moves (from_id, to_id, from_name, to_name, how) VALUES (?, ?, ?, ?, ?)', [m.from_id, m.to_id, m.from_name, m.to_name, m.how]),
     moves: (options = {}) =>

@@ -104,6 +104,7 @@ export interface LinkStore {
   formers(): Map<string, string>;
   setFormer(key: string, noteId: string): void;
   dropFormersFor(noteId: string): void;
+  dropAllFormers(): void;
 
   recordMove(move: Omit<MoveRecord, 'id' | 'detected_at' | 'repaired_at'>): void;
   moves(options?: { pending?: boolean }): MoveRecord[];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
+import { ConflictError, ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
-import { LINKS, type LinkRewriteReport } from '../../links/service.js';
+import { LINK_INDEX, LINKS, type LinkRewriteReport } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 
 export const renameNoteTool = defineTool({
@@ -23,6 +23,15 @@ export const renameNoteTool = defineTool({
     assertVault(ctx, args.vault_id);
     const before = await ctx.notes.require(args.identifier);
     if (before.contentHash !== args.content_hash) throw new ContentHashMismatchError(before.contentHash, args.content_hash, { identifier: before.id });
+    // Two notes with one title would make [[Title]] ambiguous: refuse, naming the owner.
+    const owners = ((await ctx.tryResolve(LINK_INDEX)?.titleOwners(args.new_title)) ?? []).filter((id) => id !== before.id);
+    if (owners.length) {
+      throw new ConflictError(`A note titled '${args.new_title}' already exists: ${owners[0]}. Choose another title.`, {
+        identifier: before.id,
+        conflicting_id: owners[0],
+        new_title: args.new_title,
+      });
+    }
     const note = await ctx.notes.update(before.id, { title: args.new_title }, args.content_hash);
     const warnings: string[] = [];
     let report: LinkRewriteReport | undefined;

@@ -116,5 +116,8 @@ describe('rename rewrites inbound links', () => {
     expect(applied).toMatchObject({ links_updated: 1, not_rewritten: [] });
     expect(await contentOf(vault, busy)).toBe('see [[New Title]]\nedited by someone else\n');
     expect(((await vault.call('links_repair', {})) as { edits: unknown[] }).edits).toEqual([]);
+    // Once every old link is rewritten the old title is let go: a new [[Old Title]] is broken.
+    await create(vault, 'Later', 'a new [[Old Title]]');
+    expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(1);
   });
 });
