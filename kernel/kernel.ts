@@ -100,8 +100,10 @@ export class Kernel {
       const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, options.progress);
       if (storage.store === undefined) throw new BackendUnavailableError(`Backend "${plan.storage.definition.id}" opened no note store.`);
       const store = storage.store;
-      // A backend of kind `both` closes its index together with its store.
       scope.onDispose(() => store.close());
+      // Disposers run in reverse: the index (and any helper process it runs) closes first.
+      const ownIndex = storage.search;
+      if (ownIndex) scope.onDispose(() => ownIndex.close());
 
       let externalIndex: SearchIndex | undefined;
       let search = storage.search;

@@ -1,0 +1,58 @@
+/**
+ * Relevance on both ranking paths: bm25() for large match sets, the highlight-based scorer for
+ * small ones (search-rank.ts). Either way a title hit comes first and pages tile the matches.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SMALL_SET } from '../../../backends/fs-sqlite/search-rank.js';
+import { ids, openSearchVault, type NoteSpec, type SearchVault } from './helpers.js';
+
+let v: SearchVault;
+const MANY = SMALL_SET + 30;
+
+beforeAll(async () => {
+  const notes: Record<string, NoteSpec> = {};
+  for (let i = 0; i < MANY; i++) {
+    // Every note says "lantern" once; the first twenty also say "harbor", note 7 in its title.
+    const harbor = i < 20 ? ' by the harbor' : '';
+    notes[`general/n${i}.md`] = { title: i === 7 ? 'Harbor lantern' : `Note ${i}`, body: `A lantern${harbor}, and filler words ${'x '.repeat(i % 13)}.` };
+  }
+  notes['general/dense.md'] = { title: 'Dense', body: 'lantern lantern lantern lantern lantern' };
+  v = await openSearchVault(notes);
+});
+
+async function allPages(text: string, size: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let offset = 0; ; offset += size) {
+    const page = await v.search.search({ text, limit: size, offset });
+    out.push(...ids(page));
+    if (offset + size >= page.total) return out;
+  }
+}
+
+describe('ranking', () => {
+  it('large sets (bm25): the title hit first, then the densest body', async () => {
+    const page = await v.search.search({ text: 'lantern', limit: 3 });
+    expect(page.total).toBe(MANY + 1);
+    expect(ids(page).slice(0, 2)).toEqual(['general/n7.md', 'general/dense.md']);
+  });
+
+  it('small sets (scored from their rows): the title hit first', async () => {
+    const page = await v.search.search({ text: 'harbor lantern', limit: 3 });
+    expect(page.total).toBe(20);
+    expect(ids(page)[0]).toBe('general/n7.md');
+    expect(page.hits[0]?.score).toBeGreaterThan(page.hits[1]?.score ?? Infinity);
+    expect(page.hits[1]?.snippet).toContain('<mark>harbor</mark>');
+  });
+
+  it.each([['lantern', MANY + 1], ['harbor', 20]])('pages of %s tile every match exactly once', async (text, count) => {
+    const all = await allPages(text as string, 7);
+    expect(all).toHaveLength(count as number);
+    expect(new Set(all).size).toBe(count);
+  });
+
+  it('filters apply before ranking on both paths', async () => {
+    const big = await v.search.search({ text: 'lantern', metadata: [{ key: 'title', value: 'Dense' }], limit: 5 });
+    expect(ids(big)).toEqual(['general/dense.md']);
+    expect(big.total).toBe(1);
+  });
+});
