@@ -38,7 +38,8 @@ interface FtsRow {
   type: string;
 }
 
-interface NoteRow {
+/** A `notes` row as listings read it (everything but the content and metadata). */
+export interface NoteRow {
   id: string;
   title: string;
   type: string;

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
 import type { Metadata } from '../../kernel/note.js';
+import type { NoteRow } from './index-db.js';
 
 /** The columns every hit query selects from `notes n`. */
 export const HIT_COLUMNS =
@@ -15,17 +16,7 @@ export const HIT_COLUMNS =
 /** Enough leading content for an excerpt when there is no match to centre on. */
 export const LEAD = 'substr(n.content, 1, 400) AS lead';
 
-export interface HitRow {
-  id: string;
-  title: string;
-  type: string;
-  filename: string;
-  path: string;
-  created: string;
-  updated: string;
-  size: number;
-  content_hash: string;
-  tags_json: string;
+export interface HitRow extends NoteRow {
   metadata_json: string;
   score?: number;
   snippet?: string | null;
