@@ -76,7 +76,8 @@ async function idleCpu(root: string, seconds: number): Promise<{ server: number;
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
   const client = new Client({ name: 'bench-idle', version: '1' });
   await client.connect(transport);
-  await client.callTool({ name: 'list_note_types', arguments: {} });
+  // Waits for the links plugin's start-up reconcile, so the window measures an idle server.
+  await client.callTool({ name: 'find_broken_links', arguments: {} });
   const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 1000));
   const serverPid = transport.pid as number;
