@@ -155,7 +155,7 @@ export class IndexDb {
   }
 }
 
-function toSummary(row: NoteRow): NoteSummary {
+export function toSummary(row: NoteRow): NoteSummary {
   return {
     id: row.id,
     title: row.title,

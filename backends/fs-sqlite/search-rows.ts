@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
 import type { Metadata } from '../../kernel/note.js';
-import type { NoteRow } from './index-db.js';
+import { toSummary, type NoteRow } from './index-db.js';
 
 /** The columns every hit query selects from `notes n`. */
 export const HIT_COLUMNS =
@@ -24,19 +24,9 @@ export interface HitRow extends NoteRow {
 }
 
 export function hitNote(row: HitRow): SearchHitNote {
-  return {
-    id: row.id,
-    title: row.title,
-    ...(row.type ? { type: row.type } : {}),
-    path: row.path,
-    filename: row.filename,
-    created: row.created,
-    updated: row.updated,
-    size: row.size,
-    contentHash: row.content_hash,
-    tags: JSON.parse(row.tags_json) as string[],
-    metadata: JSON.parse(row.metadata_json) as Metadata,
-  };
+  const note: SearchHitNote = { ...toSummary(row), metadata: JSON.parse(row.metadata_json) as Metadata };
+  if (!row.type) delete note.type; // flat vaults: no type rather than an empty one
+  return note;
 }
 
 export function toHit(row: HitRow): SearchHit {
