@@ -5,18 +5,13 @@
  * note's links change in one transaction with no await inside.
  */
 import type { ResolvedBy } from '../names.js';
+import type { NoteLinkRow } from '../render.js';
+import type { MovedNote } from '../service.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown';
 
 /** A row of `note_links` (seed 000's columns) joined with our bookkeeping for that row. */
-export interface LinkRecord {
-  id: number;
-  source_note_id: string;
-  target_note_id: string | null;
-  target_title: string;
-  link_text: string | null;
-  line_number: number;
-  created: string;
+export interface LinkRecord extends NoteLinkRow {
   /** Key the link resolves by (NameIndex.keyFor); re-resolving it alone gives the target. */
   target_key: string;
   kind: LinkKind;
@@ -52,16 +47,9 @@ export type ExternalInput = Omit<ExternalRecord, 'id' | 'note_id' | 'created'>;
  * new id with the bytes of one that vanished (`content_hash`), a backend id that survived a
  * file rename (`same_id`), or a title edited in the file (`retitled`).
  */
-export interface MoveRecord {
+/** A detected move as stored: the service's MovedNote (from/to name: the filename stem, or the title for `retitled`) with its row id. */
+export interface MoveRecord extends MovedNote {
   id: number;
-  from_id: string;
-  to_id: string;
-  /** The name that changed, before and after (the filename stem, or the title for `retitled`). */
-  from_name: string;
-  to_name: string;
-  how: 'content_hash' | 'same_id' | 'retitled';
-  detected_at: string;
-  repaired_at: string | null;
 }
 
 /**
