@@ -10,19 +10,24 @@ import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
+import type { Stats } from 'node:fs';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { DirectorySync } from '../../kernel/util/directory-sync.js';
+import { GroupCommit } from '../../kernel/util/group-commit.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { WriteLocks } from '../../kernel/util/write-locks.js';
 import { resolveInside } from '../../kernel/util/paths.js';
 import { createVaultFiles } from '../../kernel/util/vault-files.js';
 import { parseMarkdown, serializeMarkdown } from './frontmatter.js';
-import type { IndexDb } from './index-db.js';
+import type { IndexDb, IndexedNote } from './index-db.js';
 import { assertTypeName, isNoteFileName, locate, slugify, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { watchNoteFiles } from './watcher.js';
 import { createIndexDatabase } from './plugin-tables.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
+
+type NoteTarget = NoteLocation & { absolute: string };
 
 /** Keys the store owns; callers change them only through dedicated operations. */
 const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
@@ -31,6 +36,10 @@ export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
   readonly indexDb: IndexDatabase;
   private readonly locks: WriteLocks;
+  private readonly directories = new DirectorySync();
+  /** Writes finishing together share one transaction (and one FTS5 segment instead of one each). */
+  private readonly indexWrites: GroupCommit<IndexedNote>;
+  private readonly folders = new Set<string>();
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
@@ -44,6 +53,7 @@ export class FsSqliteStore implements NoteStore {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
     this.indexDb = createIndexDatabase(db.db);
+    this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
   }
 
   refresh(progress?: ProgressReporter): Promise<RefreshReport> {
@@ -51,7 +61,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async get(id: string): Promise<Note | undefined> {
-    return this.readAt(locate(this.layout, id));
+    return this.readAt(this.target(id));
   }
 
   async list(query?: ListQuery): Promise<NoteSummary[]> {
@@ -81,25 +91,25 @@ export class FsSqliteStore implements NoteStore {
     const type = assertTypeName(this.layout, input.type ?? this.layout.defaultType);
     const stem = slugify(input.slug ?? input.title);
     const filename = `${stem}.md`;
-    const loc = locate(this.layout, `${type}/${filename}`);
-    const absolute = resolveInside(this.root, loc.relPath);
+    const loc = this.target(`${type}/${filename}`);
     const now = new Date().toISOString();
     const metadata: Metadata = { title: input.title, filename: stem, type, created: now, updated: now, ...customKeys(input.metadata) };
     if (metadata.tags === undefined) metadata.tags = input.tags ?? [];
-    await fs.mkdir(path.dirname(absolute), { recursive: true });
-    // Under the write lock, "does it exist?" then rename is as good as an exclusive create,
-    // and cheaper than link + unlink.
-    return this.lock(loc, async () => {
-      if (await exists(absolute)) {
-        throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, { id: loc.id });
+    await this.ensureFolder(path.dirname(loc.absolute));
+    // link() refuses an existing name, in this process or any other, so only this process's
+    // lock is needed: it keeps our own watcher from indexing the file before we do.
+    return this.locks.runLocal(loc.absolute, async () => {
+      try {
+        return await this.write(loc, serializeMarkdown(metadata, input.content), { exclusive: true });
+      } catch (err) {
+        if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, { id: loc.id });
+        throw err;
       }
-      await writeFileAtomic(absolute, serializeMarkdown(metadata, input.content));
-      return this.reindex(loc);
     });
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
-    const loc = locate(this.layout, id);
+    const loc = this.target(id);
     assertStorableText({ title: change.title, content: change.content });
     return this.lock(loc, async () => {
       const { text, hash } = await this.readRaw(loc);
@@ -117,46 +127,45 @@ export class FsSqliteStore implements NoteStore {
         if (change.tags !== undefined) metadata.tags = change.tags;
         next = serializeMarkdown(metadata, content);
       }
-      await writeFileAtomic(resolveInside(this.root, loc.relPath), next);
-      return this.reindex(loc);
+      return this.write(loc, next);
     });
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
-    const loc = locate(this.layout, id);
+    const loc = this.target(id);
     return this.lock(loc, async () => {
       const note = await this.readAt(loc);
       if (!note) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
       if (expectedHash !== undefined && note.contentHash !== expectedHash) {
         throw new ContentHashMismatchError(note.contentHash, expectedHash, { identifier: loc.id });
       }
-      await fs.rm(resolveInside(this.root, loc.relPath));
+      await fs.rm(loc.absolute);
       this.db.remove(loc.id);
       return note;
     });
   }
 
   async move(id: string, newType: string, expectedHash: string): Promise<Note> {
-    const from = locate(this.layout, id);
+    const from = this.target(id);
     const type = assertTypeName(this.layout, newType);
-    const to = locate(this.layout, `${type}/${path.posix.basename(from.relPath)}`);
+    const to = this.target(`${type}/${path.posix.basename(from.relPath)}`);
     if (to.id === from.id) throw new ValidationError(`Note ${from.id} is already of type "${type}".`, { field: 'new_type' });
     return this.lock(from, async () => {
       const { text, hash } = await this.readRaw(from);
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: from.id });
       const parsed = parseMarkdown(text);
       const metadata: Metadata = { ...parsed.metadata, type, updated: new Date().toISOString() };
-      const target = resolveInside(this.root, to.relPath);
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      await this.ensureFolder(path.dirname(to.absolute));
+      let note: Note;
       try {
-        await writeFileAtomic(target, serializeMarkdown(metadata, parsed.body), { exclusive: true });
+        note = await this.write(to, serializeMarkdown(metadata, parsed.body), { exclusive: true });
       } catch (err) {
-        if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${path.basename(target)}' already exists in the '${type}' note type`, { id: to.id });
+        if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${path.basename(to.absolute)}' already exists in the '${type}' note type`, { id: to.id });
         throw err;
       }
-      await fs.rm(resolveInside(this.root, from.relPath));
+      await fs.rm(from.absolute);
       this.db.remove(from.id);
-      return this.reindex(to);
+      return note;
     });
   }
 
@@ -176,9 +185,9 @@ export class FsSqliteStore implements NoteStore {
 
   /** Re-reads one path another program touched; reports it only if the index saw a difference. */
   private async syncPath(rel: string): Promise<ExternalChange | undefined> {
-    let loc: NoteLocation;
+    let loc: NoteTarget;
     try {
-      loc = locate(this.layout, rel);
+      loc = this.target(rel);
     } catch {
       return undefined; // not a note path (a type file, a nested folder in the typed layout)
     }
@@ -203,24 +212,60 @@ export class FsSqliteStore implements NoteStore {
     this.closed = true;
     await Promise.all([...[...this.stopWatchers].map((stop) => stop()), ...this.stopping]);
     this.stopWatchers.clear();
+    await this.indexWrites.flush();
     this.db.close();
   }
 
-  /** Keyed by absolute path, the same key `files` uses, so the two write paths exclude each other. */
-  private lock<T>(loc: NoteLocation, fn: () => Promise<T>): Promise<T> {
-    return this.locks.run(resolveInside(this.root, loc.relPath), fn);
+  /** Where an id lives, resolved (and checked against the vault) once per operation. */
+  private target(id: string): NoteTarget {
+    const loc = locate(this.layout, id);
+    return { ...loc, absolute: resolveInside(this.root, loc.relPath) };
   }
 
-  /** Reads the file and re-indexes it: the one place a written note becomes a Note. */
-  private async reindex(loc: NoteLocation): Promise<Note> {
-    const note = await this.readAt(loc);
-    if (!note) throw new NotFoundError(`Note vanished right after writing: ${loc.id}`, { identifier: loc.id });
+  /** Keyed by absolute path, the same key `files` uses, so the two write paths exclude each other. */
+  private lock<T>(loc: NoteTarget, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(loc.absolute, fn);
+  }
+
+  /** Type folders are created once per process, not checked on every write. */
+  private async ensureFolder(dir: string): Promise<void> {
+    if (this.folders.has(dir)) return;
+    await fs.mkdir(dir, { recursive: true });
+    this.folders.add(dir);
+  }
+
+  /**
+   * The one place a written note becomes a Note: atomically written, parsed from the very bytes
+   * on disk (no re-read), indexed together with the writes finishing alongside it.
+   */
+  private async write(loc: NoteTarget, text: string, options: { exclusive?: boolean } = {}): Promise<Note> {
+    const bytes = Buffer.from(text, 'utf8');
+    const write = () => writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir) });
+    let stats: Stats;
+    try {
+      stats = await write();
+    } catch (err) {
+      // The folder was removed behind our back (we remember it as created): make it again.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const dir = path.dirname(loc.absolute);
+      this.folders.delete(dir);
+      await this.ensureFolder(dir);
+      stats = await write();
+    }
+    const note = this.toNote(loc, loc.absolute, bytes, stats);
+    await this.indexWrites.add(toIndexed(note, stats.mtimeMs));
     return note;
   }
 
-  private async readAt(loc: NoteLocation): Promise<Note | undefined> {
+  private toNote(loc: NoteLocation, absolute: string, bytes: Buffer, stats: Stats): Note {
+    const decoded = decodeNoteBytes(bytes);
+    if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
+    return readNoteFile({ id: loc.id, type: loc.type, absolutePath: absolute, bytes, text: decoded.text, stats });
+  }
+
+  private async readAt(loc: NoteTarget): Promise<Note | undefined> {
     if (!isNoteFileName(path.posix.basename(loc.relPath))) return undefined;
-    const absolute = resolveInside(this.root, loc.relPath);
+    const absolute = loc.absolute;
     let bytes: Buffer;
     let stats;
     try {
@@ -229,18 +274,16 @@ export class FsSqliteStore implements NoteStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
       throw err;
     }
-    const decoded = decodeNoteBytes(bytes);
-    if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
-    const note = readNoteFile({ id: loc.id, type: loc.type, absolutePath: absolute, bytes, text: decoded.text, stats });
+    const note = this.toNote(loc, absolute, bytes, stats);
     const state = this.db.fileState(loc.id);
     if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
     return note;
   }
 
-  private async readRaw(loc: NoteLocation): Promise<{ text: string; hash: string }> {
+  private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string }> {
     let bytes: Buffer;
     try {
-      bytes = await fs.readFile(resolveInside(this.root, loc.relPath));
+      bytes = await fs.readFile(loc.absolute);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
       throw err;
@@ -248,16 +291,6 @@ export class FsSqliteStore implements NoteStore {
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { text: decoded.text, hash: contentHash(bytes) };
-  }
-}
-
-async function exists(absolute: string): Promise<boolean> {
-  try {
-    await fs.lstat(absolute);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
   }
 }
 

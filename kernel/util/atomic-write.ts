@@ -5,19 +5,31 @@
  * recognisable by their prefix and ignored by scanners.
  */
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConflictError } from '../errors.js';
+import { fsyncDirectory } from './directory-sync.js';
 
 export const TEMP_PREFIX = '.nk-tmp-';
 
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options: { exclusive?: boolean } = {}): Promise<void> {
+export interface AtomicWriteOptions {
+  /** Fail with ConflictError when the target exists. */
+  exclusive?: boolean;
+  /** How the folder gets fsync'd after the rename (a DirectorySync shares one fsync among writers). */
+  syncDirectory?: (dir: string) => Promise<void>;
+}
+
+/** Returns the written file's stats (the rename keeps the inode, so they are the target's). */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<Stats> {
   const dir = path.dirname(target);
   const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   const handle = await fs.open(temp, 'wx', 0o644);
+  let stats: Stats;
   try {
     await handle.writeFile(data);
     await handle.sync();
+    stats = await handle.stat();
   } finally {
     await handle.close();
   }
@@ -38,17 +50,6 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
     await fs.rm(temp, { force: true });
     throw err;
   }
-  await syncDirectory(dir);
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
-  } finally {
-    await handle?.close();
-  }
+  await (options.syncDirectory ?? fsyncDirectory)(dir);
+  return stats;
 }

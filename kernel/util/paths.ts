@@ -26,11 +26,35 @@ export function normaliseRelative(input: string): string {
  */
 export function resolveInside(root: string, relative: string): string {
   const rel = normaliseRelative(relative);
-  const absolute = path.join(root, ...rel.split('/'));
+  const segments = rel.split('/');
+  const absolute = path.join(root, ...segments);
   if (!isInside(root, absolute)) throw new PathOutsideVaultError(relative, 'it resolves outside the vault');
-  const real = realpathOfExistingPrefix(absolute);
-  if (!isInside(root, real)) throw new PathOutsideVaultError(relative, 'a symlink leads outside the vault');
+  if (mayCrossSymlink(root, segments) && !isInside(root, realpathOfExistingPrefix(absolute))) {
+    throw new PathOutsideVaultError(relative, 'a symlink leads outside the vault');
+  }
   return absolute;
+}
+
+/**
+ * The root is real already, so only the components below it can redirect the path: lstat them
+ * (usually two) and resolve fully only when one is a symlink. This runs on every note access;
+ * a realpath from `/` costs a syscall per component and an exception per missing one.
+ */
+function mayCrossSymlink(root: string, segments: readonly string[]): boolean {
+  let current = root;
+  for (const segment of segments) {
+    current = path.join(current, segment);
+    let stats: fs.Stats | undefined;
+    try {
+      stats = fs.lstatSync(current, { throwIfNoEntry: false });
+    } catch (err) {
+      // ENOTDIR: a file stands where a folder would be, so nothing below it exists to follow.
+      return (err as NodeJS.ErrnoException).code !== 'ENOTDIR';
+    }
+    if (!stats) return false; // nothing exists from here on
+    if (stats.isSymbolicLink()) return true;
+  }
+  return false;
 }
 
 export function isInside(root: string, candidate: string): boolean {

@@ -21,7 +21,19 @@ export class WriteLocks {
 
   /** `absolutePath` must be inside the root; the lock key is its vault-relative form. */
   run<T>(absolutePath: string, fn: () => Promise<T>): Promise<T> {
-    const key = path.relative(this.root, absolutePath).split(path.sep).join('/');
+    const key = this.key(absolutePath);
     return this.mutex.run(key, () => this.files.run(key, fn));
+  }
+
+  /**
+   * This process only: for a write whose own syscall already excludes other processes (an
+   * exclusive create by link(), which fails when the name exists), the file lock adds nothing.
+   */
+  runLocal<T>(absolutePath: string, fn: () => Promise<T>): Promise<T> {
+    return this.mutex.run(this.key(absolutePath), fn);
+  }
+
+  private key(absolutePath: string): string {
+    return path.relative(this.root, absolutePath).split(path.sep).join('/');
   }
 }
