@@ -32,7 +32,7 @@ export interface RewriteDeps {
   reindex(note: Note): Promise<void>;
 }
 
-const CONCURRENCY = 8;
+const CONCURRENCY = 32;
 
 export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean): Promise<RewriteOutcome> {
   const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten: [] };

@@ -10,6 +10,7 @@ import type { HookHandlers, WriteSource } from '../../kernel/hooks.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
+import { GroupCommit } from '../../kernel/util/group-commit.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
 import { neighbourhood, orphans, type GraphOptions } from './graph.js';
 import { LinkIndexer } from './indexer.js';
@@ -43,6 +44,11 @@ export class LinksRuntime implements LinkIndexService {
   /** Notes an external delete just removed, by content hash, in case they reappear (an mv). */
   private readonly vanished = new VanishedNotes();
   private readonly rewriteDeps: RewriteDeps;
+  /** Our own writes (a batch create, a rename's rewrites) are indexed together, in one transaction. */
+  private readonly toolWrites = new GroupCommit<Note>(
+    (notes) => this.applyToolWrites(notes),
+    (flush) => this.run(flush),
+  );
 
   constructor(private readonly deps: LinksRuntimeDeps) {
     this.links = deps.links;
@@ -77,7 +83,7 @@ export class LinksRuntime implements LinkIndexService {
 
   hooks(): HookHandlers {
     return {
-      'note.afterWrite': ({ note, source }) => this.run(() => this.onWrite(note, source)),
+      'note.afterWrite': ({ note, source }) => (source === 'external' ? this.run(() => this.onWrite(note, source)) : this.toolWrites.add(note)),
       'note.afterDelete': ({ note, source }) =>
         this.run(() => {
           if (source === 'external') this.vanished.remember(this.links.state(note.id));
@@ -196,6 +202,18 @@ export class LinksRuntime implements LinkIndexService {
     );
   }
 
+  private applyToolWrites(notes: readonly Note[]): void {
+    this.links.transaction(() => {
+      const keys = new Set<string>();
+      for (const note of notes) {
+        const result = this.indexer.apply(note);
+        if (result.changed) for (const key of result.keys) keys.add(key);
+      }
+      if (keys.size) this.indexer.reresolve(keys);
+    });
+  }
+
+  /** External writes may be moves or renames done outside the server: each is looked at alone. */
   private async onWrite(note: Note, source: WriteSource): Promise<void> {
     const before = this.links.state(note.id);
     const twin = !before && source === 'external' ? await this.vanishedTwin(note) : undefined;

@@ -3,6 +3,7 @@
  * Other plugins (schema, notes) reach it through NOTE_TYPES, never through its files.
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { contentHash } from '../../kernel/util/hash.js';
@@ -53,11 +54,12 @@ export function createNoteTypes(listTypes: () => Promise<string[]>, files: Vault
       if (cache.size > 1000) cache.clear();
       cache.set(name, entry);
     }
-    const stamp = await fileStamp(entry.absolute);
-    if (stamp !== undefined && stamp === entry.stamp) return entry.info;
+    // Without a description the folder's identity is the key: the file appearing, or the folder
+    // going or being replaced, changes it (a note added to the folder does not).
+    const stamp = (await fileStamp(entry.absolute)) ?? `no description; folder ${await folderIdentity(path.dirname(entry.absolute))}`;
+    if (stamp === entry.stamp) return entry.info;
     // A miss always reads through files.readText, which re-checks containment (symlinks included).
     const info = await read(name);
-    // Without a file there is nothing to key on (stamp undefined never matches): read again next time.
     entry.stamp = stamp;
     entry.info = info;
     return info;
@@ -71,6 +73,15 @@ export function createNoteTypes(listTypes: () => Promise<string[]>, files: Vault
       return infos.filter((i): i is NoteTypeInfo => i !== undefined);
     },
   };
+}
+
+async function folderIdentity(absolute: string): Promise<string> {
+  try {
+    const st = await fs.stat(absolute, { bigint: true });
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : 'not a folder';
+  } catch {
+    return 'missing';
+  }
 }
 
 async function isDirectory(absolute: string): Promise<boolean> {

@@ -5,7 +5,19 @@
  */
 import fs from 'node:fs/promises';
 
-export async function fileStamp(absolute: string): Promise<string | undefined> {
+const inFlight = new Map<string, Promise<string | undefined>>();
+
+/** Concurrent callers (a batch of writes all checking the config) share one stat. */
+export function fileStamp(absolute: string): Promise<string | undefined> {
+  let pending = inFlight.get(absolute);
+  if (!pending) {
+    pending = statStamp(absolute).finally(() => inFlight.delete(absolute));
+    inFlight.set(absolute, pending);
+  }
+  return pending;
+}
+
+async function statStamp(absolute: string): Promise<string | undefined> {
   try {
     const st = await fs.stat(absolute, { bigint: true });
     return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;

@@ -66,7 +66,7 @@ async function servedBy(ctx: ToolContext): Promise<{ vault_id: string; vault_nam
  * fsyncs share the filesystem journal's commits instead of waiting for one each. Results keep
  * the input order.
  */
-const BATCH_CONCURRENCY = 8;
+const BATCH_CONCURRENCY = 64;
 
 async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolContext, defaultType: string) {
   const createOne = async (input: z.output<typeof noteInput>) => {
