@@ -54,6 +54,13 @@ export interface RefreshReport {
   ms: number;
 }
 
+/** One item of `NoteStore.updateMany`. */
+export interface NoteUpdate {
+  id: string;
+  change: NoteChange;
+  expectedHash: string;
+}
+
 export interface NoteStore {
   get(id: string): Promise<Note | undefined>;
   list(query?: ListQuery): Promise<NoteSummary[]>;
@@ -62,6 +69,12 @@ export interface NoteStore {
   create(input: NewNote): Promise<Note>;
   /** Compare-and-swap on the content hash: a stale `expectedHash` fails with `content_hash_mismatch`. */
   update(id: string, change: NoteChange, expectedHash: string): Promise<Note>;
+  /**
+   * Several compare-and-swaps at once (a rename's link rewrites): each item succeeds or fails on
+   * its own, as if updated one after another, results in input order. A backend may share locks,
+   * fsyncs and one index transaction among them.
+   */
+  updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>>;
   /** Returns the note as it was; `expectedHash` (when given) guards against deleting a changed note. */
   delete(id: string, expectedHash?: string): Promise<Note>;
   /** Re-reads whatever changed on disk since the index was last brought up to date. */

@@ -4,7 +4,7 @@
  * the store's compare-and-swap, keeps a separate search index in step, and notifies the
  * afterWrite/afterDelete listeners (links, tags, ...).
  */
-import type { NoteStore, SearchIndex, ExternalChange } from './backend.js';
+import type { NoteStore, NoteUpdate, SearchIndex, ExternalChange } from './backend.js';
 import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -56,7 +56,40 @@ export class NoteService {
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
-    const previous = await this.require(id);
+    const [result] = await this.updateMany([{ id, change, expectedHash }]);
+    if (result?.status !== 'fulfilled') throw result?.reason;
+    return result.value;
+  }
+
+  /**
+   * Several updates (a rename's link rewrites): each is validated, swapped and announced on its
+   * own and fails alone; the store may share locks, fsyncs and its index transaction among them.
+   * `previous`, when the caller just read the note, saves reading it again (it is used only if
+   * its hash is the expected one; the store's compare-and-swap checks the file regardless).
+   */
+  async updateMany(items: ReadonlyArray<NoteUpdate & { previous?: Note }>): Promise<Array<PromiseSettledResult<Note>>> {
+    const prepared = await Promise.allSettled(items.map((item) => this.prepareUpdate(item)));
+    const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
+    const stored = await this.deps.store.updateMany(ready.map((r) => r.update));
+    const results = prepared.map((p): PromiseSettledResult<Note> => (p.status === 'rejected' ? p : { status: 'rejected', reason: undefined }));
+    await Promise.all(
+      ready.map(async (r, k) => {
+        const outcome = stored[k] as PromiseSettledResult<Note>;
+        results[r.index] =
+          outcome.status === 'rejected'
+            ? outcome
+            : await this.announceUpdate(outcome.value, r.previous, r.titleChanged).then(
+                (): PromiseSettledResult<Note> => outcome,
+                (reason: unknown): PromiseSettledResult<Note> => ({ status: 'rejected', reason }),
+              );
+      }),
+    );
+    return results;
+  }
+
+  private async prepareUpdate(item: NoteUpdate & { previous?: Note }): Promise<{ update: NoteUpdate; previous: Note; titleChanged: boolean }> {
+    const { id, change, expectedHash } = item;
+    const previous = item.previous?.contentHash === expectedHash ? item.previous : await this.require(id);
     const merged = mergeMetadata(previous.metadata, change.metadata);
     const draft: NoteDraft = await this.deps.hooks.beforeWrite({
       op: 'update',
@@ -67,21 +100,18 @@ export class NoteService {
       metadata: merged,
       changedKeys: Object.keys(change.metadata ?? {}),
     });
-    const note = await this.deps.store.update(
-      id,
-      {
-        ...(change.title !== undefined ? { title: draft.title } : {}),
-        ...(change.content !== undefined ? { content: draft.content } : {}),
-        metadata: draft.metadata,
-        ...(change.tags !== undefined ? { tags: change.tags } : {}),
-      },
-      expectedHash,
-    );
+    const storeChange: NoteChange = {
+      ...(change.title !== undefined ? { title: draft.title } : {}),
+      ...(change.content !== undefined ? { content: draft.content } : {}),
+      metadata: draft.metadata,
+      ...(change.tags !== undefined ? { tags: change.tags } : {}),
+    };
+    return { update: { id, change: storeChange, expectedHash }, previous, titleChanged: change.title !== undefined && change.title !== previous.title };
+  }
+
+  private async announceUpdate(note: Note, previous: Note, titleChanged: boolean): Promise<void> {
     await this.afterWrite(note, 'update', 'tool', previous);
-    if (change.title !== undefined && change.title !== previous.title) {
-      await this.deps.hooks.emit('note.afterRename', { note, oldTitle: previous.title, source: 'tool' });
-    }
-    return note;
+    if (titleChanged) await this.deps.hooks.emit('note.afterRename', { note, oldTitle: previous.title, source: 'tool' });
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {

@@ -108,7 +108,10 @@ export class IndexDb {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    // IMMEDIATE: the write lock is taken (waiting out another process) before the first read,
+    // so a read-then-write transaction never fails with SQLITE_BUSY when a second process
+    // committed in between, as a deferred one would.
+    return this.db.transaction(fn).immediate();
   }
 
   fileStates(): Map<string, FileState> {
@@ -190,7 +193,8 @@ function openOrRebuild(file: string, vaultRoot: string, logger: Logger): Databas
     const db = openAndMigrate(file);
     const root = (db.prepare("SELECT value FROM nk_meta WHERE key = 'vault_root'").get() as { value: string } | undefined)?.value;
     if (root === undefined) {
-      db.prepare("INSERT INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
+      // Two processes opening a fresh vault at once both get here: the first one's row stands.
+      db.prepare("INSERT OR IGNORE INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
       return db;
     }
     if (root === vaultRoot) return db;
@@ -208,18 +212,23 @@ function openOrRebuild(file: string, vaultRoot: string, logger: Logger): Databas
 function openAndMigrate(file: string): Database.Database {
   const db = new Database(file);
   try {
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -65536');
     db.pragma('temp_store = MEMORY');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
-    for (let v = version; v < SCHEMA_VERSION; v++) {
-      db.transaction(() => {
-        db.exec(MIGRATIONS[v] ?? '');
-        db.pragma(`user_version = ${v + 1}`);
-      })();
+    // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
+    // opening a fresh vault together, the second finds the first one's schema, not a race.
+    const step = db.transaction((): boolean => {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
+      if (version === SCHEMA_VERSION) return false;
+      db.exec(MIGRATIONS[version] ?? '');
+      db.pragma(`user_version = ${version + 1}`);
+      return true;
+    });
+    while (step.immediate()) {
+      // one migration per transaction until the schema is current
     }
     db.prepare('SELECT COUNT(*) FROM notes').get();
     return db;

@@ -29,6 +29,8 @@ export interface NoteFileInput {
   bytes: Uint8Array;
   text: string;
   stats: Pick<Stats, 'size' | 'mtimeMs' | 'birthtime' | 'mtime'>;
+  /** When the caller hashed the bytes already. */
+  contentHash?: string;
 }
 
 export function readNoteFile(input: NoteFileInput): Note {
@@ -45,7 +47,7 @@ export function readNoteFile(input: NoteFileInput): Note {
     created: timestamp(meta.created) ?? input.stats.birthtime.toISOString(),
     updated: timestamp(meta.updated) ?? input.stats.mtime.toISOString(),
     type: input.type,
-    contentHash: contentHash(input.bytes),
+    contentHash: input.contentHash ?? contentHash(input.bytes),
     path: input.absolutePath,
     filename,
     size: input.stats.size,

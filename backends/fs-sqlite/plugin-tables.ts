@@ -20,17 +20,24 @@ export function createIndexDatabase(db: Database.Database): IndexDatabase {
   const bind = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? [...params] : [params]);
   return {
     migrate(owner, migrations) {
-      const row = db.prepare('SELECT version FROM nk_plugin_migrations WHERE owner = ?').get(owner) as { version: number } | undefined;
-      for (let v = row?.version ?? 0; v < migrations.length; v++) {
-        db.transaction(() => {
-          db.exec(migrations[v] ?? '');
-          db.prepare('INSERT INTO nk_plugin_migrations (owner, version) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET version = excluded.version').run(owner, v + 1);
-        })();
+      // One step per IMMEDIATE transaction that reads the version under the write lock: two
+      // processes opening one vault together do not both run a step.
+      const step = db.transaction((): boolean => {
+        const row = db.prepare('SELECT version FROM nk_plugin_migrations WHERE owner = ?').get(owner) as { version: number } | undefined;
+        const v = row?.version ?? 0;
+        if (v >= migrations.length) return false;
+        db.exec(migrations[v] ?? '');
+        db.prepare('INSERT INTO nk_plugin_migrations (owner, version) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET version = excluded.version').run(owner, v + 1);
+        return true;
+      });
+      while (step.immediate()) {
+        // until this owner's tables are current
       }
     },
     run: (sql, params) => statement(sql).run(...bind(params)),
     get: <R>(sql: string, params?: SqlParams) => statement(sql).get(...bind(params)) as R | undefined,
     all: <R>(sql: string, params?: SqlParams) => statement(sql).all(...bind(params)) as R[],
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    // IMMEDIATE for the reason IndexDb.transaction gives.
+    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
   };
 }

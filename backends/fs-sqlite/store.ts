@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ExternalChange, NoteStore, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -14,6 +14,8 @@ import type { Stats } from 'node:fs';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { DirectorySync } from '../../kernel/util/directory-sync.js';
 import { GroupCommit } from '../../kernel/util/group-commit.js';
+import { readSmallFile } from '../../kernel/util/small-file.js';
+import { ParsedNotes } from './parsed-notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { WriteLocks } from '../../kernel/util/write-locks.js';
 import { resolveInside } from '../../kernel/util/paths.js';
@@ -28,6 +30,8 @@ import { createIndexDatabase } from './plugin-tables.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
 
 type NoteTarget = NoteLocation & { absolute: string };
+/** A note file just written, not yet in the index. */
+type WrittenFile = { note: Note; mtimeMs: number; cacheKey: string };
 
 /** Keys the store owns; callers change them only through dedicated operations. */
 const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
@@ -40,6 +44,7 @@ export class FsSqliteStore implements NoteStore {
   /** Writes finishing together share one transaction (and one FTS5 segment instead of one each). */
   private readonly indexWrites: GroupCommit<IndexedNote>;
   private readonly folders = new Set<string>();
+  private readonly parsed = new ParsedNotes();
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
@@ -111,24 +116,71 @@ export class FsSqliteStore implements NoteStore {
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
     const loc = this.target(id);
     assertStorableText({ title: change.title, content: change.content });
-    return this.lock(loc, async () => {
-      const { text, hash } = await this.readRaw(loc);
-      if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
-      const parsed = parseMarkdown(text);
-      const content = change.content ?? parsed.body;
-      let next: string;
-      if (parsed.warnings.length && change.metadata === undefined && change.title === undefined) {
-        // Unreadable frontmatter is kept byte for byte when only the body changes.
-        next = text.slice(0, text.length - parsed.body.length) + content;
-      } else {
-        const base = change.metadata ? customKeys(change.metadata) : customKeys(parsed.metadata);
-        const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: new Date().toISOString() };
-        if (change.title !== undefined) metadata.title = change.title;
-        if (change.tags !== undefined) metadata.tags = change.tags;
-        next = serializeMarkdown(metadata, content);
+    return this.lock(loc, async () => this.indexed(await this.swap(loc, change, expectedHash)));
+  }
+
+  /**
+   * All locks first (sorted), then every item at once, so their writes share folder fsyncs and
+   * one index transaction. Items naming the same note run in input order, as separate calls would.
+   */
+  async updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>> {
+    const results: Array<PromiseSettledResult<Note>> = new Array(items.length);
+    const byNote = new Map<string, Array<{ index: number; loc: NoteTarget; item: NoteUpdate }>>();
+    items.forEach((item, index) => {
+      try {
+        const loc = this.target(item.id);
+        assertStorableText({ title: item.change.title, content: item.change.content });
+        const queue = byNote.get(loc.absolute) ?? [];
+        queue.push({ index, loc, item });
+        byNote.set(loc.absolute, queue);
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason };
       }
-      return this.write(loc, next);
     });
+    await this.locks.runAll([...byNote.keys()], async () => {
+      const written: Array<{ index: number; file: WrittenFile }> = [];
+      await Promise.all(
+        [...byNote.values()].map(async (queue) => {
+          for (const { index, loc, item } of queue) {
+            try {
+              written.push({ index, file: await this.swap(loc, item.change, item.expectedHash) });
+            } catch (reason) {
+              results[index] = { status: 'rejected', reason };
+            }
+          }
+        }),
+      );
+      // Every file is on disk: index them all in one transaction, before the locks go.
+      await Promise.all(
+        written.map(async ({ index, file }) => {
+          results[index] = await this.indexed(file).then(
+            (value): PromiseSettledResult<Note> => ({ status: 'fulfilled', value }),
+            (reason: unknown): PromiseSettledResult<Note> => ({ status: 'rejected', reason }),
+          );
+        }),
+      );
+    });
+    return results;
+  }
+
+  /** The compare-and-swap on the file; the caller holds the note's lock and indexes the result. */
+  private async swap(loc: NoteTarget, change: NoteChange, expectedHash: string): Promise<WrittenFile> {
+    const { text, hash } = await this.readRaw(loc);
+    if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
+    const parsed = parseMarkdown(text);
+    const content = change.content ?? parsed.body;
+    let next: string;
+    if (parsed.warnings.length && change.metadata === undefined && change.title === undefined) {
+      // Unreadable frontmatter is kept byte for byte when only the body changes.
+      next = text.slice(0, text.length - parsed.body.length) + content;
+    } else {
+      const base = change.metadata ? customKeys(change.metadata) : customKeys(parsed.metadata);
+      const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: new Date().toISOString() };
+      if (change.title !== undefined) metadata.title = change.title;
+      if (change.tags !== undefined) metadata.tags = change.tags;
+      next = serializeMarkdown(metadata, content);
+    }
+    return this.writeFile(loc, next);
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
@@ -141,6 +193,7 @@ export class FsSqliteStore implements NoteStore {
       }
       await fs.rm(loc.absolute);
       this.db.remove(loc.id);
+      this.parsed.delete(loc.id);
       return note;
     });
   }
@@ -165,6 +218,7 @@ export class FsSqliteStore implements NoteStore {
       }
       await fs.rm(from.absolute);
       this.db.remove(from.id);
+      this.parsed.delete(from.id);
       return note;
     });
   }
@@ -204,6 +258,7 @@ export class FsSqliteStore implements NoteStore {
       if (note) return before?.contentHash === note.contentHash ? undefined : { kind: 'written', note, ...(before ? { previous: before } : {}) };
       if (!before) return undefined;
       this.db.remove(loc.id);
+      this.parsed.delete(loc.id);
       return { kind: 'deleted', id: loc.id, previous: before };
     });
   }
@@ -213,6 +268,7 @@ export class FsSqliteStore implements NoteStore {
     await Promise.all([...[...this.stopWatchers].map((stop) => stop()), ...this.stopping]);
     this.stopWatchers.clear();
     await this.indexWrites.flush();
+    this.locks.close();
     this.db.close();
   }
 
@@ -234,11 +290,20 @@ export class FsSqliteStore implements NoteStore {
     this.folders.add(dir);
   }
 
-  /**
-   * The one place a written note becomes a Note: atomically written, parsed from the very bytes
-   * on disk (no re-read), indexed together with the writes finishing alongside it.
-   */
+  /** Writes and indexes: what every single-note write does. */
   private async write(loc: NoteTarget, text: string, options: { exclusive?: boolean } = {}): Promise<Note> {
+    return this.indexed(await this.writeFile(loc, text, options));
+  }
+
+  /** Indexed together with the writes finishing alongside it, in one transaction. */
+  private async indexed(file: WrittenFile): Promise<Note> {
+    await this.indexWrites.add(toIndexed(file.note, file.mtimeMs));
+    this.parsed.set(file.note.id, file.cacheKey, file.note);
+    return file.note;
+  }
+
+  /** The one place a written note becomes a Note: atomically written, parsed from the very bytes on disk (no re-read). */
+  private async writeFile(loc: NoteTarget, text: string, options: { exclusive?: boolean } = {}): Promise<WrittenFile> {
     const bytes = Buffer.from(text, 'utf8');
     const write = () => writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir) });
     let stats: Stats;
@@ -252,42 +317,36 @@ export class FsSqliteStore implements NoteStore {
       await this.ensureFolder(dir);
       stats = await write();
     }
-    const note = this.toNote(loc, loc.absolute, bytes, stats);
-    await this.indexWrites.add(toIndexed(note, stats.mtimeMs));
-    return note;
+    const note = this.toNote(loc, bytes, stats);
+    return { note, mtimeMs: stats.mtimeMs, cacheKey: ParsedNotes.key(note.contentHash, stats) };
   }
 
-  private toNote(loc: NoteLocation, absolute: string, bytes: Buffer, stats: Stats): Note {
+  private toNote(loc: NoteTarget, bytes: Buffer, stats: Stats, hash = contentHash(bytes)): Note {
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
-    return readNoteFile({ id: loc.id, type: loc.type, absolutePath: absolute, bytes, text: decoded.text, stats });
+    return readNoteFile({ id: loc.id, type: loc.type, absolutePath: loc.absolute, bytes, text: decoded.text, stats, contentHash: hash });
   }
 
   private async readAt(loc: NoteTarget): Promise<Note | undefined> {
     if (!isNoteFileName(path.posix.basename(loc.relPath))) return undefined;
-    const absolute = loc.absolute;
-    let bytes: Buffer;
-    let stats;
-    try {
-      [bytes, stats] = await Promise.all([fs.readFile(absolute), fs.stat(absolute)]);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return undefined;
-      throw err;
-    }
-    const note = this.toNote(loc, absolute, bytes, stats);
+    const read = await readSmallFile(loc.absolute);
+    if (!read) return undefined;
+    const { bytes, stats } = read;
+    const hash = contentHash(bytes);
+    const key = ParsedNotes.key(hash, stats);
+    const cached = this.parsed.get(loc.id, key);
+    if (cached) return cached;
+    const note = this.toNote(loc, bytes, stats, hash);
     const state = this.db.fileState(loc.id);
     if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+    this.parsed.set(loc.id, key, note);
     return note;
   }
 
   private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string }> {
-    let bytes: Buffer;
-    try {
-      bytes = await fs.readFile(loc.absolute);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
-      throw err;
-    }
+    const read = await readSmallFile(loc.absolute);
+    if (!read) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
+    const bytes = read.bytes;
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { text: decoded.text, hash: contentHash(bytes) };

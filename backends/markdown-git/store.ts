@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { NoteStore, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import { ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -141,6 +141,11 @@ export class MarkdownGitStore implements NoteStore {
     });
   }
 
+  /** One commit per item still: the history shows each note's change on its own. */
+  updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>> {
+    return Promise.allSettled(items.map((item) => this.update(item.id, item.change, item.expectedHash)));
+  }
+
   async delete(id: string, expectedHash?: string): Promise<Note> {
     const key = normaliseId(id);
     return this.lock(key, async () => {
@@ -174,6 +179,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async close(): Promise<void> {
+    this.locks.close();
     if (!this.deps.readOnly) await this.deps.timestamps.save();
   }
 

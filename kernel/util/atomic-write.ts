@@ -3,15 +3,20 @@
  * the target's place in one rename (or one link, when the target must not exist yet). A crash
  * leaves either the old file or the new one, never half of either; stray temp files are
  * recognisable by their prefix and ignored by scanners.
+ *
+ * Only the fsyncs wait in the thread pool; the small-file steps around them are synchronous
+ * (see small-file.ts and decision 010).
  */
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ConflictError } from '../errors.js';
 import { fsyncDirectory } from './directory-sync.js';
 
 export const TEMP_PREFIX = '.nk-tmp-';
+
+const fsync = promisify(fs.fsync);
 
 export interface AtomicWriteOptions {
   /** Fail with ConflictError when the target exists. */
@@ -21,33 +26,37 @@ export interface AtomicWriteOptions {
 }
 
 /** Returns the written file's stats (the rename keeps the inode, so they are the target's). */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<Stats> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<fs.Stats> {
   const dir = path.dirname(target);
   const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-  const handle = await fs.open(temp, 'wx', 0o644);
-  let stats: Stats;
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const fd = fs.openSync(temp, 'wx', 0o644);
+  let stats: fs.Stats;
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-    stats = await handle.stat();
-  } finally {
-    await handle.close();
+    for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    await fsync(fd);
+    stats = fs.fstatSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw err;
   }
+  fs.closeSync(fd);
   try {
     if (options.exclusive) {
       // link() fails when the target exists, so two creators of one name cannot both win.
       try {
-        await fs.link(temp, target);
+        fs.linkSync(temp, target);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ConflictError(`File already exists: ${path.basename(target)}`, { path: target });
         throw err;
       }
-      await fs.unlink(temp);
+      fs.unlinkSync(temp);
     } else {
-      await fs.rename(temp, target);
+      fs.renameSync(temp, target);
     }
   } catch (err) {
-    await fs.rm(temp, { force: true });
+    fs.rmSync(temp, { force: true });
     throw err;
   }
   await (options.syncDirectory ?? fsyncDirectory)(dir);

@@ -26,11 +26,29 @@ export class WriteLocks {
   }
 
   /**
+   * Holds the locks of several files at once, taken one by one in sorted order so two writers
+   * locking overlapping sets cannot deadlock.
+   */
+  runAll<T>(absolutePaths: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const keys = [...new Set(absolutePaths.map((p) => this.key(p)))].sort();
+    const hold = (i: number): Promise<T> => {
+      const key = keys[i];
+      return key === undefined ? fn() : this.mutex.run(key, () => this.files.run(key, () => hold(i + 1)));
+    };
+    return hold(0);
+  }
+
+  /**
    * This process only: for a write whose own syscall already excludes other processes (an
    * exclusive create by link(), which fails when the name exists), the file lock adds nothing.
    */
   runLocal<T>(absolutePath: string, fn: () => Promise<T>): Promise<T> {
     return this.mutex.run(this.key(absolutePath), fn);
+  }
+
+  /** Drops this process's owner file; call when the vault closes. */
+  close(): void {
+    this.files.close();
   }
 
   private key(absolutePath: string): string {

@@ -1,7 +1,7 @@
 /**
  * The one way links get rewritten in notes (rename, links_repair): visit the linking notes the
  * index names (never every file), re-scan each note's *current* text, let a rule decide each
- * link's new text, and write through NoteService.update with the hash just read — so a note
+ * link's new text, and write through NoteService.updateMany with the hash just read — so a note
  * that changed in between fails its compare-and-swap and is reported, never clobbered.
  */
 import { ContentHashMismatchError, toNotekernelError } from '../../kernel/errors.js';
@@ -28,34 +28,69 @@ export interface RewriteOutcome {
 
 export interface RewriteDeps {
   notes: NoteService;
-  /** Brings the index up to date with a note this rewrite just wrote (before the answer is sent). */
-  reindex(note: Note): Promise<void>;
 }
 
-const CONCURRENCY = 32;
+const READ_CONCURRENCY = 32;
+/** Notes written per updateMany: bounds how many note locks one rewrite holds at once. */
+const WRITE_BATCH = 256;
 
+interface Planned {
+  id: string;
+  note: Note;
+  content: string;
+  edits: LinkEdit[];
+}
+
+/**
+ * Reads every linking note and plans its edits, then writes all of them through one
+ * `updateMany` per batch: each note is still its own compare-and-swap, but the writes share
+ * locks, fsyncs and index transactions instead of paying for them note by note.
+ */
 export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean): Promise<RewriteOutcome> {
   const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten: [] };
   const queue = [...new Set(sourceIds)].sort();
-  const perNote = new Map<string, LinkEdit[]>();
+  const planned: Planned[] = [];
   const worker = async (): Promise<void> => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      const result = await rewriteOne(id, rule, deps, dryRun);
-      if ('reason' in result) outcome.not_rewritten.push({ id, reason: result.reason });
-      else if (result.edits.length) {
-        perNote.set(id, result.edits);
-        outcome.links_updated += result.edits.length;
-        outcome.notes_updated++;
-      }
+      const plan = await planOne(id, rule, deps);
+      if ('reason' in plan) outcome.not_rewritten.push({ id, reason: plan.reason });
+      else if (plan.edits.length) planned.push(plan);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  for (const id of [...perNote.keys()].sort()) outcome.edits.push(...(perNote.get(id) as LinkEdit[]));
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  planned.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const written = dryRun ? planned : await writePlanned(planned, deps, outcome);
+  for (const plan of written) {
+    outcome.edits.push(...plan.edits);
+    outcome.links_updated += plan.edits.length;
+    outcome.notes_updated++;
+  }
   outcome.not_rewritten.sort((a, b) => (a.id < b.id ? -1 : 1));
   return outcome;
 }
 
-async function rewriteOne(id: string, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean): Promise<{ edits: LinkEdit[] } | { reason: string }> {
+async function writePlanned(planned: readonly Planned[], deps: RewriteDeps, outcome: RewriteOutcome): Promise<Planned[]> {
+  const written: Planned[] = [];
+  for (let i = 0; i < planned.length; i += WRITE_BATCH) {
+    const batch = planned.slice(i, i + WRITE_BATCH);
+    const results = await deps.notes.updateMany(batch.map((p) => ({ id: p.id, change: { content: p.content }, expectedHash: p.note.contentHash, previous: p.note })));
+    batch.forEach((plan, k) => {
+      const result = results[k] as PromiseSettledResult<Note>;
+      if (result.status === 'fulfilled') written.push(plan);
+      else outcome.not_rewritten.push({ id: plan.id, reason: failureReason(result.reason) });
+    });
+  }
+  return written;
+}
+
+function failureReason(err: unknown): string {
+  if (err instanceof ContentHashMismatchError) {
+    return 'changed while its links were being rewritten (content_hash_mismatch); its links still resolve by id: run links_repair';
+  }
+  return `${toNotekernelError(err).code}: ${toNotekernelError(err).message}`;
+}
+
+async function planOne(id: string, rule: RewriteRule, deps: RewriteDeps): Promise<Planned | { reason: string }> {
   let note: Note | undefined;
   try {
     note = await deps.notes.get(id);
@@ -75,18 +110,7 @@ async function rewriteOne(id: string, rule: RewriteRule, deps: RewriteDeps, dryR
     const after = note.content.slice(link.start, start) + decision.text + note.content.slice(end, link.end);
     edits.push({ note_id: id, line_number: link.line, before: link.raw, after });
   }
-  if (!replacements.length || dryRun) return { edits };
-  const content = applyReplacements(note.content, replacements);
-  try {
-    const updated = await deps.notes.update(id, { content }, note.contentHash);
-    await deps.reindex(updated);
-  } catch (err) {
-    if (err instanceof ContentHashMismatchError) {
-      return { reason: 'changed while its links were being rewritten (content_hash_mismatch); its links still resolve by id: run links_repair' };
-    }
-    return { reason: `${toNotekernelError(err).code}: ${toNotekernelError(err).message}` };
-  }
-  return { edits };
+  return { id, note, content: replacements.length ? applyReplacements(note.content, replacements) : note.content, edits };
 }
 
 export function applyReplacements(text: string, replacements: ReadonlyArray<{ start: number; end: number; text: string }>): string {

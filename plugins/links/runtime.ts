@@ -53,7 +53,7 @@ export class LinksRuntime implements LinkIndexService {
   constructor(private readonly deps: LinksRuntimeDeps) {
     this.links = deps.links;
     this.indexer = new LinkIndexer(deps.links, this.names);
-    this.rewriteDeps = { notes: deps.notes, reindex: (note) => this.reindex(note) };
+    this.rewriteDeps = { notes: deps.notes };
   }
 
   /** Runs index work one piece at a time. */

@@ -2,6 +2,7 @@
  * The note-types service: what types a vault has and what each `_description.md` says.
  * Other plugins (schema, notes) reach it through NOTE_TYPES, never through its files.
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { token } from '../../kernel/container.js';
@@ -77,8 +78,8 @@ export function createNoteTypes(listTypes: () => Promise<string[]>, files: Vault
 
 async function folderIdentity(absolute: string): Promise<string> {
   try {
-    const st = await fs.stat(absolute, { bigint: true });
-    return st.isDirectory() ? `${st.dev}:${st.ino}` : 'not a folder';
+    const st = fsSync.statSync(absolute, { bigint: true, throwIfNoEntry: false });
+    return !st ? 'missing' : st.isDirectory() ? `${st.dev}:${st.ino}` : 'not a folder';
   } catch {
     return 'missing';
   }

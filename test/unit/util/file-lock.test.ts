@@ -43,9 +43,9 @@ describe('FileLocks (cross-process)', () => {
     // Take the lock as the dead process would have left it.
     const probe = new FileLocks(dir, { timeoutMs: 50 });
     await probe.run('k', async () => {
-      const [file] = await fs.readdir(dir);
-      await fs.rm(path.join(dir, file as string));
-      await fs.symlink(`${deadPid} ${Date.now()}`, path.join(dir, file as string));
+      const lock = (await fs.readdir(dir)).find((name) => name.endsWith('.lock'));
+      await fs.rm(path.join(dir, lock as string));
+      await fs.writeFile(path.join(dir, lock as string), `${deadPid} ${Date.now()}`);
     }).catch(() => undefined);
     await locks.run('k', async () => {
       ran = true;
@@ -63,5 +63,28 @@ describe('FileLocks (cross-process)', () => {
     await expect(impatient.run('k', async () => 1)).rejects.toMatchObject({ code: 'conflict' });
     release();
     await held;
+  });
+});
+
+describe('FileLocks owner files', () => {
+  it('takes locks as links to one owner file, removed on close, and sweeps owner files of dead processes', async () => {
+    const dir = await lockDir();
+    await fs.mkdir(dir, { recursive: true });
+    const child = spawn(process.execPath, ['-e', '0']);
+    const deadPid = child.pid as number;
+    await new Promise((r) => child.once('exit', r));
+    await fs.writeFile(path.join(dir, `owner-${deadPid}-abcd`), `${deadPid} 1`);
+    const locks = new FileLocks(dir);
+    await locks.run('a', async () => {
+      await locks.run('b', async () => {
+        const names = (await fs.readdir(dir)).sort();
+        expect(names.filter((n) => n.endsWith('.lock'))).toHaveLength(2);
+        expect(names.filter((n) => n.startsWith('owner-'))).toEqual([expect.stringMatching(new RegExp(`^owner-${process.pid}-`))]);
+        const owner = names.find((n) => n.startsWith('owner-')) as string;
+        expect((await fs.stat(path.join(dir, owner))).nlink).toBe(3);
+      });
+    });
+    locks.close();
+    expect(await fs.readdir(dir)).toEqual([]);
   });
 });
