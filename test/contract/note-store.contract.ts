@@ -256,6 +256,38 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
     });
 
+    describe('updateMany (several compare-and-swaps at once)', () => {
+      test('each item stands alone: results in input order, a stale or missing one fails without stopping the rest', async () => {
+        const a = await s().create({ title: 'Many A', content: 'a' });
+        const b = await s().create({ title: 'Many B', content: 'b' });
+        const c = await s().create({ title: 'Many C', content: 'c' });
+        const gone = await s().create({ title: 'Many gone', content: 'g' });
+        await s().delete(gone.id);
+        const results = await s().updateMany([
+          { id: c.id, change: { content: 'c2' }, expectedHash: c.contentHash },
+          { id: b.id, change: { content: 'b2' }, expectedHash: sha256('not the current bytes') },
+          { id: gone.id, change: { content: 'g2' }, expectedHash: gone.contentHash },
+          { id: a.id, change: { content: 'a2' }, expectedHash: a.contentHash },
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+        expect(results[1]).toMatchObject({ reason: { code: 'content_hash_mismatch' } });
+        expect(results[2]).toMatchObject({ reason: { code: 'not_found' } });
+        expect((results[0] as PromiseFulfilledResult<Note>).value).toMatchObject({ id: c.id, content: 'c2' });
+        expect(await s().get(a.id)).toMatchObject({ content: 'a2', contentHash: (results[3] as PromiseFulfilledResult<Note>).value.contentHash });
+        expect((await s().get(b.id))?.content).toBe('b');
+      });
+
+      test('one note named twice with one hash: the first wins, the second is refused, as two updates would be', async () => {
+        const note = await s().create({ title: 'Twice', content: 'x' });
+        const results = await s().updateMany([
+          { id: note.id, change: { content: 'first' }, expectedHash: note.contentHash },
+          { id: note.id, change: { content: 'second' }, expectedHash: note.contentHash },
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+        expect((await s().get(note.id))?.content).toBe('first');
+      });
+    });
+
     describe('delete', () => {
       test('returns the note as it was; afterwards it is gone from get, list and count', async () => {
         const keep = await s().create({ title: 'Keep', content: 'k' });
