@@ -40,6 +40,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX idx_metadata_note ON note_metadata(note_id);
   CREATE TABLE nk_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  // 2: start-up compares every file's size and mtime with the index; a covering index lets it
+  // read just those columns instead of walking rows that carry each note's whole content.
+  `
+  CREATE INDEX idx_notes_file_state ON notes(id, size, mtime_ms, content_hash);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -24,6 +24,9 @@ import type { LinkGraph, LinkIndexService, LinkRef, LinkRepairReport, LinkRewrit
 import type { LinkStore } from './store/types.js';
 import { VanishedNotes } from './vanished.js';
 
+/** How long a freshly opened vault stays quiet before the links catch up on their own. */
+const START_DELAY_MS = 300;
+
 export interface LinksRuntimeDeps {
   links: LinkStore;
   store: NoteStore;
@@ -40,6 +43,8 @@ export class LinksRuntime implements LinkIndexService {
   private readonly mutex = new KeyedMutex();
   private pending: Promise<void> = Promise.resolve();
   private initial: Promise<void> = Promise.resolve();
+  private onStarted: ((report: ReconcileReport) => void) | undefined;
+  private startTimer: NodeJS.Timeout | undefined;
   private closing = false;
   /** Notes an external delete just removed, by content hash, in case they reappear (an mv). */
   private readonly vanished = new VanishedNotes();
@@ -58,19 +63,31 @@ export class LinksRuntime implements LinkIndexService {
 
   /** Runs index work one piece at a time. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
+    // Work before the start-up reconcile queues behind it: the names must be known first.
+    void this.ready();
     return this.mutex.run('links', async () => fn());
   }
 
   /**
-   * Starts the start-up reconcile without waiting for it: the vault opens (and answers tools
-   * that do not need links) at once; everything that reads the link index waits for `ready()`.
+   * Schedules the start-up reconcile without waiting for it. It begins when the vault has been
+   * quiet for a moment, or at once when anything needs the link index (`ready()`, a write):
+   * its listing of every note is synchronous SQLite work that would otherwise delay the first
+   * answer of a freshly started server. A one-shot CLI call that never needs links never pays.
    */
   start(onDone: (report: ReconcileReport) => void): void {
-    this.initial = this.reconcile().then(onDone, (err: unknown) => this.deps.logger.error({ err }, 'links: start-up reconcile failed'));
+    this.onStarted = onDone;
+    this.startTimer = setTimeout(() => void this.ready(), START_DELAY_MS);
+    this.startTimer.unref();
   }
 
-  /** Resolves once the start-up reconcile is done. */
+  /** Resolves once the start-up reconcile is done (starting it if it has not begun). */
   ready(): Promise<void> {
+    if (this.onStarted) {
+      const onDone = this.onStarted;
+      this.onStarted = undefined;
+      clearTimeout(this.startTimer);
+      this.initial = this.reconcile().then(onDone, (err: unknown) => this.deps.logger.error({ err }, 'links: start-up reconcile failed'));
+    }
     return this.initial;
   }
 
@@ -95,7 +112,7 @@ export class LinksRuntime implements LinkIndexService {
 
   /** Resolves a tool's identifier (id, id without `.md`, title or filename) to a note id. */
   async noteId(identifier: string): Promise<string> {
-    await this.initial;
+    await this.ready();
     const known = this.names.lookup(identifier);
     if (known) return known;
     try {
@@ -108,7 +125,7 @@ export class LinksRuntime implements LinkIndexService {
   }
 
   async rewriteAfterRename(noteId: string, oldTitle: string, newTitle: string): Promise<LinkRewriteReport> {
-    await this.initial;
+    await this.ready();
     // The index must know the new title (and keep the old one as a former name) first.
     const note = await this.deps.notes.get(noteId);
     if (note) await this.reindex(note);
@@ -139,37 +156,37 @@ export class LinksRuntime implements LinkIndexService {
   }
 
   async incoming(noteId: string): Promise<LinkRef[]> {
-    await this.initial;
+    await this.ready();
     return this.links.incoming(noteId).map(toLinkRef);
   }
 
   async brokenFrom(noteId: string): Promise<LinkRef[]> {
-    await this.initial;
+    await this.ready();
     return this.links.outgoing(noteId).filter((l) => l.target_note_id === null).map(toLinkRef);
   }
 
   async outgoing(noteId: string): Promise<LinkRef[]> {
-    await this.initial;
+    await this.ready();
     return this.links.outgoing(noteId).map(toLinkRef);
   }
 
   async broken(): Promise<LinkRef[]> {
-    await this.initial;
+    await this.ready();
     return this.links.broken().map(toLinkRef);
   }
 
   async orphans(): Promise<Array<{ id: string; title: string }>> {
-    await this.initial;
+    await this.ready();
     return orphans(this.links, this.names);
   }
 
   async graph(noteId: string, options?: GraphOptions): Promise<LinkGraph> {
-    await this.initial;
+    await this.ready();
     return neighbourhood(this.links, this.names, noteId, options);
   }
 
   async resolve(target: string): Promise<string | null> {
-    await this.initial;
+    await this.ready();
     const inner = parseInner(target.replace(/^!?\[\[|\]\]$/g, ''));
     if (!inner) return null;
     const key = this.names.keyFor({ ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 }, '');
@@ -177,20 +194,24 @@ export class LinksRuntime implements LinkIndexService {
   }
 
   async titleOwners(title: string): Promise<string[]> {
-    await this.initial;
+    await this.ready();
     return this.names.titled(title);
   }
 
   /** Waits for the start-up reconcile and any scheduled automatic repair. */
   async settle(): Promise<void> {
-    await this.initial;
+    await this.ready();
     await this.pending;
   }
 
   /** The vault is closing: an unfinished start-up reconcile stops after its current batch. */
   async close(): Promise<void> {
     this.closing = true;
-    await this.settle();
+    // Never begun: nothing to stop, and nothing to begin now.
+    clearTimeout(this.startTimer);
+    this.onStarted = undefined;
+    await this.initial;
+    await this.pending;
   }
 
   private async reindex(note: Note): Promise<void> {
