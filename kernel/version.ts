@@ -1,18 +1,10 @@
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import fs from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from './package-root.js';
 
 function readVersion(): string {
-  // Built code lives one folder deeper (dist/kernel) than the sources (kernel).
-  for (const candidate of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = require(candidate) as { name?: string; version?: string };
-      if (pkg.name === 'notekernel' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
-  }
-  return '0.0.0';
+  const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
 }
 
 export const VERSION = readVersion();

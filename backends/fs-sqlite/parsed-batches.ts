@@ -4,14 +4,15 @@
  * thread: on two cores that is most of the parse time saved. Small refreshes parse inline.
  */
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../kernel/logger.js';
+import { packageRoot } from '../../kernel/package-root.js';
 import { parseChangedFile, type ChangedFile, type ParsedFile } from './parse-file.js';
 
 const WORKER_THRESHOLD = 1000;
-// Present next to the compiled module only (dist/); sources under a test runner parse inline.
-const WORKER_SCRIPT = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
+// Built to dist/ only; sources under a test runner use it once built, or parse inline.
+const WORKER_SCRIPT = path.join(packageRoot(), 'dist', 'backends', 'fs-sqlite', 'parse-worker.js');
 
 export async function* parsedBatches(changed: ChangedFile[], batchSize: number, logger: Logger): AsyncGenerator<ParsedFile[]> {
   const batches: ChangedFile[][] = [];

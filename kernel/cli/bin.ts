@@ -1,12 +1,38 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+/**
+ * The `notekernel` command. Loading ~400 modules is most of a short command's time and of a
+ * served vault's first answer, so when `npm run build` has produced the bundled CLI (one file)
+ * and V8's code cache for it, this runs that: no module resolution, no parsing, no compiling.
+ * Otherwise (or with NOTEKERNEL_NO_BUNDLE=1) it runs the modules as built. Decision 011.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`notekernel: ${String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+const bundle = fileURLToPath(new URL('./run.bundle.cjs', import.meta.url));
+const codeCache = `${bundle}.v8cache`;
+
+if (process.env.NOTEKERNEL_NO_BUNDLE !== '1' && fs.existsSync(bundle)) runBundle();
+else await import('./run.js');
+
+function runBundle(): void {
+  const source = fs.readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(codeCache);
+  } catch {
+    // no cache yet: compiled as usual
+  }
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  // The build writes the cache after a run, so it holds the functions start-up compiled too.
+  if (process.env.NOTEKERNEL_WRITE_CODE_CACHE === '1') process.once('exit', () => fs.writeFileSync(codeCache, script.createCachedData()));
+  const module = { exports: {} };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
+}

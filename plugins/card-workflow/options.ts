@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { packageRoot } from '../../kernel/package-root.js';
 import { ConfigError } from '../../kernel/errors.js';
 import { isInside } from '../../kernel/util/paths.js';
 
@@ -56,10 +56,9 @@ export interface ResolvedCardOptions {
 /** Where these options sit in a config file, for error messages. */
 export const OPTIONS_KEY = 'plugins.card-workflow';
 
-/** Where the shipped defaults live: next to this file in the sources, beside dist/ once built. */
+/** Where the shipped defaults live: in the package's plugins/ folder (dist/ has code only). */
 export function defaultsDir(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.join(here, 'defaults'), path.resolve(here, '../../../plugins/card-workflow/defaults')];
+  const candidates = [path.join(packageRoot(), 'plugins', 'card-workflow', 'defaults')];
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'templates')));
   if (!found) throw new ConfigError(`card-workflow: the shipped defaults are missing (looked in ${candidates.join(', ')})`, { paths: candidates });
   return found;
