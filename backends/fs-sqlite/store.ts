@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { DirectorySync } from '../../kernel/util/directory-sync.js';
 import { GroupCommit } from '../../kernel/util/group-commit.js';
 import { readSmallFile } from '../../kernel/util/small-file.js';
+import { RetiredFiles } from '../../kernel/util/retired-files.js';
 import { ParsedNotes } from './parsed-notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { WriteLocks } from '../../kernel/util/write-locks.js';
@@ -45,6 +46,7 @@ export class FsSqliteStore implements NoteStore {
   private readonly indexWrites: GroupCommit<IndexedNote>;
   private readonly folders = new Set<string>();
   private readonly parsed = new ParsedNotes();
+  private readonly retired = new RetiredFiles();
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
@@ -269,6 +271,7 @@ export class FsSqliteStore implements NoteStore {
     this.stopWatchers.clear();
     await this.indexWrites.flush();
     this.locks.close();
+    this.retired.close();
     this.db.close();
   }
 
@@ -305,7 +308,8 @@ export class FsSqliteStore implements NoteStore {
   /** The one place a written note becomes a Note: atomically written, parsed from the very bytes on disk (no re-read). */
   private async writeFile(loc: NoteTarget, text: string, options: { exclusive?: boolean } = {}): Promise<WrittenFile> {
     const bytes = Buffer.from(text, 'utf8');
-    const write = () => writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir) });
+    const write = () =>
+      writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir), retireOld: (file) => this.retired.add(file) });
     let stats: Stats;
     try {
       stats = await write();

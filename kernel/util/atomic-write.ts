@@ -23,6 +23,8 @@ export interface AtomicWriteOptions {
   exclusive?: boolean;
   /** How the folder gets fsync'd after the rename (a DirectorySync shares one fsync among writers). */
   syncDirectory?: (dir: string) => Promise<void>;
+  /** Keeps the replaced version under a temp name and hands it over for removal later (RetiredFiles). */
+  retireOld?: (file: string) => void;
 }
 
 /** Returns the written file's stats (the rename keeps the inode, so they are the target's). */
@@ -52,6 +54,11 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
         throw err;
       }
       fs.unlinkSync(temp);
+    } else if (options.retireOld) {
+      const old = `${temp}-old`;
+      const kept = linkIfPresent(target, old);
+      fs.renameSync(temp, target);
+      if (kept) options.retireOld(old);
     } else {
       fs.renameSync(temp, target);
     }
@@ -61,4 +68,15 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   }
   await (options.syncDirectory ?? fsyncDirectory)(dir);
   return stats;
+}
+
+/** A second name for the current version, so the rename does not free it; false when there is none. */
+function linkIfPresent(target: string, alias: string): boolean {
+  try {
+    fs.linkSync(target, alias);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
 }

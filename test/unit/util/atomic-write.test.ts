@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEMP_PREFIX, writeFileAtomic } from '../../../kernel/util/atomic-write.js';
 import { contentHash } from '../../../kernel/util/hash.js';
+import { RetiredFiles } from '../../../kernel/util/retired-files.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 let dir: string;
@@ -101,5 +102,29 @@ describe('contentHash', () => {
     expect(contentHash('ünï 🎉')).toBe(contentHash(Buffer.from('ünï 🎉', 'utf8')));
     expect(contentHash('a')).not.toBe(contentHash('a\n'));
     expect(contentHash('x')).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe('writeFileAtomic with retireOld', () => {
+  it('keeps the replaced version under a temp name until RetiredFiles removes it', async () => {
+    const file = path.join(dir, 'r.md');
+    const retired = new RetiredFiles();
+    const handed: string[] = [];
+    const retireOld = (old: string) => {
+      handed.push(old);
+      retired.add(old);
+    };
+    await writeFileAtomic(file, 'v1', { retireOld });
+    expect(handed).toEqual([]); // nothing replaced yet
+    await writeFileAtomic(file, 'v2', { retireOld });
+    expect(await fs.readFile(file, 'utf8')).toBe('v2');
+    expect(handed).toHaveLength(1);
+    expect(path.basename(handed[0] as string).startsWith(TEMP_PREFIX)).toBe(true);
+    expect(await fs.readFile(handed[0] as string, 'utf8')).toBe('v1');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await temps()).toEqual([]);
+    await writeFileAtomic(file, 'v3', { retireOld });
+    retired.close();
+    expect(await fs.readdir(dir)).toEqual(['r.md']);
   });
 });
