@@ -10,6 +10,7 @@ import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
 import { NotFoundError } from './errors.js';
+import { settle } from './util/settle.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
@@ -71,20 +72,14 @@ export class NoteService {
     const prepared = await Promise.allSettled(items.map((item) => this.prepareUpdate(item)));
     const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
     const stored = await this.deps.store.updateMany(ready.map((r) => r.update));
-    const results = prepared.map((p): PromiseSettledResult<Note> => (p.status === 'rejected' ? p : { status: 'rejected', reason: undefined }));
-    await Promise.all(
-      ready.map(async (r, k) => {
+    const announced = await Promise.all(
+      ready.map((r, k) => {
         const outcome = stored[k] as PromiseSettledResult<Note>;
-        results[r.index] =
-          outcome.status === 'rejected'
-            ? outcome
-            : await this.announceUpdate(outcome.value, r.previous, r.titleChanged).then(
-                (): PromiseSettledResult<Note> => outcome,
-                (reason: unknown): PromiseSettledResult<Note> => ({ status: 'rejected', reason }),
-              );
+        return outcome.status === 'rejected' ? outcome : settle(this.announceUpdate(outcome.value, r.previous, r.titleChanged).then(() => outcome.value));
       }),
     );
-    return results;
+    const byIndex = new Map(ready.map((r, k) => [r.index, announced[k] as PromiseSettledResult<Note>]));
+    return prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>)));
   }
 
   private async prepareUpdate(item: NoteUpdate & { previous?: Note }): Promise<{ update: NoteUpdate; previous: Note; titleChanged: boolean }> {

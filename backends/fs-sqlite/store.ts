@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { DirectorySync } from '../../kernel/util/directory-sync.js';
 import { GroupCommit } from '../../kernel/util/group-commit.js';
 import { readSmallFile } from '../../kernel/util/small-file.js';
+import { settle } from '../../kernel/util/settle.js';
 import { RetiredFiles } from '../../kernel/util/retired-files.js';
 import { ParsedNotes } from './parsed-notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
@@ -155,10 +156,7 @@ export class FsSqliteStore implements NoteStore {
       // Every file is on disk: index them all in one transaction, before the locks go.
       await Promise.all(
         written.map(async ({ index, file }) => {
-          results[index] = await this.indexed(file).then(
-            (value): PromiseSettledResult<Note> => ({ status: 'fulfilled', value }),
-            (reason: unknown): PromiseSettledResult<Note> => ({ status: 'rejected', reason }),
-          );
+          results[index] = await settle(this.indexed(file));
         }),
       );
     });

@@ -214,13 +214,9 @@ export class LinksRuntime implements LinkIndexService {
     await this.pending;
   }
 
-  private async reindex(note: Note): Promise<void> {
-    await this.run(() =>
-      this.links.transaction(() => {
-        const result = this.indexer.apply(note);
-        if (result.changed) this.indexer.reresolve(result.keys);
-      }),
-    );
+  /** Brings the index up to date with one note now, through the same path as our own writes. */
+  private reindex(note: Note): Promise<void> {
+    return this.toolWrites.add(note);
   }
 
   private applyToolWrites(notes: readonly Note[]): void {
