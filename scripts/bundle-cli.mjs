@@ -1,29 +1,71 @@
 // Bundles the built CLI (dist/kernel/cli/run.js) into one CommonJS file beside it and writes
 // V8's code cache for it by running it once; bin.js prefers the pair (decision 011).
-// better-sqlite3 stays outside: it loads a native addon.
-import { spawnSync } from 'node:child_process';
+// better-sqlite3 stays outside: it loads a native addon. typescript too: cosmiconfig needs it only
+// for a `.ts` config file, and inside the bundle its 8 MB would be read and mapped on every start.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { builtinModules } from 'node:module';
 import { rolldown } from 'rolldown';
 
 const dir = 'dist/kernel/cli';
 const out = `${dir}/run.bundle.cjs`;
 fs.rmSync(`${out}.v8cache`, { force: true });
-const build = await rolldown({ input: `${dir}/run.js`, platform: 'node', external: ['better-sqlite3'], logLevel: 'warn' });
+// Node's own modules are required where they are first used, not all at the top of the bundle:
+// an external import would be hoisted there, and http2, http and zlib (the HTTP transport only)
+// would load on every start.
+const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  resolveId(id, importer) {
+    if (!builtins.has(id)) return null;
+    const name = id.replace(/^node:/, '');
+    return importer?.startsWith('\0builtin:') ? { id: `node:${name}`, external: true } : `\0builtin:${name}`;
+  },
+  load(id) {
+    return id.startsWith('\0builtin:') ? `module.exports = require('node:${id.slice('\0builtin:'.length)}');` : null;
+  },
+};
+const build = await rolldown({
+  input: `${dir}/run.js`,
+  platform: 'node',
+  external: ['better-sqlite3', 'typescript'],
+  plugins: [lazyBuiltins],
+  logLevel: 'warn',
+});
 await build.write({ file: out, format: 'cjs', codeSplitting: false });
 await build.close();
-// A throwaway vault and config folder: the warm-up run must not touch the user's.
+// V8's code cache holds the functions compiled when it is written, so the warm-up is what a
+// client does first: a served vault answering initialize, tools/list and a get_note. It runs on
+// a throwaway vault and config folder: never the user's.
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'notekernel-bundle-'));
-const warm = spawnSync(process.execPath, [`${dir}/bin.js`, 'tools', '--profile', 'flint', '--vault', scratch], {
-  env: { ...process.env, NOTEKERNEL_WRITE_CODE_CACHE: '1', NOTEKERNEL_CONFIG_DIR: path.join(scratch, '.config') },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const env = { ...process.env, NOTEKERNEL_CONFIG_DIR: path.join(scratch, '.config') };
+spawnSync(process.execPath, [`${dir}/bin.js`, 'init', scratch, '--profile', 'flint'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const warm = await warmUp(['serve', '--profile', 'flint', '--vault', scratch, '--log-level', 'warn'], { ...env, NOTEKERNEL_WRITE_CODE_CACHE: '1' });
 fs.rmSync(scratch, { recursive: true, force: true });
-if (warm.status !== 0 || !fs.existsSync(`${out}.v8cache`)) {
+if (warm !== 0 || !fs.existsSync(`${out}.v8cache`)) {
   console.error('bundle-cli: the bundled CLI did not run; removing it so bin.js uses the modules');
   fs.rmSync(out, { force: true });
   fs.rmSync(`${out}.v8cache`, { force: true });
   process.exit(1);
 }
 console.error(`bundle-cli: ${out} (${(fs.statSync(out).size / 1e6).toFixed(1)} MB) + code cache (${(fs.statSync(`${out}.v8cache`).size / 1e6).toFixed(1)} MB)`);
+
+/** Serves MCP over stdio for one exchange, then hangs up; resolves with the exit code. */
+function warmUp(args, childEnv) {
+  const child = spawn(process.execPath, [`${dir}/bin.js`, ...args], { env: childEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+  const requests = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'build', version: '0' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_note', arguments: { identifier: 'general/welcome-to-your-vault' } } },
+  ];
+  child.stdin.write(requests.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const timer = setTimeout(() => child.kill(), 60_000);
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (JSON.parse(line).id === 3) child.stdin.end();
+  });
+  return new Promise((resolve) => child.once('exit', (code) => (clearTimeout(timer), resolve(code))));
+}

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
+import { fileStateHash, xor53 } from '../../kernel/util/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export interface IndexedNote {
@@ -36,7 +37,11 @@ interface FtsRow {
   title: string;
   content: string;
   type: string;
+  size: number;
+  mtime_ms: number;
 }
+
+const DIGEST_KEY = 'files_digest';
 
 /** A `notes` row as listings read it (everything but the content and metadata). */
 export interface NoteRow {
@@ -57,6 +62,9 @@ const ORDER_COLUMNS = { updated: 'updated', created: 'created', title: 'title CO
 export class IndexDb {
   readonly db: Database.Database;
   private readonly statements;
+  /** XOR of the file-state hashes changed by the transaction in progress (file-digest.ts). */
+  private digestChange = 0;
+  private inTransaction = false;
 
   constructor(readonly file: string, vaultRoot: string, logger: Logger) {
     this.db = openOrRebuild(file, vaultRoot, logger);
@@ -68,7 +76,9 @@ export class IndexDb {
           path = excluded.path, created = excluded.created, updated = excluded.updated, size = excluded.size,
           content_hash = excluded.content_hash, mtime_ms = excluded.mtime_ms, tags_json = excluded.tags_json, metadata_json = excluded.metadata_json`),
       deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
-      existing: db.prepare('SELECT rowid, id, title, content, type FROM notes WHERE id = ?'),
+      existing: db.prepare('SELECT rowid, id, title, content, type, size, mtime_ms FROM notes WHERE id = ?'),
+      digest: db.prepare(`SELECT value FROM nk_meta WHERE key = '${DIGEST_KEY}'`).pluck(),
+      setDigest: db.prepare(`INSERT INTO nk_meta (key, value) VALUES ('${DIGEST_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
       ftsInsert: db.prepare('INSERT INTO notes_fts (rowid, id, title, content, type) VALUES (?, ?, ?, ?, ?)'),
       ftsDelete: db.prepare("INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)"),
       deleteMetadata: db.prepare('DELETE FROM note_metadata WHERE note_id = ?'),
@@ -80,13 +90,17 @@ export class IndexDb {
       countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
       types: db.prepare('SELECT type, COUNT(*) AS n FROM notes GROUP BY type'),
     };
+    this.ensureFilesDigest();
   }
 
   /** Writes the row, its metadata rows and its full-text entry; call inside `transaction()` for batches. */
   upsert(note: IndexedNote): void {
+    if (!this.inTransaction) return this.transaction(() => this.upsert(note));
     const s = this.statements;
     const old = s.existing.get(note.id) as FtsRow | undefined;
+    this.digestChange = xor53(this.digestChange, fileStateHash(note.id, note.size, note.mtimeMs));
     if (old) {
+      this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
       s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
       s.deleteMetadata.run(note.id);
     }
@@ -99,19 +113,57 @@ export class IndexDb {
   }
 
   remove(id: string): void {
+    if (!this.inTransaction) return this.transaction(() => this.remove(id));
     const s = this.statements;
     const old = s.existing.get(id) as FtsRow | undefined;
     if (!old) return;
+    this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
     s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
     s.deleteMetadata.run(id);
     s.deleteNote.run(id);
   }
 
   transaction<T>(fn: () => T): T {
-    // IMMEDIATE: the write lock is taken (waiting out another process) before the first read,
-    // so a read-then-write transaction never fails with SQLITE_BUSY when a second process
-    // committed in between, as a deferred one would.
-    return this.db.transaction(fn).immediate();
+    if (this.inTransaction) throw new Error('IndexDb transactions do not nest');
+    this.inTransaction = true;
+    this.digestChange = 0;
+    try {
+      // IMMEDIATE: the write lock is taken (waiting out another process) before the first read,
+      // so a read-then-write transaction never fails with SQLITE_BUSY when a second process
+      // committed in between, as a deferred one would.
+      return this.db
+        .transaction(() => {
+          const result = fn();
+          // Read inside the write lock: another process's changes are already in the stored value.
+          const stored = this.filesDigest();
+          if (this.digestChange && stored !== undefined) this.statements.setDigest.run(String(xor53(stored, this.digestChange)));
+          return result;
+        })
+        .immediate();
+    } finally {
+      this.inTransaction = false;
+      this.digestChange = 0;
+    }
+  }
+
+  /** The digest of every row's (id, size, mtime); undefined until `ensureFilesDigest()` made one. */
+  filesDigest(): number | undefined {
+    const value = this.statements.digest.get() as string | undefined;
+    return value === undefined ? undefined : Number(value);
+  }
+
+  /** Computes the digest from the rows when the index has none (made by an older notekernel). */
+  ensureFilesDigest(): void {
+    if (this.filesDigest() === undefined) this.resetFilesDigest();
+  }
+
+  /** Computes the digest from the rows, under the write lock so no change slips in between. */
+  resetFilesDigest(): void {
+    this.transaction(() => {
+      let digest = 0;
+      for (const [id, state] of this.fileStates()) digest = xor53(digest, fileStateHash(id, state.size, state.mtimeMs));
+      this.statements.setDigest.run(String(digest));
+    });
   }
 
   fileStates(): Map<string, FileState> {

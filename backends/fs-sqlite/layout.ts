@@ -3,11 +3,9 @@
  * type, `_`-prefixed files belong to the type (its `_description.md`). `flat`: every `.md`
  * under the root, the first folder (or the default type) as the type.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { ValidationError } from '../../kernel/errors.js';
 import { normaliseRelative } from '../../kernel/util/paths.js';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { folderOf, isNoteFileName, scanFiles, type FileScan } from '../../kernel/util/file-scan.js';
 
 export type LayoutKind = 'typed' | 'flat';
 
@@ -53,48 +51,46 @@ export function locate(layout: Layout, identifier: string): NoteLocation {
   return { id, type: segments.length > 1 ? (segments[0] as string) : layout.defaultType, relPath: id };
 }
 
-export function isNoteFileName(name: string): boolean {
-  return name.toLowerCase().endsWith('.md') && !name.startsWith('.') && !name.startsWith('_') && !name.startsWith(TEMP_PREFIX);
-}
+export { isNoteFileName };
 
 function isContentDir(layout: Layout, name: string): boolean {
   return !name.startsWith('.') && name !== layout.metaDir && name !== 'node_modules';
 }
 
-/** Every note file under the root; temp files left by an interrupted write go to `onTemp`. */
-export async function listNoteFiles(layout: Layout, root: string, onTemp?: (relPath: string) => void): Promise<NoteLocation[]> {
-  const out: NoteLocation[] = [];
-  const top = await fs.readdir(root, { withFileTypes: true });
-  for (const entry of top) {
-    if (!entry.isDirectory() || !isContentDir(layout, entry.name)) {
-      if (layout.kind === 'flat' && entry.isFile() && isNoteFileName(entry.name)) {
-        out.push({ id: entry.name, type: layout.defaultType, relPath: entry.name });
-      }
-      continue;
-    }
-    if (layout.kind === 'typed') {
-      if (!TYPE_NAME.test(entry.name)) continue;
-      const files = await fs.readdir(path.join(root, entry.name), { withFileTypes: true });
-      for (const file of files) {
-        if (file.name.startsWith(TEMP_PREFIX)) onTemp?.(`${entry.name}/${file.name}`);
-        if (file.isFile() && isNoteFileName(file.name)) {
-          out.push({ id: `${entry.name}/${file.name}`, type: entry.name, relPath: `${entry.name}/${file.name}` });
-        }
-      }
-    } else {
-      await walkFlat(layout, root, entry.name, entry.name, out);
-    }
-  }
+export interface ScannedNote extends NoteLocation {
+  /** The file's position in the scan (its stats are at `index * STATS_PER_FILE`). */
+  index: number;
+}
+
+/** Which files of a scan are notes: in `typed`, `<type>/<name>.md` one level down; in `flat`, any depth. */
+export function notesInScan(layout: Layout, scan: FileScan): ScannedNote[] {
+  const out: ScannedNote[] = [];
+  // Folders repeat (10,000 notes in a handful of type folders): each is judged once.
+  const folderType = new Map<string, string | null>();
+  scan.paths.forEach((relPath, index) => {
+    const folder = folderOf(relPath);
+    let type = folderType.get(folder);
+    if (type === undefined) folderType.set(folder, (type = typeOfFolder(layout, folder)));
+    if (type !== null && isNoteFileName(relPath.slice(folder ? folder.length + 1 : 0))) out.push({ id: relPath, type, relPath, index });
+  });
   return out;
 }
 
-async function walkFlat(layout: Layout, root: string, rel: string, type: string, out: NoteLocation[]): Promise<void> {
-  const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
-  for (const entry of entries) {
-    const child = `${rel}/${entry.name}`;
-    if (entry.isDirectory() && isContentDir(layout, entry.name)) await walkFlat(layout, root, child, type, out);
-    else if (entry.isFile() && isNoteFileName(entry.name)) out.push({ id: child, type, relPath: child });
-  }
+/**
+ * The note type of the notes in `folder` (relative, '' for the root), or null when the layout
+ * keeps no notes there: in `typed`, type folders one level down; in `flat`, any folder outside
+ * hidden, reserved and metadata folders.
+ */
+export function typeOfFolder(layout: Layout, folder: string): string | null {
+  const segments = folder ? folder.split('/') : [];
+  if (!segments.every((dir) => isContentDir(layout, dir))) return null;
+  if (layout.kind === 'typed') return segments.length === 1 && TYPE_NAME.test(folder) ? folder : null;
+  return segments[0] ?? layout.defaultType;
+}
+
+/** Every note file under the root. */
+export function listNoteFiles(layout: Layout, root: string): NoteLocation[] {
+  return notesInScan(layout, scanFiles(root)).map(({ id, type, relPath }) => ({ id, type, relPath }));
 }
 
 /** flint's filename rule, made Unicode-aware: letters and digits of any script are kept. */

@@ -1,7 +1,8 @@
 /**
  * Brings the index up to date with the files: re-reads only files whose size or mtime changed,
  * drops rows of files that are gone. An unchanged vault costs one readdir per folder and one
- * stat per note.
+ * stat per note, and is recognised by one digest, not by reading every row (file-digest.ts,
+ * decision 012).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,9 @@ import type { RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
-import { listNoteFiles, type Layout } from './layout.js';
+import { notesInScan, typeOfFolder, type Layout } from './layout.js';
+import { folderOf, scanFiles, STATS_PER_FILE } from '../../kernel/util/file-scan.js';
+import { xor53 } from '../../kernel/util/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
@@ -39,23 +42,33 @@ export async function refreshIndex(
   progress: ProgressReporter = noProgress,
 ): Promise<RefreshReport> {
   const started = performance.now();
-  const temps: string[] = [];
-  const files = await listNoteFiles(layout, root, (rel) => temps.push(rel));
-  removeAbandonedTemps(root, temps, logger);
+  const scan = scanFiles(root);
+  removeAbandonedTemps(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
+  // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
+  let digest = 0;
+  let noteCount = 0;
+  for (const [folder, summary] of scan.folders) {
+    if (typeOfFolder(layout, folder) === null) continue;
+    digest = xor53(digest, summary.digest);
+    noteCount += summary.notes;
+  }
+  if (digest === db.filesDigest()) {
+    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: [], ms: Math.round(performance.now() - started) };
+    logger.debug(report, 'index refreshed: no file changed');
+    return report;
+  }
+
+  const files = notesInScan(layout, scan);
+  const { stats } = scan;
+  const at = (file: { index: number }, field: number): number => stats[file.index * STATS_PER_FILE + field] as number;
   const known = db.fileStates();
   const changed: ChangedFile[] = [];
   for (const file of files) {
-    const absolutePath = path.join(root, file.relPath);
-    let stats: fs.Stats;
-    try {
-      stats = fs.statSync(absolutePath);
-    } catch {
-      continue; // vanished between readdir and stat
-    }
+    const [size, mtimeMs, birthtimeMs] = [at(file, 0), at(file, 1), at(file, 2)];
     const state = known.get(file.id);
     known.delete(file.id);
-    if (state && state.size === stats.size && state.mtimeMs === stats.mtimeMs) continue;
-    changed.push({ id: file.id, type: file.type, absolutePath, size: stats.size, mtimeMs: stats.mtimeMs, birthtimeMs: stats.birthtimeMs });
+    if (state && state.size === size && state.mtimeMs === mtimeMs) continue;
+    changed.push({ id: file.id, type: file.type, absolutePath: path.join(root, file.relPath), size, mtimeMs, birthtimeMs });
   }
 
   const skipped: RefreshReport['skipped'] = [];
@@ -83,6 +96,9 @@ export async function refreshIndex(
 
   const removedIds = [...known.keys()];
   if (removedIds.length) db.transaction(() => removedIds.forEach((id) => db.remove(id)));
+  // The rows now match the files; a digest that still disagrees was wrong (written by another
+  // hash, say) and would send every start down this slow path: it is recomputed once.
+  if (!skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
   const report = { scanned: files.length, indexed, removed: removedIds.length, skipped, ms: Math.round(performance.now() - started) };
   logger.debug(report, 'index refreshed');
   return report;

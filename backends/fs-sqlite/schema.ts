@@ -45,6 +45,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX idx_notes_file_state ON notes(id, size, mtime_ms, content_hash);
   `,
+  // 3: the files digest (file-digest.ts) is kept by every row change from here on; a version
+  // that does not keep it must not write to this index, so the schema moves forward. The digest
+  // itself is computed from the rows on first open (IndexDb.ensureFilesDigest).
+  `
+  DELETE FROM nk_meta WHERE key = 'files_digest';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

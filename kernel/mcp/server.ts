@@ -5,6 +5,8 @@
  * protocol error the agent cannot read.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -27,10 +29,25 @@ export function renderError(err: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(error.toBody(), null, 2) }], isError: true };
 }
 
+/**
+ * The SDK's validator compiles Ajv's meta-schemas when constructed (~10 ms of every start), and
+ * the server only uses it to check an elicitation answer, which no notekernel tool asks for:
+ * built on first use instead.
+ */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return {
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+      return (ajv ??= new AjvJsonSchemaValidator()).getValidator<T>(schema);
+    },
+  };
+}
+
 export function createMcpServer(vault: ToolHost): Server {
   const server = new Server(
     { name: 'notekernel', version: VERSION },
     {
+      jsonSchemaValidator: lazyValidator(),
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: `notekernel serving vault "${vault.info.id}" (profile ${vault.info.profile}). Read a note before updating it and pass its content_hash.`,
     },

@@ -30,6 +30,6 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
   process.stdin.once('close', () => void stop('stdin closed'));
   transport.onclose = () => void stop('transport closed');
   await server.connect(transport);
-  vault.logger.info({ root: vault.info.root, profile: vault.info.profile, tools: vault.tools().length }, 'serving MCP over stdio');
+  vault.logger.info({ root: vault.info.root, profile: vault.info.profile }, 'serving MCP over stdio');
   return done;
 }

@@ -44,6 +44,28 @@ describe('notekernel CLI', () => {
     expect(types.find((t) => t.name === 'general')?.noteCount).toBe(1);
   });
 
+  it('call sees notes added, changed and removed outside while no server ran (files digest)', async () => {
+    const vault = path.join(root, 'outside');
+    expect((await runCli(['init', vault])).code).toBe(0);
+    const count = async (type: string) => {
+      const run = await runCli(['call', 'list_notes_by_type', JSON.stringify({ type }), '--vault', vault]);
+      expect(run.code).toBe(0);
+      return (JSON.parse(run.stdout) as unknown[]).length;
+    };
+    expect(await count('projects')).toBe(0);
+    await fs.writeFile(path.join(vault, 'projects', 'added.md'), '---\ntitle: Added outside\n---\n\nfirst words\n');
+    expect(await count('projects')).toBe(1);
+    // Same size, new mtime: only the digest of (size, mtime) tells this edit apart.
+    await fs.writeFile(path.join(vault, 'projects', 'added.md'), '---\ntitle: Added outside\n---\n\nlater words\n');
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(path.join(vault, 'projects', 'added.md'), later, later);
+    const search = await runCli(['call', 'search_notes', '{"query":"later"}', '--vault', vault]);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toContain('projects/added.md');
+    await fs.rm(path.join(vault, 'projects', 'added.md'));
+    expect(await count('projects')).toBe(0);
+  });
+
   it('call exits non-zero with the error code on a tool error', async () => {
     const vault = path.join(root, 'vault');
     const run = await runCli(['call', 'get_note', '{"identifier":"general/missing.md"}', '--vault', vault]);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../backends/fs-sqlite/schema.js';
+import { fileStateHash, xor53 } from '../../../kernel/util/file-digest.js';
 import { tempDir } from '../../support/temp.js';
 import { note, useVaults, writeAt } from './helpers.js';
 
@@ -158,5 +159,62 @@ describe('the index is a cache, rebuilt when it cannot be used', () => {
     expect(listed).toHaveLength(4);
     for (const summary of listed) expect(summary.path.startsWith(root), summary.path).toBe(false);
     expect((await store.get('general/a.md'))?.path.startsWith(root)).toBe(false);
+  });
+});
+
+describe('the files digest: an unchanged vault is recognised without reading every row', () => {
+  const dbFile = (root: string) => path.join(root, '.notekernel', 'notekernel.db');
+
+  /** The digest recomputed from the rows, and the one the index keeps. */
+  function digests(root: string): { fromRows: number; stored: number } {
+    const db = new Database(dbFile(root), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT id, size, mtime_ms FROM notes').raw().all() as Array<[string, number, number]>;
+      const stored = Number((db.prepare("SELECT value FROM nk_meta WHERE key = 'files_digest'").pluck().get() as string | undefined) ?? Number.NaN);
+      return { fromRows: rows.reduce((d, [id, size, mtime]) => xor53(d, fileStateHash(id, size, mtime)), 0), stored };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('is kept equal to the rows through creates, updates, moves and deletes', async () => {
+    const root = await vaultDir(THREE);
+    const { store } = await openVault(root);
+    const created = await store.create({ title: 'New', type: 'general', content: 'new\n' });
+    const b = await store.get('general/b.md');
+    await store.update('general/b.md', { content: 'changed\n' }, b!.contentHash);
+    const c = await store.get('projects/c.md');
+    await store.move!('projects/c.md', 'general', c!.contentHash);
+    await store.delete(created.id);
+    const { fromRows, stored } = digests(root);
+    expect(stored).toBe(fromRows);
+  });
+
+  it('still finds a same-size edit with a new mtime made while the vault was closed', async () => {
+    const root = await vaultDir(THREE);
+    const first = await openVault(root);
+    await first.close();
+    await fs.writeFile(path.join(root, 'general/a.md'), note('A', 'ALPHA\n'));
+    const later = new Date(Date.now() + 60_000);
+    await fs.utimes(path.join(root, 'general/a.md'), later, later);
+    const { store } = await openVault(root);
+    // Read from the index itself: a get would re-index the file on its own.
+    const db = new Database(dbFile(root), { readonly: true });
+    expect(db.prepare("SELECT content FROM notes WHERE id = 'general/a.md'").pluck().get()).toBe('ALPHA\n');
+    db.close();
+    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0 });
+  });
+
+  it('heals a digest that disagrees with the rows, so later starts take the fast path again', async () => {
+    const root = await vaultDir(THREE);
+    await (await openVault(root)).close();
+    const db = new Database(dbFile(root));
+    db.prepare("UPDATE nk_meta SET value = '12345' WHERE key = 'files_digest'").run();
+    db.close();
+    const { store } = await openVault(root);
+    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
+    const { fromRows, stored } = digests(root);
+    expect(stored).toBe(fromRows);
+    expect(stored).not.toBe(12345);
   });
 });

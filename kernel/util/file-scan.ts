@@ -1,0 +1,78 @@
+/**
+ * One pass over a vault's folders: every markdown file and every temp file an interrupted write
+ * left, with size and times, from one readdir per folder and one stat per such file. Hidden
+ * folders and node_modules are not entered; symlinks are not followed. Layouts decide which
+ * folders hold notes; this only gathers, and sums each folder up so that an unchanged vault is
+ * recognised without a per-file loop (decision 012).
+ */
+import fs from 'node:fs';
+import { TEMP_PREFIX } from './atomic-write.js';
+import { fileStateHash, xor53 } from './file-digest.js';
+
+export interface FolderSummary {
+  /** XOR of the note files' fileStateHash (file-digest.ts). */
+  digest: number;
+  notes: number;
+}
+
+export interface FileScan {
+  /** Relative to the root, `/`-separated: note files and temp files. */
+  paths: string[];
+  /** Per path: size, mtimeMs, birthtimeMs, fileStateHash. */
+  stats: Float64Array;
+  /** Per folder ('' is the root) that holds notes. */
+  folders: Map<string, FolderSummary>;
+  /** Temp files of interrupted writes (also in `paths`). */
+  temps: string[];
+}
+
+export const STATS_PER_FILE = 4;
+
+/** A note file: markdown, not hidden, not a type's `_` file, not a temp file. */
+export function isNoteFileName(name: string): boolean {
+  return name.toLowerCase().endsWith('.md') && !name.startsWith('.') && !name.startsWith('_') && !name.startsWith(TEMP_PREFIX);
+}
+
+export function folderOf(relPath: string): string {
+  const slash = relPath.lastIndexOf('/');
+  return slash < 0 ? '' : relPath.slice(0, slash);
+}
+
+export function scanFiles(root: string): FileScan {
+  const scan: FileScan = { paths: [], stats: new Float64Array(0), folders: new Map(), temps: [] };
+  const values: number[] = [];
+  const walk = (folder: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder ? `${root}/${folder}` : root, { withFileTypes: true });
+    } catch {
+      return; // removed while scanning, or unreadable: nothing in it is a note we can read
+    }
+    const summary: FolderSummary = { digest: 0, notes: 0 };
+    for (const entry of entries) {
+      const rel = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(rel);
+        continue;
+      }
+      const temp = entry.name.startsWith(TEMP_PREFIX);
+      if (!entry.isFile() || !(temp || isNoteFileName(entry.name))) continue;
+      // String concatenation, not path.join: the names come from readdir, already normal.
+      const stats = fs.statSync(`${root}/${rel}`, { throwIfNoEntry: false });
+      if (!stats) continue; // removed between readdir and stat
+      const hash = fileStateHash(rel, stats.size, stats.mtimeMs);
+      scan.paths.push(rel);
+      values.push(stats.size, stats.mtimeMs, stats.birthtimeMs, hash);
+      if (temp) {
+        scan.temps.push(rel);
+      } else {
+        summary.digest = xor53(summary.digest, hash);
+        summary.notes++;
+      }
+    }
+    if (summary.notes) scan.folders.set(folder, summary);
+  };
+  walk('');
+  scan.stats = Float64Array.from(values);
+  return scan;
+}
