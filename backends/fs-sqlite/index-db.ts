@@ -43,6 +43,14 @@ interface FtsRow {
 
 const DIGEST_KEY = 'files_digest';
 
+/**
+ * WAL checkpoints run when writes pause this long, not inside the write that crosses SQLite's
+ * threshold: a 200-note rename fills ~1,500 WAL pages, and checkpointing them took ~20 ms of
+ * that tool call. A writer that never pauses still checkpoints in-line, past BACKSTOP_PAGES.
+ */
+const CHECKPOINT_IDLE_MS = 500;
+const BACKSTOP_PAGES = 10_000;
+
 /** A `notes` row as listings read it (everything but the content and metadata). */
 export interface NoteRow {
   id: string;
@@ -65,6 +73,7 @@ export class IndexDb {
   /** XOR of the file-state hashes changed by the transaction in progress (file-digest.ts). */
   private digestChange = 0;
   private inTransaction = false;
+  private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(readonly file: string, vaultRoot: string, logger: Logger) {
     this.db = openOrRebuild(file, vaultRoot, logger);
@@ -90,7 +99,22 @@ export class IndexDb {
       countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
       types: db.prepare('SELECT type, COUNT(*) AS n FROM notes GROUP BY type'),
     };
+    this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     this.ensureFilesDigest();
+  }
+
+  /** Call after any write on this connection (plugin tables too): arms the idle-time checkpoint. */
+  afterWrite(): void {
+    if (this.checkpointTimer) {
+      this.checkpointTimer.refresh();
+      return;
+    }
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      // PASSIVE: never waits for readers or writers; what it cannot copy now waits for the next.
+      if (this.db.open) this.db.pragma('wal_checkpoint(PASSIVE)');
+    }, CHECKPOINT_IDLE_MS);
+    this.checkpointTimer.unref();
   }
 
   /** Writes the row, its metadata rows and its full-text entry; call inside `transaction()` for batches. */
@@ -141,6 +165,7 @@ export class IndexDb {
         })
         .immediate();
     } finally {
+      this.afterWrite();
       this.inTransaction = false;
       this.digestChange = 0;
     }
@@ -207,6 +232,7 @@ export class IndexDb {
   }
 
   close(): void {
+    clearTimeout(this.checkpointTimer);
     if (this.db.open) this.db.close();
   }
 }

@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { IndexDatabase, SqlParams } from '../../kernel/index-database.js';
 
-export function createIndexDatabase(db: Database.Database): IndexDatabase {
+/** `afterWrite` runs after each write (the owner's idle-time checkpoint, IndexDb.afterWrite). */
+export function createIndexDatabase(db: Database.Database, afterWrite: () => void = () => {}): IndexDatabase {
   db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
   const cache = new Map<string, Database.Statement>();
   const statement = (sql: string): Database.Statement => {
@@ -34,10 +35,20 @@ export function createIndexDatabase(db: Database.Database): IndexDatabase {
         // until this owner's tables are current
       }
     },
-    run: (sql, params) => statement(sql).run(...bind(params)),
+    run: (sql, params) => {
+      const result = statement(sql).run(...bind(params));
+      if (!db.inTransaction) afterWrite();
+      return result;
+    },
     get: <R>(sql: string, params?: SqlParams) => statement(sql).get(...bind(params)) as R | undefined,
     all: <R>(sql: string, params?: SqlParams) => statement(sql).all(...bind(params)) as R[],
     // IMMEDIATE for the reason IndexDb.transaction gives.
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T): T => {
+      try {
+        return db.transaction(fn).immediate();
+      } finally {
+        afterWrite();
+      }
+    },
   };
 }

@@ -11,7 +11,8 @@ import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Stats } from 'node:fs';
-import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { writeFileAtomic, type AtomicWriteOptions } from '../../kernel/util/atomic-write.js';
+import { Barrier } from '../../kernel/util/barrier.js';
 import { DirectorySync } from '../../kernel/util/directory-sync.js';
 import { GroupCommit } from '../../kernel/util/group-commit.js';
 import { readSmallFile } from '../../kernel/util/small-file.js';
@@ -22,7 +23,7 @@ import { contentHash } from '../../kernel/util/hash.js';
 import { WriteLocks } from '../../kernel/util/write-locks.js';
 import { resolveInside } from '../../kernel/util/paths.js';
 import { createVaultFiles } from '../../kernel/util/vault-files.js';
-import { parseMarkdown, serializeMarkdown } from './frontmatter.js';
+import { parseMarkdown, serializeMarkdown, type ParsedMarkdown } from './frontmatter.js';
 import type { IndexDb, IndexedNote } from './index-db.js';
 import { assertTypeName, isNoteFileName, locate, slugify, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
@@ -60,7 +61,7 @@ export class FsSqliteStore implements NoteStore {
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
-    this.indexDb = createIndexDatabase(db.db);
+    this.indexDb = createIndexDatabase(db.db, () => db.afterWrite());
     this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
   }
 
@@ -142,13 +143,18 @@ export class FsSqliteStore implements NoteStore {
     });
     await this.locks.runAll([...byNote.keys()], async () => {
       const written: Array<{ index: number; file: WrittenFile }> = [];
+      // Each note's first write waits at the barrier before its fsync (see AtomicWriteOptions.beforeSync).
+      const barrier = new Barrier(byNote.size);
       await Promise.all(
         [...byNote.values()].map(async (queue) => {
+          const passed = barrier.passer();
           for (const { index, loc, item } of queue) {
             try {
-              written.push({ index, file: await this.swap(loc, item.change, item.expectedHash) });
+              written.push({ index, file: await this.swap(loc, item.change, item.expectedHash, passed.pass) });
             } catch (reason) {
               results[index] = { status: 'rejected', reason };
+            } finally {
+              passed.leave(); // failed before the barrier, or a later write of the same note: not waited for
             }
           }
         }),
@@ -164,10 +170,10 @@ export class FsSqliteStore implements NoteStore {
   }
 
   /** The compare-and-swap on the file; the caller holds the note's lock and indexes the result. */
-  private async swap(loc: NoteTarget, change: NoteChange, expectedHash: string): Promise<WrittenFile> {
-    const { text, hash } = await this.readRaw(loc);
+  private async swap(loc: NoteTarget, change: NoteChange, expectedHash: string, beforeSync?: () => Promise<void>): Promise<WrittenFile> {
+    const { text, hash, stats } = await this.readRaw(loc);
     if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
-    const parsed = parseMarkdown(text);
+    const parsed = this.parsedText(loc, text, hash, stats);
     const content = change.content ?? parsed.body;
     let next: string;
     if (parsed.warnings.length && change.metadata === undefined && change.title === undefined) {
@@ -180,7 +186,7 @@ export class FsSqliteStore implements NoteStore {
       if (change.tags !== undefined) metadata.tags = change.tags;
       next = serializeMarkdown(metadata, content);
     }
-    return this.writeFile(loc, next);
+    return this.writeFile(loc, next, { beforeSync });
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
@@ -204,9 +210,9 @@ export class FsSqliteStore implements NoteStore {
     const to = this.target(`${type}/${path.posix.basename(from.relPath)}`);
     if (to.id === from.id) throw new ValidationError(`Note ${from.id} is already of type "${type}".`, { field: 'new_type' });
     return this.lock(from, async () => {
-      const { text, hash } = await this.readRaw(from);
+      const { text, hash, stats } = await this.readRaw(from);
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: from.id });
-      const parsed = parseMarkdown(text);
+      const parsed = this.parsedText(from, text, hash, stats);
       const metadata: Metadata = { ...parsed.metadata, type, updated: new Date().toISOString() };
       await this.ensureFolder(path.dirname(to.absolute));
       let note: Note;
@@ -304,7 +310,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   /** The one place a written note becomes a Note: atomically written, parsed from the very bytes on disk (no re-read). */
-  private async writeFile(loc: NoteTarget, text: string, options: { exclusive?: boolean } = {}): Promise<WrittenFile> {
+  private async writeFile(loc: NoteTarget, text: string, options: Pick<AtomicWriteOptions, 'exclusive' | 'beforeSync'> = {}): Promise<WrittenFile> {
     const bytes = Buffer.from(text, 'utf8');
     const write = () =>
       writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir), retireOld: (file) => this.retired.add(file) });
@@ -345,13 +351,19 @@ export class FsSqliteStore implements NoteStore {
     return note;
   }
 
-  private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string }> {
+  private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string; stats: Stats }> {
     const read = await readSmallFile(loc.absolute);
     if (!read) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
     const bytes = read.bytes;
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
-    return { text: decoded.text, hash: contentHash(bytes) };
+    return { text: decoded.text, hash: contentHash(bytes), stats: read.stats };
+  }
+
+  /** The frontmatter and body of text just read: from the parsed-note cache when these exact bytes were parsed before. */
+  private parsedText(loc: NoteTarget, text: string, hash: string, stats: Stats): Pick<ParsedMarkdown, 'metadata' | 'body' | 'warnings'> {
+    const cached = this.parsed.get(loc.id, ParsedNotes.key(hash, stats));
+    return cached ? { metadata: cached.metadata, body: cached.content, warnings: cached.warnings ?? [] } : parseMarkdown(text);
   }
 }
 

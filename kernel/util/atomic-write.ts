@@ -25,6 +25,12 @@ export interface AtomicWriteOptions {
   syncDirectory?: (dir: string) => Promise<void>;
   /** Keeps the replaced version under a temp name and hands it over for removal later (RetiredFiles). */
   retireOld?: (file: string) => void;
+  /**
+   * Awaited between writing the temp file and fsync-ing it. A batch passes one barrier to all its
+   * writes so every temp file exists before the first fsync: a file created while fsyncs commit
+   * the journal waits for each commit (~0.5 ms here, against ~0.05 ms in a burst).
+   */
+  beforeSync?: () => Promise<void>;
 }
 
 /** Returns the written file's stats (the rename keeps the inode, so they are the target's). */
@@ -36,6 +42,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   let stats: fs.Stats;
   try {
     for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    await options.beforeSync?.();
     await fsync(fd);
     stats = fs.fstatSync(fd);
   } catch (err) {

@@ -68,9 +68,13 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
     state: (noteId) => db.get<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state WHERE note_id = ?', [noteId]),
     statesByHash: (hash) => db.all<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state WHERE content_hash = ?', [hash]),
     replaceNote(state, links, externals, fresh) {
-      if (!fresh) deleteOutgoing(db, state.note_id);
-      for (const link of links) insertLink(db, state.note_id, link);
-      for (const ext of externals) insertExternal(db, state.note_id, ext);
+      if (fresh) {
+        for (const link of links) insertLink(db, state.note_id, link);
+        for (const ext of externals) insertExternal(db, state.note_id, ext);
+      } else {
+        syncLinks(db, state.note_id, links);
+        syncExternals(db, state.note_id, externals);
+      }
       db.run(
         `INSERT INTO nk_links_state (note_id, content_hash, title, stem) VALUES (?, ?, ?, ?)
          ON CONFLICT(note_id) DO UPDATE SET content_hash = excluded.content_hash, title = excluded.title, stem = excluded.stem`,
@@ -142,6 +146,65 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
       if (ids.length) db.run(`UPDATE nk_links_moves SET repaired_at = CURRENT_TIMESTAMP WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
     },
   };
+}
+
+/**
+ * A rewritten note usually keeps its links and only shifts some offsets or changes one target
+ * (a rename rewrote `[[Old]]`): its rows are updated in place, pairing old and new links in
+ * document order, and only the columns that changed are written. Rows in indexed columns are
+ * not deleted and inserted again (five index entries each); ids and `created` stay the link's
+ * own. A different number of links replaces them all.
+ */
+function syncLinks(db: IndexDatabase, sourceId: string, links: readonly LinkInput[]): void {
+  const old = db.all<LinkRecord>(`${SELECT_LINK} WHERE l.source_note_id = ? ORDER BY d.start_offset, l.id`, [sourceId]);
+  const stored = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM note_links WHERE source_note_id = ?', [sourceId])?.n ?? 0;
+  if (old.length !== links.length || stored !== old.length) {
+    db.run('DELETE FROM nk_links_detail WHERE source_note_id = ?', [sourceId]);
+    db.run('DELETE FROM note_links WHERE source_note_id = ?', [sourceId]);
+    for (const link of links) insertLink(db, sourceId, link);
+    return;
+  }
+  const ordered = [...links].sort((a, b) => a.start_offset - b.start_offset);
+  ordered.forEach((link, i) => {
+    const was = old[i] as LinkRecord;
+    if (was.target_note_id !== link.target_note_id || was.target_title !== link.target_title || was.link_text !== link.link_text || was.line_number !== link.line_number) {
+      db.run('UPDATE note_links SET target_note_id = ?, target_title = ?, link_text = ?, line_number = ? WHERE id = ?', [
+        link.target_note_id,
+        link.target_title,
+        link.link_text,
+        link.line_number,
+        was.id,
+      ]);
+    }
+    if (was.target_key !== link.target_key || was.kind !== link.kind || was.resolved_by !== link.resolved_by) {
+      db.run('UPDATE nk_links_detail SET target_key = ?, kind = ?, resolved_by = ?, start_offset = ?, end_offset = ? WHERE link_id = ?', [
+        link.target_key,
+        link.kind,
+        link.resolved_by,
+        link.start_offset,
+        link.end_offset,
+        was.id,
+      ]);
+    } else if (was.start_offset !== link.start_offset || was.end_offset !== link.end_offset) {
+      db.run('UPDATE nk_links_detail SET start_offset = ?, end_offset = ? WHERE link_id = ?', [link.start_offset, link.end_offset, was.id]);
+    }
+  });
+}
+
+/** As syncLinks, for a note's external links. */
+function syncExternals(db: IndexDatabase, noteId: string, externals: readonly ExternalInput[]): void {
+  const old = db.all<ExternalRecord>('SELECT id, note_id, url, title, line_number, link_type, created FROM external_links WHERE note_id = ? ORDER BY line_number, id', [noteId]);
+  const ordered = [...externals].sort((a, b) => a.line_number - b.line_number);
+  if (old.length !== ordered.length) {
+    db.run('DELETE FROM external_links WHERE note_id = ?', [noteId]);
+    for (const ext of externals) insertExternal(db, noteId, ext);
+    return;
+  }
+  ordered.forEach((ext, i) => {
+    const was = old[i] as ExternalRecord;
+    if (was.url === ext.url && was.title === ext.title && was.line_number === ext.line_number && was.link_type === ext.link_type) return;
+    db.run('UPDATE external_links SET url = ?, title = ?, line_number = ?, link_type = ? WHERE id = ?', [ext.url, ext.title, ext.line_number, ext.link_type, was.id]);
+  });
 }
 
 function deleteOutgoing(db: IndexDatabase, noteId: string): void {

@@ -218,3 +218,18 @@ describe('the files digest: an unchanged vault is recognised without reading eve
     expect(stored).not.toBe(12345);
   });
 });
+
+describe('WAL checkpoints wait for a pause in writes', () => {
+  it('copies the WAL into the database file once writes stop, not inside the write', async () => {
+    const root = await vaultDir(THREE);
+    const { store } = await openVault(root);
+    const dbFile = path.join(root, '.notekernel', 'notekernel.db');
+    await new Promise((resolve) => setTimeout(resolve, 800)); // the open's own writes checkpointed
+    const before = (await fs.stat(dbFile)).mtimeMs;
+    await store.create({ title: 'Fresh', type: 'general', content: 'fresh\n' });
+    expect((await fs.stat(dbFile)).mtimeMs).toBe(before); // the write went to the WAL only
+    const deadline = Date.now() + 3000;
+    while ((await fs.stat(dbFile)).mtimeMs === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await fs.stat(dbFile)).mtimeMs).toBeGreaterThan(before);
+  });
+});

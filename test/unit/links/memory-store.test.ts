@@ -100,3 +100,44 @@ describe('the two LinkStore implementations agree', () => {
     }
   });
 });
+
+describe('replacing a note’s links (both stores)', () => {
+  it('ends with exactly the new links, whether their count stays or changes', async () => {
+    const { vault } = await flint();
+    const db = vault.notes.store.indexDb;
+    if (!db) throw new Error('fs-sqlite should provide index-db');
+    const link = (key: string, start: number, target: string | null = key) => ({
+      target_note_id: target,
+      target_title: key,
+      link_text: null,
+      line_number: 1,
+      target_key: key,
+      kind: 'wikilink' as const,
+      resolved_by: target ? ('title' as const) : null,
+      start_offset: start,
+      end_offset: start + key.length + 4,
+    });
+    const state = { note_id: 'a', content_hash: 'h1', title: 'A', stem: 'a' };
+    const view = (store: ReturnType<typeof createMemoryLinkStore>) =>
+      store.outgoing('a').map((l) => [l.target_key, l.target_note_id, l.start_offset, l.end_offset, l.resolved_by]);
+    for (const store of [createSqliteLinkStore(db, 'links'), createMemoryLinkStore()]) {
+      store.clear();
+      store.replaceNote(state, [link('b', 0), link('old', 10), link('c', 20)], [{ url: 'https://e.org', title: null, line_number: 1, link_type: 'url' }], true);
+      const ids = store.outgoing('a').map((l) => l.id);
+      // A rename's rewrite: same number of links, one new target, later offsets shifted.
+      store.replaceNote({ ...state, content_hash: 'h2' }, [link('b', 0), link('new title', 10, null), link('c', 26)], [{ url: 'https://e.org', title: null, line_number: 1, link_type: 'url' }]);
+      expect(view(store)).toEqual([
+        ['b', 'b', 0, 5, 'title'],
+        ['new title', null, 10, 23, null],
+        ['c', 'c', 26, 31, 'title'],
+      ]);
+      expect(store.incoming('old')).toEqual([]);
+      if (store.kind === 'index-db') expect(store.outgoing('a').map((l) => l.id)).toEqual(ids); // updated in place
+      // A different number of links, and another external link.
+      store.replaceNote({ ...state, content_hash: 'h3' }, [link('d', 3)], [{ url: 'https://f.org', title: 'F', line_number: 2, link_type: 'url' }]);
+      expect(view(store)).toEqual([['d', 'd', 3, 8, 'title']]);
+      expect(store.externals('a').map((e) => [e.url, e.title, e.line_number])).toEqual([['https://f.org', 'F', 2]]);
+      expect(store.counts()).toEqual({ links: 1, externals: 1, notes: 1 });
+    }
+  });
+});
