@@ -5,7 +5,10 @@ import { startFlint, type FlintSession } from '../support/flint-session.js';
 let v: FlintSession;
 beforeAll(async () => {
   v = await startFlint('nk-e2e-resources-');
-  await v.ok('create_note', { notes: [{ title: 'Older', content: 'a' }, { type: 'projects', title: 'Newest', content: 'b', metadata: { status: 'active' } }] });
+  // Two calls, a clock tick apart: a batch's items run concurrently and may share one millisecond.
+  await v.ok('create_note', { title: 'Older', content: 'a' });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await v.ok('create_note', { type: 'projects', title: 'Newest', content: 'b', metadata: { status: 'active' } });
 });
 afterAll(async () => {
   await v?.close();
