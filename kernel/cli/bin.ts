@@ -18,7 +18,8 @@ if (process.env.NOTEKERNEL_NO_BUNDLE !== '1' && fs.existsSync(bundle)) runBundle
 else await import('./run.js');
 
 function runBundle(): void {
-  const source = fs.readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  // The build guarantees ASCII: latin1 gives V8 a one-byte string without a UTF-8 decode.
+  const source = fs.readFileSync(bundle, 'latin1').replace(/^#!.*/, '');
   let cachedData: Buffer | undefined;
   try {
     cachedData = fs.readFileSync(codeCache);
