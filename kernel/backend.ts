@@ -77,7 +77,11 @@ export interface NoteStore {
   updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>>;
   /** Returns the note as it was; `expectedHash` (when given) guards against deleting a changed note. */
   delete(id: string, expectedHash?: string): Promise<Note>;
-  /** Re-reads whatever changed on disk since the index was last brought up to date. */
+  /**
+   * Re-reads whatever changed on disk since the index was last brought up to date. A backend may
+   * run its first refresh behind the open (fs-sqlite does, decision 013): its index-backed
+   * methods then wait for it, and `refresh()` waits for it before running its own.
+   */
   refresh(progress?: ProgressReporter): Promise<RefreshReport>;
   close(): Promise<void>;
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineBackend } from '../../kernel/backend.js';
 import { IndexDb } from './index-db.js';
 import { createSearchIndex } from './search.js';
+import { prepareForSearch } from './search-upkeep.js';
 import { FsSqliteStore } from './store.js';
 
 export const fsSqliteOptions = z
@@ -33,13 +34,8 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
     const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType };
     const store = new FsSqliteStore(vaultRoot, layout, db, logger);
-    try {
-      const report = await store.refresh(progress);
-      logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-    return { store, search: createSearchIndex(db, logger) };
+    // The vault serves at once; the index catches up with the files behind it (decision 013).
+    store.refreshInBackground(progress, () => prepareForSearch(db, logger));
+    return { store, search: createSearchIndex(db, logger, () => store.whenIndexed()) };
   },
 });

@@ -11,7 +11,7 @@ import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
 import { notesInScan, typeOfFolder, type Layout } from './layout.js';
-import { folderOf, scanFiles, STATS_PER_FILE } from '../../kernel/util/file-scan.js';
+import { folderOf, scanFiles, scanFilesInSlices, STATS_PER_FILE } from '../../kernel/util/file-scan.js';
 import { xor53 } from '../../kernel/util/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
@@ -34,15 +34,19 @@ function removeAbandonedTemps(root: string, temps: string[], logger: Logger): vo
   }
 }
 
-export async function refreshIndex(
-  root: string,
-  layout: Layout,
-  db: IndexDb,
-  logger: Logger,
-  progress: ProgressReporter = noProgress,
-): Promise<RefreshReport> {
+export interface RefreshOptions {
+  progress?: ProgressReporter;
+  /**
+   * Given, the scan runs in slices and awaits this between them and between parse batches, so
+   * the event loop keeps serving; it may reject to stop the refresh (the vault is closing).
+   */
+  pause?: () => Promise<void>;
+}
+
+export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions = {}): Promise<RefreshReport> {
+  const { progress = noProgress, pause } = options;
   const started = performance.now();
-  const scan = scanFiles(root);
+  const scan = pause ? await scanFilesInSlices(root, pause) : scanFiles(root);
   removeAbandonedTemps(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
   let digest = 0;
@@ -74,25 +78,29 @@ export async function refreshIndex(
   const skipped: RefreshReport['skipped'] = [];
   let indexed = 0;
   if (changed.length) progress.start('indexing notes', changed.length);
-  for await (const batch of parsedBatches(changed, BATCH, logger)) {
-    db.transaction(() => {
-      for (const parsed of batch) {
-        if (!parsed.ok) {
-          if (parsed.remove) {
-            logger.warn({ path: parsed.id, reason: parsed.reason }, 'skipping a note file that is not UTF-8 text');
-            db.remove(parsed.id);
+  try {
+    for await (const batch of parsedBatches(changed, BATCH, logger)) {
+      await pause?.();
+      db.transaction(() => {
+        for (const parsed of batch) {
+          if (!parsed.ok) {
+            if (parsed.remove) {
+              logger.warn({ path: parsed.id, reason: parsed.reason }, 'skipping a note file that is not UTF-8 text');
+              db.remove(parsed.id);
+            }
+            skipped.push({ path: parsed.id, reason: parsed.reason });
+            continue;
           }
-          skipped.push({ path: parsed.id, reason: parsed.reason });
-          continue;
+          if (parsed.warnings) logger.warn({ path: parsed.note.id, warnings: parsed.warnings }, 'note read with warnings');
+          db.upsert(parsed.note);
+          indexed++;
         }
-        if (parsed.warnings) logger.warn({ path: parsed.note.id, warnings: parsed.warnings }, 'note read with warnings');
-        db.upsert(parsed.note);
-        indexed++;
-      }
-    });
-    progress.tick(batch.length);
+      });
+      progress.tick(batch.length);
+    }
+  } finally {
+    if (changed.length) progress.stop();
   }
-  if (changed.length) progress.stop();
 
   const removedIds = [...known.keys()];
   if (removedIds.length) db.transaction(() => removedIds.forEach((id) => db.remove(id)));

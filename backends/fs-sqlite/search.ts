@@ -19,7 +19,6 @@ import { searchRegex } from './search-regex.js';
 import { StatementCache } from './search-rows.js';
 import { runSql } from './search-sql.js';
 import { searchWords } from './search-text.js';
-import { prepareForSearch } from './search-upkeep.js';
 import { SandboxFailure, SqlSandbox } from './sql-sandbox.js';
 
 export { parseAgentQuery } from './fts-query.js';
@@ -28,12 +27,13 @@ export interface FsSqliteSearchIndex extends SearchIndex {
   sql(query: string, params?: SqlParams, options?: SqlQueryOptions): Promise<Array<Record<string, unknown>>>;
 }
 
-export function createSearchIndex(db: IndexDb, logger: Logger = silentLogger()): FsSqliteSearchIndex {
-  prepareForSearch(db, logger);
+/** `indexed` resolves when the index rows are up to date (the store's refresh); every call waits for it. */
+export function createSearchIndex(db: IndexDb, logger: Logger = silentLogger(), indexed: () => Promise<void> = async () => {}): FsSqliteSearchIndex {
   const cache = new StatementCache(db.db);
   const sandbox = new SqlSandbox({ dbFile: db.file, logger });
   return {
     async search(query: SearchQuery): Promise<SearchPage> {
+      await indexed();
       if (typeof query.text !== 'string') throw new ValidationError('text: give the words to search for (or "").', { field: 'text' });
       if (!query.regex || query.text.trim() === '') return searchWords(cache, query);
       try {
@@ -43,13 +43,16 @@ export function createSearchIndex(db: IndexDb, logger: Logger = silentLogger()):
         throw err;
       }
     },
-    sql(query, params, options) {
+    async sql(query, params, options) {
+      await indexed();
       return runSql(sandbox, query, params, options);
     },
     async upsert(note: Note): Promise<void> {
+      await indexed();
       db.upsert(toIndexed(note, db.fileState(note.id)?.mtimeMs ?? 0));
     },
     async remove(id: string): Promise<void> {
+      await indexed();
       db.remove(id);
     },
     async close(): Promise<void> {

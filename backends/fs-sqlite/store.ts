@@ -28,6 +28,7 @@ import type { IndexDb, IndexedNote } from './index-db.js';
 import { assertTypeName, isNoteFileName, locate, slugify, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
+import { IndexFreshness, RefreshStopped } from './index-freshness.js';
 import { watchNoteFiles } from './watcher.js';
 import { createIndexDatabase } from './plugin-tables.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
@@ -49,6 +50,7 @@ export class FsSqliteStore implements NoteStore {
   private readonly folders = new Set<string>();
   private readonly parsed = new ParsedNotes();
   private readonly retired = new RetiredFiles();
+  private readonly freshness = new IndexFreshness();
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
@@ -65,8 +67,30 @@ export class FsSqliteStore implements NoteStore {
     this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
   }
 
+  /** Waits for any refresh under way, then runs one (in slices: requests are served meanwhile). */
   refresh(progress?: ProgressReporter): Promise<RefreshReport> {
-    return refreshIndex(this.root, this.layout, this.db, this.logger, progress);
+    return this.freshness.run((pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause }));
+  }
+
+  /**
+   * Opening: the first refresh, then `afterwards` (search upkeep), run in the background; calls
+   * that need index rows wait for both, reads of a note file do not (index-freshness.ts).
+   */
+  refreshInBackground(progress: ProgressReporter | undefined, afterwards: () => void): void {
+    this.freshness
+      .run(async (pause) => {
+        const report = await refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause });
+        this.logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
+        afterwards();
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RefreshStopped)) this.logger.error({ err }, 'the index could not be brought up to date');
+      });
+  }
+
+  /** Resolves when the index rows can be read and written (no refresh under way). */
+  whenIndexed(): Promise<void> {
+    return this.freshness.ready();
   }
 
   async get(id: string): Promise<Note | undefined> {
@@ -74,14 +98,17 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async list(query?: ListQuery): Promise<NoteSummary[]> {
+    await this.freshness.ready();
     return this.db.list(query);
   }
 
   async count(query?: Pick<ListQuery, 'type'>): Promise<number> {
+    await this.freshness.ready();
     return this.db.count(query?.type);
   }
 
   async listTypes(): Promise<string[]> {
+    await this.freshness.ready();
     const entries = await fs.readdir(this.root, { withFileTypes: true });
     const types = new Set(this.db.typeCounts().keys());
     for (const entry of entries) {
@@ -96,6 +123,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async create(input: NewNote): Promise<Note> {
+    await this.freshness.ready();
     assertStorableText({ title: input.title, content: input.content });
     const type = assertTypeName(this.layout, input.type ?? this.layout.defaultType);
     const stem = slugify(input.slug ?? input.title);
@@ -118,6 +146,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    await this.freshness.ready();
     const loc = this.target(id);
     assertStorableText({ title: change.title, content: change.content });
     return this.lock(loc, async () => this.indexed(await this.swap(loc, change, expectedHash)));
@@ -128,6 +157,7 @@ export class FsSqliteStore implements NoteStore {
    * one index transaction. Items naming the same note run in input order, as separate calls would.
    */
   async updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>> {
+    await this.freshness.ready();
     const results: Array<PromiseSettledResult<Note>> = new Array(items.length);
     const byNote = new Map<string, Array<{ index: number; loc: NoteTarget; item: NoteUpdate }>>();
     items.forEach((item, index) => {
@@ -190,6 +220,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
+    await this.freshness.ready();
     const loc = this.target(id);
     return this.lock(loc, async () => {
       const note = await this.readAt(loc);
@@ -205,6 +236,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async move(id: string, newType: string, expectedHash: string): Promise<Note> {
+    await this.freshness.ready();
     const from = this.target(id);
     const type = assertTypeName(this.layout, newType);
     const to = this.target(`${type}/${path.posix.basename(from.relPath)}`);
@@ -245,6 +277,7 @@ export class FsSqliteStore implements NoteStore {
 
   /** Re-reads one path another program touched; reports it only if the index saw a difference. */
   private async syncPath(rel: string): Promise<ExternalChange | undefined> {
+    await this.freshness.ready();
     let loc: NoteTarget;
     try {
       loc = this.target(rel);
@@ -271,6 +304,7 @@ export class FsSqliteStore implements NoteStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.freshness.close();
     await Promise.all([...[...this.stopWatchers].map((stop) => stop()), ...this.stopping]);
     this.stopWatchers.clear();
     await this.indexWrites.flush();
@@ -345,8 +379,12 @@ export class FsSqliteStore implements NoteStore {
     const cached = this.parsed.get(loc.id, key);
     if (cached) return cached;
     const note = this.toNote(loc, bytes, stats, hash);
-    const state = this.db.fileState(loc.id);
-    if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+    // A stale row is healed here, unless a refresh is under way: it will index this file itself,
+    // and a row it did not see in its scan would look like a deleted note's.
+    if (!this.freshness.busy) {
+      const state = this.db.fileState(loc.id);
+      if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+    }
     this.parsed.set(loc.id, key, note);
     return note;
   }

@@ -39,40 +39,70 @@ export function folderOf(relPath: string): string {
 }
 
 export function scanFiles(root: string): FileScan {
-  const scan: FileScan = { paths: [], stats: new Float64Array(0), folders: new Map(), temps: [] };
+  const scan = emptyScan();
   const values: number[] = [];
-  const walk = (folder: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(folder ? `${root}/${folder}` : root, { withFileTypes: true });
-    } catch {
-      return; // removed while scanning, or unreadable: nothing in it is a note we can read
+  for (const _ of walk(root, '', scan, values));
+  return finish(scan, values);
+}
+
+/**
+ * The same scan in slices of about `sliceMs`, awaiting `pause()` between them, so that a
+ * served vault answers requests while a large folder tree is being stat-ed. `pause` may
+ * reject (the vault is closing) to stop the scan there.
+ */
+export async function scanFilesInSlices(root: string, pause: () => Promise<void>, sliceMs = 4): Promise<FileScan> {
+  const scan = emptyScan();
+  const values: number[] = [];
+  const steps = walk(root, '', scan, values);
+  for (;;) {
+    const until = performance.now() + sliceMs;
+    for (;;) {
+      if (steps.next().done) return finish(scan, values);
+      if (performance.now() >= until) break;
     }
-    const summary: FolderSummary = { digest: 0, notes: 0 };
-    for (const entry of entries) {
-      const rel = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(rel);
-        continue;
-      }
-      const temp = entry.name.startsWith(TEMP_PREFIX);
-      if (!entry.isFile() || !(temp || isNoteFileName(entry.name))) continue;
-      // String concatenation, not path.join: the names come from readdir, already normal.
-      const stats = fs.statSync(`${root}/${rel}`, { throwIfNoEntry: false });
-      if (!stats) continue; // removed between readdir and stat
-      const hash = fileStateHash(rel, stats.size, stats.mtimeMs);
-      scan.paths.push(rel);
-      values.push(stats.size, stats.mtimeMs, stats.birthtimeMs, hash);
-      if (temp) {
-        scan.temps.push(rel);
-      } else {
-        summary.digest = xor53(summary.digest, hash);
-        summary.notes++;
-      }
-    }
-    if (summary.notes) scan.folders.set(folder, summary);
-  };
-  walk('');
+    await pause();
+  }
+}
+
+function emptyScan(): FileScan {
+  return { paths: [], stats: new Float64Array(0), folders: new Map(), temps: [] };
+}
+
+function finish(scan: FileScan, values: number[]): FileScan {
   scan.stats = Float64Array.from(values);
   return scan;
+}
+
+/** Depth-first over `folder`; yields after each file it stats, so a caller can slice the work. */
+function* walk(root: string, folder: string, scan: FileScan, values: number[]): Generator<void> {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(folder ? `${root}/${folder}` : root, { withFileTypes: true });
+  } catch {
+    return; // removed while scanning, or unreadable: nothing in it is a note we can read
+  }
+  const summary: FolderSummary = { digest: 0, notes: 0 };
+  for (const entry of entries) {
+    const rel = folder ? `${folder}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') yield* walk(root, rel, scan, values);
+      continue;
+    }
+    const temp = entry.name.startsWith(TEMP_PREFIX);
+    if (!entry.isFile() || !(temp || isNoteFileName(entry.name))) continue;
+    // String concatenation, not path.join: the names come from readdir, already normal.
+    const stats = fs.statSync(`${root}/${rel}`, { throwIfNoEntry: false });
+    if (!stats) continue; // removed between readdir and stat
+    const hash = fileStateHash(rel, stats.size, stats.mtimeMs);
+    scan.paths.push(rel);
+    values.push(stats.size, stats.mtimeMs, stats.birthtimeMs, hash);
+    if (temp) {
+      scan.temps.push(rel);
+    } else {
+      summary.digest = xor53(summary.digest, hash);
+      summary.notes++;
+    }
+    yield;
+  }
+  if (summary.notes) scan.folders.set(folder, summary);
 }

@@ -76,11 +76,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'notekernel.config.yaml'), `profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: ${TIMEOUT_MS}\n    sqlMaxRows: 200\n`);
   session = await connectStdio(['serve', '--vault', root]);
   dbFile = path.join(root, '.flint-note', 'notekernel.db');
-  // Start-up work (indexing, plugins' tables) is done once the first answer comes and the bytes settle.
+  // Start-up work (indexing, plugins' tables, the WAL checkpoint 500 ms after the last write) is
+  // done once the first answer comes and the bytes stay the same for a second.
   await callTool(session.client, 'search_notes', { query: 'plan' });
-  for (let previous = ''; ; await new Promise((r) => setTimeout(r, 300))) {
+  for (let previous = '', same = 0; same < 4; await new Promise((r) => setTimeout(r, 250))) {
     const now = indexHash();
-    if (now === previous) break;
+    same = now === previous ? same + 1 : 0;
     previous = now;
   }
   hashBefore = indexHash();

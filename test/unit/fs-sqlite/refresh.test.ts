@@ -193,11 +193,13 @@ describe('the files digest: an unchanged vault is recognised without reading eve
   it('still finds a same-size edit with a new mtime made while the vault was closed', async () => {
     const root = await vaultDir(THREE);
     const first = await openVault(root);
+    await first.store.count(); // waits for the index: a close would stop it half-way
     await first.close();
     await fs.writeFile(path.join(root, 'general/a.md'), note('A', 'ALPHA\n'));
     const later = new Date(Date.now() + 60_000);
     await fs.utimes(path.join(root, 'general/a.md'), later, later);
     const { store } = await openVault(root);
+    await store.count();
     // Read from the index itself: a get would re-index the file on its own.
     const db = new Database(dbFile(root), { readonly: true });
     expect(db.prepare("SELECT content FROM notes WHERE id = 'general/a.md'").pluck().get()).toBe('ALPHA\n');
@@ -207,9 +209,11 @@ describe('the files digest: an unchanged vault is recognised without reading eve
 
   it('heals a digest that disagrees with the rows, so later starts take the fast path again', async () => {
     const root = await vaultDir(THREE);
-    await (await openVault(root)).close();
+    const first = await openVault(root);
+    await first.store.count();
+    await first.close();
     const db = new Database(dbFile(root));
-    db.prepare("UPDATE nk_meta SET value = '12345' WHERE key = 'files_digest'").run();
+    expect(db.prepare("UPDATE nk_meta SET value = '12345' WHERE key = 'files_digest'").run().changes).toBe(1);
     db.close();
     const { store } = await openVault(root);
     expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
