@@ -25,6 +25,7 @@ export async function benchFlintNotes(root: string, ids: string[], idleSeconds =
   const rows: BenchRow[] = [];
   const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
   const vault = await kernel.openVault(root);
+  await vault.notes.store.count(); // steady state: the refresh behind the open has ended (decision 013)
   const random = rng(3);
   const pick100 = () => Array.from({ length: 100 }, () => ids[Math.floor(random() * ids.length)] as string);
 
