@@ -30,6 +30,13 @@ export interface Catalogue {
   profiles: readonly ProfilePreset[];
 }
 
+/** A catalogue whose plugins and backends are imported by id, only when a config chooses them. */
+export interface LazyCatalogue {
+  profiles: readonly ProfilePreset[];
+  plugins: Readonly<Record<string, () => Promise<PluginDefinition<unknown>>>>;
+  backends: Readonly<Record<string, () => Promise<BackendDefinition<unknown>>>>;
+}
+
 export interface KernelOptions {
   /** Profile id; overrides the config's `profile`. */
   profile?: string;
@@ -244,6 +251,7 @@ async function realDirectory(target: string): Promise<string> {
 /** Loads config (inline, file, or none), resolves it over its profile, and plans the kernel. */
 export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
   const catalogue = options.catalogue ?? (await loadBuiltinCatalogue());
+  const known = 'load' in catalogue ? catalogue : { profiles: catalogue.profiles, pluginIds: catalogue.plugins.map((p) => p.id), backendIds: catalogue.backends.map((b) => b.id) };
   let user: UserConfig;
   let source: string;
   let configFile: string | undefined;
@@ -262,19 +270,45 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const resolved = resolveConfig(
     { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
     source,
-    { profiles: catalogue.profiles, pluginIds: catalogue.plugins.map((p) => p.id), backendIds: catalogue.backends.map((b) => b.id) },
+    known,
     options.profile ? { profile: options.profile } : {},
   );
   const config = configFile ? { ...resolved, file: configFile } : resolved;
-  const plan = planKernel(config, catalogue.plugins, catalogue.backends);
+  const chosen = 'load' in catalogue ? await catalogue.load(config) : catalogue;
+  const plan = planKernel(config, chosen.plugins, chosen.backends);
   const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
   const file = options.logging?.file ?? config.logging.file;
   const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}) });
   return new Kernel(config, plan, logger, options.configDir ?? configDir());
 }
 
-async function loadBuiltinCatalogue(): Promise<Catalogue> {
+/** The ids a config is checked against, then only the chosen definitions, imported. */
+interface ChoosingCatalogue {
+  profiles: readonly ProfilePreset[];
+  pluginIds: readonly string[];
+  backendIds: readonly string[];
+  load(config: ResolvedConfig): Promise<Pick<Catalogue, 'plugins' | 'backends'>>;
+}
+
+async function loadBuiltinCatalogue(): Promise<ChoosingCatalogue> {
   // The kernel knows no plugin by name: the catalogue of built-ins lives with the profiles.
-  const mod = (await import('../profiles/catalogue.js')) as { builtinCatalogue: Catalogue };
-  return mod.builtinCatalogue;
+  const { builtinLazyCatalogue } = (await import('../profiles/builtins.js')) as { builtinLazyCatalogue: LazyCatalogue };
+  return choosing(builtinLazyCatalogue);
+}
+
+function choosing(lazy: LazyCatalogue): ChoosingCatalogue {
+  return {
+    profiles: lazy.profiles,
+    pluginIds: Object.keys(lazy.plugins),
+    backendIds: Object.keys(lazy.backends),
+    async load(config) {
+      // resolveConfig has checked every id against the lists above.
+      const backendIds = [config.storage.backend, ...(config.search ? [config.search.backend] : [])];
+      const [plugins, backends] = await Promise.all([
+        Promise.all(config.plugins.map(({ id }) => (lazy.plugins[id] as () => Promise<PluginDefinition<unknown>>)())),
+        Promise.all(backendIds.map((id) => (lazy.backends[id] as () => Promise<BackendDefinition<unknown>>)())),
+      ]);
+      return { plugins, backends };
+    },
+  };
 }
