@@ -39,7 +39,7 @@ export interface LoadedUserConfig {
 export async function loadUserConfig(options: { configPath?: string; searchFrom?: string[] } = {}): Promise<LoadedUserConfig> {
   const dirs = options.searchFrom ?? [process.cwd()];
   // cosmiconfig and its loaders cost tens of milliseconds; most runs have no config file at all.
-  if (!options.configPath && !dirs.some((dir) => SEARCH_PLACES.some((name) => fs.existsSync(path.join(dir, name))))) return { config: {} };
+  if (!options.configPath && !dirs.some(mayHoldConfig)) return { config: {} };
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig(MODULE, { searchPlaces: SEARCH_PLACES, cache: false });
   if (options.configPath) {
@@ -63,4 +63,25 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     if (result && !result.isEmpty) return { config: parseUserConfig(result.config, result.filepath), filepath: result.filepath };
   }
   return { config: {} };
+}
+
+/**
+ * Whether cosmiconfig could find anything in `dir`: a config file, or a package.json with a
+ * `notekernel` key (a project's package.json without one is common in a working directory).
+ * An unreadable package.json is left to cosmiconfig, which reports it.
+ */
+function mayHoldConfig(dir: string): boolean {
+  if (SEARCH_PLACES.some((name) => name !== 'package.json' && fs.existsSync(path.join(dir, name)))) return true;
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, 'package.json'), 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    const json: unknown = JSON.parse(text);
+    return typeof json !== 'object' || json === null || MODULE in json;
+  } catch {
+    return true;
+  }
 }

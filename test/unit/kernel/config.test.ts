@@ -34,6 +34,18 @@ describe('config discovery (cosmiconfig, module notekernel)', () => {
     expect(loaded.config).toMatchObject({ profile: 'flint', readOnly: true });
   });
 
+  it('passes over a package.json without a notekernel key to the next folder', async () => {
+    const project = await dirWith({ 'package.json': '{"name":"some-project"}' });
+    expect(await loadUserConfig({ searchFrom: [project] })).toEqual({ config: {} });
+    const vault = await dirWith({ '.notekernelrc.json': '{"readOnly":true}' });
+    expect(await loadUserConfig({ searchFrom: [project, vault] })).toMatchObject({ filepath: path.join(vault, '.notekernelrc.json'), config: { readOnly: true } });
+  });
+
+  it('reports a package.json that is not JSON', async () => {
+    const dir = await dirWith({ 'package.json': '{"name": ' });
+    await expect(loadUserConfig({ searchFrom: [dir] })).rejects.toMatchObject({ code: 'config_invalid', message: expect.stringContaining('package.json') });
+  });
+
   it('needs no file at all', async () => {
     const dir = await dirWith({});
     expect(await loadUserConfig({ searchFrom: [dir] })).toEqual({ config: {} });
