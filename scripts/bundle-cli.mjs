@@ -1,7 +1,8 @@
 // Bundles the built CLI (dist/kernel/cli/run.js) into one CommonJS file beside it and writes
 // V8's code cache for it by running it once; bin.js prefers the pair (decision 011).
-// better-sqlite3 stays outside: it loads a native addon. typescript too: cosmiconfig needs it only
-// for a `.ts` config file, and inside the bundle its 8 MB would be read and mapped on every start.
+// better-sqlite3's JavaScript is inside; its native addon stays in the package, loaded by path
+// (backends/fs-sqlite/sqlite-driver.ts). typescript stays outside: cosmiconfig needs it only for a
+// `.ts` config file, and inside the bundle its 8 MB would be read and mapped on every start.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,7 +32,7 @@ const lazyBuiltins = {
 const build = await rolldown({
   input: `${dir}/run.js`,
   platform: 'node',
-  external: ['better-sqlite3', 'typescript'],
+  external: ['typescript'],
   plugins: [lazyBuiltins],
   logLevel: 'warn',
 });

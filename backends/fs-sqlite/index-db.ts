@@ -3,11 +3,12 @@
  * schema, or built for another folder, it is moved aside and rebuilt from the files.
  */
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
 import { fileStateHash, xor53 } from '../../kernel/util/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { openDatabase } from './sqlite-driver.js';
 
 export interface IndexedNote {
   id: string;
@@ -289,7 +290,7 @@ function openOrRebuild(file: string, vaultRoot: string, logger: Logger): Databas
 }
 
 function openAndMigrate(file: string): Database.Database {
-  const db = new Database(file);
+  const db = openDatabase(file);
   try {
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
