@@ -173,18 +173,22 @@ export class FsSqliteStore implements NoteStore {
     });
     await this.locks.runAll([...byNote.keys()], async () => {
       const written: Array<{ index: number; file: WrittenFile }> = [];
-      // Each note's first write waits at the barrier before its fsync (see AtomicWriteOptions.beforeSync).
-      const barrier = new Barrier(byNote.size);
+      // Each note's first write waits at one barrier before its fsync and at another before its
+      // rename (AtomicWriteOptions.beforeSync, beforeRename).
+      const synced = new Barrier(byNote.size);
+      const renamed = new Barrier(byNote.size);
       await Promise.all(
         [...byNote.values()].map(async (queue) => {
-          const passed = barrier.passer();
+          const passed = { sync: synced.passer(), rename: renamed.passer() };
           for (const { index, loc, item } of queue) {
             try {
-              written.push({ index, file: await this.swap(loc, item.change, item.expectedHash, passed.pass) });
+              written.push({ index, file: await this.swap(loc, item.change, item.expectedHash, { beforeSync: passed.sync.pass, beforeRename: passed.rename.pass }) });
             } catch (reason) {
               results[index] = { status: 'rejected', reason };
             } finally {
-              passed.leave(); // failed before the barrier, or a later write of the same note: not waited for
+              // Failed before a barrier, or a later write of the same note: not waited for.
+              passed.sync.leave();
+              passed.rename.leave();
             }
           }
         }),
@@ -200,7 +204,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   /** The compare-and-swap on the file; the caller holds the note's lock and indexes the result. */
-  private async swap(loc: NoteTarget, change: NoteChange, expectedHash: string, beforeSync?: () => Promise<void>): Promise<WrittenFile> {
+  private async swap(loc: NoteTarget, change: NoteChange, expectedHash: string, phases: Pick<AtomicWriteOptions, 'beforeSync' | 'beforeRename'> = {}): Promise<WrittenFile> {
     const { text, hash, stats } = await this.readRaw(loc);
     if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
     const parsed = this.parsedText(loc, text, hash, stats);
@@ -216,7 +220,7 @@ export class FsSqliteStore implements NoteStore {
       if (change.tags !== undefined) metadata.tags = change.tags;
       next = serializeMarkdown(metadata, content);
     }
-    return this.writeFile(loc, next, { beforeSync });
+    return this.writeFile(loc, next, phases);
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
@@ -344,7 +348,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   /** The one place a written note becomes a Note: atomically written, parsed from the very bytes on disk (no re-read). */
-  private async writeFile(loc: NoteTarget, text: string, options: Pick<AtomicWriteOptions, 'exclusive' | 'beforeSync'> = {}): Promise<WrittenFile> {
+  private async writeFile(loc: NoteTarget, text: string, options: Pick<AtomicWriteOptions, 'exclusive' | 'beforeSync' | 'beforeRename'> = {}): Promise<WrittenFile> {
     const bytes = Buffer.from(text, 'utf8');
     const write = () =>
       writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir), retireOld: (file) => this.retired.add(file) });

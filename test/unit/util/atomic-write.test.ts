@@ -67,6 +67,29 @@ describe('writeFileAtomic', () => {
     expect(await temps()).toEqual([]);
   });
 
+  it('holds the rename at beforeRename: the synced temp file waits, the target keeps its old bytes', async () => {
+    const file = path.join(dir, 'a.md');
+    await writeFileAtomic(file, 'old\n');
+    const order: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const writing = writeFileAtomic(file, 'new\n', {
+      beforeSync: async () => void order.push('sync'),
+      beforeRename: async () => {
+        order.push('rename');
+        await gate;
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(['sync', 'rename']);
+    expect(await fs.readFile(file, 'utf8')).toBe('old\n');
+    expect(await temps()).toHaveLength(1);
+    open();
+    await writing;
+    expect(await fs.readFile(file, 'utf8')).toBe('new\n');
+    expect(await temps()).toEqual([]);
+  });
+
   it('a missing folder fails cleanly, leaving nothing', async () => {
     await expect(writeFileAtomic(path.join(dir, 'missing', 'x.md'), 'x')).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await fs.readdir(dir)).toEqual([]);
