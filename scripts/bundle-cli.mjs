@@ -1,5 +1,5 @@
 // Bundles the built CLI (dist/kernel/cli/run.js) into one CommonJS file beside it and writes
-// V8's code cache for it by running it once; bin.js prefers the pair (decision 011).
+// V8's code cache for it by running it once; bin.cjs prefers the pair (decision 011).
 // better-sqlite3's JavaScript is inside; its native addon stays in the package, loaded by path
 // (backends/fs-sqlite/sqlite-driver.ts). typescript stays outside: cosmiconfig needs it only for a
 // `.ts` config file, and inside the bundle its 8 MB would be read and mapped on every start.
@@ -51,12 +51,12 @@ const build = await rolldown({
   plugins: [lazyBuiltins],
   logLevel: 'warn',
 });
-// ASCII only, so bin.js reads the file as latin1 into a one-byte string (a UTF-8 decode into a
+// ASCII only, so bin.cjs reads the file as latin1 into a one-byte string (a UTF-8 decode into a
 // two-byte string took ~35 ms of every start); whitespace dropped, names kept for stack traces.
 await build.write({ file: out, format: 'cjs', codeSplitting: false, charset: 'ascii', minify: { compress: false, mangle: false } });
 await build.close();
 if (fs.readFileSync(out).some((byte) => byte > 0x7f)) {
-  console.error(`bundle-cli: ${out} holds non-ASCII bytes, which bin.js cannot read as latin1`);
+  console.error(`bundle-cli: ${out} holds non-ASCII bytes, which bin.cjs cannot read as latin1`);
   fs.rmSync(out, { force: true });
   process.exit(1);
 }
@@ -65,11 +65,11 @@ if (fs.readFileSync(out).some((byte) => byte > 0x7f)) {
 // a throwaway vault and config folder: never the user's.
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'notekernel-bundle-'));
 const env = { ...process.env, NOTEKERNEL_CONFIG_DIR: path.join(scratch, '.config') };
-spawnSync(process.execPath, [`${dir}/bin.js`, 'init', scratch, '--profile', 'flint'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+spawnSync(process.execPath, [`${dir}/bin.cjs`, 'init', scratch, '--profile', 'flint'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 const warm = await warmUp(['serve', '--profile', 'flint', '--vault', scratch, '--log-level', 'warn'], { ...env, NOTEKERNEL_WRITE_CODE_CACHE: '1' });
 fs.rmSync(scratch, { recursive: true, force: true });
 if (warm !== 0 || !fs.existsSync(`${out}.v8cache`)) {
-  console.error('bundle-cli: the bundled CLI did not run; removing it so bin.js uses the modules');
+  console.error('bundle-cli: the bundled CLI did not run; removing it so bin.cjs uses the modules');
   fs.rmSync(out, { force: true });
   fs.rmSync(`${out}.v8cache`, { force: true });
   process.exit(1);
@@ -78,7 +78,7 @@ console.error(`bundle-cli: ${out} (${(fs.statSync(out).size / 1e6).toFixed(1)} M
 
 /** Serves MCP over stdio for one exchange, then hangs up; resolves with the exit code. */
 function warmUp(args, childEnv) {
-  const child = spawn(process.execPath, [`${dir}/bin.js`, ...args], { env: childEnv, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [`${dir}/bin.cjs`, ...args], { env: childEnv, stdio: ['pipe', 'pipe', 'inherit'] });
   const requests = [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'build', version: '0' } } },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
