@@ -250,8 +250,7 @@ async function realDirectory(target: string): Promise<string> {
 
 /** Loads config (inline, file, or none), resolves it over its profile, and plans the kernel. */
 export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
-  const catalogue = options.catalogue ?? (await loadBuiltinCatalogue());
-  const known = 'load' in catalogue ? catalogue : { profiles: catalogue.profiles, pluginIds: catalogue.plugins.map((p) => p.id), backendIds: catalogue.backends.map((b) => b.id) };
+  const catalogue = options.catalogue ? everything(options.catalogue) : await loadBuiltinCatalogue();
   let user: UserConfig;
   let source: string;
   let configFile: string | undefined;
@@ -270,11 +269,11 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const resolved = resolveConfig(
     { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
     source,
-    known,
+    catalogue,
     options.profile ? { profile: options.profile } : {},
   );
   const config = configFile ? { ...resolved, file: configFile } : resolved;
-  const chosen = 'load' in catalogue ? await catalogue.load(config) : catalogue;
+  const chosen = await catalogue.load(config);
   const plan = planKernel(config, chosen.plugins, chosen.backends);
   const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
   const file = options.logging?.file ?? config.logging.file;
@@ -294,6 +293,16 @@ async function loadBuiltinCatalogue(): Promise<ChoosingCatalogue> {
   // The kernel knows no plugin by name: the catalogue of built-ins lives with the profiles.
   const { builtinLazyCatalogue } = (await import('../profiles/builtins.js')) as { builtinLazyCatalogue: LazyCatalogue };
   return choosing(builtinLazyCatalogue);
+}
+
+/** A catalogue given whole (tests, embedders with plugins of their own): nothing left to load. */
+function everything(catalogue: Catalogue): ChoosingCatalogue {
+  return {
+    profiles: catalogue.profiles,
+    pluginIds: catalogue.plugins.map((p) => p.id),
+    backendIds: catalogue.backends.map((b) => b.id),
+    load: async () => catalogue,
+  };
 }
 
 function choosing(lazy: LazyCatalogue): ChoosingCatalogue {

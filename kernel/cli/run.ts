@@ -1,4 +1,4 @@
-/** Runs the CLI with this process's arguments; the entry the bundle is built from (see bin.ts). */
+/** Runs the CLI with this process's arguments; the entry the bundle is built from (see bin.cts). */
 import { config } from 'zod';
 import { main } from './main.js';
 

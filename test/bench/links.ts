@@ -8,11 +8,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createKernel } from '../../kernel/kernel.js';
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';
 import { scanMarkdown } from '../../plugins/links/parser/index.js';
 import { LINK_INDEX } from '../../plugins/links/service.js';
+import { CLI } from '../support/cli.js';
 import { generateLinkedVault, type LinkedVault } from '../support/generate-linked-vault.js';
 import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
 
@@ -22,6 +25,7 @@ export async function benchLinks(workDir: string, count = 10_000): Promise<Bench
   fs.mkdirSync(root, { recursive: true });
   const generated = generateLinkedVault(root, count, { hubInbound: 200 });
   const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
+  const rows: BenchRow[] = [];
   try {
     // The start-up reconcile runs behind the open; time until the link index answers.
     const opened = await time(async () => {
@@ -30,7 +34,6 @@ export async function benchLinks(workDir: string, count = 10_000): Promise<Bench
       return v;
     });
     const vault = opened.value;
-    const rows: BenchRow[] = [];
     rows.push(await extraction(vault, generated));
     rows.push(await backlinks(vault, generated));
     rows.push(await rename(vault, generated, root));
@@ -43,10 +46,11 @@ export async function benchLinks(workDir: string, count = 10_000): Promise<Bench
       ratio: '—',
       pass: true,
     });
-    return rows;
   } finally {
     await kernel.close();
   }
+  rows.push(await renameOverMcp(root, generated));
+  return rows;
 }
 
 async function extraction(vault: Vault, generated: LinkedVault): Promise<BenchRow> {
@@ -110,6 +114,44 @@ async function rename(vault: Vault, generated: LinkedVault, root: string): Promi
     ratio: `${(renamed.ms / floor.ms).toFixed(2)}× plain updates`,
     pass: ok && renamed.ms <= 200,
   };
+}
+
+/**
+ * The same rename as a client sees it: a spawned `serve` over MCP stdio (the CLI sizes libuv's
+ * thread pool, decision 014), five renames a second apart, as an agent paces its calls.
+ */
+async function renameOverMcp(root: string, generated: LinkedVault): Promise<BenchRow> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }>; isError?: boolean };
+    if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
+    return JSON.parse(result.content[0]?.text ?? 'null') as Record<string, unknown>;
+  };
+  try {
+    await call('get_backlinks', { identifier: generated.hub.id });
+    const times: number[] = [];
+    let rewritten = true;
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const { content_hash } = await call('get_note', { identifier: generated.hub.id });
+      const renamed = await time(() => call('rename_note', { identifier: generated.hub.id, new_title: `Hub, take ${i + 1}`, content_hash }));
+      rewritten &&= renamed.value.total_wikilinks_updated === 200;
+      times.push(renamed.ms);
+    }
+    const p50 = percentile(times, 50);
+    return {
+      bench: 'rename_note, 200 inbound links (spawned serve, MCP stdio, 5 renames 1 s apart)',
+      value: `p50 ${fmt(p50)}, max ${fmt(Math.max(...times))}${rewritten ? '' : ' (links missed)'}`,
+      target: '≤ 200 ms',
+      baseline: 'in-process rename above',
+      ratio: '—',
+      pass: rewritten && p50 <= 200,
+    };
+  } finally {
+    await client.close();
+  }
 }
 
 /** What the start-up reconcile adds to a warm start (unchanged vault): one list() and a fingerprint. */
