@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Scope } from './container.js';
 import { capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
-import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError } from './errors.js';
+import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, PluginDependencyError } from './errors.js';
 import { HookRunner } from './hooks.js';
 import { createLogger, type Logger } from './logger.js';
 import { NoteService } from './notes.js';
@@ -311,13 +311,19 @@ function choosing(lazy: LazyCatalogue): ChoosingCatalogue {
     pluginIds: Object.keys(lazy.plugins),
     backendIds: Object.keys(lazy.backends),
     async load(config) {
-      // resolveConfig has checked every id against the lists above.
       const backendIds = [config.storage.backend, ...(config.search ? [config.search.backend] : [])];
       const [plugins, backends] = await Promise.all([
-        Promise.all(config.plugins.map(({ id }) => (lazy.plugins[id] as () => Promise<PluginDefinition<unknown>>)())),
-        Promise.all(backendIds.map((id) => (lazy.backends[id] as () => Promise<BackendDefinition<unknown>>)())),
+        Promise.all(config.plugins.map(({ id }) => loadById(lazy.plugins, id, 'Plugin'))),
+        Promise.all(backendIds.map((id) => loadById(lazy.backends, id, 'Backend'))),
       ]);
       return { plugins, backends };
     },
   };
+}
+
+/** resolveConfig has checked every id against the catalogue's lists; a miss here is a catalogue bug. */
+function loadById<T>(loaders: Readonly<Record<string, () => Promise<T>>>, id: string, what: string): Promise<T> {
+  const load = loaders[id];
+  if (!load) throw new PluginDependencyError(`${what} "${id}" is listed but cannot be loaded.`, { id });
+  return load();
 }
