@@ -80,7 +80,7 @@ export interface NoteStore {
   /**
    * Re-reads whatever changed on disk since the index was last brought up to date. A backend may
    * run its first refresh behind the open (fs-sqlite does, decision 013): its index-backed
-   * methods then wait for it, and `refresh()` waits for it before running its own.
+   * methods then wait for it, and `refresh()` starts it when it has not begun, else runs after it.
    */
   refresh(progress?: ProgressReporter): Promise<RefreshReport>;
   close(): Promise<void>;

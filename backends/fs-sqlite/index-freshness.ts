@@ -4,6 +4,7 @@
  * once; every call that reads or writes index rows waits here until no refresh is under way.
  * Refreshes run one after another, in slices, so requests are served between them.
  */
+import type { RefreshReport } from '../../kernel/backend.js';
 import { BackendUnavailableError } from '../../kernel/errors.js';
 
 /** A refresh stopped because the vault is closing: not a failure worth reporting. */
@@ -13,22 +14,70 @@ export class RefreshStopped extends Error {
   }
 }
 
+type Refresh = (pause: () => Promise<void>) => Promise<RefreshReport>;
+
 export class IndexFreshness {
   private running: Promise<void> | undefined;
   private failure: unknown;
   private closing = false;
+  /** The opening refresh, while it waits to start (see `later`). */
+  private scheduled: { start: () => Promise<RefreshReport>; timer: NodeJS.Timeout } | undefined;
 
-  /** Whether a refresh is under way (its rows are not yet to be trusted or touched). */
+  /** Whether a refresh is under way or scheduled (the rows are not yet to be trusted or touched). */
   get busy(): boolean {
-    return this.running !== undefined;
+    return this.running !== undefined || this.scheduled !== undefined;
   }
 
-  /** Runs `task` after any refresh under way; `pause` yields to the event loop and stops the task on close. */
-  run<T>(task: (pause: () => Promise<void>) => Promise<T>): Promise<T> {
+  /**
+   * Starts `refresh` after `delayMs`, or at once when a call needs the index first: a client's
+   * handshake and first reads, which need no index, are answered before the scan competes with
+   * them for the one JavaScript thread.
+   */
+  later(refresh: Refresh, delayMs: number, onError: (err: unknown) => void): void {
+    const start = (): Promise<RefreshReport> => {
+      clearTimeout(timer);
+      this.scheduled = undefined;
+      const started = this.run(refresh);
+      started.catch(onError);
+      return started;
+    };
+    const timer = setTimeout(start, delayMs);
+    timer.unref();
+    this.scheduled = { start, timer };
+  }
+
+  /**
+   * A refresh: the scheduled one, started now, when it has not begun (it covers everything a
+   * second one would); otherwise one more, after any under way.
+   */
+  refresh(refresh: Refresh): Promise<RefreshReport> {
+    return this.scheduled?.start() ?? this.run(refresh);
+  }
+
+  /** Resolves once no refresh is under way; fails when the last one failed (the rows may be stale). */
+  async ready(): Promise<void> {
+    this.scheduled?.start();
+    while (this.running) await this.running;
+    if (this.failure === undefined) return;
+    if (this.failure instanceof RefreshStopped) throw new BackendUnavailableError('The vault is closing.');
+    const reason = this.failure instanceof Error ? this.failure.message : String(this.failure);
+    throw new BackendUnavailableError(`The index could not be brought up to date (${reason}); run \`notekernel index\` or reopen the vault.`, { reason });
+  }
+
+  /** Drops a refresh not yet begun, stops one under way at its next slice, and waits for it to end. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.scheduled) clearTimeout(this.scheduled.timer);
+    this.scheduled = undefined;
+    while (this.running) await this.running;
+  }
+
+  /** Runs `refresh` after any refresh under way; `pause` yields to the event loop and stops it on close. */
+  private run(refresh: Refresh): Promise<RefreshReport> {
     const previous = this.running;
     const result = (async () => {
       if (previous) await previous;
-      return task(this.pause);
+      return refresh(this.pause);
     })();
     const tracked: Promise<void> = result.then(
       () => {
@@ -43,21 +92,6 @@ export class IndexFreshness {
       if (this.running === tracked) this.running = undefined;
     });
     return result;
-  }
-
-  /** Resolves once no refresh is under way; fails when the last one failed (the rows may be stale). */
-  async ready(): Promise<void> {
-    while (this.running) await this.running;
-    if (this.failure === undefined) return;
-    if (this.failure instanceof RefreshStopped) throw new BackendUnavailableError('The vault is closing.');
-    const reason = this.failure instanceof Error ? this.failure.message : String(this.failure);
-    throw new BackendUnavailableError(`The index could not be brought up to date (${reason}); run \`notekernel index\` or reopen the vault.`, { reason });
-  }
-
-  /** Stops a refresh under way at its next slice and waits for it to end. */
-  async close(): Promise<void> {
-    this.closing = true;
-    while (this.running) await this.running;
   }
 
   private readonly pause = (): Promise<void> =>

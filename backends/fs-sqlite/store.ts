@@ -37,6 +37,12 @@ type NoteTarget = NoteLocation & { absolute: string };
 /** A note file just written, not yet in the index. */
 type WrittenFile = { note: Note; mtimeMs: number; cacheKey: string };
 
+/**
+ * How long after the open the first refresh starts unless a call needs the index sooner: long
+ * enough for a client's handshake and first calls, short against a person's next request.
+ */
+const BACKGROUND_REFRESH_DELAY_MS = 200;
+
 /** Keys the store owns; callers change them only through dedicated operations. */
 const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
 
@@ -67,25 +73,32 @@ export class FsSqliteStore implements NoteStore {
     this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
   }
 
-  /** Waits for any refresh under way, then runs one (in slices: requests are served meanwhile). */
+  /**
+   * Brings the index up to date, in slices (requests are served meanwhile): the opening refresh
+   * when it has not begun yet, else one more after any under way.
+   */
   refresh(progress?: ProgressReporter): Promise<RefreshReport> {
-    return this.freshness.run((pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause }));
+    return this.freshness.refresh((pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause }));
   }
 
   /**
-   * Opening: the first refresh, then `afterwards` (search upkeep), run in the background; calls
-   * that need index rows wait for both, reads of a note file do not (index-freshness.ts).
+   * Opening: the first refresh, then `afterwards` (search upkeep), run in the background, starting
+   * shortly after the open or at the first call that needs index rows; such calls wait for both,
+   * reads of a note file do not (index-freshness.ts).
    */
   refreshInBackground(progress: ProgressReporter | undefined, afterwards: () => void): void {
-    this.freshness
-      .run(async (pause) => {
+    this.freshness.later(
+      async (pause) => {
         const report = await refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause });
         this.logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
         afterwards();
-      })
-      .catch((err: unknown) => {
+        return report;
+      },
+      BACKGROUND_REFRESH_DELAY_MS,
+      (err) => {
         if (!(err instanceof RefreshStopped)) this.logger.error({ err }, 'the index could not be brought up to date');
-      });
+      },
+    );
   }
 
   /** Resolves when the index rows can be read and written (no refresh under way). */

@@ -97,10 +97,13 @@ describe('notekernel CLI', () => {
     const first = await runCli(['index', '--vault', vault]);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/indexing notes/);
+    expect(JSON.parse(first.stdout)).toMatchObject({ scanned: 30, indexed: 30, removed: 0 });
     await fs.writeFile(path.join(vault, 'general', 'n3.md'), '---\ntitle: N3 changed\n---\n\nnew body\n');
     const second = await runCli(['index', '--vault', vault]);
-    // Opening the vault already caught up with the change; the explicit index run finds nothing more.
-    expect(JSON.parse(second.stdout)).toMatchObject({ scanned: 30, indexed: 0, removed: 0 });
+    // One refresh per run (the opening one, decision 013): it re-reads the one changed file.
+    expect(JSON.parse(second.stdout)).toMatchObject({ scanned: 30, indexed: 1, removed: 0 });
+    const third = await runCli(['index', '--vault', vault]);
+    expect(JSON.parse(third.stdout)).toMatchObject({ scanned: 30, indexed: 0, removed: 0 });
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('serve shuts down cleanly on %s', async (signal) => {

@@ -22,8 +22,8 @@ describe('cold index through the parse worker', () => {
     await fs.writeFile(path.join(root, 'general', 'binary.md'), Buffer.from([0, 1, 2, 255]));
     const run = await runCli(['index', '--vault', root, '--profile', 'flint']);
     expect(run.code).toBe(0);
-    // Opening the vault did the cold index; the explicit run found nothing new.
-    expect(JSON.parse(run.stdout)).toMatchObject({ scanned: 1501, indexed: 0 });
+    // The explicit run is the opening refresh itself (decision 013): it reports the cold index.
+    expect(JSON.parse(run.stdout)).toMatchObject({ scanned: 1501, indexed: 1500, skipped: [{ path: 'general/binary.md' }] });
     const types = await runCli(['call', 'list_note_types', '{}', '--vault', root]);
     const counts = Object.fromEntries((JSON.parse(types.stdout) as Array<{ name: string; noteCount: number }>).map((t) => [t.name, t.noteCount]));
     const expected: Record<string, number> = {};

@@ -53,32 +53,69 @@ describe('the index refresh runs behind the open', () => {
 });
 
 describe('IndexFreshness', () => {
+  const report = (indexed: number) => ({ scanned: indexed, indexed, removed: 0, skipped: [], ms: 0 });
+
   it('runs refreshes one after another and reports a failed one to index-backed calls until one succeeds', async () => {
     const freshness = new IndexFreshness();
     const order: string[] = [];
-    const first = freshness.run(async (pause) => {
+    const first = freshness.refresh(async (pause) => {
       await pause();
       order.push('first');
       throw new Error('disk on fire');
     });
-    const second = freshness.run(async () => {
+    const second = freshness.refresh(async () => {
       order.push('second');
+      return report(0);
     });
     await expect(first).rejects.toThrow('disk on fire');
     await second;
     expect(order).toEqual(['first', 'second']);
     await expect(freshness.ready()).resolves.toBeUndefined();
 
-    await freshness.run(async () => Promise.reject(new Error('disk on fire'))).catch(() => undefined);
+    await freshness.refresh(async () => Promise.reject(new Error('disk on fire'))).catch(() => undefined);
     await expect(freshness.ready()).rejects.toMatchObject({ code: 'backend_unavailable', message: expect.stringMatching(/disk on fire/) });
-    await freshness.run(async () => undefined);
+    await freshness.refresh(async () => report(0));
     await expect(freshness.ready()).resolves.toBeUndefined();
   });
 
-  it('stops a refresh at its next pause when closed', async () => {
+  it('starts a scheduled refresh when its time comes, or at once when a call needs the index', async () => {
+    const freshness = new IndexFreshness();
+    const errors: unknown[] = [];
+    let started = 0;
+    freshness.later(async () => (started++, report(1)), 60_000, (err) => errors.push(err));
+    expect(freshness.busy).toBe(true);
+    expect(started).toBe(0);
+    await freshness.ready();
+    expect(started).toBe(1);
+    expect(freshness.busy).toBe(false);
+
+    freshness.later(async () => (started++, report(2)), 10, (err) => errors.push(err));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(started).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('an explicit refresh takes the place of a scheduled one that has not begun', async () => {
+    const freshness = new IndexFreshness();
+    const ran: string[] = [];
+    freshness.later(async () => (ran.push('scheduled'), report(5)), 60_000, () => undefined);
+    expect(await freshness.refresh(async () => (ran.push('explicit'), report(0)))).toMatchObject({ indexed: 5 });
+    expect(ran).toEqual(['scheduled']);
+    expect(await freshness.refresh(async () => (ran.push('explicit'), report(0)))).toMatchObject({ indexed: 0 });
+    expect(ran).toEqual(['scheduled', 'explicit']);
+  });
+
+  it('drops a scheduled refresh at close, and stops one under way at its next pause', async () => {
+    const scheduledOnly = new IndexFreshness();
+    let ran = false;
+    scheduledOnly.later(async () => ((ran = true), report(0)), 10, () => undefined);
+    await scheduledOnly.close();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(ran).toBe(false);
+
     const freshness = new IndexFreshness();
     let slices = 0;
-    const running = freshness.run(async (pause) => {
+    const running = freshness.refresh(async (pause) => {
       for (;;) {
         slices++;
         await pause();
