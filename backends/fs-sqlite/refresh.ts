@@ -11,7 +11,7 @@ import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
 import { notesInScan, typeOfFolder, type Layout } from './layout.js';
-import { folderOf, scanFiles, scanFilesInSlices, STATS_PER_FILE } from '../../kernel/util/file-scan.js';
+import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../kernel/util/file-scan.js';
 import { xor53 } from '../../kernel/util/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
@@ -37,16 +37,16 @@ function removeAbandonedTemps(root: string, temps: string[], logger: Logger): vo
 export interface RefreshOptions {
   progress?: ProgressReporter;
   /**
-   * Given, the scan runs in slices and awaits this between them and between parse batches, so
-   * the event loop keeps serving; it may reject to stop the refresh (the vault is closing).
+   * Awaited between slices of the scan and between parse batches, so the event loop keeps
+   * serving; it may reject to stop the refresh (the vault is closing).
    */
-  pause?: () => Promise<void>;
+  pause: () => Promise<void>;
 }
 
-export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions = {}): Promise<RefreshReport> {
+export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
   const { progress = noProgress, pause } = options;
   const started = performance.now();
-  const scan = pause ? await scanFilesInSlices(root, pause) : scanFiles(root);
+  const scan = await scanFilesInSlices(root, pause);
   removeAbandonedTemps(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
   let digest = 0;
@@ -80,7 +80,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   if (changed.length) progress.start('indexing notes', changed.length);
   try {
     for await (const batch of parsedBatches(changed, BATCH, logger)) {
-      await pause?.();
+      await pause();
       db.transaction(() => {
         for (const parsed of batch) {
           if (!parsed.ok) {

@@ -78,7 +78,7 @@ export class FsSqliteStore implements NoteStore {
    * when it has not begun yet, else one more after any under way.
    */
   refresh(progress?: ProgressReporter): Promise<RefreshReport> {
-    return this.freshness.refresh((pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause }));
+    return this.freshness.refresh(this.refreshWith(progress));
   }
 
   /**
@@ -87,9 +87,10 @@ export class FsSqliteStore implements NoteStore {
    * reads of a note file do not (index-freshness.ts).
    */
   refreshInBackground(progress: ProgressReporter | undefined, afterwards: () => void): void {
+    const refresh = this.refreshWith(progress);
     this.freshness.later(
       async (pause) => {
-        const report = await refreshIndex(this.root, this.layout, this.db, this.logger, { ...(progress ? { progress } : {}), pause });
+        const report = await refresh(pause);
         this.logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
         afterwards();
         return report;
@@ -99,6 +100,10 @@ export class FsSqliteStore implements NoteStore {
         if (!(err instanceof RefreshStopped)) this.logger.error({ err }, 'the index could not be brought up to date');
       },
     );
+  }
+
+  private refreshWith(progress: ProgressReporter | undefined): (pause: () => Promise<void>) => Promise<RefreshReport> {
+    return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, ...(progress ? { progress } : {}) });
   }
 
   /** Resolves when the index rows can be read and written (no refresh under way). */
