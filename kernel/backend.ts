@@ -6,25 +6,50 @@
  */
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
-import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from './note.js';
+import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
 import { CapabilityError } from './errors.js';
 import type { ProgressReporter } from './progress.js';
 import type { IndexDatabase, SqlParams } from './index-database.js';
 
 export const CAPABILITIES = {
   types: 'notes live in type folders; listTypes/move are available',
-  frontmatter: 'arbitrary metadata is stored with each note',
+  frontmatter: 'arbitrary metadata (nested values, any key) and free-form tags are stored with each note',
   files: 'raw, vault-contained file access (files) for plugin-owned files',
   watch: 'external edits are detected while running (watch)',
-  'full-text': 'ranked full-text search',
-  sql: 'read-only SQL over the index (sql)',
   'index-db': 'plugins may keep their own tables in the backend index (indexDb)',
   'git-history': 'timestamps derived from git history',
   'remote-sync': 'notes are synchronised with a remote service',
-  vectors: 'semantic (vector) search',
+  'full-text': 'ranked keyword search with snippets, filtered by type (search)',
+  regex: 'search by regular expression (SearchQuery.regex)',
+  'metadata-query': 'search filtered by metadata predicates, creation/update windows and content phrases, sorted by any field',
+  sql: 'read-only SQL over the index (sql)',
+  vectors: 'semantic (vector) search: SearchQuery.mode semantic and hybrid',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;
+
+/** Which part of a vault serves each capability: its store, or its search index. */
+export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>> = {
+  types: 'storage',
+  frontmatter: 'storage',
+  files: 'storage',
+  watch: 'storage',
+  'index-db': 'storage',
+  'git-history': 'storage',
+  'remote-sync': 'storage',
+  'full-text': 'search',
+  regex: 'search',
+  'metadata-query': 'search',
+  sql: 'search',
+  vectors: 'search',
+};
+
+/**
+ * Where a backend keeps a vault. `required`: a folder on this machine (the kernel resolves it and
+ * refuses a missing one); `optional`: a folder if given (a cache, say); `none`: no folder at all
+ * (an in-memory or purely remote store), so a vault is named by its id alone.
+ */
+export type BackendFolder = 'required' | 'optional' | 'none';
 
 export type BackendKind = 'storage' | 'search' | 'both';
 
@@ -72,9 +97,10 @@ export interface NoteStore {
   /**
    * Several compare-and-swaps at once (a rename's link rewrites): each item succeeds or fails on
    * its own, as if updated one after another, results in input order. A backend may share locks,
-   * fsyncs and one index transaction among them.
+   * fsyncs and one index transaction among them; one that has nothing better leaves it out and
+   * the kernel calls `update` for each (`updateEach`).
    */
-  updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>>;
+  updateMany?(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>>;
   /** Returns the note as it was; `expectedHash` (when given) guards against deleting a changed note. */
   delete(id: string, expectedHash?: string): Promise<Note>;
   /**
@@ -131,13 +157,19 @@ export interface SearchSort {
   order?: 'asc' | 'desc';
 }
 
+/** How a search matches: by words (`keyword`), by meaning (`semantic`), or both fused (`hybrid`). */
+export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
 /**
- * What a search asks for. `text`, `type`, `limit` and `offset` are the original members; the
- * rest are optional and additive. Every SearchIndex (capability `full-text`) honours all of
- * them. A member a backend cannot honour, or a bad value (an unknown sort field, a malformed
- * pattern), fails with `validation_failed` whose `details.field` names the member by its path
- * here (`text`, `metadata.1.operator`, `sort.0.field`), so each tool can name its own argument.
- * A query that matches nothing is an empty page, never an error.
+ * What a search asks for. Every SearchIndex honours `text`, `type`, `limit` and `offset`
+ * (capability `full-text`); `regex` needs capability `regex`; `metadata`, `created`, `updated`,
+ * `contentContains` and `sort` need `metadata-query`; `mode` semantic or hybrid needs `vectors`.
+ * The kernel refuses a query that asks for what the index lacks (`capability_missing`, naming the
+ * member and the backend) before it reaches the index (`searchNeeds`). A bad value (an unknown
+ * sort field, a malformed pattern) fails with `validation_failed` whose `details.field` names the
+ * member by its path here (`text`, `metadata.1.operator`, `sort.0.field`), so each tool can name
+ * its own argument. A query that matches nothing is an empty page, never an error.
  */
 export interface SearchQuery {
   /**
@@ -167,12 +199,28 @@ export interface SearchQuery {
   sort?: readonly SearchSort[];
   /** Longest the backend may spend on an unbounded scan (`regex`); past it, `timeout`. */
   timeoutMs?: number;
+  /** `keyword` when omitted on an index without `vectors`, else the index's default (hybrid). */
+  mode?: SearchMode;
+}
+
+/** The capabilities a query needs beyond `full-text`, each with the member that needs it. */
+export function searchNeeds(query: SearchQuery): Array<{ capability: Capability; member: string }> {
+  const needs: Array<{ capability: Capability; member: string }> = [];
+  if (query.regex) needs.push({ capability: 'regex', member: 'regex' });
+  if (query.mode === 'semantic' || query.mode === 'hybrid') needs.push({ capability: 'vectors', member: 'mode' });
+  const filters = [
+    ['metadata', query.metadata?.length],
+    ['created', query.created],
+    ['updated', query.updated],
+    ['contentContains', query.contentContains],
+    ['sort', query.sort?.length],
+  ] as const;
+  for (const [member, present] of filters) if (present) needs.push({ capability: 'metadata-query', member });
+  return needs;
 }
 
 /** The indexed view of a hit's note, when the index holds one (saves a read per hit). */
-export interface SearchHitNote extends NoteSummary {
-  metadata: Metadata;
-}
+export type SearchHitNote = NoteSummary;
 
 export interface SearchHit {
   id: string;
@@ -198,11 +246,32 @@ export interface SqlQueryOptions {
   maxRows?: number;
 }
 
+/** What a search index reads to catch up with a store (`SearchIndex.reconcile`). */
+export interface ReconcileSource {
+  list(): Promise<NoteSummary[]>;
+  get(id: string): Promise<Note | undefined>;
+}
+
+export interface ReconcileReport {
+  upserted: number;
+  removed: number;
+  unchanged: number;
+}
+
 export interface SearchIndex {
   search(query: SearchQuery): Promise<SearchPage>;
   upsert(note: Note): Promise<void>;
   remove(id: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Brings the index up to date with a store it is not part of: notes it lacks or holds at
+   * another `contentHash` are read and upserted, notes the store no longer has are removed. The
+   * kernel runs it at every open of a vault with a separate search backend, behind the open (reads
+   * wait for it), so an index fed only by writes still catches up with an existing vault and with
+   * writes it missed (a crash between a write and its index update). Absent on an index that is
+   * part of its store (fs-sqlite's own).
+   */
+  reconcile?(source: ReconcileSource): Promise<ReconcileReport>;
   /**
    * capability `sql`: exactly one read-only `SELECT` / `WITH` statement over the index, on a
    * connection separate from the writer's, bounded in rows and time. `params` bind `?` (a list)
@@ -213,7 +282,8 @@ export interface SearchIndex {
 }
 
 export interface BackendContext<O> {
-  vaultRoot: string;
+  /** The vault's folder (absolute, symlinks resolved): always set for `folder: 'required'`, never for `none`. */
+  folder?: string;
   options: O;
   logger: Logger;
   readOnly: boolean;
@@ -229,6 +299,8 @@ export interface BackendDefinition<O = unknown> {
   id: string;
   kind: BackendKind;
   description: string;
+  /** Where it keeps a vault; see BackendFolder. */
+  folder: BackendFolder;
   capabilities: readonly Capability[];
   options: z.ZodType<O>;
   create(ctx: BackendContext<O>): Promise<BackendInstance>;
@@ -247,6 +319,12 @@ export const CAPABILITY_MEMBERS: ReadonlyArray<{ on: 'store' | 'search'; member:
   { on: 'store', member: 'indexDb', capability: 'index-db' },
   { on: 'search', member: 'sql', capability: 'sql' },
 ];
+
+/** The folder of a backend declared `folder: 'required'` (the kernel has checked it is there). */
+export function requireFolder<O>(ctx: BackendContext<O>, backendId: string): string {
+  if (ctx.folder === undefined) throw new CapabilityError(`Backend "${backendId}" keeps notes in a folder: give one (--vault DIR).`, { backend: backendId });
+  return ctx.folder;
+}
 
 /** Lists every mismatch between declared capabilities and the members an instance has. */
 export function capabilityShapeProblems(definition: BackendDefinition<unknown>, instance: BackendInstance): string[] {

@@ -28,7 +28,7 @@ export interface HookPayloads {
   'note.afterDelete': { note: Note; source: WriteSource };
   'note.afterRename': { note: Note; oldTitle: string; source: WriteSource };
   'note.afterMove': { note: Note; fromId: string; source: WriteSource };
-  'vault.init': { root: string };
+  'vault.init': { root?: string };
 }
 
 export type HookName = keyof HookPayloads;

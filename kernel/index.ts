@@ -4,16 +4,35 @@
  */
 export { createKernel, Kernel, type Catalogue, type KernelOptions, type OpenVaultOptions } from './kernel.js';
 export { Vault } from './vault.js';
-export type { VaultInfo } from './vault-info.js';
+export { requireVaultFolder, type VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';
 export { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 export { definePlugin, provide } from './plugin.js';
 export type { PluginDefinition, PluginContext, PluginContribution, ResourceDefinition, PromptDefinition, CliCommandDefinition } from './plugin.js';
-export { defineBackend, CAPABILITIES } from './backend.js';
-export type { BackendDefinition, BackendContext, BackendInstance, Capability, NoteStore, SearchIndex, VaultFiles, SearchQuery, SearchPage } from './backend.js';
+export { defineBackend, requireFolder, CAPABILITIES, CAPABILITY_ROLE, SEARCH_MODES } from './backend.js';
+export type {
+  BackendDefinition,
+  BackendContext,
+  BackendFolder,
+  BackendInstance,
+  Capability,
+  ExternalChange,
+  NoteStore,
+  NoteUpdate,
+  ReconcileReport,
+  ReconcileSource,
+  RefreshReport,
+  SearchHit,
+  SearchIndex,
+  SearchMode,
+  VaultFiles,
+  SearchQuery,
+  SearchPage,
+} from './backend.js';
 export { defineTool } from './tool.js';
 export type { ToolDefinition, ToolContext, ToolInfo, ToolAnnotations, ToolArgs, ToolResult } from './tool.js';
 export type { HookName, HookPayloads, HookHandlers, NoteDraft } from './hooks.js';
+export { locationOf } from './note.js';
 export type { Note, NewNote, NoteChange, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';
 export * from './errors.js';

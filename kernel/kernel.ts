@@ -6,6 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Scope } from './container.js';
 import { capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
+import { IndexOutbox, settledSearchIndex } from './index-outbox.js';
+import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, PluginDependencyError } from './errors.js';
 import { HookRunner } from './hooks.js';
 import { createLogger, type Logger } from './logger.js';
@@ -88,14 +90,17 @@ export class Kernel {
     return router;
   }
 
+  /**
+   * Opens a vault. `vaultPath` is its folder for a storage backend that keeps one (required,
+   * or optional), and is not used by one that keeps none (an in-memory or remote store): such a
+   * vault is named by `options.id`, else by its storage backend.
+   */
   async openVault(vaultPath?: string, options: OpenVaultOptions = {}): Promise<Vault> {
-    const target = vaultPath ?? this.config.vault;
-    if (!target) throw new NotFoundError('No vault given: pass a vault path (--vault DIR) or set "vault" in the config.');
-    const root = await realDirectory(target);
     const plan = this.plan;
+    const root = await this.vaultFolder(plan.storage.definition, vaultPath ?? this.config.vault);
     const info: VaultInfo = {
-      id: options.id ?? (await this.registeredId(root)) ?? path.basename(root),
-      root,
+      id: options.id ?? (root ? ((await this.registeredId(root)) ?? path.basename(root)) : plan.storage.definition.id),
+      ...(root ? { root } : {}),
       profile: this.config.profile,
       readOnly: this.config.readOnly,
       storageBackend: plan.storage.definition.id,
@@ -112,17 +117,25 @@ export class Kernel {
       const ownIndex = storage.search;
       if (ownIndex) scope.onDispose(() => ownIndex.close());
 
-      let externalIndex: SearchIndex | undefined;
+      // A configured search backend replaces the store's own index (capabilities by role, plan.ts).
       let search = storage.search;
+      let indexOutbox: IndexOutbox | undefined;
       if (plan.search) {
         const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, options.progress);
-        externalIndex = opened.search;
-        search = opened.search;
-        if (externalIndex) scope.onDispose(() => externalIndex?.close());
+        const externalIndex = opened.search;
+        if (!externalIndex) throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
+        scope.onDispose(() => externalIndex.close());
+        const outbox = new IndexOutbox(externalIndex, logger.child({ backend: plan.search.definition.id }));
+        scope.onDispose(() => outbox.close());
+        outbox.reconcileWith(store);
+        indexOutbox = outbox;
+        search = settledSearchIndex(externalIndex, outbox);
       }
+      const searchBackend = plan.search?.definition.id ?? info.storageBackend;
+      if (search) search = capabilityGatedSearch(search, plan.capabilities, searchBackend);
 
       const hooks = new HookRunner(logger);
-      const notes = new NoteService({ store, storageBackend: info.storageBackend, ...(externalIndex ? { externalIndex } : {}), hooks, logger });
+      const notes = new NoteService({ store, storageBackend: info.storageBackend, ...(indexOutbox ? { indexOutbox } : {}), hooks, logger });
       scope.provide(VAULT_INFO, info);
       scope.provide(LOGGER, logger);
       scope.provide(NOTE_STORE, store);
@@ -199,6 +212,13 @@ export class Kernel {
     await this.root.dispose();
   }
 
+  private async vaultFolder(storage: BackendDefinition<unknown>, target: string | undefined): Promise<string | undefined> {
+    if (storage.folder === 'none') return undefined;
+    if (target) return realDirectory(target);
+    if (storage.folder === 'optional') return undefined;
+    throw new NotFoundError(`No vault given: backend "${storage.id}" keeps notes in a folder; pass one (--vault DIR) or set "vault" in the config.`);
+  }
+
   private async registeredId(root: string): Promise<string | undefined> {
     try {
       return (await this.registry.findByPath(root))?.id;
@@ -223,10 +243,11 @@ async function openBackend(
 ): Promise<BackendInstance> {
   let instance: BackendInstance;
   try {
-    instance = await definition.create({ vaultRoot: info.root, options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress });
+    const folder = definition.folder === 'none' ? undefined : info.root;
+    instance = await definition.create({ ...(folder ? { folder } : {}), options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress });
   } catch (err) {
     if (err instanceof NotekernelError) throw err;
-    throw new BackendUnavailableError(`Backend "${definition.id}" could not open ${info.root}: ${(err as Error).message}`, { backend: definition.id }, err);
+    throw new BackendUnavailableError(`Backend "${definition.id}" could not open vault "${info.id}": ${(err as Error).message}`, { backend: definition.id }, err);
   }
   const problems = capabilityShapeProblems(definition, instance);
   if (problems.length) {

@@ -22,11 +22,14 @@ export interface Note {
   type?: string;
   /** `sha256:` + hex over the stored bytes: any change, by anyone, changes it. */
   contentHash: string;
-  /** Where the note lives: an absolute file path for file backends (seed 000 shows it), a synthetic key otherwise. */
-  path: string;
-  filename: string;
-  /** Bytes on disk. */
-  size: number;
+  /**
+   * File facts, present where the backend keeps notes in files: where the note lives (seed 000
+   * shows it), its file name, and its size in bytes. A store without files leaves them out;
+   * `locationOf` gives renderers a value for each either way.
+   */
+  path?: string;
+  filename?: string;
+  size?: number;
   /** Problems found while reading (bad frontmatter, ...): the note is still served. */
   warnings?: string[];
 }
@@ -54,18 +57,31 @@ export interface NoteChange {
   tags?: string[];
 }
 
+/** What a listing returns: everything but the content. */
 export interface NoteSummary {
   id: string;
   title: string;
   type?: string;
-  path: string;
-  filename: string;
   created: string;
   updated: string;
-  size: number;
-  /** Same value a full read returns, so callers can tell what changed without reading files. */
+  /** Same value a full read returns, so callers can tell what changed without reading the note. */
   contentHash: string;
   tags: string[];
+  /** The same metadata a full read returns (a backend may parse it only when it is read). */
+  metadata: Metadata;
+  /** File facts, as on `Note`. */
+  path?: string;
+  filename?: string;
+  size?: number;
+}
+
+/** The file facts of a note, or stand-ins for a store without files: its id, and its content's UTF-8 size when known. */
+export function locationOf(note: Pick<NoteSummary, 'id' | 'path' | 'filename' | 'size'> & { content?: string }): { path: string; filename: string; size: number } {
+  return {
+    path: note.path ?? note.id,
+    filename: note.filename ?? note.id,
+    size: note.size ?? (note.content !== undefined ? Buffer.byteLength(note.content) : 0),
+  };
 }
 
 export interface ListQuery {

@@ -4,19 +4,20 @@
  * the store's compare-and-swap, keeps a separate search index in step, and notifies the
  * afterWrite/afterDelete listeners (links, tags, ...).
  */
-import type { NoteStore, NoteUpdate, SearchIndex, ExternalChange } from './backend.js';
+import type { NoteStore, NoteUpdate, ExternalChange } from './backend.js';
 import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
 import { NotFoundError } from './errors.js';
+import type { IndexOutbox } from './index-outbox.js';
 import { settle } from './util/settle.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
   storageBackend: string;
-  /** A search index separate from the store, kept in step here; undefined when the store indexes itself. */
-  externalIndex?: SearchIndex;
+  /** The queue to a search index separate from the store; undefined when the store indexes itself. */
+  indexOutbox?: IndexOutbox;
   hooks: HookRunner;
   logger: Logger;
 }
@@ -56,8 +57,9 @@ export class NoteService {
     return note;
   }
 
-  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
-    const [result] = await this.updateMany([{ id, change, expectedHash }]);
+  /** `previous`: the note as the caller just read it, which saves reading it again (see updateMany). */
+  async update(id: string, change: NoteChange, expectedHash: string, previous?: Note): Promise<Note> {
+    const [result] = await this.updateMany([{ id, change, expectedHash, ...(previous ? { previous } : {}) }]);
     if (result?.status !== 'fulfilled') throw result?.reason;
     return result.value;
   }
@@ -71,7 +73,7 @@ export class NoteService {
   async updateMany(items: ReadonlyArray<NoteUpdate & { previous?: Note }>): Promise<Array<PromiseSettledResult<Note>>> {
     const prepared = await Promise.allSettled(items.map((item) => this.prepareUpdate(item)));
     const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
-    const stored = await this.deps.store.updateMany(ready.map((r) => r.update));
+    const stored = await updateEach(this.deps.store, ready.map((r) => r.update));
     const announced = await Promise.all(
       ready.map((r, k) => {
         const outcome = stored[k] as PromiseSettledResult<Note>;
@@ -111,7 +113,7 @@ export class NoteService {
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
     const note = await this.deps.store.delete(id, expectedHash);
-    await this.deps.externalIndex?.remove(id);
+    this.deps.indexOutbox?.remove(id);
     await this.deps.hooks.emit('note.afterDelete', { note, source: 'tool' });
     return note;
   }
@@ -119,8 +121,8 @@ export class NoteService {
   async move(id: string, newType: string, expectedHash: string): Promise<Note> {
     const move = requireMember(this.deps.store.move?.bind(this.deps.store), this.deps.storageBackend, 'types', 'move_note');
     const note = await move(id, newType, expectedHash);
-    await this.deps.externalIndex?.remove(id);
-    await this.deps.externalIndex?.upsert(note);
+    this.deps.indexOutbox?.remove(id);
+    this.deps.indexOutbox?.upsert(note);
     await this.deps.hooks.emit('note.afterMove', { note, fromId: id, source: 'tool' });
     return note;
   }
@@ -131,7 +133,7 @@ export class NoteService {
       await this.afterWrite(change.note, change.previous ? 'update' : 'create', 'external');
       return;
     }
-    await this.deps.externalIndex?.remove(change.id);
+    this.deps.indexOutbox?.remove(change.id);
     if (change.previous) {
       // The file is gone: listeners get what the index knew of it, without its content.
       const p = change.previous;
@@ -141,7 +143,7 @@ export class NoteService {
   }
 
   private async afterWrite(note: Note, op: 'create' | 'update', source: WriteSource, previous?: Note): Promise<void> {
-    await this.deps.externalIndex?.upsert(note);
+    this.deps.indexOutbox?.upsert(note);
     await this.deps.hooks.emit('note.afterWrite', { note, op, source, ...(previous ? { previous } : {}) });
   }
 }
@@ -154,4 +156,13 @@ function mergeMetadata(base: Note['metadata'], change: Note['metadata'] | undefi
     else merged[key] = value;
   }
   return merged;
+}
+
+/** The store's own `updateMany`, or one `update` after another for a store that has none. */
+export function updateEach(store: NoteStore, items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>> {
+  if (store.updateMany) return store.updateMany(items);
+  return items.reduce<Promise<Array<PromiseSettledResult<Note>>>>(
+    async (done, item) => [...(await done), await settle(store.update(item.id, item.change, item.expectedHash))],
+    Promise.resolve([]),
+  );
 }

@@ -4,7 +4,7 @@
  * plugin, the backend and the capability (or the cycle), before a single file is touched.
  */
 import type { BackendDefinition, Capability } from './backend.js';
-import { CAPABILITIES } from './backend.js';
+import { CAPABILITIES, CAPABILITY_ROLE } from './backend.js';
 import { CapabilityError, PluginDependencyError } from './errors.js';
 import type { PluginDefinition } from './plugin.js';
 import type { ResolvedConfig } from './config/schema.js';
@@ -20,7 +20,10 @@ export interface KernelPlan {
   storage: { definition: BackendDefinition<unknown>; options: unknown };
   search?: { definition: BackendDefinition<unknown>; options: unknown };
   plugins: PlannedPlugin[];
+  /** What the vault offers: the store's capabilities from the storage backend, the search ones from whichever backend serves search. */
   capabilities: ReadonlySet<Capability>;
+  /** Which backend serves each capability the vault offers. */
+  providers: ReadonlyMap<Capability, string>;
 }
 
 export function planKernel(
@@ -30,10 +33,8 @@ export function planKernel(
 ): KernelPlan {
   const storage = planBackend(config, backendDefs, config.storage, 'storage');
   const search = config.search ? planBackend(config, backendDefs, config.search, 'search') : undefined;
-  const capabilities = new Set<Capability>([
-    ...storage.definition.capabilities,
-    ...(search?.definition.capabilities ?? []),
-  ]);
+  const providers = capabilityProviders(storage.definition, search?.definition);
+  const capabilities = new Set(providers.keys());
 
   const byId = new Map(pluginDefs.map((p) => [p.id, p]));
   const chosen = config.plugins.map(({ id, options }) => {
@@ -54,14 +55,27 @@ export function planKernel(
   for (const { definition } of ordered) {
     for (const capability of definition.requires ?? []) {
       if (capabilities.has(capability)) continue;
-      const backends = [storage.definition.id, search?.definition.id].filter(Boolean).join(' + ');
+      const role = CAPABILITY_ROLE[capability];
+      const backend = role === 'search' ? (search ?? storage).definition.id : storage.definition.id;
       throw new CapabilityError(
-        `Plugin "${definition.id}" needs capability "${capability}" (${CAPABILITIES[capability]}), which backend ${backends} does not provide (it provides: ${[...capabilities].join(', ') || 'none'}).`,
-        { plugin: definition.id, backend: backends, capability },
+        `Plugin "${definition.id}" needs capability "${capability}" (${CAPABILITIES[capability]}), which the ${role} backend "${backend}" does not provide (the vault provides: ${[...capabilities].join(', ') || 'none'}).`,
+        { plugin: definition.id, backend, role, capability },
       );
     }
   }
-  return { config, storage, ...(search ? { search } : {}), plugins: ordered, capabilities };
+  return { config, storage, ...(search ? { search } : {}), plugins: ordered, capabilities, providers };
+}
+
+/**
+ * Capabilities by role: a configured search backend replaces the storage backend's own index,
+ * so the storage backend's search capabilities (fs-sqlite's `sql`, say) are not offered then.
+ */
+export function capabilityProviders(storage: BackendDefinition<unknown>, search?: BackendDefinition<unknown>): Map<Capability, string> {
+  const providers = new Map<Capability, string>();
+  const searcher = search ?? (storage.kind === 'both' ? storage : undefined);
+  for (const capability of storage.capabilities) if (CAPABILITY_ROLE[capability] === 'storage') providers.set(capability, storage.id);
+  for (const capability of searcher?.capabilities ?? []) if (CAPABILITY_ROLE[capability] === 'search') providers.set(capability, searcher!.id);
+  return providers;
 }
 
 function planBackend(

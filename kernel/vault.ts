@@ -70,7 +70,7 @@ export class Vault {
 
   /** Runs the plugins' `vault.init` hooks: default types, welcome note, ... Idempotent. */
   async init(): Promise<void> {
-    await this.parts.hooks.runSequential('vault.init', { root: this.info.root });
+    await this.parts.hooks.runSequential('vault.init', { ...(this.info.root !== undefined ? { root: this.info.root } : {}) });
   }
 
   resources(): ResourceDefinition[] {

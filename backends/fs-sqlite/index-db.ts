@@ -52,7 +52,7 @@ const DIGEST_KEY = 'files_digest';
 const CHECKPOINT_IDLE_MS = 500;
 const BACKSTOP_PAGES = 10_000;
 
-/** A `notes` row as listings read it (everything but the content and metadata). */
+/** A `notes` row as listings read it (everything but the content). */
 export interface NoteRow {
   id: string;
   title: string;
@@ -64,6 +64,7 @@ export interface NoteRow {
   size: number;
   content_hash: string;
   tags_json: string;
+  metadata_json: string;
 }
 
 const ORDER_COLUMNS = { updated: 'updated', created: 'created', title: 'title COLLATE NOCASE' } as const;
@@ -95,7 +96,7 @@ export class IndexDb {
       insertMetadata: db.prepare('INSERT INTO note_metadata (note_id, key, value, value_type) VALUES (?, ?, ?, ?)'),
       fileStates: db.prepare('SELECT id, size, mtime_ms, content_hash FROM notes INDEXED BY idx_notes_file_state').raw(),
       fileState: db.prepare('SELECT size, mtime_ms, content_hash FROM notes WHERE id = ?'),
-      summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json FROM notes WHERE id = ?'),
+      summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json, metadata_json FROM notes WHERE id = ?'),
       count: db.prepare('SELECT COUNT(*) AS n FROM notes'),
       countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
       types: db.prepare('SELECT type, COUNT(*) AS n FROM notes GROUP BY type'),
@@ -212,7 +213,7 @@ export class IndexDb {
     const order = ORDER_COLUMNS[query.orderBy ?? 'updated'];
     const direction = query.direction === 'asc' ? 'ASC' : 'DESC';
     const where = query.type !== undefined ? 'WHERE type = @type' : '';
-    const sql = `SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json FROM notes ${where}
+    const sql = `SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json, metadata_json FROM notes ${where}
       ORDER BY ${order} ${direction}, id ASC LIMIT @limit OFFSET @offset`;
     const rows = this.db.prepare(sql).all({
       ...(query.type !== undefined ? { type: query.type } : {}),
@@ -239,7 +240,7 @@ export class IndexDb {
 }
 
 export function toSummary(row: NoteRow): NoteSummary {
-  return {
+  const summary = {
     id: row.id,
     title: row.title,
     type: row.type,
@@ -251,6 +252,24 @@ export function toSummary(row: NoteRow): NoteSummary {
     contentHash: row.content_hash,
     tags: JSON.parse(row.tags_json) as string[],
   };
+  return withLazyMetadata(summary, row.metadata_json);
+}
+
+/**
+ * `metadata` as an own, enumerable property parsed on first read: a listing of 10,000 rows
+ * (the links reconcile at every start) does not parse 10,000 JSON objects nobody reads, while a
+ * spread or JSON.stringify of the summary still sees the value.
+ */
+function withLazyMetadata<T extends object>(target: T, json: string): T & { metadata: Metadata } {
+  let parsed: Metadata | undefined;
+  return Object.defineProperty(target as T & { metadata: Metadata }, 'metadata', {
+    enumerable: true,
+    configurable: true,
+    get: () => (parsed ??= JSON.parse(json) as Metadata),
+    set: (value: Metadata) => {
+      parsed = value;
+    },
+  });
 }
 
 /** One row per scalar; arrays become one row per element so `key = 'tags' AND value = 'x'` works. */

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineBackend } from '../../kernel/backend.js';
+import { defineBackend, requireFolder } from '../../kernel/backend.js';
 import { IndexDb } from './index-db.js';
 import { createSearchIndex } from './search.js';
 import { prepareForSearch } from './search-upkeep.js';
@@ -26,9 +26,12 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
   id: 'fs-sqlite',
   kind: 'both',
   description: 'Markdown files with YAML frontmatter in type folders, indexed in SQLite (FTS5).',
-  capabilities: ['types', 'frontmatter', 'files', 'watch', 'full-text', 'sql', 'index-db'],
+  folder: 'required',
+  capabilities: ['types', 'frontmatter', 'files', 'watch', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
   options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
-  async create({ vaultRoot, options, logger, progress }) {
+  async create(ctx) {
+    const { options, logger, progress } = ctx;
+    const vaultRoot = requireFolder(ctx, 'fs-sqlite');
     const metaDir = path.join(vaultRoot, options.metaDir);
     await fs.mkdir(metaDir, { recursive: true });
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);

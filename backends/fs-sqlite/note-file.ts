@@ -4,7 +4,7 @@
  */
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { Note } from '../../kernel/note.js';
+import { locationOf, type Note } from '../../kernel/note.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import type { IndexedNote } from './index-db.js';
 import { parseMarkdown } from './frontmatter.js';
@@ -57,16 +57,17 @@ export function readNoteFile(input: NoteFileInput): Note {
 }
 
 export function toIndexed(note: Note, mtimeMs: number): IndexedNote {
+  const { path, filename, size } = locationOf(note);
   return {
     id: note.id,
     title: note.title,
     content: note.content,
     type: note.type ?? '',
-    filename: note.filename,
-    path: note.path,
+    filename,
+    path,
     created: note.created,
     updated: note.updated,
-    size: note.size,
+    size,
     contentHash: note.contentHash,
     mtimeMs,
     tags: note.tags,

@@ -5,7 +5,6 @@
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
-import type { Metadata } from '../../kernel/note.js';
 import { toSummary, type NoteRow } from './index-db.js';
 
 /** The columns every hit query selects from `notes n`. */
@@ -17,14 +16,13 @@ export const HIT_COLUMNS =
 export const LEAD = 'substr(n.content, 1, 400) AS lead';
 
 export interface HitRow extends NoteRow {
-  metadata_json: string;
   score?: number;
   snippet?: string | null;
   lead?: string | null;
 }
 
 export function hitNote(row: HitRow): SearchHitNote {
-  const note: SearchHitNote = { ...toSummary(row), metadata: JSON.parse(row.metadata_json) as Metadata };
+  const note: SearchHitNote = toSummary(row);
   if (!row.type) delete note.type; // flat vaults: no type rather than an empty one
   return note;
 }

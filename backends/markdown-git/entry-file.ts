@@ -83,11 +83,12 @@ export function toSummary(record: EntryRecord, times: EntryTimes): NoteSummary {
     size: record.size,
     contentHash: record.contentHash,
     tags: record.tags,
+    metadata: metadataOf(record.relPath),
   };
 }
 
 export function toNote(record: EntryRecord, parsed: ParsedEntry, times: EntryTimes, extraWarnings: string[] = []): Note {
-  const note: Note = { ...toSummary(record, times), content: parsed.content, metadata: metadataOf(record.relPath) };
+  const note: Note = { ...toSummary(record, times), content: parsed.content };
   const warnings = [...record.warnings, ...extraWarnings];
   if (warnings.length) note.warnings = warnings;
   return note;

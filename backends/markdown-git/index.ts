@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { defineBackend } from '../../kernel/backend.js';
+import { defineBackend, requireFolder } from '../../kernel/backend.js';
 import { idFromFilename } from './entry-name.js';
 import { AutoCommitter } from './git/auto-commit.js';
 import { GitTimestamps } from './git/timestamps.js';
@@ -38,9 +38,12 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
   id: 'markdown-git',
   kind: 'storage',
   description: 'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
+  folder: 'required',
   capabilities: ['files', 'git-history'],
   options: markdownGitOptions as z.ZodType<MarkdownGitOptions>,
-  async create({ vaultRoot, options, logger, readOnly, progress }) {
+  async create(ctx) {
+    const { options, logger, readOnly, progress } = ctx;
+    const vaultRoot = requireFolder(ctx, 'markdown-git');
     const metaDir = path.join(vaultRoot, options.metaDir);
     const idOf = (relPath: string) => idFromFilename(path.posix.basename(relPath));
     const timestamps = new GitTimestamps(vaultRoot, path.join(metaDir, 'git-timestamps.json'), idOf, logger);

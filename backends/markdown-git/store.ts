@@ -74,7 +74,7 @@ export class MarkdownGitStore implements NoteStore {
       const x = orderBy === 'title' ? a.title : a[orderBy];
       const y = orderBy === 'title' ? b.title : b[orderBy];
       const order = x < y ? -1 : x > y ? 1 : 0;
-      return order !== 0 ? order * sign : a.id < b.id ? -1 : a.id > b.id ? 1 : a.path < b.path ? -1 : 1;
+      return order !== 0 ? order * sign : a.id < b.id ? -1 : a.id > b.id ? 1 : (a.path ?? '') < (b.path ?? '') ? -1 : 1;
     });
     const offset = query.offset ?? 0;
     return rows.slice(offset, query.limit !== undefined ? offset + query.limit : undefined);

@@ -7,7 +7,7 @@ import { requireMember, type NoteStore } from '../../kernel/backend.js';
 import { ConfigError, NotekernelError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { NoteService } from '../../kernel/notes.js';
-import type { VaultInfo } from '../../kernel/vault-info.js';
+import { requireVaultFolder, type VaultInfo } from '../../kernel/vault-info.js';
 import { loadConventions, validateTitle } from './conventions.js';
 import { loadMapping, mappingWarnings } from './mapping.js';
 import { assertFile, OPTIONS_KEY, resolveOptions, type CardWorkflowOptions } from './options.js';
@@ -26,7 +26,7 @@ export interface SetupContext {
 
 export function createCardWorkflow(ctx: SetupContext, now: () => Date = () => new Date()): CardWorkflow {
   const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'card-workflow');
-  const resolved = resolveOptions(ctx.options, ctx.vault.root, ctx.configDir);
+  const resolved = resolveOptions(ctx.options, requireVaultFolder(ctx.vault, 'card-workflow'), ctx.configDir);
   assertFile(resolved.conventionsFile, 'naming_conventions_file');
   assertFile(resolved.mappingFile, 'template_mapping_file');
   const conventions = loadConventions(resolved.conventionsFile);

@@ -5,7 +5,7 @@
  * each in a LinkStore transaction. Names a note gives up are kept as former names, so links written
  * against them still resolve (by stable id) until links_repair rewrites them.
  */
-import type { Note } from '../../kernel/note.js';
+import { locationOf, type Note } from '../../kernel/note.js';
 import { keysOf, nameKey, stemOf, type NameIndex, type NoteNames } from './names.js';
 import { scanMarkdown } from './parser/index.js';
 import type { ExternalInput, LinkInput, LinkStore, MoveRecord } from './store/types.js';
@@ -29,7 +29,7 @@ export class LinkIndexer {
 
   /** Extracts a note's links and stores them with the hash and names they came from. */
   apply(note: Note): ApplyResult {
-    const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(note.filename) };
+    const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(locationOf(note).filename) };
     const state = this.links.state(note.id);
     const before: NoteNames | undefined = state ? { id: note.id, title: state.title, stem: state.stem } : this.names.get(note.id);
     this.names.add(after);
@@ -71,7 +71,7 @@ export class LinkIndexer {
     this.names.remove(fromId);
     this.links.renameNote(fromId, note.id);
     this.names.rekeyFormers(fromId, note.id);
-    const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(note.filename) };
+    const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(locationOf(note).filename) };
     this.names.add(after);
     for (const key of affectedKeys(after)) keys.add(key);
     if (before) {
@@ -91,7 +91,7 @@ export class LinkIndexer {
    * written against them resolve again, and record the move for links_repair.
    */
   adoptVanished(before: NoteNames, note: Note): Set<string> {
-    const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(note.filename) };
+    const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(locationOf(note).filename) };
     this.recordFormers(before, after);
     this.links.recordMove({ from_id: before.id, to_id: note.id, from_name: before.stem, to_name: after.stem, how: 'content_hash' });
     return new Set([...affectedKeys(before), ...affectedKeys(after)]);

@@ -7,7 +7,7 @@
  * resolves the same way.
  */
 import path from 'node:path';
-import type { NoteSummary } from '../../kernel/note.js';
+import { locationOf, type NoteSummary } from '../../kernel/note.js';
 import type { NoteLink } from './parser/index.js';
 
 export type ResolvedBy = 'id' | 'path' | 'title' | 'stem' | 'former';
@@ -45,7 +45,7 @@ export interface NoteNames {
 }
 
 export function namesOf(summary: Pick<NoteSummary, 'id' | 'title' | 'filename'>): NoteNames {
-  return { id: summary.id, title: summary.title, stem: stemOf(summary.filename) };
+  return { id: summary.id, title: summary.title, stem: stemOf(locationOf(summary).filename) };
 }
 
 /** The lookup keys a note answers to: title, stem, path (id) and id token. */

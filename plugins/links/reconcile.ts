@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { NoteStore } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { Note, NoteSummary } from '../../kernel/note.js';
+import { locationOf, type Note, type NoteSummary } from '../../kernel/note.js';
 import type { LinkIndexer } from './indexer.js';
 import { stemOf } from './names.js';
 import type { LinkReconcileReport } from './service.js';
@@ -48,7 +48,7 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   const fresh = summaries.filter((s) => !states.has(s.id));
   const changed = summaries.filter((s) => {
     const state = states.get(s.id);
-    return state !== undefined && (state.content_hash !== s.contentHash || state.title !== s.title || state.stem !== stemOf(s.filename));
+    return state !== undefined && (state.content_hash !== s.contentHash || state.title !== s.title || state.stem !== stemOf(locationOf(s).filename));
   });
 
   const report: ReconcileReport = { scanned: summaries.length, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: 0 };
@@ -107,7 +107,7 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
 
 /** Records a title or filename change made outside the tools (same id). */
 export function noteRename(indexer: LinkIndexer, before: NoteState, note: Note, report?: Pick<ReconcileReport, 'moved' | 'retitled'>): void {
-  const stem = stemOf(note.filename);
+  const stem = stemOf(locationOf(note).filename);
   if (before.stem !== stem) {
     indexer.links.recordMove({ from_id: note.id, to_id: note.id, from_name: before.stem, to_name: stem, how: 'same_id' });
     report?.moved.push({ from: note.id, to: note.id, how: 'same_id' });

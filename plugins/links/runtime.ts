@@ -8,7 +8,7 @@ import type { NoteStore } from '../../kernel/backend.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import type { HookHandlers, WriteSource } from '../../kernel/hooks.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { Note } from '../../kernel/note.js';
+import { locationOf, type Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { GroupCommit } from '../../kernel/util/group-commit.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
@@ -250,7 +250,7 @@ export class LinksRuntime implements LinkIndexService {
       const result = this.indexer.apply(note);
       if (!result.changed) return false;
       this.indexer.reresolve(result.keys);
-      if (source !== 'external' || !before || (before.title === note.title && before.stem === stemOf(note.filename))) return false;
+      if (source !== 'external' || !before || (before.title === note.title && before.stem === stemOf(locationOf(note).filename))) return false;
       noteRename(this.indexer, before, note);
       return true;
     });

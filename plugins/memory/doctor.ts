@@ -6,6 +6,7 @@
  */
 import type { VaultFiles } from '../../kernel/backend.js';
 import type { NoteService } from '../../kernel/notes.js';
+import { locationOf } from '../../kernel/note.js';
 
 export interface DoctorReport {
   entries: number;
@@ -32,12 +33,12 @@ export async function diagnose(notes: NoteService, files: VaultFiles): Promise<D
     });
   }
   const byId = new Map<string, string[]>();
-  for (const n of listed) byId.set(n.id, [...(byId.get(n.id) ?? []), n.path]);
+  for (const n of listed) byId.set(n.id, [...(byId.get(n.id) ?? []), locationOf(n).path]);
   const duplicateIds = [...byId].filter(([, paths]) => paths.length > 1).map(([id, paths]) => ({ id, paths: paths.sort() }));
   const missingHeadings: DoctorReport['missingHeadings'] = [];
   for (const [id] of byId) {
     const note = await notes.get(id);
-    if (note?.warnings?.some((w) => w.startsWith('no "# heading"'))) missingHeadings.push({ id, path: note.path });
+    if (note?.warnings?.some((w) => w.startsWith('no "# heading"'))) missingHeadings.push({ id, path: locationOf(note).path });
   }
   return {
     entries: listed.length,

@@ -3,9 +3,8 @@
  * updatedAt, status, path }`; a listed entry drops body and links. Status and org come from
  * where the file sits (seed 002: status is the folder), by the backend's own layout rule.
  */
-import type { Note, NoteSummary } from '../../kernel/note.js';
+import { locationOf, type Metadata, type Note, type NoteSummary } from '../../kernel/note.js';
 import { scanMarkdown } from '../links/parser/index.js';
-import { placementOf } from '../../backends/markdown-git/entry-name.js';
 
 export interface OutboundLink {
   id: string;
@@ -44,22 +43,22 @@ export function entryView(note: Note): EntryView {
     body: note.content,
     createdAt: note.created,
     updatedAt: note.updated,
-    status: placementOf(note.path).status,
-    path: note.path,
+    status: statusOf(note.metadata),
+    path: locationOf(note).path,
   };
 }
 
 export function listItem(summary: NoteSummary): EntryListItem {
-  const placement = placementOf(summary.path);
+  const org = summary.metadata.org;
   return {
     id: summary.id,
     title: summary.title,
     tags: summary.tags,
     createdAt: summary.created,
     updatedAt: summary.updated,
-    status: placement.status,
-    ...(placement.org !== undefined ? { org: placement.org } : {}),
-    path: summary.path,
+    status: statusOf(summary.metadata),
+    ...(typeof org === 'string' ? { org } : {}),
+    path: locationOf(summary).path,
   };
 }
 
@@ -68,4 +67,9 @@ export function outboundLinks(text: string): OutboundLink[] {
   return scanMarkdown(text, { tags: false })
     .links.filter((l) => l.idRef !== null && l.kind !== 'markdown')
     .map((l) => ({ id: l.idRef as string, displayText: l.alias ?? (l.idRef as string) }));
+}
+
+/** The store reports where an entry sits as metadata (`status`, and `org` for an organisation's entry). */
+function statusOf(metadata: Metadata): 'active' | 'archived' {
+  return metadata.status === 'archived' ? 'archived' : 'active';
 }

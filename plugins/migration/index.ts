@@ -5,6 +5,7 @@
 import { definePlugin } from '../../kernel/plugin.js';
 import { migrateCommand } from './cli.js';
 import { migrateTool } from './tool.js';
+import { requireVaultFolder } from '../../kernel/vault-info.js';
 
 export { MIGRATION_STEPS } from './steps/index.js';
 export type { MigrationReport, MigrationStep } from './steps/index.js';
@@ -14,6 +15,6 @@ export const migrationPlugin = definePlugin({
   description: 'Format migrations as steps (agent-memory-v2, ...): a CLI command and a tool, idempotent, with a dry run.',
   commands: [{ name: 'migrate', vaultFlag: '--root-dir' }],
   register(ctx) {
-    return { tools: [migrateTool], cli: [migrateCommand(ctx.vault.root, ctx.store, ctx.logger)] };
+    return { tools: [migrateTool], cli: [migrateCommand(requireVaultFolder(ctx.vault, 'migration'), ctx.store, ctx.logger)] };
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../kernel/tool.js';
 import { runStep } from './run.js';
 import { MIGRATION_STEPS } from './steps/index.js';
+import { requireVaultFolder } from '../../kernel/vault-info.js';
 
 /**
  * The same migration as `notekernel migrate`, on the open vault's own folder only: an agent
@@ -17,7 +18,7 @@ export const migrateTool = defineTool({
   annotations: { title: 'Migrate notes', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const dryRun = args.dry_run ?? false;
-    const report = await runStep(args.step, ctx.vault.root, { dryRun, logger: ctx.logger });
+    const report = await runStep(args.step, requireVaultFolder(ctx.vault, 'migrate'), { dryRun, logger: ctx.logger });
     if (!dryRun) await ctx.notes.store.refresh();
     return report;
   },

@@ -11,6 +11,7 @@ import { toRelative } from '../../kernel/util/paths.js';
 import { LINKS } from '../links/service.js';
 import { BACKUPS } from '../vault-config/index.js';
 import { vaultConfig } from './config.js';
+import { locationOf } from '../../kernel/note.js';
 
 export interface DeleteOutcome {
   id: string;
@@ -25,7 +26,7 @@ export async function deleteNoteSafely(ctx: ToolContext, identifier: string, opt
   const config = await vaultConfig(ctx);
   const note = await ctx.notes.require(identifier);
   const files = ctx.notes.store.files;
-  const relPath = files ? toRelative(files.root, note.path) : undefined;
+  const relPath = files ? toRelative(files.root, locationOf(note).path) : undefined;
   // The raw text is what gets backed up, and its hash is what the delete is checked against.
   const raw = files && relPath ? await files.readText(relPath) : undefined;
   const currentHash = raw !== undefined ? contentHash(raw) : note.contentHash;
@@ -50,7 +51,7 @@ export async function deleteNoteSafely(ctx: ToolContext, identifier: string, opt
     const backups = ctx.tryResolve(BACKUPS);
     if (backups && relPath) {
       const entry = { relPath, ...(raw !== undefined ? { text: raw } : {}) };
-      backupPath = (await backups.backup(`note-${note.filename.replace(/\.md$/i, '')}`, [entry], { id: note.id, title: note.title })).path;
+      backupPath = (await backups.backup(`note-${locationOf(note).filename.replace(/\.md$/i, '')}`, [entry], { id: note.id, title: note.title })).path;
     } else {
       warnings.push('No backup was made: backups need the vault-config plugin and raw file access.');
     }

@@ -1,5 +1,5 @@
 /** The canonical note in seed 000's `get_note` shape (its key order too). */
-import type { Note } from '../../kernel/note.js';
+import { locationOf, type Note } from '../../kernel/note.js';
 
 export function renderNote(note: Note): Record<string, unknown> {
   return {
@@ -21,5 +21,5 @@ export function renderNote(note: Note): Record<string, unknown> {
 
 /** What create_note reports for each note it wrote. */
 export function renderCreated(note: Note): { id: string; type: string | undefined; title: string; filename: string; path: string; created: string } {
-  return { id: note.id, type: note.type, title: note.title, filename: note.filename, path: note.path, created: note.created };
+  return { id: note.id, type: note.type, title: note.title, filename: locationOf(note).filename, path: locationOf(note).path, created: note.created };
 }

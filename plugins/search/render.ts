@@ -4,7 +4,7 @@
  * `fields` asks for, as the seed says.
  */
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
-import type { Metadata, Note } from '../../kernel/note.js';
+import { locationOf, type Metadata, type Note } from '../../kernel/note.js';
 import { filterFields } from '../notes/fields.js';
 
 export const ALWAYS_KEPT = ['score', 'snippet', 'filename', 'path'] as const;
@@ -35,6 +35,7 @@ export interface SearchResponse {
 export type ResultNote = SearchHitNote | Note;
 
 export function renderResult(note: ResultNote, score: number, snippet: string): SearchResult {
+  const { path, filename, size } = locationOf(note);
   return {
     id: note.id,
     title: note.title,
@@ -43,11 +44,11 @@ export function renderResult(note: ResultNote, score: number, snippet: string): 
     score,
     snippet,
     lastUpdated: note.updated,
-    filename: note.filename,
-    path: note.path,
+    filename,
+    path,
     created: note.created,
     modified: note.updated,
-    size: note.size,
+    size,
     metadata: note.metadata,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the NoteStore contract: the subject every backend's `open()` returns, and
- * small helpers that look at the files under the vault root (only to check what a generic
- * client can observe: bytes, hashes, stray temp files).
+ * the view of another program (an editor, another device) that a backend's test may give: the
+ * suite observes and changes the store only through the NoteStore contract and that view.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -13,10 +13,41 @@ import type { Note } from '../../kernel/note.js';
 
 export interface ContractSubject {
   store: NoteStore;
-  /** The vault root, realpath'd. */
-  root: string;
   capabilities: readonly Capability[];
+  /** The vault's folder, realpath'd, for a backend that keeps one (capability `files` needs it). */
+  root?: string;
+  /**
+   * How another program sees and changes a stored note (a file on disk, a note on the remote
+   * service). Tests of external edits and of stored bytes run only when it is given.
+   */
+  outside?: OutsideWorld;
   close(): Promise<void>;
+}
+
+/** Another program's view of the store's truth. */
+export interface OutsideWorld {
+  /** The note's stored bytes, as its contentHash covers them. */
+  bytes(note: Pick<Note, 'id' | 'path'>): Promise<Buffer>;
+  /** Stores these bytes for the note, as an editor or another device would (creating it if gone). */
+  replace(note: Pick<Note, 'id' | 'path'>, bytes: Uint8Array): Promise<void>;
+  append(note: Pick<Note, 'id' | 'path'>, text: string): Promise<void>;
+  remove(note: Pick<Note, 'id' | 'path'>): Promise<void>;
+  exists(note: Pick<Note, 'id' | 'path'>): Promise<boolean>;
+  /** Leftovers of interrupted writes (temp files); none may outlive the store. */
+  leftovers(): Promise<string[]>;
+}
+
+/** The outside world of a store whose notes are files under `root` (`Note.path` names the file). */
+export function filesOutside(root: string): OutsideWorld {
+  const file = (note: Pick<Note, 'path'>) => fileOf(root, note);
+  return {
+    bytes: (note) => fs.readFile(file(note)),
+    replace: (note, bytes) => fs.writeFile(file(note), bytes),
+    append: (note, text) => fs.appendFile(file(note), text),
+    remove: (note) => fs.rm(file(note)),
+    exists: (note) => fs.access(file(note)).then(() => true, () => false),
+    leftovers: () => tempFilesUnder(root),
+  };
 }
 
 export type OpenSubject = () => Promise<ContractSubject>;
@@ -58,11 +89,8 @@ export const HASH_FORMAT = /^sha256:[0-9a-f]{64}$/;
 
 /** The file a note lives in (tolerates a backend that reports an absolute `path`). */
 export function fileOf(root: string, note: Pick<Note, 'path'>): string {
+  if (note.path === undefined) throw new Error('a file backend must give every note its path');
   return path.resolve(root, note.path);
-}
-
-export async function bytesOf(root: string, note: Pick<Note, 'path'>): Promise<Buffer> {
-  return fs.readFile(fileOf(root, note));
 }
 
 /** Every file or folder under `dir` whose name starts with the temp prefix. */

@@ -6,10 +6,11 @@ import { describeSearchIndexContract } from './search-index.contract.js';
 
 describeSearchIndexContract('fs-sqlite', async () => {
   const root = await tempDir();
-  const instance = await fsSqliteBackend.create({ vaultRoot: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
   return {
     store: instance.store!,
     search: instance.search!,
+    capabilities: fsSqliteBackend.capabilities,
     async close() {
       await instance.search?.close();
       await instance.store?.close();

@@ -5,15 +5,17 @@ import { silentLogger } from '../../kernel/logger.js';
 import { fsSqliteBackend, fsSqliteOptions } from '../../backends/fs-sqlite/index.js';
 import { removeDir, tempDir } from '../support/temp.js';
 import { describeNoteStoreContract, type ContractSubject } from './note-store.contract.js';
+import { filesOutside } from './contract-support.js';
 
 async function openFsSqlite(): Promise<ContractSubject & { instance: Awaited<ReturnType<typeof fsSqliteBackend.create>> }> {
   const root = await tempDir();
-  const instance = await fsSqliteBackend.create({ vaultRoot: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
   const store = instance.store!;
   return {
     instance,
     store,
     root,
+    outside: filesOutside(root),
     capabilities: fsSqliteBackend.capabilities,
     async close() {
       await instance.search?.close();
@@ -23,10 +25,7 @@ async function openFsSqlite(): Promise<ContractSubject & { instance: Awaited<Ret
   };
 }
 
-describeNoteStoreContract('fs-sqlite', openFsSqlite, {
-  knownFailures: [
-  ],
-});
+describeNoteStoreContract('fs-sqlite', openFsSqlite);
 
 describe('fs-sqlite specifics of the contract', () => {
   it('declares exactly the members it has', async () => {

@@ -8,15 +8,17 @@ import { silentLogger } from '../../kernel/logger.js';
 import { markdownGitBackend, markdownGitOptions } from '../../backends/markdown-git/index.js';
 import { removeDir, tempDir } from '../support/temp.js';
 import { describeNoteStoreContract, type ContractSubject } from './note-store.contract.js';
+import { filesOutside } from './contract-support.js';
 
 async function openMarkdownGit(): Promise<ContractSubject & { instance: Awaited<ReturnType<typeof markdownGitBackend.create>> }> {
   const root = await tempDir();
-  const instance = await markdownGitBackend.create({ vaultRoot: root, options: markdownGitOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await markdownGitBackend.create({ folder: root, options: markdownGitOptions.parse({}), logger: silentLogger(), readOnly: false });
   const store = instance.store!;
   return {
     instance,
     store,
     root,
+    outside: filesOutside(root),
     capabilities: markdownGitBackend.capabilities,
     async close() {
       await store.close();
@@ -25,22 +27,9 @@ async function openMarkdownGit(): Promise<ContractSubject & { instance: Awaited<
   };
 }
 
-/**
- * By design, not bugs: seed 002 entries are pure markdown with no metadata layer, so arbitrary
- * metadata cannot be stored (refused with validation_failed, never dropped silently) and a tag
- * must be an inline `#tag` (no spaces). These contract tests assume a `frontmatter` backend;
- * docs/decisions/007-agent-memory.md asks for them to be gated on that capability.
- */
-const BY_DESIGN = [
-  'round-trips title, content, tags and metadata',
-  'a title or metadata value containing a line ending in --- round-trips',
-  'changes only what is given and keeps created',
-  'metadata given to update is the complete new metadata',
-  'the hash changes on any change: content, metadata or title alone',
-  "a note's file read through files hashes to the note's contentHash",
-];
-
-describeNoteStoreContract('markdown-git', openMarkdownGit, { knownFailures: BY_DESIGN });
+// Seed 002 entries are pure markdown: no `frontmatter` capability, so the contract checks that
+// metadata and spaced tags are refused instead of round-tripping them.
+describeNoteStoreContract('markdown-git', openMarkdownGit);
 
 describe('markdown-git specifics of the contract', () => {
   it('declares exactly the members it has (files, git-history; no watch, no types)', async () => {

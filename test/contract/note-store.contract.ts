@@ -1,21 +1,22 @@
 /**
  * The NoteStore contract every storage backend must pass (after unstorage's `testDriver`):
  * a backend's test file calls `describeNoteStoreContract(name, open)` with a factory that opens
- * a fresh, empty store. Only the NoteStore interface is used; the files under `root` are read
- * to check hashes, atomicity and that no temp file is left behind.
+ * a fresh, empty store. Only the NoteStore interface is used, and the subject's `outside` view
+ * (another program's: files on disk, a remote service) where the backend gives one: external
+ * edits, stored bytes and leftover temp files are checked through it. What needs a capability
+ * (metadata and free-form tags need `frontmatter`) runs only where it is declared.
  */
-import fs from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
+import type { Capability } from '../../kernel/backend.js';
 import type { Metadata, Note } from '../../kernel/note.js';
+import { updateEach } from '../../kernel/notes.js';
 import {
   HASH_FORMAT,
-  bytesOf,
   contractTest,
   expectCode,
-  fileOf,
   sha256,
-  tempFilesUnder,
   tick,
+  type OutsideWorld,
   type ContractOptions,
   type ContractSubject,
   type OpenSubject,
@@ -59,7 +60,15 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
   describe(`NoteStore contract: ${name}`, () => {
     let subject: ContractSubject;
     const s = () => subject.store;
-    const root = () => subject.root;
+    const has = (capability: Capability) => subject.capabilities.includes(capability);
+    /** The outside view, or the test is skipped for a backend that gives none. */
+    const outside = (ctx: TestContext): OutsideWorld => {
+      if (!subject.outside) ctx.skip();
+      return subject.outside as OutsideWorld;
+    };
+    /** What another program would see of the note: its stored bytes where visible, else its content through the store. */
+    const stored = async (note: Note): Promise<string> =>
+      subject.outside ? (await subject.outside.bytes(note)).toString('base64') : ((await s().get(note.id))?.content ?? '<gone>');
 
     beforeEach(async () => {
       subject = await open();
@@ -67,24 +76,36 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
     afterEach(async () => {
       // After close: a store may keep a replaced version under a temp name for a moment (fs-sqlite
-      // removes it off the write's critical path), but none may outlive the store.
+      // removes it off the write's critical path), but none may outlive the store. Closed
+      // first, so the leftovers are read before the subject's own clean-up removes them.
+      const leftovers = subject.outside ? () => subject.outside!.leftovers() : async () => [];
+      await subject.store.close();
+      expect(await leftovers(), 'temp files left behind').toEqual([]);
       await subject.close();
-      expect(await tempFilesUnder(subject.root), 'temp files left behind').toEqual([]);
     });
 
     describe('create and get', () => {
       test('round-trips title, content, tags and metadata', async () => {
-        const created = await s().create({ title: 'Round trip', content: 'Body\n', tags: ['alpha', 'beta gamma', 'ünï'], metadata: RICH_METADATA });
+        const rich = has('frontmatter');
+        const tags = rich ? ['alpha', 'beta gamma', 'ünï'] : ['alpha', 'ünï'];
+        const created = await s().create({ title: 'Round trip', content: 'Body\n', tags, ...(rich ? { metadata: RICH_METADATA } : {}) });
         const got = await s().get(created.id);
         expect(got).toBeDefined();
         for (const note of [created, got!]) {
           expect(note.id).toBe(created.id);
           expect(note.title).toBe('Round trip');
           expect(note.content).toBe('Body\n');
-          expect(note.tags).toEqual(['alpha', 'beta gamma', 'ünï']);
-          for (const [key, value] of Object.entries(RICH_METADATA)) expect(note.metadata[key], `metadata.${key}`).toEqual(value);
+          expect(note.tags).toEqual(tags);
+          if (rich) for (const [key, value] of Object.entries(RICH_METADATA)) expect(note.metadata[key], `metadata.${key}`).toEqual(value);
         }
         expect(got!.contentHash).toBe(created.contentHash);
+      });
+
+      test('without frontmatter, metadata and tags it cannot store are refused, never dropped', async (ctx) => {
+        if (has('frontmatter')) ctx.skip();
+        await expectCode(s().create({ title: 'Meta', content: 'x', metadata: { priority: 3 } }), 'validation_failed');
+        await expectCode(s().create({ title: 'Spaced', content: 'x', tags: ['beta gamma'] }), 'validation_failed');
+        expect(await s().count()).toBe(0);
       });
 
       for (const [label, content] of Object.entries(CONTENTS)) {
@@ -105,29 +126,36 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
 
       test('a title or metadata value containing a line ending in --- round-trips', async () => {
-        const created = await s().create({ title: 'Pros and cons ---', content: 'body\n', metadata: { block: 'one\n---\ntwo' } });
+        const rich = has('frontmatter');
+        const created = await s().create({ title: 'Pros and cons ---', content: 'body\n', ...(rich ? { metadata: { block: 'one\n---\ntwo' } } : {}) });
         const got = await s().get(created.id);
         expect(got?.title).toBe('Pros and cons ---');
         expect(got?.content).toBe('body\n');
-        expect(got?.metadata.block).toBe('one\n---\ntwo');
+        if (rich) expect(got?.metadata.block).toBe('one\n---\ntwo');
       });
 
-      test('returns a sha256 contentHash over the stored bytes, with size and timestamps', async () => {
+      test('returns a sha256 contentHash with timestamps', async () => {
         const created = await s().create({ title: 'Hashed', content: 'hash me\n' });
         expect(created.contentHash).toMatch(HASH_FORMAT);
-        const bytes = await bytesOf(root(), created);
-        expect(created.contentHash).toBe(sha256(bytes));
-        expect(created.size).toBe(bytes.length);
         expect(Number.isNaN(Date.parse(created.created))).toBe(false);
         expect(Number.isNaN(Date.parse(created.updated))).toBe(false);
-        expect(created.filename.length).toBeGreaterThan(0);
       });
 
-      test('Note.path names the note and ends with its filename', async () => {
+      test('the contentHash and size cover the stored bytes', async (ctx) => {
+        const out = outside(ctx);
+        const created = await s().create({ title: 'Hashed', content: 'hash me\n' });
+        const bytes = await out.bytes(created);
+        expect(created.contentHash).toBe(sha256(bytes));
+        if (created.size !== undefined) expect(created.size).toBe(bytes.length);
+      });
+
+      test('file facts, where given, agree: path ends with filename, the listing repeats them', async () => {
         const created = await s().create({ title: 'Relative path', content: 'x' });
-        expect(created.path.endsWith(created.filename)).toBe(true);
+        expect(created.path === undefined, 'path and filename come together').toBe(created.filename === undefined);
+        if (created.path !== undefined) expect(created.path.endsWith(created.filename!)).toBe(true);
         const [summary] = await s().list();
         expect(summary?.path).toBe(created.path);
+        expect(summary?.filename).toBe(created.filename);
       });
 
       test('returns undefined for a note that does not exist', async () => {
@@ -138,13 +166,13 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
       test('refuses to create over an existing note (conflict), never overwriting it', async () => {
         const first = await s().create({ title: 'Twin', slug: 'twin', content: 'original\n' });
-        const before = await bytesOf(root(), first);
+        const before = await stored(first);
         const second = await s()
           .create({ title: 'Twin', slug: 'twin', content: 'impostor\n' })
           .then((note) => ({ note }), (error: unknown) => ({ error }));
         if ('error' in second) expect(second.error).toMatchObject({ code: 'conflict' });
         else expect(second.note.id, 'a second create either conflicts or gets its own id').not.toBe(first.id);
-        expect(await bytesOf(root(), first)).toEqual(before);
+        expect(await stored(first)).toEqual(before);
         expect((await s().get(first.id))?.content).toBe('original\n');
       });
 
@@ -161,11 +189,12 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
     describe('update (compare-and-swap on the content hash)', () => {
       test('changes only what is given and keeps created', async () => {
-        const note = await s().create({ title: 'Before', content: 'old body\n', tags: ['t1'], metadata: { keep: 'me' } });
+        const rich = has('frontmatter');
+        const note = await s().create({ title: 'Before', content: 'old body\n', tags: ['t1'], ...(rich ? { metadata: { keep: 'me' } } : {}) });
         await tick();
         const renamed = await s().update(note.id, { title: 'After' }, note.contentHash);
         expect(renamed).toMatchObject({ id: note.id, title: 'After', content: 'old body\n', tags: ['t1'], created: note.created });
-        expect(renamed.metadata.keep).toBe('me');
+        if (rich) expect(renamed.metadata.keep).toBe('me');
         expect(Date.parse(renamed.updated)).toBeGreaterThanOrEqual(Date.parse(note.updated));
         const rewritten = await s().update(note.id, { content: 'new body' }, renamed.contentHash);
         expect(rewritten).toMatchObject({ title: 'After', content: 'new body', tags: ['t1'] });
@@ -174,7 +203,8 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         expect(await s().get(note.id)).toMatchObject({ title: 'After', content: 'new body', tags: ['t2', 't3'], contentHash: retagged.contentHash });
       });
 
-      test('metadata given to update is the complete new metadata', async () => {
+      test('metadata given to update is the complete new metadata', async (ctx) => {
+        if (!has('frontmatter')) ctx.skip();
         const note = await s().create({ title: 'Meta', content: 'x', metadata: { drop: 1, keep: 'a' } });
         const { drop: _drop, ...rest } = note.metadata;
         const updated = await s().update(note.id, { metadata: { ...rest, keep: 'b', added: { deep: [true] } } }, note.contentHash);
@@ -186,25 +216,27 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
 
       test('the hash changes on any change: content, metadata or title alone', async () => {
-        const note = await s().create({ title: 'Hash', content: 'same\n', metadata: { n: 1 } });
+        const rich = has('frontmatter');
+        const note = await s().create({ title: 'Hash', content: 'same\n', ...(rich ? { metadata: { n: 1 } } : {}) });
         const seen = new Set([note.contentHash]);
         const a = await s().update(note.id, { content: 'same!\n' }, note.contentHash);
-        const b = await s().update(note.id, { metadata: { ...a.metadata, n: 2 } }, a.contentHash);
+        const b = rich ? await s().update(note.id, { metadata: { ...a.metadata, n: 2 } }, a.contentHash) : await s().update(note.id, { tags: ['t2'] }, a.contentHash);
         const c = await s().update(note.id, { title: 'Hash 2' }, b.contentHash);
         for (const next of [a, b, c]) {
           expect(next.contentHash).toMatch(HASH_FORMAT);
           expect(seen.has(next.contentHash), 'hash reused after a change').toBe(false);
           seen.add(next.contentHash);
         }
-        expect(c.contentHash).toBe(sha256(await bytesOf(root(), c)));
+        if (subject.outside) expect(c.contentHash).toBe(sha256(await subject.outside.bytes(c)));
       });
 
-      test('an edit on disk by another program changes the hash and invalidates the old one', async () => {
+      test('an edit by another program changes the hash and invalidates the old one', async (ctx) => {
+        const out = outside(ctx);
         const note = await s().create({ title: 'Edited outside', content: 'v1\n' });
-        await fs.appendFile(fileOf(root(), note), 'appended by an editor\n');
+        await out.append(note, 'appended by an editor\n');
         const got = await s().get(note.id);
         expect(got?.contentHash).not.toBe(note.contentHash);
-        expect(got?.contentHash).toBe(sha256(await bytesOf(root(), note)));
+        expect(got?.contentHash).toBe(sha256(await out.bytes(note)));
         expect(got?.content).toContain('appended by an editor');
         await expectCode(s().update(note.id, { content: 'lost update' }, note.contentHash), 'content_hash_mismatch');
         const updated = await s().update(note.id, { content: 'v2\n' }, got!.contentHash);
@@ -214,24 +246,26 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       test('a stale hash is refused with content_hash_mismatch and the file is untouched', async () => {
         const note = await s().create({ title: 'CAS', content: 'v1\n' });
         const v2 = await s().update(note.id, { content: 'v2\n' }, note.contentHash);
-        const before = await bytesOf(root(), v2);
+        const before = await stored(v2);
         await expectCode(s().update(note.id, { content: 'v3\n' }, note.contentHash), 'content_hash_mismatch', {
           current_hash: v2.contentHash,
           provided_hash: note.contentHash,
         });
         await expectCode(s().update(note.id, { title: 'x' }, 'sha256:' + '0'.repeat(64)), 'content_hash_mismatch');
-        expect(await bytesOf(root(), v2)).toEqual(before);
+        expect(await stored(v2)).toEqual(before);
         expect((await s().get(note.id))?.contentHash).toBe(v2.contentHash);
       });
 
       test('20 concurrent updates with one hash: exactly one wins, readers never see a torn file', async () => {
         const note = await s().create({ title: 'Contended', content: 'start\n' });
-        const original = await bytesOf(root(), note);
+        // Readers see the stored bytes where another program could, else the store's own reads.
+        const read = async () => (subject.outside ? sha256(await subject.outside.bytes(note)) : (await s().get(note.id))!.contentHash);
+        const original = await read();
         let done = false;
         const observed = new Set<string>();
         const reader = (async () => {
           while (!done) {
-            observed.add(sha256(await bytesOf(root(), note)));
+            observed.add(await read());
             await new Promise((r) => setImmediate(r));
           }
         })();
@@ -246,7 +280,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         const final = await s().get(note.id);
         expect(final?.content).toBe(winners[0]!.value.content);
         expect(final?.contentHash).toBe(winners[0]!.value.contentHash);
-        for (const hash of observed) expect([sha256(original), final!.contentHash]).toContain(hash);
+        for (const hash of observed) expect([original, final!.contentHash]).toContain(hash);
       });
 
       test('refuses to update a note that does not exist (not_found)', async () => {
@@ -264,7 +298,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         const c = await s().create({ title: 'Many C', content: 'c' });
         const gone = await s().create({ title: 'Many gone', content: 'g' });
         await s().delete(gone.id);
-        const results = await s().updateMany([
+        const results = await updateEach(s(), [
           { id: c.id, change: { content: 'c2' }, expectedHash: c.contentHash },
           { id: b.id, change: { content: 'b2' }, expectedHash: sha256('not the current bytes') },
           { id: gone.id, change: { content: 'g2' }, expectedHash: gone.contentHash },
@@ -280,7 +314,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
       test('one note named twice with one hash: the first wins, the second is refused, as two updates would be', async () => {
         const note = await s().create({ title: 'Twice', content: 'x' });
-        const results = await s().updateMany([
+        const results = await updateEach(s(), [
           { id: note.id, change: { content: 'first' }, expectedHash: note.contentHash },
           { id: note.id, change: { content: 'second' }, expectedHash: note.contentHash },
         ]);
@@ -298,7 +332,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         expect(await s().get(note.id)).toBeUndefined();
         expect((await s().list()).map((n) => n.id)).toEqual([keep.id]);
         expect(await s().count()).toBe(1);
-        await expect(fs.access(fileOf(root(), note))).rejects.toMatchObject({ code: 'ENOENT' });
+        if (subject.outside) expect(await subject.outside.exists(note), 'stored form removed').toBe(false);
         await expectCode(s().delete(note.id), 'not_found');
       });
 
@@ -331,13 +365,13 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
           id: note.id,
           title: note.title,
           ...(note.type !== undefined ? { type: note.type } : {}),
-          path: note.path,
-          filename: note.filename,
+          ...(note.path !== undefined ? { path: note.path, filename: note.filename } : {}),
           created: note.created,
           updated: note.updated,
-          size: note.size,
+          ...(note.size !== undefined ? { size: note.size } : {}),
           contentHash: note.contentHash,
           tags: note.tags,
+          metadata: note.metadata,
         });
         expect(await s().count()).toBe(3);
       });
@@ -375,18 +409,19 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
     });
 
     describe('refresh', () => {
-      test('reflects notes added, edited and deleted by another program, and reports counts', async () => {
+      test('reflects notes added, edited and deleted by another program, and reports counts', async (ctx) => {
+        const out = outside(ctx);
         const stay = await s().create({ title: 'Stays', content: 'x' });
         const edit = await s().create({ title: 'Edited', content: 'short' });
         const gone = await s().create({ title: 'Removed', content: 'x' });
         const reborn = await s().create({ title: 'Added outside', content: 'written by the backend, restored by hand\n' });
-        const rebornBytes = await bytesOf(root(), reborn);
+        const rebornBytes = await out.bytes(reborn);
         await s().delete(reborn.id);
         expect(await s().count()).toBe(3);
 
-        await fs.writeFile(fileOf(root(), reborn), rebornBytes); // added
-        await fs.appendFile(fileOf(root(), edit), '\nplus a much longer tail from an editor\n'); // edited
-        await fs.rm(fileOf(root(), gone)); // deleted
+        await out.replace(reborn, rebornBytes); // added
+        await out.append(edit, '\nplus a much longer tail from an editor\n'); // edited
+        await out.remove(gone); // deleted
         const report = await s().refresh();
 
         expect(report).toMatchObject({ scanned: 3, removed: 1, skipped: [] });
@@ -395,8 +430,10 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         const listed = await s().list();
         expect(listed.map((n) => n.id).sort()).toEqual([stay.id, edit.id, reborn.id].sort());
         expect(await s().count()).toBe(3);
-        const editedSize = (await bytesOf(root(), edit)).length;
-        expect(listed.find((n) => n.id === edit.id)?.size).toBe(editedSize);
+        const editedSize = (await out.bytes(edit)).length;
+        const editedSummary = listed.find((n) => n.id === edit.id);
+        if (editedSummary?.size !== undefined) expect(editedSummary.size).toBe(editedSize);
+        expect(editedSummary?.contentHash).toBe(sha256(await out.bytes(edit)));
         expect(listed.find((n) => n.id === reborn.id)?.title).toBe('Added outside');
         expect((await s().get(reborn.id))?.content).toBe('written by the backend, restored by hand\n');
         expect(await s().get(gone.id)).toBeUndefined();

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import type { VaultFiles } from '../../../kernel/backend.js';
 import { ConflictError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
-import type { Note } from '../../../kernel/note.js';
+import { locationOf, type Note } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { toRelative } from '../../../kernel/util/paths.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
@@ -63,7 +63,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         const backups = ctx.tryResolve(BACKUPS);
         if (!backups) warnings.push('No backup was made: the vault-config plugin is not loaded.');
         else {
-          const entries = [...(info.hasDescription ? [{ relPath: types.descriptionPath(info.name) }] : []), ...notes.map((n) => ({ relPath: toRelative(files.root, n.path) }))];
+          const entries = [...(info.hasDescription ? [{ relPath: types.descriptionPath(info.name) }] : []), ...notes.map((n) => ({ relPath: toRelative(files.root, locationOf(n).path) }))];
           backupPath = (await backups.backup(`type-${info.name}`, entries, { type: info.name, action: args.action })).path;
         }
       }

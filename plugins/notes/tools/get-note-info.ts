@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NoteSummary } from '../../../kernel/note.js';
+import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
 import { noteRow } from './list-notes-by-type.js';
@@ -28,7 +28,7 @@ export const getNoteInfoTool = defineTool({
     const notes = await ctx.notes.list(args.type !== undefined ? { type: args.type } : {});
     const rank = (n: NoteSummary): number => {
       const title = n.title.toLowerCase();
-      const file = n.filename.toLowerCase().replace(/\.md$/, '');
+      const file = locationOf(n).filename.toLowerCase().replace(/\.md$/, '');
       if (n.id.toLowerCase() === wanted || n.id.toLowerCase() === `${stem}.md`) return 0;
       if (args.filename === undefined && title === wanted) return 1;
       if (args.title === undefined && file === stem) return 2;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
-import type { NoteSummary } from '../../../kernel/note.js';
+import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../note-types/index.js';
 
 /** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
 export function noteRow(n: NoteSummary) {
-  const stem = n.filename.replace(/\.md$/i, '');
+  const stem = locationOf(n).filename.replace(/\.md$/i, '');
   return {
     id: n.id,
     filename: stem,

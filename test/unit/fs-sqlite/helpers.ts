@@ -26,7 +26,7 @@ export function useVaults() {
   });
 
   async function openVault(root: string, options: Record<string, unknown> = {}): Promise<OpenVault> {
-    const instance = await fsSqliteBackend.create({ vaultRoot: root, options: fsSqliteOptions.parse(options), logger: silentLogger(), readOnly: false });
+    const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse(options), logger: silentLogger(), readOnly: false });
     let closed = false;
     const vault: OpenVault = {
       root,

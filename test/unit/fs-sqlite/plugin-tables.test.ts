@@ -9,7 +9,7 @@ afterEach(async () => {
 });
 
 async function open(root: string) {
-  const { store } = await fsSqliteBackend.create({ vaultRoot: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const { store } = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
   return store!;
 }
 

@@ -159,8 +159,8 @@ describe('the index is a cache, rebuilt when it cannot be used', () => {
     const { store } = await openVault(copy);
     const listed = await store.list();
     expect(listed).toHaveLength(4);
-    for (const summary of listed) expect(summary.path.startsWith(root), summary.path).toBe(false);
-    expect((await store.get('general/a.md'))?.path.startsWith(root)).toBe(false);
+    for (const summary of listed) expect(summary.path!.startsWith(root), summary.path).toBe(false);
+    expect((await store.get('general/a.md'))?.path!.startsWith(root)).toBe(false);
   });
 });
 

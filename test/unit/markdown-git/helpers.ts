@@ -46,7 +46,7 @@ export function capturingLogger(): CapturedLogger {
 
 export async function openStore(root: string, options: Partial<MarkdownGitOptions> = {}, logger?: Logger): Promise<NoteStore> {
   const instance = await markdownGitBackend.create({
-    vaultRoot: root,
+    folder: root,
     options: markdownGitOptions.parse(options),
     logger: logger ?? pino({ level: 'silent' }),
     readOnly: false,

@@ -128,7 +128,7 @@ describe('markdown-git bad input', () => {
       expect(note?.warnings?.[0]).toMatch(/no "# heading"/);
       const renamed = await store.update(note!.id, { title: 'March meeting' }, note!.contentHash);
       expect(renamed.path).toBe('march-meeting id__Meet33.md');
-      expect(fs.readFileSync(path.join(root, renamed.path), 'utf8')).toBe('# March meeting\n\njust text, #later\n');
+      expect(fs.readFileSync(path.join(root, renamed.path!), 'utf8')).toBe('# March meeting\n\njust text, #later\n');
     } finally {
       await store.close();
     }

@@ -51,7 +51,7 @@ describe('markdown-git timestamps from git', () => {
       const listed = await store.list();
       expect(listed.map((n) => n.path).sort()).toEqual(['alpha id__Alpha1.md', 'archive/delta id__Delta4.md', 'beta-renamed id__Beta22.md', 'orgs/acme/gamma id__Gamma3.md']);
       for (const note of listed) {
-        const expected = gitTimes(root, note.path);
+        const expected = gitTimes(root, note.path!);
         expect({ path: note.path, created: note.created, updated: note.updated }).toEqual({ path: note.path, created: iso(expected.created), updated: iso(expected.updated) });
       }
       // The rename: created follows the id back to the first commit, updated is the rename.
@@ -115,7 +115,7 @@ describe('markdown-git timestamps from git', () => {
       const renamed = await store.update(note.id, { title: 'Auto renamed' }, note.contentHash);
       expect(git(root, ['status', '--porcelain'])).toBe('');
       expect(git(root, ['log', '--format=%s']).split('\n')).toEqual([`memory: update Auto renamed (${note.id})`, `memory: capture Auto (${note.id})`]);
-      const expected = gitTimes(root, renamed.path);
+      const expected = gitTimes(root, renamed.path!);
       expect(await store.get(note.id)).toMatchObject({ created: iso(expected.created), updated: iso(expected.updated) });
       await store.delete(note.id, renamed.contentHash);
       expect(git(root, ['ls-files'])).toBe('');
@@ -145,7 +145,7 @@ describe('markdown-git timestamps from git', () => {
       const captured = capturingLogger();
       const store = await openStore(root, {}, captured.logger);
       try {
-        for (const note of await store.list()) expect(note.updated).toBe(fs.statSync(path.join(root, note.path)).mtime.toISOString());
+        for (const note of await store.list()) expect(note.updated).toBe(fs.statSync(path.join(root, note.path!)).mtime.toISOString());
         await store.get('id__One111');
         await store.create({ title: 'Three', content: '3' });
         await store.list();
