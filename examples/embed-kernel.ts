@@ -2,7 +2,7 @@
  * Embedding the kernel in your own agent toolchain: no MCP, no subprocess. Tools are called
  * by name (`vault.call('get_note', ...)`) or, fully typed, by their definition.
  */
-import { createKernel } from '../kernel/index.js';
+import { createKernel } from '../app/index.js';
 import { createNoteTool, getNoteTool } from '../plugins/notes/index.js';
 
 export async function embed(vaultDir: string): Promise<{ title: unknown; hash: unknown }> {

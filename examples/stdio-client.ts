@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-export async function demo(vault: string, cli = 'dist/kernel/cli/bin.cjs'): Promise<string[]> {
+export async function demo(vault: string, cli = 'dist/app/cli/bin.cjs'): Promise<string[]> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--profile', 'flint', '--vault', vault] });
   const client = new Client({ name: 'example-client', version: '1.0.0' });
   await client.connect(transport);

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Scope } from './container.js';
+import { Scope, type Token } from './container.js';
 import { capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
 import { IndexOutbox, settledSearchIndex } from './index-outbox.js';
 import { capabilityGatedSearch } from './search-gate.js';
@@ -22,7 +22,6 @@ import type { VaultInfo } from './vault-info.js';
 import { loadUserConfig } from './config/load.js';
 import { configDir } from './vaults/config-dir.js';
 import { VaultRegistry } from './vaults/registry.js';
-import { VaultRouter, VAULT_ROUTER } from './vaults/router.js';
 import { parseUserConfig, resolveConfig } from './config/resolve.js';
 import type { ProfilePreset, ResolvedConfig, UserConfig } from './config/schema.js';
 
@@ -48,8 +47,11 @@ export interface KernelOptions {
   configPath?: string;
   /** Folders searched for a config file when neither `config` nor `configPath` is given. */
   searchFrom?: string[];
-  /** Built-in plugins, backends and profiles unless given. */
-  catalogue?: Catalogue;
+  /**
+   * The plugins, backends and profiles a config may name: given whole, or lazily (imported by id
+   * when chosen). The kernel knows none by name; the package's entry (app/) passes the built-ins.
+   */
+  catalogue: Catalogue | LazyCatalogue;
   logger?: Logger;
   /** Folder of the global vault registry (default: NOTEKERNEL_CONFIG_DIR or the platform's config folder). */
   configDir?: string;
@@ -83,11 +85,9 @@ export class Kernel {
     this.root.provide(VAULT_REGISTRY, this.registry);
   }
 
-  /** A router serving the registry's vaults by `vault_id`; vault-management tools reach it through VAULT_ROUTER. */
-  createRouter(options: OpenVaultOptions = {}): VaultRouter {
-    const router = new VaultRouter(this, this.registry, options);
-    this.root.provide(VAULT_ROUTER, router);
-    return router;
+  /** Offers a service to every vault's plugins (an entry point's router, say), before the first vault opens. */
+  provide<T>(tok: Token<T>, value: T): void {
+    this.root.provide(tok, value);
   }
 
   /**
@@ -270,8 +270,8 @@ async function realDirectory(target: string): Promise<string> {
 }
 
 /** Loads config (inline, file, or none), resolves it over its profile, and plans the kernel. */
-export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
-  const catalogue = options.catalogue ? everything(options.catalogue) : await loadBuiltinCatalogue();
+export async function createKernel(options: KernelOptions): Promise<Kernel> {
+  const catalogue = isLazy(options.catalogue) ? choosing(options.catalogue) : everything(options.catalogue);
   let user: UserConfig;
   let source: string;
   let configFile: string | undefined;
@@ -310,10 +310,8 @@ interface ChoosingCatalogue {
   load(config: ResolvedConfig): Promise<Pick<Catalogue, 'plugins' | 'backends'>>;
 }
 
-async function loadBuiltinCatalogue(): Promise<ChoosingCatalogue> {
-  // The kernel knows no plugin by name: the catalogue of built-ins lives with the profiles.
-  const { builtinLazyCatalogue } = (await import('../profiles/builtins.js')) as { builtinLazyCatalogue: LazyCatalogue };
-  return choosing(builtinLazyCatalogue);
+function isLazy(catalogue: Catalogue | LazyCatalogue): catalogue is LazyCatalogue {
+  return !Array.isArray(catalogue.plugins);
 }
 
 /** A catalogue given whole (tests, embedders with plugins of their own): nothing left to load. */

@@ -1,4 +1,4 @@
-// Bundles the built CLI (dist/kernel/cli/run.js) into one CommonJS file beside it and writes
+// Bundles the built CLI (dist/app/cli/run.js) into one CommonJS file beside it and writes
 // V8's code cache for it by running it once; bin.cjs prefers the pair (decision 011).
 // better-sqlite3's JavaScript is inside; its native addon stays in the package, loaded by path
 // (backends/fs-sqlite/sqlite-driver.ts). typescript stays outside: cosmiconfig needs it only for a
@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { builtinModules, createRequire } from 'node:module';
 import { rolldown } from 'rolldown';
 
-const dir = 'dist/kernel/cli';
+const dir = 'dist/app/cli';
 const out = `${dir}/run.bundle.cjs`;
 fs.rmSync(`${out}.v8cache`, { force: true });
 // Node's own modules are required where they are first used, not all at the top of the bundle:

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
-import { fileStateHash, xor53 } from '../../kernel/util/file-digest.js';
+import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { openDatabase } from './sqlite-driver.js';
 

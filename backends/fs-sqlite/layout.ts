@@ -4,8 +4,8 @@
  * under the root, the first folder (or the default type) as the type.
  */
 import { ValidationError } from '../../kernel/errors.js';
-import { normaliseRelative } from '../../kernel/util/paths.js';
-import { folderOf, isNoteFileName, scanFiles, type FileScan } from '../../kernel/util/file-scan.js';
+import { normaliseRelative } from '../../toolkit/files/paths.js';
+import { folderOf, isNoteFileName, scanFiles, type FileScan } from '../../toolkit/files/file-scan.js';
 
 export type LayoutKind = 'typed' | 'flat';
 

@@ -11,12 +11,12 @@ import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
 import { notesInScan, typeOfFolder, type Layout } from './layout.js';
-import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../kernel/util/file-scan.js';
-import { xor53 } from '../../kernel/util/file-digest.js';
+import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../toolkit/files/file-scan.js';
+import { xor53 } from '../../toolkit/files/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
-import { isAlive } from '../../kernel/util/file-lock.js';
+import { isAlive } from '../../toolkit/files/file-lock.js';
 
 const BATCH = 500;
 

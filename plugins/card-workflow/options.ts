@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../../kernel/package-root.js';
 import { ConfigError } from '../../kernel/errors.js';
-import { isInside } from '../../kernel/util/paths.js';
+import { isInside } from '../../toolkit/files/paths.js';
 
 export const cardWorkflowOptions = z
   .object({

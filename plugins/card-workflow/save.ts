@@ -12,7 +12,7 @@ import { ConflictError, ContentHashMismatchError, PathOutsideVaultError } from '
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
-import { isInside } from '../../kernel/util/paths.js';
+import { isInside } from '../../toolkit/files/paths.js';
 import { safeFilename } from './filename.js';
 
 export interface CardSaverDeps {

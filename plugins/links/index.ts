@@ -1,6 +1,6 @@
 /**
  * links: one link graph for every profile. Parses wikilinks, embeds, id__ links, markdown links
- * and URLs (plugins/links/parser), resolves them by title, then filename, keeps broken links
+ * and URLs (toolkit/markdown), resolves them by title, then filename, keeps broken links
  * until a matching note appears, and rewrites inbound links on renames and moves. On backends
  * with `index-db` the links live in seed 000's `note_links` / `external_links` tables.
  */

@@ -7,7 +7,7 @@
  */
 import { locationOf, type Note } from '../../kernel/note.js';
 import { keysOf, nameKey, stemOf, type NameIndex, type NoteNames } from './names.js';
-import { scanMarkdown } from './parser/index.js';
+import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import type { ExternalInput, LinkInput, LinkStore, MoveRecord } from './store/types.js';
 
 export interface ApplyResult {

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { locationOf, type NoteSummary } from '../../kernel/note.js';
-import type { NoteLink } from './parser/index.js';
+import type { NoteLink } from '../../toolkit/markdown/index.js';
 
 export type ResolvedBy = 'id' | 'path' | 'title' | 'stem' | 'former';
 

@@ -1,16 +1,8 @@
 /** Rows in seed 000's response shapes (NoteLinkRow, ExternalLinkRow) and the service's LinkRef. */
 import type { LinkRef } from './service.js';
-import type { ExternalRecord, LinkRecord } from './store/types.js';
+import type { ExternalRecord, LinkRecord, NoteLinkRow } from './store/types.js';
 
-export interface NoteLinkRow {
-  id: number;
-  source_note_id: string;
-  target_note_id: string | null;
-  target_title: string;
-  link_text: string | null;
-  line_number: number;
-  created: string;
-}
+export type { NoteLinkRow } from './store/types.js';
 
 export interface ExternalLinkRow {
   id: number;

@@ -7,7 +7,8 @@
 import { ContentHashMismatchError, toNotekernelError } from '../../kernel/errors.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
-import { scanMarkdown, type NoteLink } from './parser/index.js';
+import { scanMarkdown, type NoteLink } from '../../toolkit/markdown/index.js';
+import { applyReplacements } from '../../toolkit/markdown/replace.js';
 
 /** Decides a link's replacement text (the whole `[[...]]`, or a markdown link's destination), or null to keep it. */
 export type RewriteRule = (link: NoteLink, sourceId: string) => { text: string; destinationOnly?: boolean } | null;
@@ -111,16 +112,6 @@ async function planOne(id: string, rule: RewriteRule, deps: RewriteDeps): Promis
     edits.push({ note_id: id, line_number: link.line, before: link.raw, after });
   }
   return { id, note, content: replacements.length ? applyReplacements(note.content, replacements) : note.content, edits };
-}
-
-export function applyReplacements(text: string, replacements: ReadonlyArray<{ start: number; end: number; text: string }>): string {
-  let out = '';
-  let at = 0;
-  for (const r of [...replacements].sort((a, b) => a.start - b.start)) {
-    out += text.slice(at, r.start) + r.text;
-    at = r.end;
-  }
-  return out + text.slice(at);
 }
 
 /** Characters a wikilink target cannot hold: they would end or split the link. */

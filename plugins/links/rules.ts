@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { keysOf, nameKey, type NameIndex, type NoteNames } from './names.js';
-import type { NoteLink } from './parser/index.js';
+import type { NoteLink } from '../../toolkit/markdown/index.js';
 import { formatWikilink, linkSafe, type RewriteRule } from './rewrite.js';
 
 export function renameRule(names: NameIndex, noteId: string, oldTitle: string, newTitle: string): RewriteRule {

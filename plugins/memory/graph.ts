@@ -6,7 +6,7 @@
  */
 import type { NoteService } from '../../kernel/notes.js';
 import type { ToolContext } from '../../kernel/tool.js';
-import { scanMarkdown } from '../links/parser/index.js';
+import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import { LINK_INDEX, type LinkIndexService, type LinkRef } from '../links/service.js';
 import { isIdToken } from './entry-id.js';
 import { outboundLinks, type OutboundLink } from './view.js';

@@ -4,7 +4,7 @@
  * where the file sits (seed 002: status is the folder), by the backend's own layout rule.
  */
 import { locationOf, type Metadata, type Note, type NoteSummary } from '../../kernel/note.js';
-import { scanMarkdown } from '../links/parser/index.js';
+import { scanMarkdown } from '../../toolkit/markdown/index.js';
 
 export interface OutboundLink {
   id: string;

@@ -4,7 +4,7 @@
  * when some file could not be migrated (it is untouched: fix it and run again), 2 on bad usage.
  */
 import path from 'node:path';
-import { progressBar } from '../../kernel/cli/progress-bar.js';
+import { progressBar } from '../../app/cli/progress-bar.js';
 import type { NoteStore } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { CliCommandDefinition } from '../../kernel/plugin.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { contentHash } from '../../kernel/util/hash.js';
-import { fileStamp } from '../vault-config/index.js';
+import { fileStamp } from '../../toolkit/files/file-stamp.js';
 import { parseDescription, type TypeDescription } from './description.js';
 
 export interface NoteTypeInfo {

@@ -7,7 +7,7 @@
 import { ContentHashMismatchError, ValidationError } from '../../kernel/errors.js';
 import type { ToolContext } from '../../kernel/tool.js';
 import { contentHash } from '../../kernel/util/hash.js';
-import { toRelative } from '../../kernel/util/paths.js';
+import { toRelative } from '../../toolkit/files/paths.js';
 import { LINKS } from '../links/service.js';
 import { BACKUPS } from '../vault-config/index.js';
 import { vaultConfig } from './config.js';

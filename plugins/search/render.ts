@@ -5,7 +5,7 @@
  */
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
 import { locationOf, type Metadata, type Note } from '../../kernel/note.js';
-import { filterFields } from '../notes/fields.js';
+import { filterFields } from '../../toolkit/fields.js';
 
 export const ALWAYS_KEPT = ['score', 'snippet', 'filename', 'path'] as const;
 

@@ -6,8 +6,8 @@
  */
 import { ContentHashMismatchError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
 import type { NoteService } from '../../kernel/notes.js';
-import { extractTags, isTagName, tagKey } from '../links/parser/index.js';
-import { applyReplacements } from '../links/rewrite.js';
+import { extractTags, isTagName, tagKey } from '../../toolkit/markdown/index.js';
+import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import type { TagIndex } from './tag-index.js';
 
 export interface TagRenameNote {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { requireMember } from '../../kernel/backend.js';
 import { definePlugin, provide } from '../../kernel/plugin.js';
-import { normaliseRelative } from '../../kernel/util/paths.js';
+import { normaliseRelative } from '../../toolkit/files/paths.js';
 import { createBackups, BACKUPS } from './backups.js';
 import { DEFAULT_CONFIG_TEXT } from './config-schema.js';
 import { createVaultConfig, VAULT_CONFIG } from './service.js';
@@ -15,7 +15,6 @@ import { createVaultConfig, VAULT_CONFIG } from './service.js';
 export { VAULT_CONFIG, type VaultConfigService } from './service.js';
 export { BACKUPS, type BackupService, type BackupReport, type BackupEntry } from './backups.js';
 export { DEFAULT_VAULT_CONFIG, type VaultConfig } from './config-schema.js';
-export { fileStamp } from './file-stamp.js';
 
 const options = z.object({
   file: z.string().min(1).default('.flint-note/config.yml').describe('Vault-relative path of the per-vault config file'),

@@ -9,7 +9,7 @@ import type { VaultFiles } from '../../kernel/backend.js';
 import { configIssue } from '../../kernel/config/resolve.js';
 import { ConfigError } from '../../kernel/errors.js';
 import { DEFAULT_VAULT_CONFIG, vaultConfigSchema, type VaultConfig } from './config-schema.js';
-import { fileStamp } from './file-stamp.js';
+import { fileStamp } from '../../toolkit/files/file-stamp.js';
 
 export interface VaultConfigService {
   /** Vault-relative path of the config file. */

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createKernel } from '../../kernel/kernel.js';
+import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import { CLI } from '../support/cli.js';
 import { rng } from '../support/generate-vault.js';

@@ -16,7 +16,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createKernel } from '../../kernel/kernel.js';
+import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';
 import { CLI } from '../support/cli.js';

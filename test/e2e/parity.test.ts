@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from '../../kernel/mcp/server.js';
-import { main } from '../../kernel/cli/main.js';
+import { createMcpServer } from '../../app/mcp/server.js';
+import { main } from '../../app/cli/main.js';
 import { toNotekernelError } from '../../kernel/errors.js';
 import { createTestKernel, type TestKernel } from '../support/temp.js';
 

@@ -8,7 +8,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = [path.resolve(here, '../..'), path.resolve(here, '../../..')].find((dir) =>
   fs.existsSync(path.join(dir, 'package.json')),
 ) as string;
-export const CLI = path.join(REPO_ROOT, 'dist', 'kernel', 'cli', 'bin.cjs');
+export const CLI = path.join(REPO_ROOT, 'dist', 'app', 'cli', 'bin.cjs');
 
 export function assertBuilt(): void {
   if (!fs.existsSync(CLI)) throw new Error(`The CLI is not built (${CLI} missing): run npm run build first (npm test does).`);

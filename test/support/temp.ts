@@ -2,7 +2,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createKernel, type Kernel, type KernelOptions } from '../../kernel/kernel.js';
+import type { Kernel, KernelOptions } from '../../kernel/kernel.js';
+import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';
 import type { UserConfig } from '../../kernel/config/schema.js';
@@ -24,7 +25,7 @@ export interface TestKernel {
 
 /** A kernel on a fresh temp vault (initialised with the profile's defaults unless `init: false`). */
 export async function createTestKernel(
-  options: { profile?: string; config?: UserConfig; root?: string; init?: boolean } & Pick<KernelOptions, 'catalogue' | 'readOnly'> = {},
+  options: { profile?: string; config?: UserConfig; root?: string; init?: boolean } & Partial<Pick<KernelOptions, 'catalogue' | 'readOnly'>> = {},
 ): Promise<TestKernel> {
   const root = options.root ?? (await tempDir());
   const kernel = await createKernel({

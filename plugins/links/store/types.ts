@@ -5,12 +5,21 @@
  * note's links change in one transaction with no await inside.
  */
 import type { ResolvedBy } from '../names.js';
-import type { NoteLinkRow } from '../render.js';
 import type { MovedNote } from '../service.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown';
 
 /** A row of `note_links` (seed 000's columns) joined with our bookkeeping for that row. */
+export interface NoteLinkRow {
+  id: number;
+  source_note_id: string;
+  target_note_id: string | null;
+  target_title: string;
+  link_text: string | null;
+  line_number: number;
+  created: string;
+}
+
 export interface LinkRecord extends NoteLinkRow {
   /** Key the link resolves by (NameIndex.keyFor); re-resolving it alone gives the target. */
   target_key: string;

@@ -4,7 +4,7 @@ import type { VaultFiles } from '../../../kernel/backend.js';
 import { ConflictError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import { locationOf, type Note } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { toRelative } from '../../../kernel/util/paths.js';
+import { toRelative } from '../../../toolkit/files/paths.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
 import { BACKUPS, DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../../vault-config/index.js';
 import type { NoteTypes } from '../service.js';

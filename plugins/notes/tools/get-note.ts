@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
-import { filterFields } from '../fields.js';
+import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote } from '../render.js';
 
 export const fieldsField = z

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
-import { filterFields } from '../fields.js';
+import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote } from '../render.js';
 import { fieldsField } from './get-note.js';
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.js';
-import { VAULT_ROUTER } from '../../../kernel/vaults/router.js';
+import { VAULT_ROUTER } from '../../../kernel/tokens.js';
 
 const vaultId = z.string().min(1).describe('Vault id, e.g. "work"');
 

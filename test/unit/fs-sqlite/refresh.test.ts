@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../backends/fs-sqlite/schema.js';
-import { fileStateHash, xor53 } from '../../../kernel/util/file-digest.js';
+import { fileStateHash, xor53 } from '../../../toolkit/files/file-digest.js';
 import { tempDir } from '../../support/temp.js';
 import { note, useVaults, writeAt } from './helpers.js';
 

@@ -137,7 +137,7 @@ describe('one hash, two different writers: exactly one wins', () => {
 });
 
 describe('store and files on one note file', () => {
-  // BUG (store.ts update vs kernel/util/vault-files.ts writeText): both share one KeyedMutex but
+  // BUG (store.ts update vs toolkit/files/vault-files.ts writeText): both share one KeyedMutex but
   // lock different keys (the note id `general/x.md` vs the absolute path), so a CAS through the
   // store and a CAS through files with the same hash both pass their check: a lost update.
   it('a store update and a files.writeText with the same hash: exactly one wins', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createKernel } from '../../../kernel/kernel.js';
+import { createKernel } from '../../../app/index.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { LinkIndexer } from '../../../plugins/links/indexer.js';
 import { NameIndex } from '../../../plugins/links/names.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTagName, scanMarkdown, type ExternalLink, type NoteLink } from '../../../plugins/links/parser/index.js';
+import { isTagName, scanMarkdown, type ExternalLink, type NoteLink } from '../../../toolkit/markdown/index.js';
 import { PARSER_CASES } from './parser-cases.js';
 
 function summariseLink(link: NoteLink): string {

@@ -1,6 +1,6 @@
 /** seed 000's field filtering rules, on the get_note shape. */
 import { describe, expect, it } from 'vitest';
-import { filterFields } from '../../../plugins/notes/fields.js';
+import { filterFields } from '../../../toolkit/fields.js';
 
 const note = {
   id: 'general/my-note.md',

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotekernelError, toNotekernelError, type ErrorBody } from '../../../kernel/errors.js';
-import { createKernel } from '../../../kernel/kernel.js';
+import { createKernel } from '../../../app/index.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { createTestKernel, type TestKernel } from '../../support/temp.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEMP_PREFIX, writeFileAtomic } from '../../../kernel/util/atomic-write.js';
 import { contentHash } from '../../../kernel/util/hash.js';
-import { RetiredFiles } from '../../../kernel/util/retired-files.js';
+import { RetiredFiles } from '../../../toolkit/files/retired-files.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 let dir: string;

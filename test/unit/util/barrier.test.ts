@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Barrier } from '../../../kernel/util/barrier.js';
+import { Barrier } from '../../../toolkit/files/barrier.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileLocks } from '../../../kernel/util/file-lock.js';
+import { FileLocks } from '../../../toolkit/files/file-lock.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const dirs: string[] = [];

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileStateHash, xor53 } from '../../../kernel/util/file-digest.js';
+import { fileStateHash, xor53 } from '../../../toolkit/files/file-digest.js';
 import { TEMP_PREFIX } from '../../../kernel/util/atomic-write.js';
-import { scanFiles, STATS_PER_FILE, type FileScan } from '../../../kernel/util/file-scan.js';
+import { scanFiles, STATS_PER_FILE, type FileScan } from '../../../toolkit/files/file-scan.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const roots: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../../kernel/util/group-commit.js';
+import { GroupCommit } from '../../../toolkit/files/group-commit.js';
 
 describe('GroupCommit', () => {
   it('commits items added in the same turn together, and each caller waits for its own', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isInside, normaliseRelative, resolveInside, toRelative } from '../../../kernel/util/paths.js';
+import { isInside, normaliseRelative, resolveInside, toRelative } from '../../../toolkit/files/paths.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 function thrownBy(fn: () => unknown): { code?: string; details?: Record<string, unknown>; message?: string } | undefined {

@@ -3,7 +3,7 @@
  * status, createdAt, updatedAt and the usage fields (used, last_used, pinned), then the body;
  * files could carry a `_top-of-mind` filename prefix. Converting one gives v2's pure markdown.
  */
-import { isTagName } from '../../../links/parser/index.js';
+import { isTagName } from '../../../../toolkit/markdown/index.js';
 import { renderEntry } from '../../../../backends/markdown-git/entry-format.js';
 import { entryFilename, idFromFilename, isEntryId } from '../../../../backends/markdown-git/entry-name.js';
 

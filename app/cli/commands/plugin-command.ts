@@ -4,7 +4,7 @@
  * before any vault is opened; the command then runs with the vault open.
  */
 import path from 'node:path';
-import type { Catalogue } from '../../kernel.js';
+import type { Catalogue } from '../../../kernel/kernel.js';
 import { openFromOptions, type CommonOptions } from '../open.js';
 
 const VALUE_OPTIONS: Record<string, keyof CommonOptions> = {

@@ -3,10 +3,10 @@
  * backup). Every path goes through `resolveInside`; writes can be compare-and-swap on a hash.
  */
 import fs from 'node:fs/promises';
-import type { VaultFiles } from '../backend.js';
-import { ContentHashMismatchError } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { contentHash } from './hash.js';
+import type { VaultFiles } from '../../kernel/backend.js';
+import { ContentHashMismatchError } from '../../kernel/errors.js';
+import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { contentHash } from '../../kernel/util/hash.js';
 import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';
 

@@ -16,9 +16,9 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { NotFoundError, toNotekernelError } from '../errors.js';
-import type { ToolHost } from '../tool-host.js';
-import { VERSION } from '../version.js';
+import { NotFoundError, toNotekernelError } from '../../kernel/errors.js';
+import type { ToolHost } from '../../kernel/tool-host.js';
+import { VERSION } from '../../kernel/version.js';
 
 export function renderResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value ?? null, null, 2) }] };

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Kernel } from '../../kernel.js';
+import type { Kernel } from '../../../kernel/kernel.js';
 import { kernelFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
 
 function print(value: unknown): void {

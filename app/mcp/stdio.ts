@@ -4,7 +4,7 @@
  * been flushed and closed.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { ToolHost } from '../tool-host.js';
+import type { ToolHost } from '../../kernel/tool-host.js';
 import { createMcpServer } from './server.js';
 
 export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void>): Promise<void> {

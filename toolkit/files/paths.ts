@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PathOutsideVaultError } from '../errors.js';
+import { PathOutsideVaultError } from '../../kernel/errors.js';
 
 /** Normalises a vault-relative path to `a/b/c` form, or throws `path_outside_vault`. */
 export function normaliseRelative(input: string): string {

@@ -3,18 +3,18 @@
  * carry a `vault_id` naming another one, which is then opened (once) and served without
  * switching the active vault — seed 000's "vault-specific operations".
  */
-import { token } from '../container.js';
-import type { Kernel, OpenVaultOptions } from '../kernel.js';
-import type { Logger } from '../logger.js';
-import type { PromptDefinition, ResourceDefinition } from '../plugin.js';
-import type { ToolInfo } from '../tool.js';
-import type { ToolHost } from '../tool-host.js';
-import type { Vault } from '../vault.js';
-import type { VaultInfo } from '../vault-info.js';
-import { NotFoundError } from '../errors.js';
-import type { VaultRegistry } from './registry.js';
+import type { Kernel, OpenVaultOptions } from '../../kernel/kernel.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { PromptDefinition, ResourceDefinition } from '../../kernel/plugin.js';
+import type { ToolInfo } from '../../kernel/tool.js';
+import type { ToolHost } from '../../kernel/tool-host.js';
+import type { Vault } from '../../kernel/vault.js';
+import type { VaultInfo } from '../../kernel/vault-info.js';
+import { NotFoundError } from '../../kernel/errors.js';
+import type { VaultRegistry } from '../../kernel/vaults/registry.js';
+import { VAULT_ROUTER, type VaultSwitchboard } from '../../kernel/tokens.js';
 
-export class VaultRouter implements ToolHost {
+export class VaultRouter implements ToolHost, VaultSwitchboard {
   private active?: Vault;
   private readonly byId = new Map<string, Promise<Vault>>();
 
@@ -97,4 +97,9 @@ export class VaultRouter implements ToolHost {
   }
 }
 
-export const VAULT_ROUTER = token<VaultRouter>('kernel.vault-router');
+/** A router serving the registry's vaults by `vault_id`; vault-management tools reach it through VAULT_ROUTER. */
+export function createRouter(kernel: Kernel, options: OpenVaultOptions = {}): VaultRouter {
+  const router = new VaultRouter(kernel, kernel.registry, options);
+  kernel.provide(VAULT_ROUTER, router);
+  return router;
+}

@@ -1,9 +1,10 @@
 /** Shared by every CLI command: options → kernel → router over the vault(s). */
 import { Command, Option } from 'commander';
-import { createKernel, type Kernel } from '../kernel.js';
-import type { ProgressReporter } from '../progress.js';
-import type { Vault } from '../vault.js';
-import type { VaultRouter } from '../vaults/router.js';
+import type { Kernel } from '../../kernel/kernel.js';
+import { createKernel } from '../index.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
+import type { Vault } from '../../kernel/vault.js';
+import { createRouter, type VaultRouter } from '../vaults/router.js';
 
 export interface CommonOptions {
   profile?: string;
@@ -44,7 +45,7 @@ export async function openFromOptions(
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
   const kernel = await kernelFromOptions(options, extra.defaultLogLevel);
   try {
-    const router = kernel.createRouter({
+    const router = createRouter(kernel, {
       ...(extra.watch !== undefined ? { watch: extra.watch } : {}),
       ...(extra.progress ? { progress: extra.progress } : {}),
     });

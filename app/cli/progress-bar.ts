@@ -1,7 +1,7 @@
 /** Renders kernel progress as a bar on stderr (stdout stays clean for JSON and MCP). */
 import { createRequire } from 'node:module';
 import type cliProgressTypes from 'cli-progress';
-import type { ProgressReporter } from '../progress.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
 
 // Loaded on first use: most runs have nothing to report.
 const require = createRequire(import.meta.url);

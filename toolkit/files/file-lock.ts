@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConflictError } from '../errors.js';
+import { ConflictError } from '../../kernel/errors.js';
 
 const OWNER_PREFIX = 'owner-';
 

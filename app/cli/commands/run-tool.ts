@@ -1,5 +1,5 @@
 /** One tool call from the shell: JSON on stdout, the error body on stdout too, exit 1 on failure. */
-import { toNotekernelError } from '../../errors.js';
+import { toNotekernelError } from '../../../kernel/errors.js';
 import { ExitCode } from '../exit-code.js';
 import { openFromOptions, type CommonOptions } from '../open.js';
 

@@ -6,13 +6,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { NotekernelError, toNotekernelError } from '../errors.js';
-import { VERSION } from '../version.js';
+import { NotekernelError, toNotekernelError } from '../../kernel/errors.js';
+import { VERSION } from '../../kernel/version.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
 import { addDeleteCommands } from './commands/delete-commands.js';
 import { runPluginCommand } from './commands/plugin-command.js';
-import type { Catalogue } from '../kernel.js';
+import type { Catalogue } from '../../kernel/kernel.js';
 import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
 import { progressBar } from './progress-bar.js';

@@ -8,8 +8,8 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ConfigError } from '../errors.js';
-import type { ToolHost } from '../tool-host.js';
+import { ConfigError } from '../../kernel/errors.js';
+import type { ToolHost } from '../../kernel/tool-host.js';
 import { createMcpServer } from './server.js';
 
 export interface HttpOptions {
