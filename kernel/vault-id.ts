@@ -1,11 +1,10 @@
 /**
- * The optional `vault_id` every note tool accepts (seed 000). Routing a call to another
- * registered vault happens before the handler runs; a handler only confirms it is the vault
- * that was asked for.
+ * The optional `vault_id` every note tool accepts (seed 000). A router sends a call to the vault
+ * it names; the vault then confirms, once for every tool (`Vault.call`), that it is the one asked
+ * for. Handlers never look at it.
  */
 import { z } from 'zod';
 import { NotFoundError } from './errors.js';
-import type { ToolContext } from './tool.js';
 
 export const vaultIdField = z
   .string()
@@ -13,10 +12,11 @@ export const vaultIdField = z
   .optional()
   .describe('Serve this call from the vault with this id instead of the active one');
 
-export function assertVault(ctx: Pick<ToolContext, 'vault'>, vaultId: string | undefined): void {
-  if (vaultId === undefined || vaultId === ctx.vault.id) return;
-  throw new NotFoundError(`Vault '${vaultId}' not found. Available vaults: ${ctx.vault.id}`, {
+export function assertVault(ownId: string, args: unknown): void {
+  const vaultId = (args as { vault_id?: unknown } | null | undefined)?.vault_id;
+  if (typeof vaultId !== 'string' || vaultId === ownId) return;
+  throw new NotFoundError(`Vault '${vaultId}' not found. Available vaults: ${ownId}`, {
     vault_id: vaultId,
-    available: [ctx.vault.id],
+    available: [ownId],
   });
 }

@@ -11,6 +11,7 @@ import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from 
 import type { ToolRegistry } from './registry.js';
 import type { AnyTool, ToolArgs, ToolContext, ToolInfo, ToolResult } from './tool.js';
 import type { VaultInfo } from './vault-info.js';
+import { assertVault } from './vault-id.js';
 
 export interface VaultParts {
   info: VaultInfo;
@@ -60,6 +61,7 @@ export class Vault {
       throw new NotFoundError(`Tool "${(nameOrTool as AnyTool).name}" is not loaded in this vault (hidden, or its plugin is not in the profile).`);
     }
     try {
+      if (!this.isGlobalTool(name)) assertVault(this.info.id, args);
       return await this.parts.registry.invoke(name, args, this.toolContext());
     } catch (err) {
       const error = toNotekernelError(err);

@@ -70,7 +70,7 @@ export async function renameTag(
     if (args.dryRun) continue;
     try {
       const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
-      const updated = await notes.update(id, change, note.contentHash);
+      const updated = await notes.update(id, change, note.contentHash, note);
       await index.run(() => index.apply(updated));
       report.notes_updated++;
     } catch (err) {

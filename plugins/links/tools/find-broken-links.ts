@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 
@@ -14,7 +14,6 @@ export function findBrokenLinksTool(runtime: LinksRuntime) {
     input: z.object({ limit: limitField(500, 10_000, 'links'), vault_id: vaultIdField }),
     annotations: { title: 'Find broken links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       await runtime.reconcile();
       const broken = runtime.links.broken();
       const shown = broken.slice(0, args.limit).map(toNoteLinkRow);

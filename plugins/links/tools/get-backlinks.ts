@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 import { identifierField } from './get-note-links.js';
@@ -12,7 +12,6 @@ export function getBacklinksTool(runtime: LinksRuntime) {
     input: z.object({ identifier: identifierField, vault_id: vaultIdField }),
     annotations: { title: 'Get backlinks', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const id = await runtime.noteId(args.identifier);
       return { success: true, note_id: id, backlinks: runtime.links.incoming(id).map(toNoteLinkRow) };
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { limitField } from './find-broken-links.js';
 
@@ -19,7 +19,6 @@ export function getLinkGraphTool(runtime: LinksRuntime) {
     }),
     annotations: { title: 'Get link graph', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const wantOrphans = args.orphans ?? args.identifier === undefined;
       if (wantOrphans) await runtime.reconcile();
       const graph = args.identifier

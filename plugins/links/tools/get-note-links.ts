@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toExternalLinkRow, toNoteLinkRow } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 
@@ -13,7 +13,6 @@ export function getNoteLinksTool(runtime: LinksRuntime) {
     input: z.object({ identifier: identifierField, vault_id: vaultIdField }),
     annotations: { title: 'Get note links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const id = await runtime.noteId(args.identifier);
       return {
         success: true,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 
 export function linksRepairTool(runtime: LinksRuntime) {
@@ -16,7 +16,6 @@ export function linksRepairTool(runtime: LinksRuntime) {
     }),
     annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       if (args.refresh) await ctx.notes.store.refresh();
       const noteId = args.identifier === undefined ? undefined : await runtime.noteId(args.identifier);
       const report = await runtime.repair({ dryRun: args.dry_run, ...(noteId !== undefined ? { noteId } : {}) });

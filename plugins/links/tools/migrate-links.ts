@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 
 export function migrateLinksTool(runtime: LinksRuntime) {
@@ -14,7 +14,6 @@ export function migrateLinksTool(runtime: LinksRuntime) {
     }),
     annotations: { title: 'Migrate links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       await runtime.ready();
       const existing = runtime.links.counts().links;
       if (!args.force && existing > 0) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { limitField } from './find-broken-links.js';
 
@@ -22,7 +22,6 @@ export function searchByLinksTool(runtime: LinksRuntime) {
     }),
     annotations: { title: 'Search by links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       await runtime.reconcile();
       const sets: Array<Set<string>> = [];
       if (args.has_links_to) {

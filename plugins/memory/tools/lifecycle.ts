@@ -10,7 +10,7 @@ async function setStatus(ctx: ToolContext, rawId: string, status: 'active' | 'ar
   const note = await ctx.notes.require(id);
   const view = entryView(note);
   if (view.status === status) return { id, status, path: note.path, changed: false };
-  const moved = await ctx.notes.update(id, { metadata: { status } }, note.contentHash);
+  const moved = await ctx.notes.update(id, { metadata: { status } }, note.contentHash, note);
   return { id, status, path: moved.path, changed: true };
 }
 

@@ -13,7 +13,7 @@ export const memoryRename = defineTool({
     const id = entryId(args.id);
     const note = await ctx.notes.require(id);
     if (note.title === args.new_title) return { id, oldTitle: note.title, title: note.title, path: note.path, updatedInboundLinks: 0 };
-    const renamed = await ctx.notes.update(id, { title: args.new_title }, note.contentHash);
+    const renamed = await ctx.notes.update(id, { title: args.new_title }, note.contentHash, note);
     const updatedInboundLinks = await memoryGraph(ctx).rewriteInbound(id, note.title, renamed.title);
     return { id, oldTitle: note.title, title: renamed.title, path: renamed.path, updatedInboundLinks };
   },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { VaultFiles } from '../../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { formatDescription } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { assertTypeName } from '../type-name.js';
@@ -29,7 +29,6 @@ export function createNoteTypeTool(types: NoteTypes, files: VaultFiles) {
     }),
     annotations: { title: 'Create note type', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const name = assertTypeName(args.type_name);
       const clash = (await types.list()).find((t) => t.name.toLowerCase() === name.toLowerCase() && t.hasDescription);
       if (clash) throw new ConflictError(`Note type '${clash.name}' already exists; change it with update_note_type.`, { type_name: name, existing: clash.name });

@@ -5,7 +5,7 @@ import { ConflictError, ValidationError, toNotekernelError } from '../../../kern
 import { locationOf, type Note } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { toRelative } from '../../../toolkit/files/paths.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { BACKUPS, DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../../vault-config/index.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
@@ -25,7 +25,6 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
     }),
     annotations: { title: 'Delete note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const config = (await ctx.tryResolve(VAULT_CONFIG)?.get()) ?? DEFAULT_VAULT_CONFIG;
       const info = await requireType(types, args.type_name);
       if (!config.deletion.allow_note_type_deletion) {

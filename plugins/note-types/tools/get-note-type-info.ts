@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { SCHEMA } from '../../schema/service.js';
 import type { NoteTypeInfo, NoteTypes } from '../service.js';
 import { assertTypeName } from '../type-name.js';
@@ -27,7 +27,6 @@ export function getNoteTypeInfoTool(types: NoteTypes) {
     }),
     annotations: { title: 'Get note type info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const info = await requireType(types, args.type_name);
       const schemaService = ctx.tryResolve(SCHEMA);
       const schema = schemaService?.parseLines(info.description.schemaLines);

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import type { NoteStore } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { NoteTypes } from '../service.js';
 
 /** seed 000's list_note_types rows; also the body of the flint-note://types resource. */
@@ -28,7 +28,6 @@ export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
     input: z.object({ vault_id: vaultIdField }),
     annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       return noteTypeRows(types, store);
     },
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { VaultFiles } from '../../../kernel/backend.js';
 import { ContentHashMismatchError, NotekernelError, ValidationError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { formatDescription, parseDescription, replaceSection, SCHEMA_INTRO } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
@@ -39,7 +39,6 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       }),
     annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const info = await requireType(types, args.type_name);
       if (info.contentHash !== args.content_hash) throw typeHashMismatch(info.name, info.contentHash, args.content_hash);
       const current = info.description;

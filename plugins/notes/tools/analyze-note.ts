@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import type { Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINKS, type LinkRef } from '../../links/service.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
 import { SCHEMA, isSystemKey, type FieldIssue, type TypeSchema } from '../../schema/service.js';
@@ -17,7 +17,6 @@ export const analyzeNoteTool = defineTool({
   }),
   annotations: { title: 'Analyze note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const note = await ctx.notes.require(args.identifier);
     const type = note.type ?? '';
     const typeInfo = await ctx.tryResolve(NOTE_TYPES)?.get(type);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { NoteSummary } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { vaultConfig } from '../config.js';
 import { deleteNoteSafely } from '../deletion.js';
 
@@ -19,7 +19,6 @@ export const bulkDeleteNotesTool = defineTool({
   }),
   annotations: { title: 'Bulk delete notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     if (args.type === undefined && args.tags === undefined && args.pattern === undefined) {
       throw new ValidationError('Give at least one criterion (type, tags or pattern): bulk_delete_notes never deletes a whole vault.', { field: 'type' });
     }

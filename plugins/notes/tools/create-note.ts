@@ -3,7 +3,7 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata } from '../../../kernel/note.js';
 import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
 import { vaultConfig } from '../config.js';
 import { renderCreated } from '../render.js';
@@ -38,7 +38,6 @@ export const createNoteTool = defineTool({
     }),
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const defaultType = (await vaultConfig(ctx)).default_note_type;
     if (args.notes) return { ...(await createBatch(args.notes, ctx, defaultType)), ...(await servedBy(ctx)) };
     const metadata = (args.metadata ?? {}) as Metadata;

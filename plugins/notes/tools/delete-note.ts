@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { deleteNoteSafely } from '../deletion.js';
 
 export const deleteNoteTool = defineTool({
@@ -15,7 +15,6 @@ export const deleteNoteTool = defineTool({
   }),
   annotations: { title: 'Delete note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const result = await deleteNoteSafely(ctx, args.identifier, {
       confirm: args.confirm,
       ...(args.content_hash !== undefined ? { expectedHash: args.content_hash } : {}),

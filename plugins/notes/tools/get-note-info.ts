@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { noteRow } from './list-notes-by-type.js';
 
 export const getNoteInfoTool = defineTool({
@@ -22,7 +22,6 @@ export const getNoteInfoTool = defineTool({
     }),
   annotations: { title: 'Get note info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const wanted = (args.title_or_filename ?? args.title ?? args.filename ?? '').toLowerCase();
     const stem = wanted.replace(/\.md$/, '');
     const notes = await ctx.notes.list(args.type !== undefined ? { type: args.type } : {});

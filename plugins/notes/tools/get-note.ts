@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote } from '../render.js';
 
@@ -19,7 +19,6 @@ export const getNoteTool = defineTool({
   }),
   annotations: { title: 'Get note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const note = await ctx.notes.require(args.identifier);
     return filterFields(renderNote(note), args.fields);
   },

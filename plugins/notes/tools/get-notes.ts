@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote } from '../render.js';
 import { fieldsField } from './get-note.js';
@@ -16,7 +16,6 @@ export const getNotesTool = defineTool({
   }),
   annotations: { title: 'Get notes', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     // Reads run side by side: each is one file read, and the answer keeps the request's order.
     const results = await Promise.all(
       args.identifiers.map(async (identifier) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../note-types/index.js';
 
 /** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
@@ -32,7 +32,6 @@ export const listNotesByTypeTool = defineTool({
   annotations: { title: 'List notes by type', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   requires: ['types'],
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const type = assertTypeName(args.type, 'type');
     const types = (await ctx.notes.store.listTypes?.()) ?? [];
     if (!types.includes(type)) throw new NotFoundError(`Note type '${type}' does not exist. Available types: ${types.join(', ')}`, { type_name: type, available: types });

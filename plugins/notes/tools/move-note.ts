@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import type { Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName, NOTE_TYPES } from '../../note-types/index.js';
 import { SCHEMA, isSystemKey } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
@@ -22,7 +22,6 @@ export const moveNoteTool = defineTool({
   annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   requires: ['types'],
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const newType = assertTypeName(args.new_type, 'new_type');
     const types = ctx.tryResolve(NOTE_TYPES);
     if (types && !(await types.get(newType))) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConflictError, ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 
@@ -20,7 +20,6 @@ export const renameNoteTool = defineTool({
   }),
   annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     const before = await ctx.notes.require(args.identifier);
     if (before.contentHash !== args.content_hash) throw new ContentHashMismatchError(before.contentHash, args.content_hash, { identifier: before.id });
     // Two notes with one title would make [[Title]] ambiguous: refuse, naming the owner.
@@ -32,7 +31,7 @@ export const renameNoteTool = defineTool({
         new_title: args.new_title,
       });
     }
-    const note = await ctx.notes.update(before.id, { title: args.new_title }, args.content_hash);
+    const note = await ctx.notes.update(before.id, { title: args.new_title }, args.content_hash, before);
     const warnings: string[] = [];
     let report: LinkRewriteReport | undefined;
     const links = ctx.tryResolve(LINKS);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ContentHashMismatchError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 
 const HASH_REQUIRED = 'content_hash is required: read the note (get_note or get_notes) and pass its content_hash';
@@ -45,7 +45,6 @@ export const updateNoteTool = defineTool({
     }),
   annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    assertVault(ctx, args.vault_id);
     if (args.updates) return updateBatch(args.updates, ctx);
     return applyUpdate(ctx, {
       identifier: args.identifier as string,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { METADATA_OPERATORS, type SearchSortField } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse } from '../render.js';
 import { durationField, instantField, rangeOf } from '../time-args.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
@@ -46,7 +46,6 @@ export function searchNotesAdvancedTool(deps: SearchToolDeps) {
     input,
     annotations: { title: 'Search notes (structured)', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
-      assertVault(ctx, args.vault_id);
       const now = new Date();
       const updated = rangeOf({ within: args.updated_within, after: args.updated_after, before: args.updated_before }, now);
       const created = rangeOf({ within: args.created_within, after: args.created_after, before: args.created_before }, now);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { SearchIndex } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { respond, type SearchResponse } from '../render.js';
 import { renderSqlRows } from '../sql-rows.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
@@ -28,7 +28,6 @@ export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<Sea
     }),
     annotations: { title: 'Search notes (SQL)', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
-      assertVault(ctx, args.vault_id);
       // One row past the limit tells whether more exist without counting them all.
       const rows = await namingArguments('search_notes_sql', {}, () =>
         deps.sql(args.query, args.params, { timeoutMs: deps.options.sqlTimeoutMs, maxRows: args.limit + 1 }),

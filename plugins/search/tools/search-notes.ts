@@ -1,7 +1,7 @@
 /** `search_notes` (seed 000): ranked words, or a bounded regex, over the vault's notes. */
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse } from '../render.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
 
@@ -28,7 +28,6 @@ export function searchNotesTool(deps: SearchToolDeps) {
     input,
     annotations: { title: 'Search notes', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
-      assertVault(ctx, args.vault_id);
       const page = await namingArguments('search_notes', { text: 'query', type: 'type_filter', regex: 'use_regex' }, () =>
         deps.index.search({
           text: args.query,

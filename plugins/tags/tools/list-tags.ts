@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { TagIndex } from '../tag-index.js';
 
 export function listTagsTool(index: TagIndex) {
@@ -14,7 +14,6 @@ export function listTagsTool(index: TagIndex) {
     }),
     annotations: { title: 'List tags', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       await index.reconcile();
       const tags = await index.list(args.prefix !== undefined ? { prefix: args.prefix.replace(/^#/, '') } : {});
       return { success: true, tags: tags.slice(0, args.limit), total: tags.length, ...(tags.length > args.limit ? { truncated: true } : {}) };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { assertVault, vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renameTag } from '../rename.js';
 import type { TagIndex } from '../tag-index.js';
 
@@ -18,7 +18,6 @@ export function renameTagTool(index: TagIndex) {
     }),
     annotations: { title: 'Rename tag', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      assertVault(ctx, args.vault_id);
       const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested });
       const hint = report.dry_run && report.notes_affected ? { hint: 'Run again with dry_run: false to apply these changes.' } : {};
       return { success: true, ...report, ...hint };
