@@ -30,6 +30,7 @@ export class IndexOutbox {
   private reconciled: Promise<void> = Promise.resolve();
   private lastError: unknown;
   private retryTimer: NodeJS.Timeout | undefined;
+  private endPause: (() => void) | undefined;
   private closed = false;
   private readonly retryMs: number;
   private readonly maxRetryMs: number;
@@ -76,6 +77,7 @@ export class IndexOutbox {
     await Promise.race([flushed, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
     this.closed = true;
     clearTimeout(this.retryTimer);
+    this.endPause?.();
     if (this.pending.size) this.logger.warn({ pending: this.pending.size }, 'search index updates left for the next open to reconcile');
     this.wakeIdle();
   }
@@ -124,8 +126,10 @@ export class IndexOutbox {
     }
   }
 
+  /** A retry's wait; `close` ends it at once, so no loop outlives the vault. */
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
+      this.endPause = resolve;
       this.retryTimer = setTimeout(resolve, ms);
     });
   }
@@ -143,6 +147,8 @@ export class IndexOutbox {
         const reason = this.lastError instanceof Error ? this.lastError.message : 'it is still catching up';
         reject(new BackendUnavailableError(`The search index is not up to date with the notes: ${reason}. Try again shortly.`, {}));
       }, this.readWaitMs);
+      // A waiting read keeps its caller alive, not the process: a closed vault must let it exit.
+      timer.unref();
     });
     try {
       await Promise.race([work, timeout]);

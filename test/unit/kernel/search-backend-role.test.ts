@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBackend, type SearchIndex } from '../../../kernel/backend.js';
+import { definePlugin } from '../../../kernel/plugin.js';
 import type { Catalogue } from '../../../kernel/kernel.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';
 import { memoryBackend } from '../../../examples/memory-backend/index.js';
@@ -66,6 +67,16 @@ describe('a search backend beside fs-sqlite', () => {
     expect(await hitsOf(t, 'osprey')).toEqual(['Osprey sighting']);
     const refused = await t.vault.call('search_notes', { query: 'osp.*', use_regex: true }).catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'capability_missing', details: { capability: 'regex', backend: 'memory' } });
+  });
+
+  it('a plugin that needs a search capability the search backend lacks is refused, naming the role and that backend', async () => {
+    const needsSql = definePlugin({ id: 'needs-sql', description: 'wants read-only SQL', requires: ['sql'], register: () => ({}) });
+    const cat = catalogue();
+    const withPlugin: Catalogue = { ...cat, plugins: [...cat.plugins, needsSql as Catalogue['plugins'][number]] };
+    await expect(createTestKernel({ config: { search: { backend: 'memory' }, plugins: { 'needs-sql': true } }, catalogue: withPlugin })).rejects.toMatchObject({
+      code: 'capability_missing',
+      details: { plugin: 'needs-sql', capability: 'sql', role: 'search', backend: 'memory' },
+    });
   });
 
   it('a failing index never fails the write; the next search sees the note once the index recovers', async () => {
