@@ -1,46 +1,22 @@
 #!/usr/bin/env node
 /**
- * The `notekernel` command. Loading ~400 modules is most of a short command's time and of a
- * served vault's first answer, so when `npm run build` has produced the bundled CLI (one file)
- * and V8's code cache for it, this runs that: no module resolution, no parsing, no compiling.
- * Otherwise (or with NOTEKERNEL_NO_BUNDLE=1) it runs the modules as built. Decisions 011, 014.
+ * The `notekernel` command. Loading ~400 modules one by one is most of a short command's time and
+ * of a served vault's first answer, so `npm run build` bundles them into one CommonJS file with a
+ * source map (run.bundle.cjs), which this requires. Without the bundle, or with
+ * NOTEKERNEL_NO_BUNDLE=1, it imports the modules as built. Decisions 011, 014.
  *
- * CommonJS on purpose: an ES module entry starts Node's ES module loader first (~10 ms), and that
- * loader's file reads start libuv's thread pool before the first line here could size it.
+ * CommonJS on purpose: an ES module entry starts Node's ES module loader before its first line
+ * (~10 ms), and a CommonJS file requires the CommonJS bundle directly.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import nodeModule from 'node:module';
 import path from 'node:path';
-import vm from 'node:vm';
 
-// Batched writes (a rename's 200 link rewrites, a batch create) fsync many files at once; with
-// the default 4 threads each journal commit takes 4 of them, with 64 a handful of commits take all
-// (200 fsyncs: ~40 ms → ~10 ms here). A value the user set wins.
-process.env.UV_THREADPOOL_SIZE ??= '64';
+// Node 22.1+ keeps the compiled bundle on disk between runs (in the OS temp folder, per Node
+// version); Node 20 has no such cache and compiles the bundle at every start.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const bundle = path.join(__dirname, 'run.bundle.cjs');
-const codeCache = `${bundle}.v8cache`;
 
-if (process.env.NOTEKERNEL_NO_BUNDLE !== '1' && fs.existsSync(bundle)) runBundle();
+if (process.env.NOTEKERNEL_NO_BUNDLE !== '1' && fs.existsSync(bundle)) require(bundle);
 else void import('./run.js');
-
-function runBundle(): void {
-  // The build guarantees ASCII: latin1 gives V8 a one-byte string without a UTF-8 decode.
-  const source = fs.readFileSync(bundle, 'latin1').replace(/^#!.*/, '');
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = fs.readFileSync(codeCache);
-  } catch {
-    // no cache yet: compiled as usual
-  }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundle,
-    ...(cachedData ? { cachedData } : {}),
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
-  // The build writes the cache after a run, so it holds the functions start-up compiled too.
-  if (process.env.NOTEKERNEL_WRITE_CODE_CACHE === '1') process.once('exit', () => fs.writeFileSync(codeCache, script.createCachedData()));
-  const module = { exports: {} };
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
-}

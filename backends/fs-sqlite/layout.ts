@@ -6,6 +6,7 @@
 import { ValidationError } from '../../kernel/errors.js';
 import { normaliseRelative } from '../../toolkit/files/paths.js';
 import { folderOf, isNoteFileName, scanFiles, type FileScan } from '../../toolkit/files/file-scan.js';
+import type { SlugRule } from '../../toolkit/slugify.js';
 
 export type LayoutKind = 'typed' | 'flat';
 
@@ -93,18 +94,5 @@ export function listNoteFiles(layout: Layout, root: string): NoteLocation[] {
   return notesInScan(layout, scanFiles(root)).map(({ id, type, relPath }) => ({ id, type, relPath }));
 }
 
-/** flint's filename rule, made Unicode-aware: letters and digits of any script are kept. */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFC')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '')
-    .replace(/\s+/g, '-')
-    .replace(/-+/g, '-')
-    // A leading `_` or `.` would make the file a type file or hidden.
-    .replace(/^[-_]+|-+$/g, '');
-  // Cut by code points, never inside a surrogate pair.
-  const capped = [...slug].slice(0, 100).join('').replace(/-+$/, '');
-  return capped || 'untitled';
-}
+/** flint's filename rule, made Unicode-aware (`kernel/util/slugify.ts`). */
+export const NOTE_SLUG: SlugRule = { dashes: 'whitespace', maxLength: 100 };

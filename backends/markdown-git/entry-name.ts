@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { ValidationError } from '../../kernel/errors.js';
+import { slugify, type SlugRule } from '../../toolkit/slugify.js';
 
 export const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 export const ARCHIVE_DIR = 'archive';
@@ -48,19 +49,11 @@ export function isEntryId(input: string): boolean {
   return ID_TOKEN.test(input);
 }
 
-/** Lower-case words joined by `-`, letters and digits of any script kept, at most 80 characters. */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  const capped = [...slug].slice(0, 80).join('').replace(/-+$/, '');
-  return capped || 'untitled';
-}
+/** Lower-case words joined by `-`, letters and digits of any script kept (`kernel/util/slugify.ts`). */
+export const ENTRY_SLUG: SlugRule = { dashes: 'non-alphanumeric', maxLength: 80 };
 
 export function entryFilename(title: string, id: string): string {
-  return `${slugify(title)} ${id}.md`;
+  return `${slugify(title, ENTRY_SLUG)} ${id}.md`;
 }
 
 /** The title a file without a `# heading` gets: its slug, dashes as spaces. */

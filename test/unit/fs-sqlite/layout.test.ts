@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertTypeName, isNoteFileName, listNoteFiles, locate, slugify, type Layout } from '../../../backends/fs-sqlite/layout.js';
+import { assertTypeName, isNoteFileName, listNoteFiles, locate, NOTE_SLUG, type Layout } from '../../../backends/fs-sqlite/layout.js';
+import { slugify as slugifyWith } from '../../../toolkit/slugify.js';
 import { useVaults } from './helpers.js';
 
 const typed: Layout = { kind: 'typed', metaDir: '.notekernel', defaultType: 'general' };
@@ -17,7 +18,9 @@ function codeOf(fn: () => unknown): string | undefined {
 /** A lone UTF-16 surrogate: a string that cannot be encoded as UTF-8 faithfully. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-describe('slugify', () => {
+const slugify = (title: string) => slugifyWith(title, NOTE_SLUG);
+
+describe('slugify (flint filenames)', () => {
   it.each([
     ['Hello, World!', 'hello-world'],
     ['Ünïcødé Straße', 'ünïcødé-straße'],

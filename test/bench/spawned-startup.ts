@@ -1,0 +1,82 @@
+/**
+ * Issue 2's start-up target, as a client sees it: a spawned `notekernel serve` on an indexed
+ * vault, from spawn to the first `get_note` answer over MCP stdio, p50 ≤ 300 ms and ≤ 3× a bare
+ * `node` started in the same environment in the same run (issue 12).
+ * BENCH_CLI_COMPARE=<path to another bin.cjs> adds a row for that build, sampled alternately
+ * with this one, so two builds compare on one machine under one load.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createKernel } from '../../app/index.js';
+import { silentLogger } from '../../kernel/logger.js';
+import { CLI } from '../support/cli.js';
+import { generateVault } from '../support/generate-vault.js';
+import { fmt, percentile, type BenchRow } from './stats.js';
+
+const RUNS = 11;
+
+async function firstAnswer(cli: string, root: string, noteId: string): Promise<number> {
+  const start = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--vault', root, '--log-level', 'warn'] });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  await client.callTool({ name: 'get_note', arguments: { identifier: noteId } });
+  const ms = performance.now() - start;
+  await client.close();
+  return ms;
+}
+
+/** `root` is an indexed flint vault holding `noteId`. */
+export async function benchSpawnedStartup(root: string, noteId: string): Promise<BenchRow[]> {
+  const other = process.env.BENCH_CLI_COMPARE;
+  // The baseline starts node in the environment the MCP client gives the server (the SDK passes on
+  // only HOME, PATH, SHELL, TERM, USER, LOGNAME): a variable such as NODE_EXTRA_CA_CERTS (a CA
+  // bundle parsed at every start, ~50 ms here) would slow the baseline and not the server.
+  const bare: number[] = [];
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  await firstAnswer(CLI, root, noteId); // the page cache holds the files, as on a used machine
+  if (other) await firstAnswer(other, root, noteId);
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { env: getDefaultEnvironment() });
+    bare.push(performance.now() - start);
+    ours.push(await firstAnswer(CLI, root, noteId));
+    if (other) theirs.push(await firstAnswer(other, root, noteId));
+  }
+  const bareP50 = percentile(bare, 50);
+  const row = (label: string, samples: number[], judged: boolean): BenchRow => ({
+    bench: `warm start → first answer (spawned serve, MCP stdio${label})`,
+    value: `p50 ${fmt(percentile(samples, 50))}, p95 ${fmt(percentile(samples, 95))}`,
+    target: judged ? '≤ 300 ms and ≤ 3× bare node' : '(info)',
+    baseline: `bare node start ${fmt(bareP50)} (same environment)`,
+    ratio: `${(percentile(samples, 50) / bareP50).toFixed(1)}× bare node`,
+    pass: !judged || (percentile(samples, 50) <= 300 && percentile(samples, 50) <= 3 * bareP50),
+  });
+  const rows = [row('', ours, true)];
+  if (other) rows.push(row(`, ${other}`, theirs, false));
+  return rows;
+}
+
+/** `BENCH_ONLY=spawned`: this row alone, on a generated vault kept between runs (and its index). */
+export async function benchSpawnedStartupAlone(workDir: string, count: number): Promise<BenchRow[]> {
+  const root = path.join(workDir, `vault-${count}-spawned`);
+  const marker = path.join(workDir, `vault-${count}-spawned.json`);
+  let noteId: string;
+  if (fs.existsSync(marker)) {
+    noteId = (JSON.parse(fs.readFileSync(marker, 'utf8')) as { noteId: string }).noteId;
+  } else {
+    fs.rmSync(root, { recursive: true, force: true });
+    noteId = generateVault(root, count).notes[7]?.id as string;
+    fs.writeFileSync(marker, JSON.stringify({ noteId }));
+  }
+  const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
+  const vault = await kernel.openVault(root);
+  await vault.call('find_broken_links', {});
+  await vault.notes.store.count();
+  await kernel.close();
+  return benchSpawnedStartup(root, noteId);
+}
