@@ -8,7 +8,7 @@ import type { Kernel, OpenVaultOptions } from '../kernel.js';
 import type { Logger } from '../logger.js';
 import type { PromptDefinition, ResourceDefinition } from '../plugin.js';
 import type { ToolInfo } from '../tool.js';
-import type { ToolHost } from '../tool-host.js';
+import type { CallOptions, ToolHost } from '../tool-host.js';
 import type { Vault } from '../vault.js';
 import type { VaultInfo } from '../vault-info.js';
 import { NotFoundError } from '../errors.js';
@@ -75,13 +75,13 @@ export class VaultRouter implements ToolHost {
     return this.current.tools();
   }
 
-  async call(name: string, args?: unknown): Promise<unknown> {
+  async call(name: string, args?: unknown, options?: CallOptions): Promise<unknown> {
     const current = this.current;
     const vaultId = (args as { vault_id?: unknown } | undefined)?.vault_id;
     if (typeof vaultId === 'string' && vaultId !== current.info.id && !current.isGlobalTool(name)) {
-      return (await this.vault(vaultId)).call(name, args);
+      return (await this.vault(vaultId)).call(name, args, options);
     }
-    return current.call(name, args);
+    return current.call(name, args, options);
   }
 
   resources(): ResourceDefinition[] {

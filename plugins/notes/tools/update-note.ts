@@ -72,6 +72,7 @@ async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
 
 async function updateBatch(updates: UpdateItem[], ctx: ToolContext) {
   const results = [];
+  ctx.progress.start('updating notes', updates.length);
   // In order, one at a time: two updates of one note in a batch then behave as two sequential calls.
   for (const input of updates) {
     try {
@@ -81,7 +82,9 @@ async function updateBatch(updates: UpdateItem[], ctx: ToolContext) {
       const mismatch = error instanceof ContentHashMismatchError ? { hash_mismatch: { current_hash: error.details.current_hash, provided_hash: error.details.provided_hash } } : {};
       results.push({ input, success: false, error: error.message, code: error.code, ...mismatch });
     }
+    ctx.progress.tick();
   }
+  ctx.progress.stop();
   const successful = results.filter((r) => r.success).length;
   return { total: updates.length, successful, failed: updates.length - successful, results };
 }
