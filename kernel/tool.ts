@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Capability } from './backend.js';
+import { shareRepeatedSubschemas } from './json-schema-sharing.js';
 import type { Logger } from './logger.js';
 import type { ProgressReporter } from './progress.js';
 import type { Token } from './container.js';
@@ -74,5 +75,5 @@ export interface ToolInfo {
 export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
-  return schema;
+  return shareRepeatedSubschemas(schema);
 }

@@ -11,7 +11,7 @@ export const vaultIdField = z
   .string()
   .min(1)
   .optional()
-  .describe('Serve this call from the vault with this id instead of the active one');
+  .describe('Run in this vault (id) instead of the active one');
 
 export function assertVault(ctx: Pick<ToolContext, 'vault'>, vaultId: string | undefined): void {
   if (vaultId === undefined || vaultId === ctx.vault.id) return;
