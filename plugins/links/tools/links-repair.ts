@@ -14,7 +14,7 @@ export function linksRepairTool(runtime: LinksRuntime) {
       refresh: z.boolean().default(true).describe('Re-scan the vault for files changed on disk first (only changed files are read)'),
       vault_id: vaultIdField,
     }),
-    annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       assertVault(ctx, args.vault_id);
       if (args.refresh) await ctx.notes.store.refresh();

@@ -43,7 +43,7 @@ export const updateNoteTool = defineTool({
       if (args.identifier === undefined) issue.addIssue({ code: 'custom', path: ['identifier'], message: 'Required (or pass updates: [...] for a batch)' });
       if (args.content_hash === undefined) issue.addIssue({ code: 'custom', path: ['content_hash'], message: HASH_REQUIRED });
     }),
-  annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     assertVault(ctx, args.vault_id);
     if (args.updates) return updateBatch(args.updates, ctx);
