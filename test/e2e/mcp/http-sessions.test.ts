@@ -34,6 +34,37 @@ async function rssKb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
 }
 
+describe('HTTP shutdown', () => {
+  it('answers a call in flight at SIGTERM before the server exits', async () => {
+    const vault = await tempDir('nk-e2e-http-drain-');
+    const own = await startHttpServer(['--profile', 'flint', '--vault', vault]);
+    try {
+      const client = await connectHttp(own.url);
+      let signalled = 0;
+      const exited = new Promise<number | null>((resolve) => own.child.once('exit', resolve));
+      const notes = Array.from({ length: 1000 }, (_, i) => ({ title: `Drained ${i}`, content: `body ${i}` }));
+      const result = await client.callTool({ name: 'create_note', arguments: { notes } }, undefined, {
+        timeout: 60_000,
+        onprogress: (p) => {
+          if (!signalled && p.progress > 0) {
+            signalled = Date.now();
+            own.child.kill('SIGTERM');
+          }
+        },
+      });
+      const answeredMs = Date.now() - signalled;
+      expect(signalled).toBeGreaterThan(0);
+      expect(result.structuredContent).toMatchObject({ total: 1000, successful: 1000 });
+      expect(await exited).toBe(0);
+      process.stderr.write(`http drain: answered ${answeredMs} ms, exited ${Date.now() - signalled} ms after SIGTERM\n`);
+      expect(own.stderr()).not.toMatch(/database connection is not open/);
+    } finally {
+      await own.stop();
+      await removeDir(vault);
+    }
+  }, 120_000);
+});
+
 describe('HTTP sessions', () => {
   it('answers a deleted session with 404 and a JSON-RPC error; the client initializes again', async () => {
     const client = await connectHttp(server.url);
