@@ -17,9 +17,9 @@ export function linksRepairTool(runtime: LinksRuntime) {
     annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       assertVault(ctx, args.vault_id);
-      if (args.refresh) await ctx.notes.store.refresh();
+      if (args.refresh) await ctx.notes.store.refresh(ctx.progress);
       const noteId = args.identifier === undefined ? undefined : await runtime.noteId(args.identifier);
-      const report = await runtime.repair({ dryRun: args.dry_run, ...(noteId !== undefined ? { noteId } : {}) });
+      const report = await runtime.repair({ dryRun: args.dry_run, progress: ctx.progress, ...(noteId !== undefined ? { noteId } : {}) });
       const pending = report.dry_run && report.edits.length > 0;
       return { success: true, ...report, ...(pending ? { hint: 'Run again with dry_run: false to apply these edits.' } : {}) };
     },

@@ -19,7 +19,7 @@ export function renameTagTool(index: TagIndex) {
     annotations: { title: 'Rename tag', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       assertVault(ctx, args.vault_id);
-      const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested });
+      const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested }, ctx.progress);
       const hint = report.dry_run && report.notes_affected ? { hint: 'Run again with dry_run: false to apply these changes.' } : {};
       return { success: true, ...report, ...hint };
     },

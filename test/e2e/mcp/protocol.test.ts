@@ -106,6 +106,18 @@ describe('progress', () => {
     }
   }, 180_000);
 
+  it('sends notifications/progress while rename_tag rewrites many notes', async () => {
+    const tagged = Array.from({ length: 300 }, (_, i) => ({ title: `Tagged ${i}`, content: `about #oldtag ${i}` }));
+    await session.client.callTool({ name: 'create_note', arguments: { notes: tagged } }, undefined, { timeout: 60_000 });
+    const seen: Progress[] = [];
+    const result = await session.client.callTool({ name: 'rename_tag', arguments: { from: 'oldtag', to: 'newtag', dry_run: false } }, undefined, {
+      onprogress: (p) => void seen.push(p),
+      timeout: 60_000,
+    });
+    expect(result.structuredContent).toMatchObject({ notes_updated: 300 });
+    expect(seen.at(-1)).toMatchObject({ progress: 300, total: 300 });
+  }, 120_000);
+
   it('sends none when the client asks for none', async () => {
     let count = 0;
     session.client.fallbackNotificationHandler = async () => void count++;
