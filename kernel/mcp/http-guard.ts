@@ -3,7 +3,8 @@
  * - Host must name this server (its bound address, loopback names when bound to loopback, the
  *   machine's addresses when bound to all interfaces, or a configured name): a DNS-rebinding
  *   page reaches a loopback server under its own host name, and is refused here.
- * - Origin, which only browsers send, must be one configured (none by default).
+ * - Origin, which only browsers send, must be one configured (none by default) or this server's
+ *   own (a page it served; a rebinding page's origin carries the foreign name, refused above).
  * - The bearer token, when set, is compared as fixed-length digests in constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -32,6 +33,8 @@ export function checkToken(token: string | undefined, host: string): void {
 
 export interface GuardOptions {
   host: string;
+  /** The port the server listens on: an Origin naming this server must name this port too. */
+  port: number;
   token?: string;
   allowedOrigins?: string[];
   allowedHosts?: string[];
@@ -52,7 +55,7 @@ export function createGuard(options: GuardOptions): (req: IncomingMessage) => Re
       return { status: 403, message: `Host "${req.headers.host ?? ''}" is not this server; add it to http.allowedHosts in the config.` };
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
+    if (origin !== undefined && !origins.has(origin) && !isOwnOrigin(origin, hosts, options.port)) {
       return { status: 403, message: `Origin "${origin}" is not allowed; add it to http.allowedOrigins in the config.` };
     }
     if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest)) {
@@ -60,6 +63,16 @@ export function createGuard(options: GuardOptions): (req: IncomingMessage) => Re
     }
     return undefined;
   };
+}
+
+function isOwnOrigin(origin: string, hosts: Set<string>, port: number): boolean {
+  try {
+    const url = new URL(origin);
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    return url.protocol === 'http:' && Number(url.port || 80) === port && hosts.has(hostname);
+  } catch {
+    return false;
+  }
 }
 
 function allowedHostNames(bound: string, configured: string[]): Set<string> {

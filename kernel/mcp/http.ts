@@ -45,7 +45,6 @@ const SESSION_NOT_FOUND = -32001;
 export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
   checkToken(options.token, host);
-  const guard = createGuard({ host, ...options });
   const sessions = new SessionTable(vault.logger, options.sessionIdleMs, options.maxSessions);
   const inFlight = new InFlight();
   let closing = false;
@@ -82,7 +81,7 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
     if (path !== '/mcp' && path !== '/sse' && path !== '/messages') {
       return replyError(res, 404, -32000, 'Not found: MCP is served on /mcp (and the legacy SSE transport on /sse).');
     }
-    const refusal = guard(req);
+    const refusal = guard ? guard(req) : { status: 503, message: 'The server is starting.' };
     if (refusal) {
       if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
       return replyError(res, refusal.status, -32000, refusal.message);
@@ -92,6 +91,8 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
     return handleLegacySse(req, res, { path, sessions, createServer: () => createMcpServer(vault, { inFlight }), replyError });
   };
 
+  // Built once the port is known (an Origin naming this server must name its port).
+  let guard: ReturnType<typeof createGuard> | undefined;
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       vault.logger.error({ err }, 'http request failed');
@@ -100,6 +101,7 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
   });
   await listen(server, options.port ?? 0, host);
   const address = server.address() as AddressInfo;
+  guard = createGuard({ ...options, host, port: address.port });
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}/mcp`;
   vault.logger.info({ url, auth: options.token ? 'bearer' : 'none (loopback)' }, 'serving MCP over Streamable HTTP');

@@ -48,9 +48,13 @@ describe('HTTP Host and Origin checks', () => {
     }
   });
 
-  it('refuses loopback origins on other ports and lets configured origins in', async () => {
+  it('refuses loopback origins on other ports and lets configured origins and its own in', async () => {
     const loopback = await rawRequest(server.url, { headers: { origin: 'http://localhost:9999' }, body: INITIALIZE });
     expect(loopback.status).toBe(403);
+    const own = await rawRequest(server.url, { headers: { origin: new URL(server.url).origin }, body: INITIALIZE });
+    expect(own.status).toBe(200);
+    const rebound = await rawRequest(server.url, { headers: { origin: `http://evil.example.com:${new URL(server.url).port}` }, body: INITIALIZE });
+    expect(rebound.status).toBe(403);
     const allowed = await rawRequest(server.url, { headers: { origin: ALLOWED_ORIGIN }, body: INITIALIZE });
     expect(allowed.status).toBe(200);
   });
