@@ -3,7 +3,7 @@
  * waits (bounded) for these to finish so their answers go out and their writes reach the index,
  * and only then closes the vault.
  */
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './requests.js';
 
 /** JSON-RPC server-error range: the server is shutting down; the client may retry elsewhere. */
 export const SHUTTING_DOWN = -32000;
@@ -20,7 +20,7 @@ export class InFlight {
 
   /** Runs `work` unless shutdown began, in which case the caller gets a protocol error. */
   run<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.accepting) return Promise.reject(new McpError(SHUTTING_DOWN, 'The server is shutting down; no new calls are taken.'));
+    if (!this.accepting) return Promise.reject(new ProtocolError(SHUTTING_DOWN, 'The server is shutting down; no new calls are taken.'));
     const promise = work();
     this.running.add(promise);
     const forget = () => this.running.delete(promise);

@@ -5,7 +5,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toNotekernelError } from '../errors.js';
 
@@ -13,6 +13,21 @@ import { toNotekernelError } from '../errors.js';
 export const RESOURCE_NOT_FOUND = -32002;
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * A JSON-RPC error the SDK sends as is: its `code`, `message` and `data`. Not the SDK's
+ * McpError, whose message already starts "MCP error <code>:", which the client prefixes again.
+ */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
 
 const meta = z.object({ progressToken: z.union([z.string(), z.number()]).optional() }).loose().optional();
 
@@ -51,16 +66,16 @@ export function handle<P extends z.ZodType, R>(
   });
 }
 
-function invalidParams(method: string, error: z.ZodError): McpError {
+function invalidParams(method: string, error: z.ZodError): ProtocolError {
   const fields = error.issues.map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`);
-  return new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${fields.join('; ')}`);
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid ${method} request: ${fields.join('; ')}`);
 }
 
 /** A failure of resources/read or prompts/get as the protocol error a client expects. */
-export function protocolError(err: unknown, notFoundCode: number): McpError {
-  if (err instanceof McpError) return err;
+export function protocolError(err: unknown, notFoundCode: number): ProtocolError {
+  if (err instanceof ProtocolError) return err;
   const error = toNotekernelError(err);
-  if (error.code === 'not_found') return new McpError(notFoundCode, error.message, error.details);
-  if (error.code === 'validation_failed') return new McpError(ErrorCode.InvalidParams, error.message, error.details);
-  return new McpError(ErrorCode.InternalError, error.message, { error: error.code });
+  if (error.code === 'not_found') return new ProtocolError(notFoundCode, error.message, error.details);
+  if (error.code === 'validation_failed') return new ProtocolError(ErrorCode.InvalidParams, error.message, error.details);
+  return new ProtocolError(ErrorCode.InternalError, error.message, { error: error.code });
 }

@@ -8,13 +8,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHost } from '../tool-host.js';
 import { VERSION } from '../version.js';
 import { forwardLogs } from './client-log.js';
 import { clientProgress } from './client-progress.js';
 import { InFlight } from './in-flight.js';
-import { getPromptParams, handle, listParams, protocolError, readResourceParams, RESOURCE_NOT_FOUND, toolCallParams } from './requests.js';
+import { getPromptParams, handle, listParams, ProtocolError, protocolError, readResourceParams, RESOURCE_NOT_FOUND, toolCallParams } from './requests.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
 export { renderError, renderResult } from './tool-results.js';
@@ -59,7 +59,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 
   handle(server, 'tools/call', toolCallParams, async (params, extra) => {
     if (!vault.tools().some((tool) => tool.name === params.name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${params.name}"; tools/list names the tools this server has.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${params.name}"; tools/list names the tools this server has.`);
     }
     const token = params._meta?.progressToken;
     const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.sendNotification(n));
@@ -78,7 +78,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 
   handle(server, 'resources/read', readResourceParams, async ({ uri }) => {
     const resource = vault.resources().find((r) => r.uri === uri);
-    if (!resource) throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource "${uri}"; resources/list names the resources this server has.`, { uri });
+    if (!resource) throw new ProtocolError(RESOURCE_NOT_FOUND, `Unknown resource "${uri}"; resources/list names the resources this server has.`, { uri });
     try {
       const value = await vault.readResource(uri);
       return { contents: [{ uri, mimeType: resource.mimeType ?? 'application/json', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
@@ -93,7 +93,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 
   handle(server, 'prompts/get', getPromptParams, async (params) => {
     const prompt = vault.prompts().find((p) => p.name === params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`);
+    if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`);
     try {
       const messages = await prompt.get(params.arguments ?? {});
       return { description: prompt.description, messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })) };

@@ -48,6 +48,7 @@ describe('JSON-RPC error codes', () => {
   it('answers an unknown tool with -32602, not a tool result', async () => {
     const err = await protocolError(session.client.callTool({ name: 'no_such_tool', arguments: {} }));
     expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "no_such_tool"/) });
+    expect(err.message).toBe('MCP error -32602: Unknown tool "no_such_tool"; tools/list names the tools this server has.');
   });
 
   it('answers tools/call without a name with -32602 and a sentence, not a zod dump', async () => {
