@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import type { Capability } from './backend.js';
+import { shareRepeatedSubschemas } from './json-schema-sharing.js';
 import type { Logger } from './logger.js';
+import type { ProgressReporter } from './progress.js';
 import type { Token } from './container.js';
 import type { NoteService } from './notes.js';
 import type { VaultInfo } from './vault-info.js';
@@ -23,6 +25,8 @@ export interface ToolContext {
   vault: VaultInfo;
   logger: Logger;
   notes: NoteService;
+  /** Long tools report here; the MCP surface forwards it when the client sent a progressToken. */
+  progress: ProgressReporter;
   resolve<T>(token: Token<T>): T;
   tryResolve<T>(token: Token<T>): T | undefined;
 }
@@ -71,5 +75,5 @@ export interface ToolInfo {
 export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
-  return schema;
+  return shareRepeatedSubschemas(schema);
 }

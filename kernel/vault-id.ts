@@ -10,7 +10,7 @@ export const vaultIdField = z
   .string()
   .min(1)
   .optional()
-  .describe('Serve this call from the vault with this id instead of the active one');
+  .describe('Run in this vault (id) instead of the active one');
 
 export function assertVault(ownId: string, args: unknown): void {
   const vaultId = (args as { vault_id?: unknown } | null | undefined)?.vault_id;

@@ -5,6 +5,8 @@
 import type { Scope, Token } from './container.js';
 import { NotFoundError, toNotekernelError } from './errors.js';
 import type { HookRunner } from './hooks.js';
+import { noProgress } from './progress.js';
+import type { CallOptions } from './tool-host.js';
 import type { Logger } from './logger.js';
 import type { NoteService } from './notes.js';
 import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
@@ -52,17 +54,17 @@ export class Vault {
   }
 
   /** Calls a tool by its (possibly renamed) name; throws a NotekernelError on failure. */
-  call(name: string, args?: unknown): Promise<unknown>;
+  call(name: string, args?: unknown, options?: CallOptions): Promise<unknown>;
   /** Calls a tool by its definition, typed by that definition's zod schema and handler. */
-  call<T extends AnyTool>(tool: T, args: ToolArgs<T>): Promise<ToolResult<T>>;
-  async call(nameOrTool: string | AnyTool, args?: unknown): Promise<unknown> {
+  call<T extends AnyTool>(tool: T, args: ToolArgs<T>, options?: CallOptions): Promise<ToolResult<T>>;
+  async call(nameOrTool: string | AnyTool, args?: unknown, options: CallOptions = {}): Promise<unknown> {
     const name = typeof nameOrTool === 'string' ? nameOrTool : this.parts.registry.nameOf(nameOrTool);
     if (name === undefined) {
       throw new NotFoundError(`Tool "${(nameOrTool as AnyTool).name}" is not loaded in this vault (hidden, or its plugin is not in the profile).`);
     }
     try {
       if (!this.isGlobalTool(name)) assertVault(this.info.id, args);
-      return await this.parts.registry.invoke(name, args, this.toolContext());
+      return await this.parts.registry.invoke(name, args, this.toolContext(options));
     } catch (err) {
       const error = toNotekernelError(err);
       if (error.code === 'internal') this.parts.logger.error({ err, tool: name }, 'tool failed unexpectedly');
@@ -107,12 +109,13 @@ export class Vault {
     }
   }
 
-  private toolContext(): ToolContext {
+  private toolContext(options: CallOptions): ToolContext {
     const scope = this.parts.scope;
     return {
       vault: this.info,
       logger: this.parts.logger,
       notes: this.parts.notes,
+      progress: options.progress ?? noProgress,
       resolve: (tok) => scope.resolve(tok),
       tryResolve: (tok) => scope.tryResolve(tok),
     };

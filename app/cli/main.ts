@@ -74,6 +74,9 @@ function buildProgram(): Command {
         ...(options.port ?? http.port) !== undefined ? { port: options.port ?? http.port } : {},
         ...(options.token ?? http.token ? { token: options.token ?? http.token } : {}),
         ...(http.allowedOrigins ? { allowedOrigins: http.allowedOrigins } : {}),
+        ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+        ...(http.sessionIdleSeconds ? { sessionIdleMs: http.sessionIdleSeconds * 1000 } : {}),
+        ...(http.maxSessions ? { maxSessions: http.maxSessions } : {}),
       }).catch(async (err: unknown) => {
         await shutdown();
         throw err;

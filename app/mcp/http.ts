@@ -1,118 +1,138 @@
 /**
- * MCP over Streamable HTTP on `/mcp`. Bound to 127.0.0.1 unless told otherwise; anywhere else
- * a bearer token is required. Browsers' cross-site requests are refused by checking Origin,
- * which stops DNS-rebinding pages from reaching a loopback server.
+ * MCP over HTTP: Streamable HTTP on `/mcp`, and the legacy HTTP+SSE transport on `/sse` +
+ * `/messages` for older clients (see legacy-sse.ts). Bound to 127.0.0.1 unless told otherwise;
+ * anywhere else a bearer token is required. Host, Origin and token are checked on every request
+ * (http-guard.ts); sessions expire when idle and are capped (http-sessions.ts).
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../../kernel/errors.js';
 import type { ToolHost } from '../../kernel/tool-host.js';
+import { checkToken, createGuard } from './http-guard.js';
+import { SessionTable } from './http-sessions.js';
+import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
+import { handleLegacySse } from './legacy-sse.js';
 import { createMcpServer } from './server.js';
+
+export { isLoopback } from './http-guard.js';
 
 export interface HttpOptions {
   host?: string;
   port?: number;
   token?: string;
+  /** Browser origins allowed in (none by default); requests without Origin are not browsers'. */
   allowedOrigins?: string[];
+  /** Host names this server answers to besides its bound address (e.g. a reverse proxy's). */
+  allowedHosts?: string[];
+  /** Close a session after this long without a request (default 15 minutes). */
+  sessionIdleMs?: number;
+  /** Most sessions open at once; the longest-idle one makes room (default 100). */
+  maxSessions?: number;
 }
 
 export interface HttpHandle {
   url: string;
+  /** Stops taking requests, answers the calls in flight (bounded), then closes every session. */
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+/** Session not found: the client must initialize again (Streamable HTTP, § Session Management). */
+const SESSION_NOT_FOUND = -32001;
 
 export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && !options.token) {
-    throw new ConfigError(`Refusing to serve on ${host} without a bearer token: pass --token or set NOTEKERNEL_HTTP_TOKEN.`, { key: 'http.token' });
-  }
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  checkToken(options.token, host);
+  const sessions = new SessionTable(vault.logger, options.sessionIdleMs, options.maxSessions);
+  const inFlight = new InFlight();
+  let closing = false;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/mcp') return reply(res, 404, { error: 'not_found', message: 'MCP is served on /mcp' });
-    const originProblem = checkOrigin(req.headers.origin, options.allowedOrigins);
-    if (originProblem) return reply(res, 403, { error: 'forbidden', message: originProblem });
-    if (options.token && !bearerMatches(req.headers.authorization, options.token)) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return reply(res, 401, { error: 'unauthorized', message: 'A valid bearer token is required.' });
-    }
-
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing) return existing.handleRequest(req, res);
-    if (req.method !== 'POST') return reply(res, 400, { error: 'bad_request', message: 'No valid session; initialize first with POST.' });
-
-    const body = await readJson(req);
-    if (body === undefined || !isInitializeRequest(body)) {
-      return reply(res, 400, { error: 'bad_request', message: 'No valid session; the first request must be initialize.' });
+    if (typeof sessionId === 'string') {
+      const session = sessions.get<StreamableHTTPServerTransport>(sessionId);
+      if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
+        return replyError(res, 404, SESSION_NOT_FOUND, 'Session not found (unknown, expired or closed); send initialize again without a session id.');
+      }
+      sessions.track(session, (done) => res.once('close', done));
+      return session.transport.handleRequest(req, res);
     }
-    const transport = new StreamableHTTPServerTransport({
+    if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad request: an Mcp-Session-Id header is required; initialize first with POST.');
+    const body = await readJson(req);
+    if (body === undefined) return replyError(res, 400, -32700, 'Parse error: the body is not JSON.');
+    if (!isInitializeRequest(body)) return replyError(res, 400, -32000, 'Bad request: an Mcp-Session-Id header is required; the first request must be initialize.');
+    if (!sessions.makeRoom()) return replyError(res, 503, -32000, 'Too many sessions are busy; retry shortly.');
+    const server = createMcpServer(vault, { inFlight });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
+      onsessioninitialized: (id): void => sessions.add(id, transport, server),
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.forget(transport.sessionId);
     };
-    await createMcpServer(vault).connect(transport);
+    await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
 
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp' && path !== '/sse' && path !== '/messages') {
+      return replyError(res, 404, -32000, 'Not found: MCP is served on /mcp (and the legacy SSE transport on /sse).');
+    }
+    const refusal = guard ? guard(req) : { status: 503, message: 'The server is starting.' };
+    if (refusal) {
+      if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+      return replyError(res, refusal.status, -32000, refusal.message);
+    }
+    if (closing) return replyError(res, 503, -32000, 'The server is shutting down.');
+    if (path === '/mcp') return handleMcp(req, res);
+    return handleLegacySse(req, res, { path, sessions, createServer: () => createMcpServer(vault, { inFlight }), replyError });
+  };
+
+  // Built once the port is known (an Origin naming this server must name its port).
+  let guard: ReturnType<typeof createGuard> | undefined;
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       vault.logger.error({ err }, 'http request failed');
-      if (!res.headersSent) reply(res, 500, { error: 'internal', message: 'internal error' });
+      if (!res.headersSent) replyError(res, 500, -32603, 'Internal error; the server log has the details.');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  await listen(server, options.port ?? 0, host);
   const address = server.address() as AddressInfo;
+  guard = createGuard({ ...options, host, port: address.port });
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}/mcp`;
   vault.logger.info({ url, auth: options.token ? 'bearer' : 'none (loopback)' }, 'serving MCP over Streamable HTTP');
   return {
     url,
     async close() {
-      for (const transport of sessions.values()) await transport.close();
-      sessions.clear();
+      closing = true;
+      const started = Date.now();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const settled = await inFlight.drain(DRAIN_TIMEOUT_MS);
+      if (!settled) vault.logger.warn({ inFlight: inFlight.size }, 'calls still running at shutdown were abandoned');
+      // The answers of the calls that just finished are written a few promise turns later.
+      await new Promise((resolve) => setImmediate(resolve));
+      await sessions.closeAll();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopped;
+      vault.logger.info({ ms: Date.now() - started }, 'HTTP server closed');
     },
   };
 }
 
-/** No Origin (non-browser clients) passes; a browser Origin must be loopback or allowed. */
-function checkOrigin(origin: string | undefined, allowed: string[] = []): string | undefined {
-  if (!origin) return undefined;
-  if (allowed.includes(origin)) return undefined;
-  try {
-    const parsed = new URL(origin);
-    if (isLoopback(parsed.hostname)) return undefined;
-  } catch {
-    return `Origin "${origin}" is not a valid origin.`;
-  }
-  return `Origin "${origin}" is not allowed; add it to http.allowedOrigins in the config.`;
-}
-
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!match?.[1]) return false;
-  const given = Buffer.from(match[1]);
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** A port in use is a usage error with one clear line, not a stack trace. */
+async function listen(server: http.Server, port: number, host: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one).`, { key: 'http.port' }));
+      else if (err.code === 'EADDRNOTAVAIL') reject(new ConfigError(`Cannot bind to ${host}: no such address on this machine.`, { key: 'http.host' }));
+      else reject(err);
+    });
+    server.listen(port, host, () => resolve());
+  });
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -130,7 +150,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function reply(res: ServerResponse, status: number, body: Record<string, unknown>): void {
+/** Every refusal is a JSON-RPC error body, so MCP clients can read it. */
+export function replyError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }

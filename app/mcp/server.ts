@@ -1,33 +1,23 @@
 /**
  * The MCP adapter over `vault.call()`. It uses the SDK's low-level Server on purpose: tools
  * are validated once, by our own invoke(), and every tool failure (bad arguments included)
- * becomes an `isError` result whose JSON body carries the stable error code, rather than a
- * protocol error the agent cannot read.
+ * becomes an `isError` result whose JSON body carries the stable error code. What is wrong
+ * with the request itself (no tool name, an unknown tool, resource or prompt) is a protocol
+ * error with the code the spec gives it (see requests.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { NotFoundError, toNotekernelError } from '../../kernel/errors.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHost } from '../../kernel/tool-host.js';
 import { VERSION } from '../../kernel/version.js';
+import { forwardLogs } from './client-log.js';
+import { clientProgress } from './client-progress.js';
+import { InFlight } from './in-flight.js';
+import { getPromptParams, handle, listParams, ProtocolError, protocolError, readResourceParams, RESOURCE_NOT_FOUND, toolCallParams } from './requests.js';
+import { renderError, renderResult, toolListing } from './tool-results.js';
 
-export function renderResult(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value ?? null, null, 2) }] };
-}
-
-export function renderError(err: unknown): CallToolResult {
-  const error = toNotekernelError(err);
-  return { content: [{ type: 'text', text: JSON.stringify(error.toBody(), null, 2) }], isError: true };
-}
+export { renderError, renderResult } from './tool-results.js';
 
 /**
  * The SDK's validator compiles Ajv's meta-schemas when constructed (~10 ms of every start), and
@@ -43,54 +33,73 @@ function lazyValidator(): jsonSchemaValidator {
   };
 }
 
-export function createMcpServer(vault: ToolHost): Server {
+export interface McpServerOptions {
+  /** Shared by every session of one process, so shutdown can wait for all their calls. */
+  inFlight?: InFlight;
+}
+
+export function createMcpServer(vault: ToolHost, options: McpServerOptions = {}): Server {
+  const inFlight = options.inFlight ?? new InFlight();
   const server = new Server(
     { name: 'notekernel', version: VERSION },
     {
       jsonSchemaValidator: lazyValidator(),
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions: `notekernel serving vault "${vault.info.id}" (profile ${vault.info.profile}). Read a note before updating it and pass its content_hash.`,
     },
   );
+  const stopForwarding = forwardLogs(server);
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    stopForwarding();
+    previousOnClose?.();
+  };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: vault.tools().map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
-      annotations: tool.annotations,
-    })),
-  }));
+  handle(server, 'tools/list', listParams, async () => ({ tools: vault.tools().map(toolListing) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    try {
-      return renderResult(await vault.call(request.params.name, request.params.arguments ?? {}));
-    } catch (err) {
-      return renderError(err);
+  handle(server, 'tools/call', toolCallParams, async (params, extra) => {
+    if (!vault.tools().some((tool) => tool.name === params.name)) {
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${params.name}"; tools/list names the tools this server has.`);
     }
+    const token = params._meta?.progressToken;
+    const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.sendNotification(n));
+    return inFlight.run(async () => {
+      try {
+        return renderResult(await vault.call(params.name, params.arguments ?? {}, progress ? { progress } : {}));
+      } catch (err) {
+        return renderError(err);
+      }
+    });
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  handle(server, 'resources/list', listParams, async () => ({
     resources: vault.resources().map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType ?? 'application/json' })),
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const uri = request.params.uri;
+  handle(server, 'resources/read', readResourceParams, async ({ uri }) => {
     const resource = vault.resources().find((r) => r.uri === uri);
-    if (!resource) throw new NotFoundError(`Unknown resource "${uri}".`);
-    const value = await vault.readResource(uri);
-    return { contents: [{ uri, mimeType: resource.mimeType ?? 'application/json', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
+    if (!resource) throw new ProtocolError(RESOURCE_NOT_FOUND, `Unknown resource "${uri}"; resources/list names the resources this server has.`, { uri });
+    try {
+      const value = await vault.readResource(uri);
+      return { contents: [{ uri, mimeType: resource.mimeType ?? 'application/json', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
+    } catch (err) {
+      throw protocolError(err, RESOURCE_NOT_FOUND);
+    }
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  handle(server, 'prompts/list', listParams, async () => ({
     prompts: vault.prompts().map((p) => ({ name: p.name, description: p.description, arguments: p.arguments ?? [] })),
   }));
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const prompt = vault.prompts().find((p) => p.name === request.params.name);
-    if (!prompt) throw new NotFoundError(`Unknown prompt "${request.params.name}".`);
-    const messages = await prompt.get(request.params.arguments ?? {});
-    return { description: prompt.description, messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })) };
+  handle(server, 'prompts/get', getPromptParams, async (params) => {
+    const prompt = vault.prompts().find((p) => p.name === params.name);
+    if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`);
+    try {
+      const messages = await prompt.get(params.arguments ?? {});
+      return { description: prompt.description, messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })) };
+    } catch (err) {
+      throw protocolError(err, ErrorCode.InvalidParams);
+    }
   });
 
   return server;

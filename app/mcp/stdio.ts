@@ -1,14 +1,16 @@
 /**
  * MCP over stdio. stdout carries only protocol frames; logs go to stderr or a file. The
- * returned promise settles once the client hangs up or a signal arrives and the vault has
- * been flushed and closed.
+ * returned promise settles once the client hangs up or a signal arrives, the calls in flight
+ * have been answered (bounded by DRAIN_TIMEOUT_MS), and the vault has been flushed and closed.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ToolHost } from '../../kernel/tool-host.js';
+import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { createMcpServer } from './server.js';
 
 export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void>): Promise<void> {
-  const server = createMcpServer(vault);
+  const inFlight = new InFlight();
+  const server = createMcpServer(vault, { inFlight });
   const transport = new StdioServerTransport();
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -16,11 +18,16 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
   const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    vault.logger.info({ reason }, 'shutting down');
+    const started = Date.now();
+    vault.logger.info({ reason, inFlight: inFlight.size }, 'shutting down');
     try {
+      const settled = await inFlight.drain(DRAIN_TIMEOUT_MS);
+      if (!settled) vault.logger.warn({ inFlight: inFlight.size, ms: DRAIN_TIMEOUT_MS }, 'calls still running at shutdown were abandoned');
+      await answersWritten();
       await server.close();
     } finally {
       await onShutdown();
+      vault.logger.info({ ms: Date.now() - started }, 'shut down');
       resolveDone();
     }
   };
@@ -32,4 +39,13 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
   await server.connect(transport);
   vault.logger.info({ root: vault.info.root, profile: vault.info.profile }, 'serving MCP over stdio');
   return done;
+}
+
+/**
+ * A finished call's answer is written a few promise turns after its handler settles; let those
+ * turns run, then wait for stdout to take what was written, before the transport closes.
+ */
+async function answersWritten(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once('drain', resolve));
 }

@@ -7,7 +7,7 @@ import type { Kernel, OpenVaultOptions } from '../../kernel/kernel.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { PromptDefinition, ResourceDefinition } from '../../kernel/plugin.js';
 import type { ToolInfo } from '../../kernel/tool.js';
-import type { ToolHost } from '../../kernel/tool-host.js';
+import type { CallOptions, ToolHost } from '../../kernel/tool-host.js';
 import type { Vault } from '../../kernel/vault.js';
 import type { VaultInfo } from '../../kernel/vault-info.js';
 import { NotFoundError } from '../../kernel/errors.js';
@@ -75,13 +75,13 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     return this.current.tools();
   }
 
-  async call(name: string, args?: unknown): Promise<unknown> {
+  async call(name: string, args?: unknown, options?: CallOptions): Promise<unknown> {
     const current = this.current;
     const vaultId = (args as { vault_id?: unknown } | undefined)?.vault_id;
     if (typeof vaultId === 'string' && vaultId !== current.info.id && !current.isGlobalTool(name)) {
-      return (await this.vault(vaultId)).call(name, args);
+      return (await this.vault(vaultId)).call(name, args, options);
     }
-    return current.call(name, args);
+    return current.call(name, args, options);
   }
 
   resources(): ResourceDefinition[] {

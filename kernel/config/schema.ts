@@ -44,7 +44,10 @@ export const userConfigSchema = z
         host: z.string().optional(),
         port: z.number().int().min(0).max(65535).optional(),
         token: z.string().min(16, 'a bearer token needs at least 16 characters').optional(),
-        allowedOrigins: z.array(z.string()).optional(),
+        allowedOrigins: z.array(z.string()).optional().describe('browser origins allowed in (none by default)'),
+        allowedHosts: z.array(z.string()).optional().describe('Host names the server answers to besides its bound address'),
+        sessionIdleSeconds: z.number().int().min(1).optional().describe('close an HTTP session idle this long (default 900)'),
+        maxSessions: z.number().int().min(1).optional().describe('most HTTP sessions open at once (default 100)'),
       })
       .strict()
       .optional(),
@@ -75,5 +78,5 @@ export interface ResolvedConfig {
   plugins: Array<{ id: string; options: Record<string, unknown> }>;
   tools: { rename: Record<string, string>; hide: string[] };
   logging: { level?: string; file?: string };
-  http: { host?: string; port?: number; token?: string; allowedOrigins?: string[] };
+  http: { host?: string; port?: number; token?: string; allowedOrigins?: string[]; allowedHosts?: string[]; sessionIdleSeconds?: number; maxSessions?: number };
 }

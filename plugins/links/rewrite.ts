@@ -9,6 +9,7 @@ import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { scanMarkdown, type NoteLink } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
+import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 
 /** Decides a link's replacement text (the whole `[[...]]`, or a markdown link's destination), or null to keep it. */
 export type RewriteRule = (link: NoteLink, sourceId: string) => { text: string; destinationOnly?: boolean } | null;
@@ -47,20 +48,23 @@ interface Planned {
  * `updateMany` per batch: each note is still its own compare-and-swap, but the writes share
  * locks, fsyncs and index transactions instead of paying for them note by note.
  */
-export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean): Promise<RewriteOutcome> {
+export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean, progress: ProgressReporter = noProgress): Promise<RewriteOutcome> {
   const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten: [] };
   const queue = [...new Set(sourceIds)].sort();
   const planned: Planned[] = [];
+  progress.start('reading linking notes', queue.length);
   const worker = async (): Promise<void> => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       const plan = await planOne(id, rule, deps);
       if ('reason' in plan) outcome.not_rewritten.push({ id, reason: plan.reason });
       else if (plan.edits.length) planned.push(plan);
+      progress.tick();
     }
   };
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  progress.stop();
   planned.sort((a, b) => (a.id < b.id ? -1 : 1));
-  const written = dryRun ? planned : await writePlanned(planned, deps, outcome);
+  const written = dryRun ? planned : await writePlanned(planned, deps, outcome, progress);
   for (const plan of written) {
     outcome.edits.push(...plan.edits);
     outcome.links_updated += plan.edits.length;
@@ -70,8 +74,9 @@ export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRul
   return outcome;
 }
 
-async function writePlanned(planned: readonly Planned[], deps: RewriteDeps, outcome: RewriteOutcome): Promise<Planned[]> {
+async function writePlanned(planned: readonly Planned[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<Planned[]> {
   const written: Planned[] = [];
+  progress.start('rewriting links', planned.length);
   for (let i = 0; i < planned.length; i += WRITE_BATCH) {
     const batch = planned.slice(i, i + WRITE_BATCH);
     const results = await deps.notes.updateMany(batch.map((p) => ({ id: p.id, change: { content: p.content }, expectedHash: p.note.contentHash, previous: p.note })));
@@ -80,7 +85,9 @@ async function writePlanned(planned: readonly Planned[], deps: RewriteDeps, outc
       if (result.status === 'fulfilled') written.push(plan);
       else outcome.not_rewritten.push({ id: plan.id, reason: failureReason(result.reason) });
     });
+    progress.tick(batch.length);
   }
+  progress.stop();
   return written;
 }
 

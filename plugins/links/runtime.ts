@@ -11,6 +11,7 @@ import type { Logger } from '../../kernel/logger.js';
 import { locationOf, type Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
 import { neighbourhood, orphans, type GraphOptions } from './graph.js';
 import { LinkIndexer } from './indexer.js';
@@ -140,11 +141,11 @@ export class LinksRuntime implements LinkIndexService {
     return { links_updated: outcome.links_updated, notes_updated: outcome.notes_updated, not_rewritten: outcome.not_rewritten };
   }
 
-  async repair(options: { dryRun: boolean; noteId?: string }): Promise<LinkRepairReport> {
+  async repair(options: { dryRun: boolean; noteId?: string; progress?: ProgressReporter }): Promise<LinkRepairReport> {
     await this.reconcile(false);
     const target = options.noteId;
     const sources = staleSources(this.names, (keys) => this.links.byKeys(keys), target);
-    const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun);
+    const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun, options.progress);
     const moves = this.links.moves({ pending: true }).filter((m) => target === undefined || m.to_id === target);
     if (!options.dryRun && outcome.not_rewritten.length === 0) {
       this.links.markRepaired(moves.map((m) => m.id));

@@ -18,8 +18,8 @@ export const migrateTool = defineTool({
   annotations: { title: 'Migrate notes', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const dryRun = args.dry_run ?? false;
-    const report = await runStep(args.step, requireVaultFolder(ctx.vault, 'migrate'), { dryRun, logger: ctx.logger });
-    if (!dryRun) await ctx.notes.store.refresh();
+    const report = await runStep(args.step, requireVaultFolder(ctx.vault, 'migrate'), { dryRun, logger: ctx.logger, progress: ctx.progress });
+    if (!dryRun) await ctx.notes.store.refresh(ctx.progress);
     return report;
   },
 });

@@ -9,21 +9,21 @@ import { FIELD_TYPES, type FieldDefinition } from './field-model.js';
 import { definitionProblems } from './validate.js';
 
 export const jsonFieldInput = z.object({
-  name: z.string().min(1).describe('Field name (a frontmatter key)'),
-  type: z.enum(FIELD_TYPES).describe('string, number, boolean, date, array or select'),
+  name: z.string().min(1).describe('Frontmatter key'),
+  type: z.enum(FIELD_TYPES),
   description: z.string().optional().describe('What the field holds'),
-  required: z.boolean().optional().describe('Whether every note of the type must have it (default false)'),
+  required: z.boolean().optional().describe('Every note of the type must have it (default false)'),
   constraints: z
     .object({
-      min: z.number().optional().describe('number: smallest value; string/array: shortest length'),
-      max: z.number().optional().describe('number: largest value; string/array: longest length'),
-      pattern: z.string().optional().describe('string: regular expression the value must match'),
-      options: z.array(z.string()).optional().describe('select: the allowed values'),
+      min: z.number().optional().describe('number: minimum; string/array: min length'),
+      max: z.number().optional().describe('number: maximum; string/array: max length'),
+      pattern: z.string().optional().describe('string: regex the value matches'),
+      options: z.array(z.string()).optional().describe('select: allowed values'),
       format: z.string().optional().describe('date: YYYY-MM-DD for a date without time'),
     })
     .optional()
-    .describe('Rules the value must meet'),
-  default: z.unknown().optional().describe('Value filled in when a note is created without the field'),
+    .describe('Value rules'),
+  default: z.unknown().optional().describe('Value for notes created without it'),
 });
 
 export type JsonFieldInput = z.output<typeof jsonFieldInput>;

@@ -8,6 +8,7 @@ import { ContentHashMismatchError, toNotekernelError, ValidationError } from '..
 import type { NoteService } from '../../kernel/notes.js';
 import { extractTags, isTagName, tagKey } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
+import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { TagIndex } from './tag-index.js';
 
 export interface TagRenameNote {
@@ -32,6 +33,7 @@ export async function renameTag(
   index: TagIndex,
   notes: NoteService,
   args: { from: string; to: string; dryRun: boolean; nested: boolean },
+  progress: ProgressReporter = noProgress,
 ): Promise<TagRenameReport> {
   const from = args.from.trim().replace(/^#/, '');
   const to = args.to.trim().replace(/^#/, '');
@@ -49,7 +51,10 @@ export async function renameTag(
 
   await index.reconcile();
   const report: TagRenameReport = { dry_run: args.dryRun, from, to, notes: [], notes_affected: 0, occurrences: 0, notes_updated: 0, not_rewritten: [] };
-  for (const id of await index.notesWith({ any: [from], nested: args.nested })) {
+  const ids = await index.notesWith({ any: [from], nested: args.nested });
+  progress.start('renaming tag', ids.length);
+  for (const id of ids) {
+    progress.tick();
     const note = await notes.get(id);
     if (!note) continue;
     const entry: TagRenameNote = { id, title: note.title, inline: [] };
@@ -78,6 +83,7 @@ export async function renameTag(
       report.not_rewritten.push({ id, reason });
     }
   }
+  progress.stop();
   return report;
 }
 

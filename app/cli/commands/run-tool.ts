@@ -2,11 +2,12 @@
 import { toNotekernelError } from '../../../kernel/errors.js';
 import { ExitCode } from '../exit-code.js';
 import { openFromOptions, type CommonOptions } from '../open.js';
+import { progressBar } from '../progress-bar.js';
 
 export async function runTool(options: CommonOptions, tool: string, args: unknown): Promise<void> {
   const { kernel, router } = await openFromOptions(options, { defaultLogLevel: 'warn' });
   try {
-    const result = await router.call(tool, args);
+    const result = await router.call(tool, args, { progress: progressBar() });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } catch (err) {
     const error = toNotekernelError(err);

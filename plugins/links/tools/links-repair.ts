@@ -14,11 +14,11 @@ export function linksRepairTool(runtime: LinksRuntime) {
       refresh: z.boolean().default(true).describe('Re-scan the vault for files changed on disk first (only changed files are read)'),
       vault_id: vaultIdField,
     }),
-    annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      if (args.refresh) await ctx.notes.store.refresh();
+      if (args.refresh) await ctx.notes.store.refresh(ctx.progress);
       const noteId = args.identifier === undefined ? undefined : await runtime.noteId(args.identifier);
-      const report = await runtime.repair({ dryRun: args.dry_run, ...(noteId !== undefined ? { noteId } : {}) });
+      const report = await runtime.repair({ dryRun: args.dry_run, progress: ctx.progress, ...(noteId !== undefined ? { noteId } : {}) });
       const pending = report.dry_run && report.edits.length > 0;
       return { success: true, ...report, ...(pending ? { hint: 'Run again with dry_run: false to apply these edits.' } : {}) };
     },

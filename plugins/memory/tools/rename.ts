@@ -8,7 +8,7 @@ export const memoryRename = defineTool({
   name: 'memory_rename',
   description: 'Rename an entry: rewrites its "# heading" and filename (the id stays) and the display text of inbound links that showed the old title (custom display text is kept). Returns how many inbound links changed.',
   input: z.object({ id: idField, new_title: z.string().min(1).describe('the new title, one line') }),
-  annotations: { title: 'Rename a memory', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Rename a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const id = entryId(args.id);
     const note = await ctx.notes.require(id);

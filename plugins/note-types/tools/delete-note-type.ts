@@ -18,7 +18,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       "Delete a note type. action 'error' (default) refuses while it holds notes; 'migrate' moves its notes to target_type; 'delete' deletes them (backed up first, at most max_bulk_delete).",
     input: z.object({
       type_name: z.string().min(1).describe('Name of the note type to delete'),
-      action: z.enum(['error', 'migrate', 'delete']).default('error').describe('What to do with its notes: error, migrate or delete'),
+      action: z.enum(['error', 'migrate', 'delete']).default('error').describe('What to do with its notes'),
       target_type: z.string().min(1).optional().describe("Type to move the notes to (action 'migrate')"),
       confirm: z.boolean().default(false).describe('Must be true when the vault config requires confirmation (the default)'),
       vault_id: vaultIdField,

@@ -13,7 +13,7 @@ export const metadataSchemaInput = z
     z.array(jsonFieldInput),
     z.object({ fields: z.array(jsonFieldInput).describe('Field definitions'), version: z.string().optional().describe('Schema version (kept for compatibility)') }),
   ])
-  .describe('Metadata fields: [{name, type, description?, required?, constraints?: {min, max, pattern, options, format}, default?}] or {fields: [...]}');
+  .describe('Metadata fields: a list, or {fields: [...]}');
 
 export function fieldList(input: z.output<typeof metadataSchemaInput>): JsonFieldInput[] {
   return Array.isArray(input) ? input : input.fields;

@@ -37,7 +37,7 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           issue.addIssue({ code: 'custom', path: ['instructions'], message: 'At least one of instructions, description or metadata_schema must be provided' });
         }
       }),
-    annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       const info = await requireType(types, args.type_name);
       if (info.contentHash !== args.content_hash) throw typeHashMismatch(info.name, info.contentHash, args.content_hash);

@@ -85,9 +85,12 @@ async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolCo
     while (next < notes.length) {
       const i = next++;
       results[i] = await createOne(notes[i] as z.output<typeof noteInput>);
+      ctx.progress.tick();
     }
   };
+  ctx.progress.start('creating notes', notes.length);
   await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, notes.length) }, worker));
+  ctx.progress.stop();
   const successful = results.filter((r) => r.success).length;
   return { total: notes.length, successful, failed: notes.length - successful, results };
 }

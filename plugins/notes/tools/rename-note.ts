@@ -18,7 +18,7 @@ export const renameNoteTool = defineTool({
       .describe('content_hash from the last read of the note'),
     vault_id: vaultIdField,
   }),
-  annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const before = await ctx.notes.require(args.identifier);
     if (before.contentHash !== args.content_hash) throw new ContentHashMismatchError(before.contentHash, args.content_hash, { identifier: before.id });

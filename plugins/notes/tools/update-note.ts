@@ -43,7 +43,7 @@ export const updateNoteTool = defineTool({
       if (args.identifier === undefined) issue.addIssue({ code: 'custom', path: ['identifier'], message: 'Required (or pass updates: [...] for a batch)' });
       if (args.content_hash === undefined) issue.addIssue({ code: 'custom', path: ['content_hash'], message: HASH_REQUIRED });
     }),
-  annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.updates) return updateBatch(args.updates, ctx);
     return applyUpdate(ctx, {
@@ -71,6 +71,7 @@ async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
 
 async function updateBatch(updates: UpdateItem[], ctx: ToolContext) {
   const results = [];
+  ctx.progress.start('updating notes', updates.length);
   // In order, one at a time: two updates of one note in a batch then behave as two sequential calls.
   for (const input of updates) {
     try {
@@ -80,7 +81,9 @@ async function updateBatch(updates: UpdateItem[], ctx: ToolContext) {
       const mismatch = error instanceof ContentHashMismatchError ? { hash_mismatch: { current_hash: error.details.current_hash, provided_hash: error.details.provided_hash } } : {};
       results.push({ input, success: false, error: error.message, code: error.code, ...mismatch });
     }
+    ctx.progress.tick();
   }
+  ctx.progress.stop();
   const successful = results.filter((r) => r.success).length;
   return { total: updates.length, successful, failed: updates.length - successful, results };
 }

@@ -14,7 +14,7 @@ export const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorld
 export const searchFieldsField = z
   .array(z.string())
   .optional()
-  .describe('Return only these fields (id, title, type, tags, created, modified, lastUpdated, size, metadata.<key>, metadata.*); score, snippet, filename and path are always kept');
+  .describe('Only these fields (id, title, type, tags, created, modified, lastUpdated, size, metadata.<key>, metadata.*); score, snippet, filename, path always kept');
 
 /**
  * The backend names a bad SearchQuery member by its path (`text`, `metadata.0.operator`); the

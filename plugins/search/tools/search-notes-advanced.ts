@@ -13,13 +13,13 @@ const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 const metadataFilter = z.object({
   key: z.string().min(1).describe('Metadata key, e.g. "status" or "tags"'),
-  operator: z.enum(METADATA_OPERATORS).default('=').describe('= != > < >= <= LIKE (% and _ wildcards) IN (a list, or "a,b,c"); default ='),
-  value: z.union([scalar, z.array(scalar)]).describe('Compared as the note stores it: numbers as numbers, dates as dates, list elements one by one'),
+  operator: z.enum(METADATA_OPERATORS).default('=').describe('LIKE takes % and _ wildcards; IN a list or "a,b,c"'),
+  value: z.union([scalar, z.array(scalar)]).describe('Compared as stored: numbers as numbers, dates as dates, lists element-wise'),
 });
 
 const sortEntry = z.object({
   field: z.string().min(1).describe('title, type, created, updated, size, score, or metadata.<key> (e.g. metadata.priority)'),
-  order: z.enum(['asc', 'desc']).default('asc').describe('asc or desc (default asc)'),
+  order: z.enum(['asc', 'desc']).default('asc'),
 });
 
 const input = z.object({
@@ -31,10 +31,10 @@ const input = z.object({
   created_within: durationField('Created'),
   created_after: instantField('Created at or after'),
   created_before: instantField('Created before'),
-  content_contains: z.string().max(500).optional().describe('The content holds these words in this order (case and accents ignored)'),
+  content_contains: z.string().max(500).optional().describe('Content holds these words in this order (case and accents ignored)'),
   sort: z.array(sortEntry).max(5).optional().describe('Sort keys, first wins; default updated desc'),
-  limit: z.number().int().min(1).max(SEARCH_ADVANCED_MAX_LIMIT).default(50).describe(`Most results to return (1-${SEARCH_ADVANCED_MAX_LIMIT}, default 50)`),
-  offset: z.number().int().min(0).default(0).describe('Skip this many results (paging; see has_more)'),
+  limit: z.number().int().min(1).max(SEARCH_ADVANCED_MAX_LIMIT).default(50).describe('Most results'),
+  offset: z.number().int().min(0).default(0).describe('Skip this many (paging; see has_more)'),
   fields: searchFieldsField,
   vault_id: vaultIdField,
 });

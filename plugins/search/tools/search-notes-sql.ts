@@ -22,7 +22,7 @@ export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<Sea
         .union([z.array(param), z.record(z.string(), param)])
         .optional()
         .describe('Values bound to ? (a list) or to @name / :name (an object)'),
-      limit: z.number().int().min(1).max(cap).default(Math.min(100, cap)).describe(`Most rows to return (1-${cap}, default ${Math.min(100, cap)})`),
+      limit: z.number().int().min(1).max(cap).default(Math.min(100, cap)).describe('Most rows'),
       fields: searchFieldsField,
       vault_id: vaultIdField,
     }),

@@ -14,8 +14,8 @@ const input = z.object({
     .default('')
     .describe('Words to find (all must match): "exact phrase", plan* (prefix), -word (exclude), a OR b. Empty: most recently updated notes'),
   type_filter: z.string().min(1).optional().describe('Only notes of this type, e.g. "meeting"'),
-  limit: z.number().int().min(1).max(SEARCH_NOTES_MAX_LIMIT).default(10).describe(`Most results to return (1-${SEARCH_NOTES_MAX_LIMIT}, default 10)`),
-  offset: z.number().int().min(0).default(0).describe('Skip this many results (paging; see has_more)'),
+  limit: z.number().int().min(1).max(SEARCH_NOTES_MAX_LIMIT).default(10).describe('Most results'),
+  offset: z.number().int().min(0).default(0).describe('Skip this many (paging; see has_more)'),
   use_regex: z.boolean().default(false).describe('Treat query as a JavaScript regex over title and content (case-insensitive; /source/flags to choose flags)'),
   fields: searchFieldsField,
   vault_id: vaultIdField,

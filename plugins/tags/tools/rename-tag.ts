@@ -16,9 +16,9 @@ export function renameTagTool(index: TagIndex) {
       include_nested: z.boolean().default(true).describe('Also rename nested tags below it (default true)'),
       vault_id: vaultIdField,
     }),
-    annotations: { title: 'Rename tag', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: { title: 'Rename tag', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
-      const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested });
+      const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested }, ctx.progress);
       const hint = report.dry_run && report.notes_affected ? { hint: 'Run again with dry_run: false to apply these changes.' } : {};
       return { success: true, ...report, ...hint };
     },

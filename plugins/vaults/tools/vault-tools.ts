@@ -113,7 +113,7 @@ export const updateVaultTool = defineTool({
   input: z
     .object({ vault_id: vaultId, name: z.string().min(1).optional().describe('New display name'), description: z.string().optional().describe('New description') })
     .refine((a) => a.name !== undefined || a.description !== undefined, { message: 'Give name or description', path: ['name'] }),
-  annotations: { title: 'Update vault', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: 'Update vault', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
     const entry = await registry(ctx).update(args.vault_id, {

@@ -1,0 +1,173 @@
+/**
+ * The MCP protocol surface end to end over stdio (the SDK's Client spawning the built server on
+ * a temp vault): JSON-RPC error codes, the logging capability, progress notifications, and a
+ * call in flight at SIGTERM answered, its notes indexed, before the process exits.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { connectStdio, type StdioSession } from '../../support/mcp.js';
+import { removeDir, tempDir } from '../../support/temp.js';
+
+let root: string;
+let session: StdioSession;
+
+beforeAll(async () => {
+  root = await tempDir('nk-e2e-protocol-');
+  session = await connectStdio(['serve', '--profile', 'flint', '--vault', root]);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await removeDir(root);
+});
+
+function batch(prefix: string, count: number) {
+  return Array.from({ length: count }, (_, i) => ({ title: `${prefix} ${i}`, content: `body ${i}` }));
+}
+
+async function protocolError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  const err = (await promise.then(() => undefined, (e: unknown) => e)) as { code?: number; message?: string } | undefined;
+  if (!err) throw new Error('expected a protocol error');
+  return { code: err.code as number, message: err.message as string };
+}
+
+describe('JSON-RPC error codes', () => {
+  it('answers an unknown resource with -32002', async () => {
+    const err = await protocolError(session.client.readResource({ uri: 'flint-note://nope' }));
+    expect(err).toMatchObject({ code: -32002, message: expect.stringMatching(/Unknown resource "flint-note:\/\/nope"/) });
+  });
+
+  it('answers an unknown prompt with -32602', async () => {
+    const err = await protocolError(session.client.getPrompt({ name: 'no_such_prompt' }));
+    expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown prompt "no_such_prompt"/) });
+  });
+
+  it('answers an unknown tool with -32602, not a tool result', async () => {
+    const err = await protocolError(session.client.callTool({ name: 'no_such_tool', arguments: {} }));
+    expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "no_such_tool"/) });
+    expect(err.message).toBe('MCP error -32602: Unknown tool "no_such_tool"; tools/list names the tools this server has.');
+  });
+
+  it('answers tools/call without a name with -32602 and a sentence, not a zod dump', async () => {
+    const err = await protocolError(session.client.request({ method: 'tools/call', params: { arguments: {} } } as never, CallToolResultSchema));
+    expect(err.code).toBe(-32602);
+    expect(err.message).toMatch(/Invalid tools\/call request: name: a tool name \(string\) is required/);
+    expect(err.message).not.toMatch(/"code":|invalid_type/);
+  });
+
+  it('keeps bad arguments of a known tool a tool result with the field named', async () => {
+    const result = await session.client.callTool({ name: 'get_note', arguments: {} });
+    expect(result.isError).toBe(true);
+  });
+});
+
+describe('logging capability', () => {
+  it('sends warnings as notifications/message at the level the client chose', async () => {
+    const messages: LoggingMessageNotification['params'][] = [];
+    session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void messages.push(n.params));
+    await fs.mkdir(path.join(root, 'general'), { recursive: true });
+
+    await session.client.setLoggingLevel('error');
+    await fs.writeFile(path.join(root, 'general', 'binary-one.md'), Buffer.from([0x89, 0x50, 0x00, 0xff, 0xfe]));
+    await session.client.callTool({ name: 'search_notes', arguments: { query: 'anything' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(messages.filter((m) => m.level === 'warning')).toEqual([]);
+
+    await session.client.setLoggingLevel('warning');
+    await fs.writeFile(path.join(root, 'general', 'binary-two.md'), Buffer.from([0x89, 0x50, 0x00, 0xff, 0xfe]));
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && !messages.some((m) => m.level === 'warning')) {
+      await session.client.callTool({ name: 'search_notes', arguments: { query: 'anything' } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const warning = messages.find((m) => m.level === 'warning');
+    expect(warning).toMatchObject({ level: 'warning', logger: 'notekernel', data: { msg: expect.any(String) } });
+    expect(JSON.stringify(warning?.data)).toMatch(/binary-two\.md/);
+    expect(messages.every((m) => m.level !== 'info' && m.level !== 'debug')).toBe(true);
+  });
+});
+
+describe('progress', () => {
+  it('sends notifications/progress during 2,000 notes created in two batches', async () => {
+    for (const part of ['first', 'second']) {
+      const seen: Progress[] = [];
+      const result = await session.client.callTool(
+        { name: 'create_note', arguments: { notes: batch(`Progress ${part}`, 1000) } },
+        undefined,
+        { onprogress: (p) => void seen.push(p), timeout: 120_000 },
+      );
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ total: 1000, successful: 1000 });
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen.at(-1)).toMatchObject({ progress: 1000, total: 1000 });
+      for (let i = 1; i < seen.length; i++) expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
+    }
+  }, 180_000);
+
+  it('sends notifications/progress while rename_tag rewrites many notes', async () => {
+    const tagged = Array.from({ length: 300 }, (_, i) => ({ title: `Tagged ${i}`, content: `about #oldtag ${i}` }));
+    await session.client.callTool({ name: 'create_note', arguments: { notes: tagged } }, undefined, { timeout: 60_000 });
+    const seen: Progress[] = [];
+    const result = await session.client.callTool({ name: 'rename_tag', arguments: { from: 'oldtag', to: 'newtag', dry_run: false } }, undefined, {
+      onprogress: (p) => void seen.push(p),
+      timeout: 60_000,
+    });
+    expect(result.structuredContent).toMatchObject({ notes_updated: 300 });
+    expect(seen.at(-1)).toMatchObject({ progress: 300, total: 300 });
+  }, 120_000);
+
+  it('sends none when the client asks for none', async () => {
+    let count = 0;
+    session.client.fallbackNotificationHandler = async () => void count++;
+    await session.client.callTool({ name: 'create_note', arguments: { notes: batch('Quiet', 50) } });
+    expect(count).toBe(0);
+  });
+});
+
+describe('shutdown', () => {
+  it('answers a call in flight at SIGTERM and indexes its notes before exiting', async () => {
+    const vault = await tempDir('nk-e2e-drain-');
+    const own = await connectStdio(['serve', '--profile', 'flint', '--vault', vault]);
+    try {
+      let signalled = 0;
+      const pid = own.pid() as number;
+      const exited = new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          try {
+            process.kill(pid, 0);
+          } catch {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+      const call = own.client.callTool({ name: 'create_note', arguments: { notes: batch('Drained', 1000) } }, undefined, {
+        timeout: 60_000,
+        onprogress: (p) => {
+          if (!signalled && p.progress > 0) {
+            signalled = Date.now();
+            process.kill(pid, 'SIGTERM');
+          }
+        },
+      });
+      const result = await call;
+      const answeredMs = Date.now() - signalled;
+      await exited;
+      const exitMs = Date.now() - signalled;
+      process.stderr.write(`drain: answered ${answeredMs} ms and exited ${exitMs} ms after SIGTERM\n`);
+      expect(signalled).toBeGreaterThan(0);
+      expect(result.structuredContent).toMatchObject({ total: 1000, successful: 1000 });
+      expect(own.stderr()).not.toMatch(/database connection is not open/);
+      const db = new Database(path.join(vault, '.flint-note', 'notekernel.db'), { readonly: true });
+      const { n } = db.prepare("SELECT count(*) AS n FROM notes WHERE title LIKE 'Drained %'").get() as { n: number };
+      db.close();
+      expect(n).toBe(1000);
+    } finally {
+      await own.close();
+      await removeDir(vault);
+    }
+  }, 120_000);
+});
