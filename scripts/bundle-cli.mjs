@@ -1,8 +1,10 @@
 // Bundles the built CLI (dist/app/cli/run.js) into one CommonJS file beside it and writes
 // V8's code cache for it by running it once; bin.cjs prefers the pair (decision 011).
 // better-sqlite3's JavaScript is inside; its native addon stays in the package, loaded by path
-// (backends/fs-sqlite/sqlite-driver.ts). typescript stays outside: cosmiconfig needs it only for a
+// (toolkit/sqlite-driver.ts). typescript stays outside: cosmiconfig needs it only for a
 // `.ts` config file, and inside the bundle its 8 MB would be read and mapped on every start.
+// The @energetic-ai packages (hybrid-search's sentence model) stay outside too: they find their
+// weights and WASM files beside their own code, and load only when a vault embeds.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,7 +49,7 @@ const lazyBuiltins = {
 const build = await rolldown({
   input: `${dir}/run.js`,
   platform: 'node',
-  external: ['typescript'],
+  external: ['typescript', /^@energetic-ai\//],
   plugins: [lazyBuiltins],
   logLevel: 'warn',
 });
