@@ -5,9 +5,22 @@
  */
 export const RRF_K = 60;
 
-/** Fused scores, best first; `lists` hold ids best first (rank 1 is the first element). */
+/**
+ * Fused scores, best first; `lists` hold ids best first (rank 1 is the first element). Equal
+ * scores go to the earlier list (then the better rank there): each list's first place scores the
+ * same 1/(k+1), and a note found by its exact words (the keyword list, passed first) should not
+ * lose a coin toss to the nearest vector.
+ */
 export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k = RRF_K): Array<{ id: string; score: number }> {
-  const scores = new Map<string, number>();
-  for (const list of lists) list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (k + index + 1)));
-  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const fused = new Map<string, { id: string; score: number; list: number; rank: number }>();
+  lists.forEach((list, listIndex) =>
+    list.forEach((id, index) => {
+      const seen = fused.get(id);
+      if (seen) seen.score += 1 / (k + index + 1);
+      else fused.set(id, { id, score: 1 / (k + index + 1), list: listIndex, rank: index });
+    }),
+  );
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.list - b.list || a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(({ id, score }) => ({ id, score }));
 }
