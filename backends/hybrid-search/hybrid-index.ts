@@ -84,6 +84,7 @@ export class HybridSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     await this.tail.catch(() => undefined);
     if (this.db.open) this.db.close();
+    await this.options.embedder.close?.();
   }
 
   private async write(note: Note): Promise<void> {

@@ -5,12 +5,16 @@
  * memory. The default embedder is Universal Sentence Encoder lite, shipped inside an npm package
  * and loaded on the first embed: nothing is downloaded. Decision 016 records the measurements.
  */
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineBackend } from '../../kernel/index.js';
+import { defineBackend, type Logger } from '../../kernel/index.js';
+import { packageRoot } from '../../kernel/package-root.js';
+import type { Embedder } from '../../toolkit/embedding/embedder.js';
 import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
 import { useLiteEmbedder } from '../../toolkit/embedding/use-lite-embedder.js';
+import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
 import { HybridSearchIndex } from './hybrid-index.js';
 import { DEFAULT_MIN_SIMILARITY } from './search.js';
 
@@ -25,6 +29,13 @@ export const hybridSearchOptions = z
     minSimilarity: z.number().min(-1).max(1).default(DEFAULT_MIN_SIMILARITY).describe('cosine under which a passage is not taken as about the query'),
     fusionKeywords: z.enum(['all', 'any']).default('all').describe("hybrid mode's keyword leg: every content word (all) or any (any)"),
     maxChunkChars: z.number().int().min(200).max(20_000).default(1_000).describe('longest passage embedded as one vector'),
+    embedThreads: z
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(1)
+      .describe('worker threads that run the model (0: the main thread, which then stops serving while a batch embeds; each thread holds its own ~100 MB copy)'),
   })
   .strict();
 
@@ -45,8 +56,26 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
       await fs.mkdir(metaDir, { recursive: true });
       file = path.join(metaDir, options.indexFile);
     }
-    const embedder = options.embedder === 'hashed' ? hashedEmbedder() : useLiteEmbedder();
+    const embedder = options.embedder === 'hashed' ? hashedEmbedder() : modelEmbedder(options.embedThreads, ctx.logger);
     const search = new HybridSearchIndex({ file, embedder, minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars });
     return { search };
   },
 });
+
+// Built to dist/ only: workers run JavaScript. From the TypeScript sources (a test runner) the
+// model runs on the main thread.
+const EMBED_WORKER = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
+
+/**
+ * USE-lite on worker threads, else on the main thread. The model's WASM kernels run between
+ * microtasks only: on the main thread a batch of 32 passages held the event loop for its whole
+ * 2–4 s (decision 016), so a server answered nobody while a vault was being indexed.
+ */
+function modelEmbedder(threads: number, logger: Logger): Embedder {
+  if (threads === 0) return useLiteEmbedder();
+  if (!existsSync(EMBED_WORKER)) {
+    logger.info({ script: EMBED_WORKER }, 'embedding worker not built; the model runs on the main thread');
+    return useLiteEmbedder();
+  }
+  return workerPoolEmbedder(EMBED_WORKER, threads);
+}

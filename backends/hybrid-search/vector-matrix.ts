@@ -56,17 +56,37 @@ export class VectorMatrix {
 
   /** Notes whose best chunk reaches `minScore`, best first (ties by id). */
   rankNotes(query: Float32Array, minScore: number, accept: (noteId: string) => boolean = () => true): NoteSimilarity[] {
+    const scores = this.dots(query);
     const best = new Map<string, NoteSimilarity>();
-    const { data, dim } = this;
-    for (let slot = 0; slot < this.chunkIds.length; slot++) {
-      let dot = 0;
-      const base = slot * dim;
-      for (let i = 0; i < dim; i++) dot += data[base + i]! * query[i]!;
-      if (dot < minScore) continue;
+    for (let slot = 0; slot < scores.length; slot++) {
+      const score = scores[slot]!;
+      if (score < minScore) continue;
       const noteId = this.noteIds[slot]!;
       const seen = best.get(noteId);
-      if (!seen || dot > seen.score) best.set(noteId, { noteId, score: dot, chunkId: this.chunkIds[slot]! });
+      if (!seen || score > seen.score) best.set(noteId, { noteId, score, chunkId: this.chunkIds[slot]! });
     }
     return [...best.values()].filter((s) => accept(s.noteId)).sort((a, b) => b.score - a.score || (a.noteId < b.noteId ? -1 : 1));
+  }
+
+  /** Every row's dot product with `query`: one tight loop over the matrix, four sums at a time. */
+  private dots(query: Float32Array): Float32Array {
+    const { data, dim } = this;
+    const scores = new Float32Array(this.chunkIds.length);
+    for (let slot = 0, base = 0; slot < scores.length; slot++, base += dim) {
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      let i = 0;
+      for (; i + 3 < dim; i += 4) {
+        a += data[base + i]! * query[i]!;
+        b += data[base + i + 1]! * query[i + 1]!;
+        c += data[base + i + 2]! * query[i + 2]!;
+        d += data[base + i + 3]! * query[i + 3]!;
+      }
+      for (; i < dim; i++) a += data[base + i]! * query[i]!;
+      scores[slot] = a + b + c + d;
+    }
+    return scores;
   }
 }

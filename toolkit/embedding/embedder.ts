@@ -9,6 +9,8 @@ export interface Embedder {
   readonly dim: number;
   /** One vector of length `dim` per text, in input order, normalised to unit length. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Releases what it holds (threads); the index that owns it calls this when it closes. */
+  close?(): Promise<void>;
 }
 
 /** Scales a vector to unit length in place (a zero vector stays zero), so cosine is a dot product. */

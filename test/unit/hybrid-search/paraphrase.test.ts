@@ -5,11 +5,15 @@
  * Also: the model loads from the package with no network request, and a planted unique token
  * ranks its note first by keyword and by hybrid. One model load for the whole file (≈1–2 s).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { Note, SearchMode } from '../../../kernel/index.js';
 import type { Embedder } from '../../../toolkit/embedding/embedder.js';
 import { useLiteEmbedder } from '../../../toolkit/embedding/use-lite-embedder.js';
+import { workerPoolEmbedder } from '../../../toolkit/embedding/worker-pool-embedder.js';
+import { packageRoot } from '../../../kernel/package-root.js';
 import { contentWords } from '../../../toolkit/embedding/words.js';
 import { paraphraseCases } from '../../support/paraphrase-vault.js';
 
@@ -46,6 +50,7 @@ describe('paraphrase questions with the real model (USE-lite)', () => {
   let all: HybridSearchIndex;
   let anyWord: HybridSearchIndex;
   let load: { ms: number; rssMb: number; embedMs: number; chunks: number };
+  let embedder: Embedder;
 
   beforeAll(async () => {
     // Nothing may be downloaded: any HTTP request fails the test.
@@ -53,7 +58,7 @@ describe('paraphrase questions with the real model (USE-lite)', () => {
       requests.push(String(input));
       throw new Error('no network in this test');
     }) as typeof fetch;
-    const embedder = memoised(useLiteEmbedder());
+    embedder = memoised(useLiteEmbedder());
     const rss = process.memoryUsage().rss;
     let started = performance.now();
     await embedder.embed(['warm up the model']);
@@ -119,6 +124,26 @@ describe('paraphrase questions with the real model (USE-lite)', () => {
         expect(page.hits[0]?.id, `${mode} ${c.token}`).toBe(notes[i]!.id);
         expect(page.hits[0]?.snippet).toContain(`<mark>${c.token}</mark>`);
       }
+    }
+  }, 120_000);
+
+  it('worker threads return the same vectors, in order, as the main thread', async (ctx) => {
+    // Workers run the built JavaScript; from sources alone there is nothing to start.
+    const script = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
+    if (!existsSync(script)) ctx.skip();
+    const pool = workerPoolEmbedder(script, 2);
+    try {
+      const texts = cases.slice(0, 3).map((c) => c.question);
+      const [pooled, direct] = [await pool.embed(texts), await embedder.embed(texts)];
+      expect(pooled.length).toBe(3);
+      pooled.forEach((vector, i) => {
+        let dot = 0;
+        for (let d = 0; d < vector.length; d++) dot += vector[d]! * direct[i]![d]!;
+        expect(dot).toBeGreaterThan(0.999);
+      });
+      expect(requests).toEqual([]);
+    } finally {
+      await pool.close();
     }
   }, 120_000);
 });
