@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { chunkNote, DEFAULT_CHUNK_CHARS } from '../../toolkit/embedding/chunks.js';
+import { chunkNote, DEFAULT_CHUNK_CHARS, type Chunk } from '../../toolkit/embedding/chunks.js';
 import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
 import { blobToVector, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
 import { searchIndex, type SearchTuning } from './search.js';
@@ -25,6 +25,15 @@ export interface HybridIndexStats {
   chunks: number;
   /** Texts sent to the embedder since open (a cached chunk costs none). */
   embedded: number;
+}
+
+/** Changed notes read and embedded together during reconcile. */
+const RECONCILE_GROUP = 16;
+
+interface PlannedChunk extends Chunk {
+  /** What the embedder sees: title, heading and text. */
+  embedded: string;
+  hash: string;
 }
 
 export class HybridSearchIndex implements SearchIndex {
@@ -48,7 +57,7 @@ export class HybridSearchIndex implements SearchIndex {
   }
 
   upsert(note: Note): Promise<void> {
-    return this.exclusive(() => this.write(note));
+    return this.exclusive(() => this.write([note]));
   }
 
   remove(id: string): Promise<void> {
@@ -65,13 +74,17 @@ export class HybridSearchIndex implements SearchIndex {
         this.unindex(id);
         report.removed += 1;
       }
-      for (const summary of listed) {
-        if (this.notes.get(summary.id)?.content_hash === summary.contentHash) {
-          report.unchanged += 1;
-          continue;
+      const changed = listed.filter((summary) => this.notes.get(summary.id)?.content_hash !== summary.contentHash);
+      report.unchanged = listed.length - changed.length;
+      // Notes embedded together fill the model's batches: one short note alone is a batch of one.
+      for (let start = 0; start < changed.length; start += RECONCILE_GROUP) {
+        const group: Note[] = [];
+        for (const summary of changed.slice(start, start + RECONCILE_GROUP)) {
+          const note = await source.get(summary.id);
+          if (note) group.push(note);
         }
-        const note = await source.get(summary.id);
-        if (note) (await this.write(note), (report.upserted += 1));
+        await this.write(group);
+        report.upserted += group.length;
       }
       return report;
     });
@@ -87,19 +100,14 @@ export class HybridSearchIndex implements SearchIndex {
     await this.options.embedder.close?.();
   }
 
-  private async write(note: Note): Promise<void> {
-    const pieces = chunkNote(note.content, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS);
-    // A note with no body is still found by its title.
-    if (pieces.length === 0) pieces.push({ heading: '', text: '' });
-    const chunks = pieces.map((piece) => {
-      // The title and heading travel with each passage: "Budget" under "## Kestrel" is about the kestrel.
-      const embedded = [note.title, piece.heading, piece.text].filter(Boolean).join('\n');
-      return { ...piece, embedded, hash: createHash('sha256').update(embedded).digest('base64url') };
-    });
+  /** Embeds what the notes' chunks lack (one set of batches for all), then commits each note. */
+  private async write(notes: readonly Note[]): Promise<void> {
+    const planned = notes.map((note) => ({ note, chunks: this.chunksOf(note) }));
     const known = this.db.prepare<[string], { vector: Buffer }>('SELECT vector FROM vectors WHERE hash = ?');
     const vectors = new Map<string, Float32Array>();
     const missing = new Map<string, string>();
-    for (const chunk of chunks) {
+    for (const chunk of planned.flatMap((p) => p.chunks)) {
+      if (vectors.has(chunk.hash) || missing.has(chunk.hash)) continue;
       const row = known.get(chunk.hash);
       if (row) vectors.set(chunk.hash, blobToVector(row.vector));
       else missing.set(chunk.hash, chunk.embedded);
@@ -107,7 +115,21 @@ export class HybridSearchIndex implements SearchIndex {
     const fresh = await embedInBatches(this.options.embedder, [...missing.values()]);
     this.embedded += fresh.length;
     [...missing.keys()].forEach((hash, i) => vectors.set(hash, fresh[i]!));
+    for (const { note, chunks } of planned) this.commit(note, chunks, vectors);
+  }
 
+  private chunksOf(note: Note): PlannedChunk[] {
+    const pieces = chunkNote(note.content, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS);
+    // A note with no body is still found by its title.
+    if (pieces.length === 0) pieces.push({ heading: '', text: '' });
+    return pieces.map((piece) => {
+      // The title and heading travel with each passage: "Budget" under "## Kestrel" is about the kestrel.
+      const embedded = [note.title, piece.heading, piece.text].filter(Boolean).join('\n');
+      return { ...piece, embedded, hash: createHash('sha256').update(embedded).digest('base64url') };
+    });
+  }
+
+  private commit(note: Note, chunks: readonly PlannedChunk[], vectors: ReadonlyMap<string, Float32Array>): void {
     const added: Array<{ id: number; vector: Float32Array }> = [];
     const row: NoteRow = { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash };
     // Memory (the matrix, the note map) follows only a committed transaction.

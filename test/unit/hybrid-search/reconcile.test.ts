@@ -13,10 +13,20 @@ import type { Embedder } from '../../../toolkit/embedding/embedder.js';
 import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
-/** Counts every text the index asks to embed. */
-function counting(inner: Embedder): Embedder & { texts: string[] } {
-  const texts: string[] = [];
-  return { id: inner.id, dim: inner.dim, texts, embed: async (batch) => (texts.push(...batch), inner.embed(batch)) };
+/** Counts every text the index asks to embed, and the calls (batches) they came in. */
+function counting(inner: Embedder): Embedder & { texts: string[]; calls: number } {
+  const counter = {
+    id: inner.id,
+    dim: inner.dim,
+    texts: [] as string[],
+    calls: 0,
+    embed: async (batch: readonly string[]) => {
+      counter.calls += 1;
+      counter.texts.push(...batch);
+      return inner.embed(batch);
+    },
+  };
+  return counter;
 }
 
 const sections = (third: string) => `## Rigging\n\nCheck the halyards before each sail.\n\n## Hull\n\nScrape the barnacles in spring.\n\n## Sails\n\n${third}`;
@@ -42,6 +52,7 @@ describe('hybrid index restart and reconcile', () => {
     const index = new HybridSearchIndex({ file, embedder: first });
     expect(await index.reconcile(store)).toEqual({ upserted: 2, removed: 0, unchanged: 0 });
     expect(first.texts.length).toBe(4); // three sections and one paragraph
+    expect(first.calls).toBe(1); // both notes' chunks in one batch
     await index.close();
 
     const boat = (await store.list()).find((n) => n.title === 'Boat upkeep')!;
