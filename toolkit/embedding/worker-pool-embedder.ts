@@ -32,9 +32,11 @@ export function workerPoolEmbedder(script: string, threads: number): Embedder & 
         else waiter?.resolve(message.vectors ?? []);
       });
       worker.on('error', (err) => {
+        if (!workers.includes(worker)) return; // a thread of a pool already given up
         for (const waiter of pending.values()) waiter.reject(err);
         pending.clear();
-        workers.length = 0; // the next call starts fresh threads
+        // The next call starts a fresh pool; the survivors of this one are ended, not leaked.
+        for (const other of workers.splice(0)) if (other !== worker) void other.terminate();
       });
       workers.push(worker);
     }
