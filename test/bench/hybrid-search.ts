@@ -5,7 +5,9 @@
  *   node dist/test/bench/hybrid-search.js   (HYBRID_BENCH_CHUNKS, default 10000; HYBRID_BENCH_PASSAGES, default 96)
  * Under `unshare -n` it also shows the model needs no network.
  */
+import { HybridSearchIndex } from '../../backends/hybrid-search/hybrid-index.js';
 import { VectorMatrix } from '../../backends/hybrid-search/vector-matrix.js';
+import type { Note, ReconcileSource } from '../../kernel/index.js';
 import { embedInBatches, normalise } from '../../toolkit/embedding/embedder.js';
 import { useLiteEmbedder } from '../../toolkit/embedding/use-lite-embedder.js';
 import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
@@ -104,8 +106,37 @@ async function benchThreads(passages: number): Promise<void> {
   }
 }
 
+/** A first reconcile of a vault of short notes (one chunk each), the model on 1 and 2 threads. */
+async function benchReconcile(noteCount: number): Promise<void> {
+  const script = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
+  const notes: Note[] = Array.from({ length: noteCount }, (_, i) => ({
+    id: `n${i}`,
+    title: `Meeting ${i}`,
+    content: `${i}. ${PASSAGE}`,
+    tags: [],
+    metadata: {},
+    created: '2026-01-01T00:00:00.000Z',
+    updated: '2026-01-01T00:00:00.000Z',
+    contentHash: `h${i}`,
+  }));
+  const source: ReconcileSource = { list: async () => notes, get: async (id) => notes.find((n) => n.id === id) };
+  for (const threads of [1, 2]) {
+    const embedder = workerPoolEmbedder(script, threads);
+    await embedder.embed(Array.from({ length: threads }, () => 'load the model'));
+    const index = new HybridSearchIndex({ file: ':memory:', embedder });
+    const started = performance.now();
+    await index.reconcile(source);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`reconcile ${noteCount} new notes on ${threads} worker thread(s): ${(index.stats().embedded / seconds).toFixed(1)} chunks/s`);
+    await index.close();
+  }
+}
+
 const chunks = Number.parseInt(process.env.HYBRID_BENCH_CHUNKS ?? '10000', 10);
 benchScan(chunks);
 const passages = Number.parseInt(process.env.HYBRID_BENCH_PASSAGES ?? '96', 10);
 if (passages > 0) await benchModel(passages);
-if (passages > 0 && process.env.HYBRID_BENCH_THREADS !== '0') await benchThreads(passages);
+if (passages > 0 && process.env.HYBRID_BENCH_THREADS !== '0') {
+  await benchThreads(passages);
+  await benchReconcile(passages);
+}
