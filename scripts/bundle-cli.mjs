@@ -1,8 +1,10 @@
 // Bundles the built CLI (dist/app/cli/run.js) into one CommonJS file beside it, with a source
 // map; bin.cjs requires it (decision 011). better-sqlite3's JavaScript is inside; its native addon
-// stays in the package, loaded by path (backends/fs-sqlite/sqlite-driver.ts). typescript stays
-// outside: cosmiconfig needs it only for a `.ts` config file, and inside the bundle its 8 MB
-// would be read and compiled on every start.
+// stays in the package, loaded by path (toolkit/sqlite-driver.ts). typescript stays outside:
+// cosmiconfig needs it only for a `.ts` config file, and inside the bundle its 8 MB would be read
+// and compiled on every start. The @energetic-ai packages (hybrid-search's sentence model) stay
+// outside too: they find their weights and WASM files beside their own code, and load only when
+// a vault embeds.
 import fs from 'node:fs';
 import { rolldown } from 'rolldown';
 
@@ -20,7 +22,7 @@ const tscSourceMaps = {
 const build = await rolldown({
   input: `${dir}/run.js`,
   platform: 'node',
-  external: ['typescript'],
+  external: ['typescript', /^@energetic-ai\//],
   plugins: [tscSourceMaps],
   logLevel: 'warn',
 });

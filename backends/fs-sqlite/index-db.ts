@@ -8,7 +8,7 @@ import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-import { openDatabase } from './sqlite-driver.js';
+import { openDatabase } from '../../toolkit/sqlite-driver.js';
 
 export interface IndexedNote {
   id: string;

@@ -1,0 +1,81 @@
+/**
+ * The `hybrid-search` backend: a search index beside any store (`search: { backend:
+ * hybrid-search }`), finding notes by keyword (SQLite FTS5), by meaning (sentence vectors), or
+ * both fused. Its file lives in the vault's metadata folder; without a folder it is kept in
+ * memory. The default embedder is Universal Sentence Encoder lite, shipped inside an npm package
+ * and loaded on the first embed: nothing is downloaded. Decision 018 records the measurements.
+ */
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineBackend, type Logger } from '../../kernel/index.js';
+import { packageRoot } from '../../kernel/package-root.js';
+import type { Embedder } from '../../toolkit/embedding/embedder.js';
+import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
+import { useLiteEmbedder } from '../../toolkit/embedding/use-lite-embedder.js';
+import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
+import { HybridSearchIndex } from './hybrid-index.js';
+import { DEFAULT_MIN_SIMILARITY } from './search.js';
+
+export const hybridSearchOptions = z
+  .object({
+    metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
+    indexFile: z.string().regex(/^[\w.-]+$/, 'a file name').default('hybrid.db').describe('the index file inside the metadata folder'),
+    embedder: z
+      .enum(['use-lite', 'hashed'])
+      .default('use-lite')
+      .describe('use-lite: Universal Sentence Encoder lite (512-d, offline); hashed: a bag of words without meaning, for tests and machines that cannot spare ~200 MB'),
+    minSimilarity: z.number().min(-1).max(1).default(DEFAULT_MIN_SIMILARITY).describe('cosine under which a passage is not taken as about the query'),
+    fusionKeywords: z.enum(['all', 'any']).default('all').describe("hybrid mode's keyword leg: every content word (all) or any (any)"),
+    maxChunkChars: z.number().int().min(200).max(20_000).default(1_000).describe('longest passage embedded as one vector'),
+    embedThreads: z
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(1)
+      .describe('worker threads that run the model (0: the main thread, which then stops serving while a batch embeds; each thread holds its own ~100 MB copy)'),
+  })
+  .strict();
+
+export type HybridSearchOptions = z.infer<typeof hybridSearchOptions>;
+
+export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
+  id: 'hybrid-search',
+  kind: 'search',
+  description: 'Keyword (FTS5) and semantic (sentence vectors) search fused by rank, beside any store; an offline model.',
+  folder: 'optional',
+  capabilities: ['full-text', 'vectors'],
+  options: hybridSearchOptions,
+  async create(ctx) {
+    const options = ctx.options;
+    let file = ':memory:';
+    if (ctx.folder !== undefined) {
+      const metaDir = path.join(ctx.folder, options.metaDir);
+      await fs.mkdir(metaDir, { recursive: true });
+      file = path.join(metaDir, options.indexFile);
+    }
+    const embedder = options.embedder === 'hashed' ? hashedEmbedder() : modelEmbedder(options.embedThreads, ctx.logger);
+    const search = new HybridSearchIndex({ file, embedder, minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars });
+    return { search };
+  },
+});
+
+// Built to dist/ only: workers run JavaScript. From the TypeScript sources (a test runner) the
+// model runs on the main thread.
+const EMBED_WORKER = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
+
+/**
+ * USE-lite on worker threads, else on the main thread. The model's WASM kernels run between
+ * microtasks only: on the main thread a batch of 32 passages held the event loop for its whole
+ * 2–4 s (decision 018), so a server answered nobody while a vault was being indexed.
+ */
+function modelEmbedder(threads: number, logger: Logger): Embedder {
+  if (threads === 0) return useLiteEmbedder();
+  if (!existsSync(EMBED_WORKER)) {
+    logger.info({ script: EMBED_WORKER }, 'embedding worker not built; the model runs on the main thread');
+    return useLiteEmbedder();
+  }
+  return workerPoolEmbedder(EMBED_WORKER, threads);
+}

@@ -1,0 +1,130 @@
+/**
+ * How the hybrid index answers a SearchQuery. `keyword`: FTS5 over the chunks, bm25 with title ×
+ * 10 and heading × 3, a note ranked by its best chunk. `semantic`: the query embedded once, a full
+ * cosine scan of the chunk vectors, a note ranked by its best chunk, passages under
+ * `minSimilarity` left out. `hybrid` (the default): both lists fused per note by Reciprocal Rank
+ * Fusion (k = 60); the keyword leg requires every content word (decision 018: an OR leg let
+ * incidental word hits outvote the vectors).
+ */
+import type Database from 'better-sqlite3';
+import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
+import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
+import { reciprocalRankFusion } from '../../toolkit/embedding/fusion.js';
+import type { NoteRow } from './index-db.js';
+import { ftsExcluded, ftsMatch, hasTerms, parseQuery, type ParsedQuery } from './keyword-query.js';
+import type { VectorMatrix } from './vector-matrix.js';
+
+export interface SearchTuning {
+  /** Cosine under which a passage is taken as not about the query (semantic and hybrid modes). */
+  minSimilarity?: number;
+  /** How the hybrid mode's keyword leg joins the query's words: `all` (AND) or `any` (OR). */
+  fusionKeywords?: 'all' | 'any';
+}
+
+export const DEFAULT_MIN_SIMILARITY = 0.25;
+
+export interface SearchState {
+  db: Database.Database;
+  matrix: VectorMatrix;
+  notes: ReadonlyMap<string, NoteRow>;
+  embedder: Embedder;
+  tuning: SearchTuning;
+}
+
+interface Ranked {
+  id: string;
+  score: number;
+  /** The chunk a snippet is cut from. */
+  chunkId?: number;
+}
+
+const SNIPPET_CHARS = 200;
+
+export async function searchIndex(state: SearchState, query: SearchQuery): Promise<SearchPage> {
+  const parsed = parseQuery(query.text);
+  const excluded = excludedNotes(state.db, parsed);
+  const accept = (id: string) => {
+    const note = state.notes.get(id);
+    return note !== undefined && (query.type === undefined || note.type === query.type) && !excluded.has(id);
+  };
+  const ranked = hasTerms(parsed) ? await rank(state, query, parsed, accept) : recent(state, accept);
+  const offset = query.offset ?? 0;
+  const snippetMatch = ftsMatch(parsed, 'any');
+  const hits: SearchHit[] = ranked.slice(offset, offset + query.limit).map((r) => ({ id: r.id, score: r.score, snippet: snippetOf(state.db, r, snippetMatch) }));
+  return { hits, total: ranked.length };
+}
+
+async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: (id: string) => boolean): Promise<Ranked[]> {
+  const mode = query.mode ?? 'hybrid';
+  const join = mode === 'keyword' ? 'all' : (state.tuning.fusionKeywords ?? 'all');
+  const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, ftsMatch(parsed, join), accept);
+  if (mode === 'keyword') return keyword;
+  const semantic = await semanticRanking(state, query.text, accept);
+  if (mode === 'semantic') return semantic;
+  const bestChunk = new Map<string, number | undefined>();
+  // The keyword leg's chunk holds the query's words, so its snippet shows why the note matched.
+  for (const r of [...semantic, ...keyword]) bestChunk.set(r.id, r.chunkId);
+  return reciprocalRankFusion([keyword.map((r) => r.id), semantic.map((r) => r.id)]).map((fused) => ({ ...fused, chunkId: bestChunk.get(fused.id) }));
+}
+
+function keywordRanking(db: Database.Database, match: string | undefined, accept: (id: string) => boolean): Ranked[] {
+  if (match === undefined) return [];
+  const rows = db
+    .prepare<[string], { noteId: string; chunkId: number; score: number }>(
+      `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
+       FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
+       JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
+    )
+    .all(match);
+  const seen = new Set<string>();
+  const ranked: Ranked[] = [];
+  for (const row of rows) {
+    if (seen.has(row.noteId) || !accept(row.noteId)) continue;
+    seen.add(row.noteId);
+    // bm25 is lower-is-better; SearchHit.score is higher-is-better.
+    ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId });
+  }
+  return ranked;
+}
+
+async function semanticRanking(state: SearchState, text: string, accept: (id: string) => boolean): Promise<Ranked[]> {
+  // The model reads sentences: keep the words (stop-words too), drop the agent syntax.
+  const sentence = text.replace(/(^|\s)-\S+/g, ' ').replace(/["*]/g, ' ').replace(/\bOR\b/g, ' ').trim();
+  const [vector] = await embedInBatches(state.embedder, [sentence]);
+  const minScore = state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+  return state.matrix.rankNotes(vector!, minScore, accept).map((s) => ({ id: s.noteId, score: s.score, chunkId: s.chunkId }));
+}
+
+/** Every accepted note, most recently updated first (an empty text lists notes). */
+function recent(state: SearchState, accept: (id: string) => boolean): Ranked[] {
+  return [...state.notes.values()]
+    .filter((note) => accept(note.id))
+    .sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? -1 : 1))
+    .map((note) => ({ id: note.id, score: 0 }));
+}
+
+function excludedNotes(db: Database.Database, parsed: ParsedQuery): Set<string> {
+  const match = ftsExcluded(parsed);
+  if (match === undefined) return new Set();
+  const rows = db.prepare<[string], { noteId: string }>('SELECT DISTINCT c.note_id AS noteId FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?').all(match);
+  return new Set(rows.map((r) => r.noteId));
+}
+
+/** FTS5's own snippet of the chunk (query words in `<mark>`), else the start of the chunk. */
+function snippetOf(db: Database.Database, ranked: Ranked, match: string | undefined): string {
+  const chunkId = ranked.chunkId ?? db.prepare<[string], { id: number }>('SELECT id FROM chunks WHERE note_id = ? ORDER BY seq LIMIT 1').get(ranked.id)?.id;
+  if (chunkId === undefined) return '';
+  if (match !== undefined) {
+    const marked = db
+      .prepare<[string, number], { text: string; heading: string }>(
+        `SELECT snippet(chunks_fts, 2, '<mark>', '</mark>', '…', 32) AS text, snippet(chunks_fts, 1, '<mark>', '</mark>', '…', 12) AS heading
+         FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`,
+      )
+      .get(match, chunkId);
+    if (marked?.text.includes('<mark>')) return marked.text;
+    if (marked?.heading.includes('<mark>')) return marked.heading;
+  }
+  const chunk = db.prepare<[number], { heading: string; text: string }>('SELECT heading, text FROM chunks WHERE id = ?').get(chunkId);
+  const text = chunk?.text || chunk?.heading || '';
+  return text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text;
+}

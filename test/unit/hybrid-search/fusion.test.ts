@@ -1,0 +1,42 @@
+/** Reciprocal Rank Fusion, chunking and the keyword query parser: small pure functions, checked by example. */
+import { describe, expect, it } from 'vitest';
+import { ftsMatch, parseQuery } from '../../../backends/hybrid-search/keyword-query.js';
+import { chunkNote } from '../../../toolkit/embedding/chunks.js';
+import { reciprocalRankFusion } from '../../../toolkit/embedding/fusion.js';
+
+describe('reciprocalRankFusion', () => {
+  it('sums 1/(60 + rank) over the lists; a tie goes to the earlier list', () => {
+    const fused = reciprocalRankFusion([
+      ['a', 'b'],
+      ['c', 'b'],
+    ]);
+    expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c']);
+    expect(fused[0]!.score).toBeCloseTo(2 / 62);
+    expect(fused[1]!.score).toBeCloseTo(1 / 61);
+  });
+});
+
+describe('chunkNote', () => {
+  it('cuts at headings, packs paragraphs up to the bound, and splits an over-long paragraph at sentence ends', () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} is here.`).join(' ');
+    const chunks = chunkNote(`Intro line.\n\n# Alpha\n\nOne.\n\nTwo.\n\n## Beta\n\n${long}\n\n\`\`\`\n# not a heading\n\`\`\``, 300);
+    expect(chunks[0]).toEqual({ heading: '', text: 'Intro line.' });
+    expect(chunks[1]).toEqual({ heading: 'Alpha', text: 'One.\n\nTwo.' });
+    const beta = chunks.filter((c) => c.heading === 'Beta');
+    expect(beta.length).toBeGreaterThan(2);
+    for (const c of beta) expect(c.text.length).toBeLessThanOrEqual(300);
+    expect(beta.slice(0, -1).every((c) => c.text.endsWith('.'))).toBe(true);
+    expect(chunks.some((c) => c.text.includes('# not a heading'))).toBe(true);
+  });
+});
+
+describe('keyword query', () => {
+  it('quotes every term, drops stop-words, and joins by all or any', () => {
+    const parsed = parseQuery('How do I bake "sourdough bread" -rye plan* OR café');
+    expect(ftsMatch(parsed, 'all')).toBe('("bake" AND "sourdough bread" AND "plan"*) OR ("cafe")');
+    expect(ftsMatch(parsed, 'any')).toBe('"bake" OR "sourdough bread" OR "plan"* OR "cafe"');
+    expect(parsed.excluded.map((t) => t.words)).toEqual([['rye']]);
+    expect(ftsMatch(parseQuery('the'), 'all')).toBe('("the")');
+    expect(ftsMatch(parseQuery('(*) NEAR( "'), 'all')).toBe('("near")');
+  });
+});

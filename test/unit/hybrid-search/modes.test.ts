@@ -1,0 +1,54 @@
+/**
+ * The three modes on the hashed embedder (shared words only, so results are predictable):
+ * keyword needs every word, semantic ranks by vector and drops passages under the similarity
+ * floor, hybrid fuses both; exclusions and the type filter hold in every mode.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
+import type { Note, SearchMode } from '../../../kernel/index.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
+
+const note = (id: string, title: string, content: string, type = 'general'): Note => ({
+  id,
+  title,
+  content,
+  tags: [],
+  metadata: {},
+  created: '2026-01-01T00:00:00.000Z',
+  updated: '2026-01-01T00:00:00.000Z',
+  type,
+  contentHash: `sha256:${id}`,
+});
+
+describe('hybrid index modes', () => {
+  const index = new HybridSearchIndex({ file: ':memory:', embedder: hashedEmbedder() });
+  const ids = async (text: string, mode: SearchMode, extra: { type?: string } = {}) => (await index.search({ text, limit: 10, mode, ...extra })).hits.map((h) => h.id);
+
+  beforeAll(async () => {
+    await index.upsert(note('a', 'Harbour ferry', 'The ferry crosses the harbour at dawn.'));
+    await index.upsert(note('b', 'Ferry timetable', 'Winter timetable for the island ferry.'));
+    await index.upsert(note('c', 'Harbour walls', 'Storm damage to the harbour walls.', 'journal'));
+  });
+  afterAll(() => index.close());
+
+  it('keyword requires every content word; semantic and hybrid also rank notes sharing some', async () => {
+    expect(await ids('harbour ferry', 'keyword')).toEqual(['a']);
+    expect(await ids('how is the harbour ferry', 'keyword')).toEqual(['a']); // stop-words dropped
+    expect((await ids('harbour ferry', 'semantic'))[0]).toBe('a');
+    expect((await ids('harbour ferry', 'semantic')).sort()).toEqual(['a', 'b', 'c']);
+    expect(await ids('harbour ferry', 'hybrid')).toEqual(expect.arrayContaining(['a', 'b', 'c']));
+    expect((await ids('harbour ferry', 'hybrid'))[0]).toBe('a');
+  });
+
+  it('a passage under the similarity floor is not a match', async () => {
+    expect(await ids('volcano eruption', 'semantic')).toEqual([]);
+    expect(await index.search({ text: 'volcano eruption', limit: 5 })).toEqual({ hits: [], total: 0 });
+  });
+
+  it('exclusions and the type filter hold in every mode', async () => {
+    for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+      expect(await ids('harbour -storm', mode), mode).not.toContain('c');
+      expect(await ids('harbour', mode, { type: 'journal' }), mode).toEqual(['c']);
+    }
+  });
+});
