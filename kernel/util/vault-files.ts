@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import type { VaultFiles } from '../backend.js';
 import { ContentHashMismatchError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { assertReadableFrontmatter } from './frontmatter.js';
 import { contentHash } from './hash.js';
 import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';
@@ -25,6 +26,8 @@ export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
     readText,
     async writeText(relPath, text, options = {}) {
       const absolute = resolveInside(root, relPath);
+      // A markdown file written raw (a card) is a note on the next scan: refuse what no reader could read back.
+      if (relPath.toLowerCase().endsWith('.md')) assertReadableFrontmatter(text, relPath);
       return locks.run(absolute, async () => {
         if (options.expectedHash !== undefined) {
           const current = await readText(relPath);
