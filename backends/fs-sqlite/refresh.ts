@@ -46,7 +46,8 @@ export interface RefreshOptions {
 export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
   const { progress = noProgress, pause } = options;
   const started = performance.now();
-  const scan = await scanFilesInSlices(root, pause);
+  const scan = await scanFilesInSlices(root, pause, undefined, { readHardLinks: layout.readHardLinks === true });
+  for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
   removeAbandonedTemps(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
   let digest = 0;
@@ -57,7 +58,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     noteCount += summary.notes;
   }
   if (digest === db.filesDigest()) {
-    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: [], ms: Math.round(performance.now() - started) };
+    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: scan.skipped, ms: Math.round(performance.now() - started) };
     logger.debug(report, 'index refreshed: no file changed');
     return report;
   }
@@ -72,10 +73,10 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     const state = known.get(file.id);
     known.delete(file.id);
     if (state && state.size === size && state.mtimeMs === mtimeMs) continue;
-    changed.push({ id: file.id, type: file.type, absolutePath: path.join(root, file.relPath), size, mtimeMs, birthtimeMs });
+    changed.push({ id: file.id, type: file.type, absolutePath: path.join(root, file.relPath), size, mtimeMs, birthtimeMs, readHardLinks: layout.readHardLinks === true });
   }
 
-  const skipped: RefreshReport['skipped'] = [];
+  const skipped: RefreshReport['skipped'] = [...scan.skipped];
   let indexed = 0;
   if (changed.length) progress.start('indexing notes', changed.length);
   try {
@@ -85,7 +86,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
         for (const parsed of batch) {
           if (!parsed.ok) {
             if (parsed.remove) {
-              logger.warn({ path: parsed.id, reason: parsed.reason }, 'skipping a note file that is not UTF-8 text');
+              logger.warn({ path: parsed.id, reason: parsed.reason }, 'note file skipped');
               db.remove(parsed.id);
             }
             skipped.push({ path: parsed.id, reason: parsed.reason });
@@ -106,7 +107,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   if (removedIds.length) db.transaction(() => removedIds.forEach((id) => db.remove(id)));
   // The rows now match the files; a digest that still disagrees was wrong (written by another
   // hash, say) and would send every start down this slow path: it is recomputed once.
-  if (!skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
+  if (skipped.length === scan.skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
   const report = { scanned: files.length, indexed, removed: removedIds.length, skipped, ms: Math.round(performance.now() - started) };
   logger.debug(report, 'index refreshed');
   return report;

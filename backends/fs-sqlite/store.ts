@@ -15,7 +15,7 @@ import { writeFileAtomic, type AtomicWriteOptions } from '../../kernel/util/atom
 import { Barrier } from '../../kernel/util/barrier.js';
 import { DirectorySync } from '../../kernel/util/directory-sync.js';
 import { GroupCommit } from '../../kernel/util/group-commit.js';
-import { readSmallFile } from '../../kernel/util/small-file.js';
+import { isSkipped, readSmallFile, type FileRead } from '../../kernel/util/small-file.js';
 import { settle } from '../../kernel/util/settle.js';
 import { RetiredFiles } from '../../kernel/util/retired-files.js';
 import { ParsedNotes } from './parsed-notes.js';
@@ -393,7 +393,7 @@ export class FsSqliteStore implements NoteStore {
 
   private async readAt(loc: NoteTarget): Promise<Note | undefined> {
     if (!isNoteFileName(path.posix.basename(loc.relPath))) return undefined;
-    const read = await readSmallFile(loc.absolute);
+    const read = await this.readFileAt(loc);
     if (!read) return undefined;
     const { bytes, stats } = read;
     const hash = contentHash(bytes);
@@ -412,12 +412,20 @@ export class FsSqliteStore implements NoteStore {
   }
 
   private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string; stats: Stats }> {
-    const read = await readSmallFile(loc.absolute);
+    const read = await this.readFileAt(loc);
     if (!read) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
     const bytes = read.bytes;
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { text: decoded.text, hash: contentHash(bytes), stats: read.stats };
+  }
+
+  /** A note file's bytes; a FIFO, socket, device or hard-linked file is no note: skipped with a warning. */
+  private async readFileAt(loc: NoteTarget): Promise<FileRead | undefined> {
+    const read = await readSmallFile(loc.absolute, { readHardLinks: this.layout.readHardLinks === true });
+    if (!isSkipped(read)) return read;
+    this.logger.warn({ path: loc.relPath, reason: read.skipped }, 'note file skipped');
+    return undefined;
   }
 
   /** The frontmatter and body of text just read: from the parsed-note cache when these exact bytes were parsed before. */

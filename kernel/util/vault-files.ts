@@ -4,21 +4,20 @@
  */
 import fs from 'node:fs/promises';
 import type { VaultFiles } from '../backend.js';
-import { ContentHashMismatchError } from '../errors.js';
+import { ContentHashMismatchError, ValidationError } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { assertReadableFrontmatter } from './frontmatter.js';
 import { contentHash } from './hash.js';
 import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';
+import { isSkipped, readSmallFile } from './small-file.js';
 
 export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
   const readText = async (relPath: string): Promise<string | undefined> => {
-    try {
-      return await fs.readFile(resolveInside(root, relPath), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    // Never a FIFO (it would hold a thread until a writer came) nor a hard link (maybe a file outside).
+    const read = await readSmallFile(resolveInside(root, relPath));
+    if (isSkipped(read)) throw new ValidationError(`${relPath} is not read: ${read.skipped}.`, { path: relPath, reason: read.skipped });
+    return read?.bytes.toString('utf8');
   };
   return {
     root,
