@@ -4,7 +4,6 @@
  * stat per note, and is recognised by one digest, not by reading every row (file-digest.ts,
  * decision 012).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -15,24 +14,9 @@ import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../kernel/util/f
 import { xor53 } from '../../kernel/util/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
-import { isAlive } from '../../kernel/util/file-lock.js';
+import { sweepTempFiles } from '../../kernel/util/temp-sweep.js';
 
 const BATCH = 500;
-
-/** A temp file whose writer is gone (killed mid-write) is garbage: the note it was for is intact. */
-function removeAbandonedTemps(root: string, temps: string[], logger: Logger): void {
-  for (const rel of temps) {
-    const pid = Number.parseInt(path.basename(rel).slice(TEMP_PREFIX.length), 10);
-    if (Number.isInteger(pid) && isAlive(pid)) continue;
-    try {
-      fs.rmSync(path.join(root, rel), { force: true });
-      logger.info({ path: rel }, 'removed a temp file left by an interrupted write');
-    } catch (err) {
-      logger.warn({ err, path: rel }, 'could not remove an abandoned temp file');
-    }
-  }
-}
 
 export interface RefreshOptions {
   progress?: ProgressReporter;
@@ -48,7 +32,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   const started = performance.now();
   const scan = await scanFilesInSlices(root, pause, undefined, { readHardLinks: layout.readHardLinks === true });
   for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
-  removeAbandonedTemps(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
+  sweepTempFiles(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
   let digest = 0;
   let noteCount = 0;
