@@ -16,4 +16,9 @@ export interface IndexDatabase {
   all<R>(sql: string, params?: SqlParams): R[];
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T;
+  /**
+   * `listener` runs after the index was found damaged, emptied and rebuilt from the note files:
+   * plugin tables are recreated empty, so derived data (links, tags) must be extracted again.
+   */
+  onRebuilt(listener: () => void): void;
 }

@@ -29,6 +29,8 @@ export const linksPlugin = definePlugin<LinksOptions>({
       ? createSqliteLinkStore(requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links'), ctx.pluginId)
       : createMemoryLinkStore();
     const runtime = new LinksRuntime({ links, store: ctx.store, notes: ctx.notes, logger: ctx.logger, readOnly: ctx.vault.readOnly, autoRepair: options.autoRepair });
+    // A damaged index rebuilt from the files comes back without links: extract them again.
+    if (ctx.capabilities.has('index-db')) ctx.store.indexDb?.onRebuilt(() => void runtime.reconcile().catch((err: unknown) => ctx.logger.error({ err }, 'links: reconcile after the index rebuild failed')));
     runtime.start((report) =>
       ctx.logger.info(
         { storage: links.kind, scanned: report.scanned, extracted: report.extracted, removed: report.removed, moved: report.moved.length, ms: report.ms },
