@@ -14,7 +14,7 @@ export interface PluginTables extends IndexDatabase {
   announceRebuilt(): void;
 }
 
-export function createIndexDatabase(db: Database.Database, afterWrite: () => void = () => {}): PluginTables {
+export function createIndexDatabase(db: Database.Database, afterWrite: () => void = () => {}, folder = ''): PluginTables {
   const createLedger = () => db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
   createLedger();
   const owners = new Map<string, readonly string[]>();
@@ -30,6 +30,7 @@ export function createIndexDatabase(db: Database.Database, afterWrite: () => voi
   };
   const bind = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? [...params] : [params]);
   const tables: PluginTables = {
+    folder,
     replayMigrations() {
       createLedger();
       for (const [owner, migrations] of owners) tables.migrate(owner, migrations);

@@ -75,7 +75,7 @@ export class FsSqliteStore implements NoteStore {
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
-    this.tables = createIndexDatabase(db.db, () => db.afterWrite());
+    this.tables = createIndexDatabase(db.db, () => db.afterWrite(), path.dirname(db.file));
     this.indexDb = this.tables;
     this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () => this.afterwards());
     this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
