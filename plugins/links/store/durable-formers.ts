@@ -19,14 +19,16 @@ export interface DurableFormers extends LinkStore {
 
 export function withDurableFormers(store: LinkStore, file: string, logger: Logger): DurableFormers {
   let writing: Promise<void> = Promise.resolve();
-  let pending = false;
+  let latest: Record<string, string> | undefined;
   const persist = () => {
-    if (pending) return;
-    pending = true;
+    // The snapshot is taken now, with the change (the store may be closed by the time it is written).
+    const first = latest === undefined;
+    latest = Object.fromEntries(store.formers());
+    if (!first) return; // a write is queued already and will carry this snapshot
     // One write after the current one, carrying every change made until it starts.
     writing = writing.then(async () => {
-      pending = false;
-      const formers = Object.fromEntries(store.formers());
+      const formers = latest;
+      latest = undefined;
       try {
         await writeFileAtomic(file, `${JSON.stringify({ version: 1, formers }, null, 1)}\n`);
       } catch (err) {
