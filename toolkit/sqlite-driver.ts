@@ -24,6 +24,11 @@ function nativeBinding(): string | null {
   return addon;
 }
 
+/** Where better-sqlite3's JavaScript and addon are, for a worker thread that opens its own connection. */
+export function driverLocation(): { module: string; binding: string | null } {
+  return { module: createRequire(import.meta.url).resolve('better-sqlite3'), binding: nativeBinding() };
+}
+
 export function openDatabase(file: string, options: Database.Options = {}): Database.Database {
   const binding = nativeBinding();
   return new Database(file, binding ? { ...options, nativeBinding: binding } : options);

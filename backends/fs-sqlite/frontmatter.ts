@@ -1,12 +1,13 @@
 /**
- * YAML frontmatter in and out. Parsing never throws: frontmatter that is not valid YAML (or not
- * a mapping) leaves the note readable, with empty metadata and a warning saying why.
+ * YAML frontmatter in and out, over the shared bounded module (kernel/util/frontmatter.ts).
+ * Parsing never throws: frontmatter that is not valid YAML, not a mapping, or past a bound (an
+ * alias bomb, nesting too deep) leaves the note readable, with empty metadata and a warning why.
+ * Serialising refuses metadata the parser could not read back.
  */
 import yaml from 'js-yaml';
+import { ValidationError } from '../../kernel/errors.js';
 import type { Metadata, MetadataValue } from '../../kernel/note.js';
-
-// The closing fence is a line of its own: `---` ending some value's line does not close it.
-const FRONTMATTER = /^---\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
+import { loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError, FRONTMATTER_BOUNDS } from '../../kernel/util/frontmatter.js';
 
 export interface ParsedMarkdown {
   metadata: Metadata;
@@ -16,22 +17,18 @@ export interface ParsedMarkdown {
 }
 
 export function parseMarkdown(text: string): ParsedMarkdown {
-  const match = FRONTMATTER.exec(text);
-  if (!match) return { metadata: {}, body: text, hasFrontmatter: false, warnings: [] };
-  // One blank line after the closing fence is our own separator, not part of the content.
-  const body = text.slice(match[0].length).replace(/^\r?\n/, '');
-  const yamlText = match[1] ?? '';
+  const { yaml: yamlText, body } = splitFrontmatter(text);
+  if (yamlText === undefined) return { metadata: {}, body: text, hasFrontmatter: false, warnings: [] };
   if (yamlText.trim() === '') return { metadata: {}, body, hasFrontmatter: true, warnings: [] };
   try {
-    // CORE_SCHEMA: YAML 1.2 core types only, so dates stay the strings they were written as;
-    // json: a repeated key keeps its last value instead of failing the whole note.
-    const data: unknown = yaml.load(yamlText, { schema: yaml.CORE_SCHEMA, json: true });
-    if (data === null || data === undefined) return { metadata: {}, body, hasFrontmatter: true, warnings: [] };
+    const data = loadYamlBounded(yamlText);
+    if (data === null) return { metadata: {}, body, hasFrontmatter: true, warnings: [] };
     if (typeof data !== 'object' || Array.isArray(data)) {
       return { metadata: {}, body, hasFrontmatter: true, warnings: ['frontmatter is not a YAML mapping; metadata ignored'] };
     }
-    return { metadata: toMetadata(data as Record<string, unknown>), body, hasFrontmatter: true, warnings: [] };
+    return { metadata: data, body, hasFrontmatter: true, warnings: [] };
   } catch (err) {
+    if (err instanceof YamlBoundError) return { metadata: {}, body, hasFrontmatter: true, warnings: [`frontmatter refused: ${err.message}; metadata ignored`] };
     const reason = (err as Error).message.split('\n')[0] ?? 'parse error';
     return { metadata: {}, body, hasFrontmatter: true, warnings: [`frontmatter is not valid YAML (${reason}); metadata ignored`] };
   }
@@ -39,25 +36,17 @@ export function parseMarkdown(text: string): ParsedMarkdown {
 
 /** Keys in flint's order (title, filename, type, created, updated), the rest as given. */
 export function serializeMarkdown(metadata: Metadata, body: string): string {
+  const deep = tooDeepField(metadata);
+  if (deep !== undefined) {
+    throw new ValidationError(
+      `Metadata field "${deep}" nests deeper than ${FRONTMATTER_BOUNDS.maxDepth} levels, which could not be read back; flatten it.`,
+      { field: deep, maxDepth: FRONTMATTER_BOUNDS.maxDepth },
+    );
+  }
   const leading = ['title', 'filename', 'type', 'created', 'updated'];
   const ordered: Record<string, MetadataValue> = {};
   for (const key of leading) if (metadata[key] !== undefined) ordered[key] = metadata[key];
   for (const [key, value] of Object.entries(metadata)) if (!leading.includes(key) && value !== undefined) ordered[key] = value;
   const yamlText = yaml.dump(ordered, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
   return `---\n${yamlText}---\n\n${body}`;
-}
-
-function toMetadata(data: Record<string, unknown>): Metadata {
-  const out: Metadata = {};
-  for (const [key, value] of Object.entries(data)) out[key] = toValue(value);
-  return out;
-}
-
-function toValue(value: unknown): MetadataValue {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(toValue);
-  if (typeof value === 'object') return toMetadata(value as Record<string, unknown>);
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return String(value);
 }

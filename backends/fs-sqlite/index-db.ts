@@ -9,6 +9,7 @@ import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kern
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
+import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
 
 export interface IndexedNote {
   id: string;
@@ -76,9 +77,11 @@ export class IndexDb {
   private digestChange = 0;
   private inTransaction = false;
   private checkpointTimer: NodeJS.Timeout | undefined;
+  /** Told when a statement fails with a corruption error (the store checks and rebuilds). */
+  onCorruption: (err: unknown) => void = () => {};
 
-  constructor(readonly file: string, vaultRoot: string, logger: Logger) {
-    this.db = openOrRebuild(file, vaultRoot, logger);
+  constructor(readonly file: string, private readonly vaultRoot: string, logger: Logger) {
+    this.db = watchConnection(openOrRebuild(file, vaultRoot, logger), (err) => this.onCorruption(err));
     const db = this.db;
     this.statements = {
       upsert: db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
@@ -233,6 +236,23 @@ export class IndexDb {
     return new Map(rows.map((r) => [r.type, r.n]));
   }
 
+  /** Problems `PRAGMA quick_check` finds, [] when the file is sound. */
+  check(): string[] {
+    return quickCheck(this.db);
+  }
+
+  /**
+   * Empties a damaged index in place (a copy kept beside it) and recreates the schema, on the
+   * same connection; the caller refills it from the files. Returns where the copy went.
+   */
+  rebuildInPlace(): string | undefined {
+    const kept = wipeInPlace(this.db, this.file);
+    applySchema(this.db);
+    this.db.prepare("INSERT OR REPLACE INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(this.vaultRoot);
+    this.resetFilesDigest();
+    return kept;
+  }
+
   close(): void {
     clearTimeout(this.checkpointTimer);
     if (this.db.open) this.db.close();
@@ -316,25 +336,29 @@ function openAndMigrate(file: string): Database.Database {
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -65536');
     db.pragma('temp_store = MEMORY');
-    // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
-    // opening a fresh vault together, the second finds the first one's schema, not a race.
-    const step = db.transaction((): boolean => {
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
-      if (version === SCHEMA_VERSION) return false;
-      db.exec(MIGRATIONS[version] ?? '');
-      db.pragma(`user_version = ${version + 1}`);
-      return true;
-    });
-    while (step.immediate()) {
-      // one migration per transaction until the schema is current
-    }
-    db.prepare('SELECT COUNT(*) FROM notes').get();
+    applySchema(db);
     return db;
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+function applySchema(db: Database.Database): void {
+  // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
+  // opening a fresh vault together, the second finds the first one's schema, not a race.
+  const step = db.transaction((): boolean => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
+    if (version === SCHEMA_VERSION) return false;
+    db.exec(MIGRATIONS[version] ?? '');
+    db.pragma(`user_version = ${version + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // one migration per transaction until the schema is current
+  }
+  db.prepare('SELECT COUNT(*) FROM notes').get();
 }
 
 function moveAside(file: string): void {

@@ -54,6 +54,12 @@ export class IndexFreshness {
     return this.scheduled?.start() ?? this.run(refresh);
   }
 
+  /** `refresh` after any under way (and after the opening one, started now if it waits). */
+  queue(refresh: Refresh): Promise<RefreshReport> {
+    this.scheduled?.start();
+    return this.run(refresh);
+  }
+
   /** Resolves once no refresh is under way; fails when the last one failed (the rows may be stale). */
   async ready(): Promise<void> {
     this.scheduled?.start();

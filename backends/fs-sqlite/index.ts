@@ -17,6 +17,10 @@ export const fsSqliteOptions = z
     layout: z.enum(['typed', 'flat']).default('typed').describe('typed: <type>/<note>.md; flat: any .md under the root'),
     defaultType: z.string().default('general').describe('type used when none is given'),
     indexFile: z.string().regex(/^[\w.-]+$/).default('notekernel.db'),
+    readHardLinks: z
+      .boolean()
+      .default(false)
+      .describe('read note files that have other hard links (off: such a file may be one outside the vault, so it is skipped with a warning)'),
   })
   .strict();
 
@@ -35,7 +39,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     const metaDir = path.join(vaultRoot, options.metaDir);
     await fs.mkdir(metaDir, { recursive: true });
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
-    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType };
+    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType, readHardLinks: options.readHardLinks };
     const store = new FsSqliteStore(vaultRoot, layout, db, logger);
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));

@@ -20,6 +20,8 @@ export interface Layout {
   kind: LayoutKind;
   metaDir: string;
   defaultType: string;
+  /** Read note files with more than one hard link (off by default: one may lead outside the vault). */
+  readHardLinks?: boolean;
 }
 
 const TYPE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}$/u;
@@ -91,7 +93,7 @@ export function typeOfFolder(layout: Layout, folder: string): string | null {
 
 /** Every note file under the root. */
 export function listNoteFiles(layout: Layout, root: string): NoteLocation[] {
-  return notesInScan(layout, scanFiles(root)).map(({ id, type, relPath }) => ({ id, type, relPath }));
+  return notesInScan(layout, scanFiles(root, { readHardLinks: layout.readHardLinks === true })).map(({ id, type, relPath }) => ({ id, type, relPath }));
 }
 
 /** flint's filename rule, made Unicode-aware (`kernel/util/slugify.ts`). */

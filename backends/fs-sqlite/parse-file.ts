@@ -2,7 +2,7 @@
  * One changed file → the row to index, or why it is skipped. Pure and synchronous, so it runs
  * the same on the main thread and in the parse worker.
  */
-import fs from 'node:fs';
+import { isSkipped, readFileSyncChecked } from '../../toolkit/files/small-file.js';
 import type { IndexedNote } from './index-db.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 
@@ -13,6 +13,7 @@ export interface ChangedFile {
   size: number;
   mtimeMs: number;
   birthtimeMs: number;
+  readHardLinks?: boolean;
 }
 
 export type ParsedFile =
@@ -22,7 +23,11 @@ export type ParsedFile =
 export function parseChangedFile(file: ChangedFile): ParsedFile {
   let bytes: Uint8Array;
   try {
-    bytes = fs.readFileSync(file.absolutePath);
+    // The scan checked the file; this check covers a swap since (a FIFO would block the thread).
+    const read = readFileSyncChecked(file.absolutePath, { readHardLinks: file.readHardLinks === true });
+    if (!read) return { ok: false, id: file.id, reason: 'the file is gone', remove: false };
+    if (isSkipped(read)) return { ok: false, id: file.id, reason: read.skipped, remove: true };
+    bytes = read.bytes;
   } catch (err) {
     return { ok: false, id: file.id, reason: (err as Error).message, remove: false };
   }

@@ -2,17 +2,25 @@
  * Parsed notes by id, reused while the file is byte-for-byte the same (content hash) with the
  * same times: a repeated read then costs a read and a hash, not a YAML parse, and no index
  * freshness lookup (the index was brought up to date when the entry was made).
- * Bounded, least recently used first out. Callers get copies, so nobody edits the cached note.
+ * Bounded by count and by bytes (a few large notes must not hold hundreds of MB: RSS grew
+ * 251 → 398 MB under 8 clients), least recently used first out. Callers get copies, so nobody
+ * edits the cached note.
  */
 import type { Stats } from 'node:fs';
 import type { Note } from '../../kernel/note.js';
 
 const DEFAULT_LIMIT = 4096;
+/** Content held, in UTF-16 code units (about twice as many bytes). */
+const DEFAULT_MAX_CHARS = 32 * 1024 * 1024;
 
 export class ParsedNotes {
-  private readonly entries = new Map<string, { key: string; note: Note }>();
+  private readonly entries = new Map<string, { key: string; note: Note; chars: number }>();
+  private chars = 0;
 
-  constructor(private readonly limit = DEFAULT_LIMIT) {}
+  constructor(
+    private readonly limit = DEFAULT_LIMIT,
+    private readonly maxChars = DEFAULT_MAX_CHARS,
+  ) {}
 
   static key(contentHash: string, stats: Pick<Stats, 'mtimeMs' | 'birthtimeMs'>): string {
     return `${contentHash}:${stats.mtimeMs}:${stats.birthtimeMs}`;
@@ -27,13 +35,19 @@ export class ParsedNotes {
   }
 
   set(id: string, key: string, note: Note): void {
-    this.entries.delete(id);
-    this.entries.set(id, { key, note: copyOf(note) });
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
+    this.delete(id);
+    const chars = note.content.length + note.title.length;
+    if (chars > this.maxChars / 8) return; // one huge note would evict everything else: not cached
+    this.entries.set(id, { key, note: copyOf(note), chars });
+    this.chars += chars;
+    while (this.entries.size > this.limit || this.chars > this.maxChars) this.delete(this.entries.keys().next().value as string);
   }
 
   delete(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
     this.entries.delete(id);
+    this.chars -= entry.chars;
   }
 }
 

@@ -7,8 +7,18 @@ import type Database from 'better-sqlite3';
 import type { IndexDatabase, SqlParams } from '../../kernel/index-database.js';
 
 /** `afterWrite` runs after each write (the owner's idle-time checkpoint, IndexDb.afterWrite). */
-export function createIndexDatabase(db: Database.Database, afterWrite: () => void = () => {}): IndexDatabase {
-  db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+/** With `replayMigrations`: after the index was emptied and rebuilt, every owner's tables are recreated. */
+export interface PluginTables extends IndexDatabase {
+  replayMigrations(): void;
+  /** Tells the owners (onRebuilt) once the notes are back in the rebuilt index. */
+  announceRebuilt(): void;
+}
+
+export function createIndexDatabase(db: Database.Database, afterWrite: () => void = () => {}, folder = ''): PluginTables {
+  const createLedger = () => db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+  createLedger();
+  const owners = new Map<string, readonly string[]>();
+  const rebuilt: Array<() => void> = [];
   const cache = new Map<string, Database.Statement>();
   const statement = (sql: string): Database.Statement => {
     let stmt = cache.get(sql);
@@ -19,8 +29,20 @@ export function createIndexDatabase(db: Database.Database, afterWrite: () => voi
     return stmt;
   };
   const bind = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? [...params] : [params]);
-  return {
+  const tables: PluginTables = {
+    folder,
+    replayMigrations() {
+      createLedger();
+      for (const [owner, migrations] of owners) tables.migrate(owner, migrations);
+    },
+    announceRebuilt() {
+      for (const listener of rebuilt) listener();
+    },
+    onRebuilt(listener) {
+      rebuilt.push(listener);
+    },
     migrate(owner, migrations) {
+      owners.set(owner, migrations);
       // One step per IMMEDIATE transaction that reads the version under the write lock: two
       // processes opening one vault together do not both run a step.
       const step = db.transaction((): boolean => {
@@ -51,4 +73,5 @@ export function createIndexDatabase(db: Database.Database, afterWrite: () => voi
       }
     },
   };
+  return tables;
 }

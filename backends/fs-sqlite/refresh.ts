@@ -4,7 +4,6 @@
  * stat per note, and is recognised by one digest, not by reading every row (file-digest.ts,
  * decision 012).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -17,22 +16,9 @@ import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 import { isAlive } from '../../toolkit/files/file-lock.js';
+import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 
 const BATCH = 500;
-
-/** A temp file whose writer is gone (killed mid-write) is garbage: the note it was for is intact. */
-function removeAbandonedTemps(root: string, temps: string[], logger: Logger): void {
-  for (const rel of temps) {
-    const pid = Number.parseInt(path.basename(rel).slice(TEMP_PREFIX.length), 10);
-    if (Number.isInteger(pid) && isAlive(pid)) continue;
-    try {
-      fs.rmSync(path.join(root, rel), { force: true });
-      logger.info({ path: rel }, 'removed a temp file left by an interrupted write');
-    } catch (err) {
-      logger.warn({ err, path: rel }, 'could not remove an abandoned temp file');
-    }
-  }
-}
 
 export interface RefreshOptions {
   progress?: ProgressReporter;
@@ -46,8 +32,9 @@ export interface RefreshOptions {
 export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
   const { progress = noProgress, pause } = options;
   const started = performance.now();
-  const scan = await scanFilesInSlices(root, pause);
-  removeAbandonedTemps(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
+  const scan = await scanFilesInSlices(root, pause, undefined, { readHardLinks: layout.readHardLinks === true });
+  for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
+  sweepTempFiles(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
   let digest = 0;
   let noteCount = 0;
@@ -57,7 +44,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     noteCount += summary.notes;
   }
   if (digest === db.filesDigest()) {
-    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: [], ms: Math.round(performance.now() - started) };
+    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: scan.skipped, ms: Math.round(performance.now() - started) };
     logger.debug(report, 'index refreshed: no file changed');
     return report;
   }
@@ -72,10 +59,10 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     const state = known.get(file.id);
     known.delete(file.id);
     if (state && state.size === size && state.mtimeMs === mtimeMs) continue;
-    changed.push({ id: file.id, type: file.type, absolutePath: path.join(root, file.relPath), size, mtimeMs, birthtimeMs });
+    changed.push({ id: file.id, type: file.type, absolutePath: path.join(root, file.relPath), size, mtimeMs, birthtimeMs, readHardLinks: layout.readHardLinks === true });
   }
 
-  const skipped: RefreshReport['skipped'] = [];
+  const skipped: RefreshReport['skipped'] = [...scan.skipped];
   let indexed = 0;
   if (changed.length) progress.start('indexing notes', changed.length);
   try {
@@ -85,7 +72,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
         for (const parsed of batch) {
           if (!parsed.ok) {
             if (parsed.remove) {
-              logger.warn({ path: parsed.id, reason: parsed.reason }, 'skipping a note file that is not UTF-8 text');
+              logger.warn({ path: parsed.id, reason: parsed.reason }, 'note file skipped');
               db.remove(parsed.id);
             }
             skipped.push({ path: parsed.id, reason: parsed.reason });
@@ -106,7 +93,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   if (removedIds.length) db.transaction(() => removedIds.forEach((id) => db.remove(id)));
   // The rows now match the files; a digest that still disagrees was wrong (written by another
   // hash, say) and would send every start down this slow path: it is recomputed once.
-  if (!skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
+  if (skipped.length === scan.skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
   const report = { scanned: files.length, indexed, removed: removedIds.length, skipped, ms: Math.round(performance.now() - started) };
   logger.debug(report, 'index refreshed');
   return report;

@@ -15,11 +15,18 @@ const { Worker } = require('node:worker_threads');
 const Database = require(process.argv[1]);
 const deadline = new Int32Array(new SharedArrayBuffer(4));
 const started = Date.now();
+// The RSS cap: checked every 50 ms (a sort grows ~1 GB/s at most here), reported on stderr so
+// the server can say why the process was stopped.
+const maxRss = Number(process.argv[3]) || 512 * 1024 * 1024;
 const watchdog = new Worker(
   "const { workerData: d } = require('node:worker_threads');" +
-  "setInterval(() => { const due = Atomics.load(d.deadline, 0);" +
-  " if ((due > 0 && Date.now() - d.started > due) || process.ppid !== d.ppid) process.kill(d.pid, 'SIGKILL'); }, 250);",
-  { eval: true, workerData: { deadline, started, ppid: process.ppid, pid: process.pid } },
+  "let tick = 0;" +
+  "setInterval(() => {" +
+  // fs.writeSync: a worker's process.stderr goes through the main thread, busy in SQLite.
+  " if (process.memoryUsage.rss() > d.maxRss) { require('node:fs').writeSync(2, ' nk-sandbox: memory cap '); process.kill(d.pid, 'SIGKILL'); }" +
+  " if (++tick % 5) return; const due = Atomics.load(d.deadline, 0);" +
+  " if ((due > 0 && Date.now() - d.started > due) || process.ppid !== d.ppid) process.kill(d.pid, 'SIGKILL'); }, 50);",
+  { eval: true, workerData: { deadline, started, ppid: process.ppid, pid: process.pid, maxRss } },
 );
 watchdog.unref();
 process.on('disconnect', () => process.exit(0));
@@ -29,6 +36,12 @@ try {
   db = new Database(process.argv[2], { readonly: true, fileMustExist: true });
   db.pragma('query_only = ON');
   db.pragma('busy_timeout = 5000');
+  // Sorts, DISTINCT and temp b-trees stay in memory, never temp files outside the vault (an
+  // ORDER BY spill wrote 538 MB to the system temp folder). That memory is bounded by the
+  // watchdog's RSS cap: SQLite's own heap limits are inert here (better-sqlite3 is built with
+  // SQLITE_DEFAULT_MEMSTATUS=0, which turns them off).
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -16384');
 } catch (err) {
   process.send({ fatal: String(err && err.message || err) });
   process.exit(1);

@@ -15,7 +15,7 @@ import { writeFileAtomic, type AtomicWriteOptions } from '../../kernel/util/atom
 import { Barrier } from '../../toolkit/files/barrier.js';
 import { DirectorySync } from '../../toolkit/files/directory-sync.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
-import { readSmallFile } from '../../toolkit/files/small-file.js';
+import { readSmallFile, isSkipped, type FileRead } from '../../toolkit/files/small-file.js';
 import { settle } from '../../kernel/util/settle.js';
 import { RetiredFiles } from '../../toolkit/files/retired-files.js';
 import { ParsedNotes } from './parsed-notes.js';
@@ -31,7 +31,9 @@ import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { IndexFreshness, RefreshStopped } from './index-freshness.js';
 import { watchNoteFiles } from './watcher.js';
-import { createIndexDatabase } from './plugin-tables.js';
+import { createIndexDatabase, type PluginTables } from './plugin-tables.js';
+import { IndexHealing } from './index-healing.js';
+import { isCorruptionError } from './index-recovery.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
 
 type NoteTarget = NoteLocation & { absolute: string };
@@ -50,6 +52,10 @@ const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
 export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
   readonly indexDb: IndexDatabase;
+  private readonly tables: PluginTables;
+  private readonly healing: IndexHealing;
+  /** What follows the opening refresh (search upkeep); a rebuild runs it again. */
+  private afterwards: () => void = () => {};
   private readonly locks: WriteLocks;
   private readonly directories = new DirectorySync();
   /** Writes finishing together share one transaction (and one FTS5 segment instead of one each). */
@@ -70,7 +76,9 @@ export class FsSqliteStore implements NoteStore {
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
-    this.indexDb = createIndexDatabase(db.db, () => db.afterWrite());
+    this.tables = createIndexDatabase(db.db, () => db.afterWrite(), path.dirname(db.file));
+    this.indexDb = this.tables;
+    this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () => this.afterwards());
     this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
   }
 
@@ -89,11 +97,13 @@ export class FsSqliteStore implements NoteStore {
    */
   refreshInBackground(progress: ProgressReporter | undefined, afterwards: () => void): void {
     const refresh = this.refreshWith(progress);
+    this.afterwards = afterwards;
     this.freshness.later(
       async (pause) => {
         const report = await refresh(pause);
         this.logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
         afterwards();
+        this.healing.checkInBackground();
         return report;
       },
       BACKGROUND_REFRESH_DELAY_MS,
@@ -252,7 +262,7 @@ export class FsSqliteStore implements NoteStore {
         throw new ContentHashMismatchError(note.contentHash, expectedHash, { identifier: loc.id });
       }
       await fs.rm(loc.absolute);
-      this.db.remove(loc.id);
+      this.unindex(loc.id);
       this.parsed.delete(loc.id);
       return note;
     });
@@ -278,7 +288,7 @@ export class FsSqliteStore implements NoteStore {
         throw err;
       }
       await fs.rm(from.absolute);
-      this.db.remove(from.id);
+      this.unindex(from.id);
       this.parsed.delete(from.id);
       return note;
     });
@@ -327,7 +337,9 @@ export class FsSqliteStore implements NoteStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    const healed = this.healing.close();
     await this.freshness.close();
+    await healed;
     await Promise.all([...[...this.stopWatchers].map((stop) => stop()), ...this.stopping]);
     this.stopWatchers.clear();
     await this.indexWrites.flush();
@@ -361,9 +373,27 @@ export class FsSqliteStore implements NoteStore {
 
   /** Indexed together with the writes finishing alongside it, in one transaction. */
   private async indexed(file: WrittenFile): Promise<Note> {
-    await this.indexWrites.add(toIndexed(file.note, file.mtimeMs));
+    try {
+      await this.indexWrites.add(toIndexed(file.note, file.mtimeMs));
+    } catch (err) {
+      // The file is written, which is what the caller asked for; a damaged index is rebuilt
+      // from the files (this one included), so the write is reported done.
+      if (!isCorruptionError(err)) throw err;
+      this.logger.warn({ path: file.note.id }, 'note written; its index row waits for the index rebuild');
+      this.healing.suspect(err);
+    }
     this.parsed.set(file.note.id, file.cacheKey, file.note);
     return file.note;
+  }
+
+  /** Drops an index row after its file is gone; a damaged index is rebuilt instead (the file is gone either way). */
+  private unindex(id: string): void {
+    try {
+      this.db.remove(id);
+    } catch (err) {
+      if (!isCorruptionError(err)) throw err;
+      this.healing.suspect(err);
+    }
   }
 
   /** The one place a written note becomes a Note: atomically written, parsed from the very bytes on disk (no re-read). */
@@ -394,7 +424,7 @@ export class FsSqliteStore implements NoteStore {
 
   private async readAt(loc: NoteTarget): Promise<Note | undefined> {
     if (!isNoteFileName(path.posix.basename(loc.relPath))) return undefined;
-    const read = await readSmallFile(loc.absolute);
+    const read = await this.readFileAt(loc);
     if (!read) return undefined;
     const { bytes, stats } = read;
     const hash = contentHash(bytes);
@@ -405,20 +435,34 @@ export class FsSqliteStore implements NoteStore {
     // A stale row is healed here, unless a refresh is under way: it will index this file itself,
     // and a row it did not see in its scan would look like a deleted note's.
     if (!this.freshness.busy) {
-      const state = this.db.fileState(loc.id);
-      if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+      try {
+        const state = this.db.fileState(loc.id);
+        if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+      } catch (err) {
+        // The note is read from its file: a damaged index must not fail the read (it is rebuilt).
+        if (!isCorruptionError(err)) throw err;
+        this.healing.suspect(err);
+      }
     }
     this.parsed.set(loc.id, key, note);
     return note;
   }
 
   private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string; stats: Stats }> {
-    const read = await readSmallFile(loc.absolute);
+    const read = await this.readFileAt(loc);
     if (!read) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
     const bytes = read.bytes;
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { text: decoded.text, hash: contentHash(bytes), stats: read.stats };
+  }
+
+  /** A note file's bytes; a FIFO, socket, device or hard-linked file is no note: skipped with a warning. */
+  private async readFileAt(loc: NoteTarget): Promise<FileRead | undefined> {
+    const read = await readSmallFile(loc.absolute, { readHardLinks: this.layout.readHardLinks === true });
+    if (!isSkipped(read)) return read;
+    this.logger.warn({ path: loc.relPath, reason: read.skipped }, 'note file skipped');
+    return undefined;
   }
 
   /** The frontmatter and body of text just read: from the parsed-note cache when these exact bytes were parsed before. */

@@ -4,8 +4,8 @@
  * are not text (NUL, invalid UTF-8) make a file unreadable.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isSkipped, readSmallFile } from '../../toolkit/files/small-file.js';
 import type { Metadata, Note, NoteSummary } from '../../kernel/note.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { filenameOf, placementOf, titleFromFilename } from './entry-name.js';
@@ -37,15 +37,11 @@ export type ReadOutcome = { ok: true; record: EntryRecord; parsed: ParsedEntry; 
 
 export async function readEntryFile(root: string, relPath: string, id: string): Promise<ReadOutcome> {
   const absolute = path.join(root, ...relPath.split('/'));
-  let bytes: Buffer;
-  let stats;
-  try {
-    [bytes, stats] = await Promise.all([fs.readFile(absolute), fs.stat(absolute)]);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return { ok: false, missing: true, reason: 'the file is gone' };
-    throw err;
-  }
+  // Only regular files with one link: a FIFO would block, a hard link may be a file outside the root.
+  const read = await readSmallFile(absolute);
+  if (!read) return { ok: false, missing: true, reason: 'the file is gone' };
+  if (isSkipped(read)) return { ok: false, reason: read.skipped };
+  const { bytes, stats } = read;
   const decoded = decode(bytes);
   if (typeof decoded !== 'string') return { ok: false, reason: decoded.reason };
   const parsed = parseEntry(decoded);

@@ -4,9 +4,11 @@
  * are kept and listed, never one silently dropped; writes to such an id are refused until one
  * file is renamed.
  */
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConflictError } from '../../kernel/errors.js';
+import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 import type { EntryRecord } from './entry-file.js';
 import { idFromFilename } from './entry-name.js';
 
@@ -81,16 +83,34 @@ export class EntryIndex {
 /** Every `.md` file under the root, vault-relative; hidden folders and files are never entries. */
 export async function listMarkdownFiles(root: string): Promise<Array<{ relPath: string; id: string | undefined }>> {
   const out: Array<{ relPath: string; id: string | undefined }> = [];
+  await walkRoot(root, (child, entry) => {
+    if (entry.isFile() && !entry.name.startsWith('.') && entry.name.toLowerCase().endsWith('.md')) out.push({ relPath: child, id: idFromFilename(entry.name) });
+  });
+  out.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+  return out;
+}
+
+/** Temp files of writes (`.nk-tmp-…`, hidden, so listMarkdownFiles never sees them), for the sweep at open. */
+export async function listTempFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  await walkRoot(root, (child, entry) => {
+    if (entry.name.startsWith(TEMP_PREFIX)) out.push(child);
+  });
+  return out;
+}
+
+/** Depth-first; hidden folders and node_modules are not entered, symlinks not followed. */
+async function walkRoot(root: string, visit: (relPath: string, entry: Dirent) => void): Promise<void> {
   const walk = async (rel: string): Promise<void> => {
     const entries = await fs.readdir(rel ? path.join(root, ...rel.split('/')) : root, { withFileTypes: true });
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const child = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(child);
-      else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) out.push({ relPath: child, id: idFromFilename(entry.name) });
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') await walk(child);
+      } else if (entry.name.startsWith(TEMP_PREFIX) || !entry.name.startsWith('.')) {
+        visit(child, entry);
+      }
     }
   };
   await walk('');
-  out.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
-  return out;
 }

@@ -7,6 +7,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend, requireFolder } from '../../kernel/backend.js';
+import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
+import { listTempFiles } from './entry-index.js';
 import { idFromFilename } from './entry-name.js';
 import { AutoCommitter } from './git/auto-commit.js';
 import { GitTimestamps } from './git/timestamps.js';
@@ -60,6 +62,8 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       readOnly,
       ...(committer ? { committer } : {}),
     });
+    // A kill mid-write leaves a temp file that no later write reuses: swept at open.
+    if (!readOnly) sweepTempFiles(vaultRoot, await listTempFiles(vaultRoot), logger);
     const report = await store.rescan(progress);
     await timestamps.sync();
     if (!readOnly) await timestamps.save();

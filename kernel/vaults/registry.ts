@@ -9,6 +9,7 @@ import yaml from 'js-yaml';
 import { z } from 'zod';
 import { ConfigError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { loadYamlBounded } from '../util/frontmatter.js';
 
 export const VAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -126,7 +127,7 @@ export class VaultRegistry {
     }
     let raw: unknown;
     try {
-      raw = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+      raw = loadYamlBounded(text);
     } catch (err) {
       throw new ConfigError(`${this.file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, { file: this.file });
     }

@@ -4,9 +4,9 @@
  * reads in the embedded prompts. `validateTitle` names each broken rule with an example.
  */
 import fs from 'node:fs';
-import yaml from 'js-yaml';
 import { z } from 'zod';
 import { ConfigError } from '../../kernel/errors.js';
+import { loadYamlBounded, splitFrontmatter } from '../../kernel/util/frontmatter.js';
 import { OPTIONS_KEY } from './options.js';
 
 const titleRules = z
@@ -55,8 +55,6 @@ export interface TitleViolation {
   example: string;
 }
 
-const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
 export function loadConventions(file: string): NamingConventions {
   const text = fs.readFileSync(file, 'utf8');
   return parseConventions(text, file);
@@ -65,11 +63,11 @@ export function loadConventions(file: string): NamingConventions {
 export function parseConventions(text: string, file: string): NamingConventions {
   const key = `${OPTIONS_KEY}.naming_conventions_file`;
   const fail = (reason: string) => new ConfigError(`${key}: ${file}: ${reason}`, { key, path: file, reason });
-  const match = FRONTMATTER.exec(text);
+  const split = splitFrontmatter(text);
   let raw: unknown = {};
-  if (match) {
+  if (split.yaml !== undefined) {
     try {
-      raw = yaml.load(match[1] ?? '', { schema: yaml.CORE_SCHEMA }) ?? {};
+      raw = loadYamlBounded(split.yaml) ?? {};
     } catch (err) {
       throw fail(`frontmatter is not valid YAML (${(err as Error).message.split('\n')[0]})`);
     }
@@ -89,7 +87,7 @@ export function parseConventions(text: string, file: string): NamingConventions 
   } catch (err) {
     throw fail(`title.concept_pattern is not a valid regular expression (${(err as Error).message})`);
   }
-  const body = match ? text.slice(match[0].length) : text;
+  const body = split.rest;
   return { file, rules, text: body.trim(), conceptPattern };
 }
 

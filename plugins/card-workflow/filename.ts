@@ -7,6 +7,7 @@
  * With sanitisation off, a name that would change is refused instead, showing the safe form.
  */
 import { PathOutsideVaultError, ValidationError } from '../../kernel/errors.js';
+import { nonPortableReason } from '../../toolkit/files/paths.js';
 
 export interface SafeFilename {
   filename: string;
@@ -16,7 +17,6 @@ export interface SafeFilename {
 
 /** Room is left for the `.backup.N` suffix within the usual 255-byte limit. */
 const MAX_BYTES = 200;
-const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 export function safeFilename(raw: string, options: { sanitize: boolean }): SafeFilename {
   if (raw.includes('\0')) throw new PathOutsideVaultError(raw, 'it contains a NUL byte');
@@ -37,8 +37,9 @@ export function safeFilename(raw: string, options: { sanitize: boolean }): SafeF
   }
   const stem = truncateBytes(cleaned, MAX_BYTES - 3);
   const filename = `${stem}.md`;
-  if (RESERVED.test(stem)) {
-    throw new ValidationError(`filename "${printable(raw)}" is a reserved device name on Windows; choose another name`, { field: 'filename' });
+  const nonPortable = nonPortableReason(stem);
+  if (nonPortable) {
+    throw new ValidationError(`filename "${printable(raw)}" ${nonPortable.replace('is a device name', 'is a reserved device name')}; choose another name`, { field: 'filename' });
   }
   const sanitized = stem !== stemOf(requested);
   if (sanitized && !options.sanitize) {

@@ -5,7 +5,7 @@
  * loaded is skipped and reported.
  */
 import fs from 'node:fs';
-import yaml from 'js-yaml';
+import { loadYamlBounded } from '../../kernel/util/frontmatter.js';
 import { z } from 'zod';
 import { ConfigError } from '../../kernel/errors.js';
 import { OPTIONS_KEY } from './options.js';
@@ -40,7 +40,7 @@ export function loadMapping(file: string): TemplateMapping {
   const fail = (reason: string) => new ConfigError(`${key}: ${file}: ${reason}`, { key, path: file, reason });
   let raw: unknown;
   try {
-    raw = yaml.load(fs.readFileSync(file, 'utf8'), { schema: yaml.CORE_SCHEMA }) ?? {};
+    raw = loadYamlBounded(fs.readFileSync(file, 'utf8')) ?? {};
   } catch (err) {
     throw fail(`not valid YAML (${(err as Error).message.split('\n')[0]})`);
   }

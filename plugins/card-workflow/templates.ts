@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import yaml from 'js-yaml';
 import { ConfigError } from '../../kernel/errors.js';
+import { loadYamlBounded, splitFrontmatter } from '../../kernel/util/frontmatter.js';
 import { OPTIONS_KEY } from './options.js';
 
 /** Filled from the call's arguments and the server clock. */
@@ -90,7 +90,7 @@ function readTemplate(file: string): string {
 export function analyseTemplate(name: string, file: string, text: string): Template {
   if (text.trim() === '') throw new Error('the template is empty');
   const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const frontmatterEnd = findFrontmatterEnd(lines);
+  const frontmatterEnd = findFrontmatterEnd(lines.join('\n'));
   const sections: TemplateSection[] = [];
   const unknown: string[] = [];
   let heading: string | undefined;
@@ -118,11 +118,14 @@ export function analyseTemplate(name: string, file: string, text: string): Templ
   return { name, path: file, text: lines.join('\n'), frontmatterEnd, sections, unknown, hasContent };
 }
 
-function findFrontmatterEnd(lines: string[]): number {
-  if (lines[0]?.trim() !== '---') return -1;
-  const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
-  if (end < 0) throw new Error('the frontmatter opened on line 1 is never closed with ---');
-  return end;
+/** The line of the closing fence, as the shared frontmatter module splits it (what notes use). */
+function findFrontmatterEnd(text: string): number {
+  const { yaml } = splitFrontmatter(text);
+  if (yaml === undefined) {
+    if (/^---[ \t]*(\n|$)/.test(text)) throw new Error('the frontmatter opened on line 1 is never closed with ---');
+    return -1;
+  }
+  return yaml === '' ? 1 : yaml.split('\n').length + 1;
 }
 
 function checkBraces(line: string, index: number): void {
@@ -141,7 +144,7 @@ function checkBraces(line: string, index: number): void {
 function checkFrontmatterYaml(frontmatter: string): void {
   const sample = frontmatter.replace(PLACEHOLDER, (_all, name: string) => (name === 'tags' ? '[a, b]' : name === 'created' ? '2025-01-01T00:00:00Z' : 'x'));
   try {
-    yaml.load(sample, { schema: yaml.CORE_SCHEMA });
+    loadYamlBounded(sample);
   } catch (err) {
     throw new Error(`the frontmatter is not valid YAML (${(err as Error).message.split('\n')[0]})`);
   }

@@ -4,6 +4,7 @@
  * until a matching note appears, and rewrites inbound links on renames and moves. On backends
  * with `index-db` the links live in seed 000's `note_links` / `external_links` tables.
  */
+import path from 'node:path';
 import type { z } from 'zod';
 import { requireMember } from '../../kernel/backend.js';
 import { definePlugin, provide } from '../../kernel/plugin.js';
@@ -13,10 +14,14 @@ import { LinksRuntime } from './runtime.js';
 import { LINK_INDEX, LINKS } from './service.js';
 import { createMemoryLinkStore } from './store/memory.js';
 import { createSqliteLinkStore } from './store/sqlite.js';
+import { withDurableFormers } from './store/durable-formers.js';
 import { linkTools } from './tools/index.js';
 
 export { LINKS, LINK_INDEX } from './service.js';
 export type { LinksService, LinkIndexService, LinkRef, LinkRewriteReport, LinkRepairReport, LinkGraph } from './service.js';
+
+/** Beside the index, in the vault's metadata folder. */
+const FORMER_NAMES_FILE = 'links-former-names.json';
 
 export const linksPlugin = definePlugin<LinksOptions>({
   id: 'links',
@@ -25,10 +30,16 @@ export const linksPlugin = definePlugin<LinksOptions>({
   commands: [{ name: 'links-repair' }],
   register(ctx) {
     const options = linksOptions.parse(ctx.options ?? {});
-    const links = ctx.capabilities.has('index-db')
-      ? createSqliteLinkStore(requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links'), ctx.pluginId)
-      : createMemoryLinkStore();
+    const indexDb = ctx.capabilities.has('index-db') ? requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links') : undefined;
+    const durable = indexDb ? withDurableFormers(createSqliteLinkStore(indexDb, ctx.pluginId), path.join(indexDb.folder, FORMER_NAMES_FILE), ctx.logger) : undefined;
+    durable?.restore();
+    const links = durable ?? createMemoryLinkStore();
     const runtime = new LinksRuntime({ links, store: ctx.store, notes: ctx.notes, logger: ctx.logger, readOnly: ctx.vault.readOnly, autoRepair: options.autoRepair });
+    // A damaged index rebuilt from the files comes back without links: extract them again.
+    indexDb?.onRebuilt(() => {
+      durable?.restore();
+      void runtime.reconcile().catch((err: unknown) => ctx.logger.error({ err }, 'links: reconcile after the index rebuild failed'));
+    });
     runtime.start((report) =>
       ctx.logger.info(
         { storage: links.kind, scanned: report.scanned, extracted: report.extracted, removed: report.removed, moved: report.moved.length, ms: report.ms },

@@ -27,6 +27,7 @@ export const tagsPlugin = definePlugin<TagsOptions>({
     const options = tagsOptions.parse(ctx.options ?? {});
     const tags = ctx.store.indexDb && ctx.capabilities.has('index-db') ? createSqliteTagStore(ctx.store.indexDb, ctx.pluginId) : createMemoryTagStore();
     const index = new TagIndex({ tags, store: ctx.store, logger: ctx.logger });
+    if (ctx.capabilities.has('index-db')) ctx.store.indexDb?.onRebuilt(() => index.invalidate());
     return {
       services: [provide(TAGS, index)],
       tools: options.tools ? [listTagsTool(index), renameTagTool(index)] : [],

@@ -66,6 +66,11 @@ export class TagIndex implements TagsService {
     if (this.pending.size >= 256) void this.run(() => this.flush()).catch((err: unknown) => this.deps.logger.error({ err }, 'tags: applying changes failed'));
   }
 
+  /** The tag tables were emptied (the index was rebuilt): the next use extracts every note's tags again. */
+  invalidate(): void {
+    this.reconciled = false;
+  }
+
   async reconcile(): Promise<TagReconcileReport> {
     return this.run(async () => {
       this.flush();

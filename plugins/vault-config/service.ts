@@ -3,7 +3,7 @@
  * at once without a restart. Every write asks for it, so the parsed file is cached and one
  * stat per call tells whether the file changed since.
  */
-import yaml from 'js-yaml';
+import { loadYamlBounded } from '../../kernel/util/frontmatter.js';
 import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { configIssue } from '../../kernel/config/resolve.js';
@@ -42,7 +42,7 @@ export function createVaultConfig(files: VaultFiles, file: string): VaultConfigS
 export function parseVaultConfig(text: string, file: string): VaultConfig {
   let data: unknown;
   try {
-    data = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+    data = loadYamlBounded(text);
   } catch (err) {
     const reason = (err as Error).message.split('\n')[0] ?? 'parse error';
     throw new ConfigError(`${file}: not valid YAML (${reason})`, { file, key: '(root)', reason });

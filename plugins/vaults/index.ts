@@ -2,8 +2,13 @@
  * vaults: seed 000's multi-vault management over the kernel's registry and router, plus the
  * flint-note://vaults and flint-note://current-vault resources.
  */
+import path from 'node:path';
+import { z } from 'zod';
 import { definePlugin } from '../../kernel/plugin.js';
+import type { ToolContext } from '../../kernel/tool.js';
+import { vaultRootPolicy } from './allowed-roots.js';
 import { VAULT_REGISTRY } from '../../kernel/tokens.js';
+import { requireVaultFolder } from '../../kernel/vault-info.js';
 import {
   createVaultTool,
   getCurrentVaultTool,
@@ -13,13 +18,28 @@ import {
   updateVaultTool,
 } from './tools/vault-tools.js';
 
-export const vaultsPlugin = definePlugin<Record<string, never>>({
+export const vaultsOptions = z
+  .object({
+    allowed_roots: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('folders below which an agent may create or switch to vaults over MCP, besides the folder holding the served vault (relative to the config file)'),
+  })
+  .strict();
+
+export type VaultsOptions = z.infer<typeof vaultsOptions>;
+
+export const vaultsPlugin = definePlugin<VaultsOptions>({
   id: 'vaults',
   description: 'Several vaults in one registry: list, create, switch, update, remove; vault_id on every note tool.',
+  config: vaultsOptions as z.ZodType<VaultsOptions>,
   register(ctx) {
     const registry = ctx.resolve(VAULT_REGISTRY);
+    const folder = requireVaultFolder(ctx.vault, 'vaults');
+    const configured = ctx.options.allowed_roots.map((r) => path.resolve(ctx.configDir ?? folder, r));
+    const policyOf = (call: ToolContext) => vaultRootPolicy(requireVaultFolder(call.vault, 'vaults'), configured);
     return {
-      tools: [listVaultsTool, createVaultTool, switchVaultTool, getCurrentVaultTool, updateVaultTool, removeVaultTool],
+      tools: [listVaultsTool, createVaultTool(policyOf), switchVaultTool(policyOf), getCurrentVaultTool, updateVaultTool, removeVaultTool],
       resources: [
         {
           uri: 'flint-note://vaults',

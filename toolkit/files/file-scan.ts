@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 import { fileStateHash, xor53 } from './file-digest.js';
+import { skipReason, type ReadRules } from './small-file.js';
 
 export interface FolderSummary {
   /** XOR of the note files' fileStateHash (file-digest.ts). */
@@ -24,6 +25,8 @@ export interface FileScan {
   folders: Map<string, FolderSummary>;
   /** Temp files of interrupted writes (also in `paths`). */
   temps: string[];
+  /** Note-named entries that are not read: FIFOs, sockets, devices, hard-linked files (skipReason). */
+  skipped: Array<{ path: string; reason: string }>;
 }
 
 export const STATS_PER_FILE = 4;
@@ -38,10 +41,10 @@ export function folderOf(relPath: string): string {
   return slash < 0 ? '' : relPath.slice(0, slash);
 }
 
-export function scanFiles(root: string): FileScan {
+export function scanFiles(root: string, rules: ReadRules = {}): FileScan {
   const scan = emptyScan();
   const values: number[] = [];
-  for (const _ of walk(root, '', scan, values));
+  for (const _ of walk(root, '', scan, values, rules));
   return finish(scan, values);
 }
 
@@ -50,10 +53,10 @@ export function scanFiles(root: string): FileScan {
  * served vault answers requests while a large folder tree is being stat-ed. `pause` may
  * reject (the vault is closing) to stop the scan there.
  */
-export async function scanFilesInSlices(root: string, pause: () => Promise<void>, sliceMs = 4): Promise<FileScan> {
+export async function scanFilesInSlices(root: string, pause: () => Promise<void>, sliceMs = 4, rules: ReadRules = {}): Promise<FileScan> {
   const scan = emptyScan();
   const values: number[] = [];
-  const steps = walk(root, '', scan, values);
+  const steps = walk(root, '', scan, values, rules);
   for (;;) {
     const until = performance.now() + sliceMs;
     for (;;) {
@@ -65,7 +68,7 @@ export async function scanFilesInSlices(root: string, pause: () => Promise<void>
 }
 
 function emptyScan(): FileScan {
-  return { paths: [], stats: new Float64Array(0), folders: new Map(), temps: [] };
+  return { paths: [], stats: new Float64Array(0), folders: new Map(), temps: [], skipped: [] };
 }
 
 function finish(scan: FileScan, values: number[]): FileScan {
@@ -74,7 +77,7 @@ function finish(scan: FileScan, values: number[]): FileScan {
 }
 
 /** Depth-first over `folder`; yields after each file it stats, so a caller can slice the work. */
-function* walk(root: string, folder: string, scan: FileScan, values: number[]): Generator<void> {
+function* walk(root: string, folder: string, scan: FileScan, values: number[], rules: ReadRules): Generator<void> {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(folder ? `${root}/${folder}` : root, { withFileTypes: true });
@@ -85,14 +88,24 @@ function* walk(root: string, folder: string, scan: FileScan, values: number[]): 
   for (const entry of entries) {
     const rel = folder ? `${folder}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') yield* walk(root, rel, scan, values);
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') yield* walk(root, rel, scan, values, rules);
       continue;
     }
     const temp = entry.name.startsWith(TEMP_PREFIX);
-    if (!entry.isFile() || !(temp || isNoteFileName(entry.name))) continue;
+    if (!(temp || isNoteFileName(entry.name))) continue;
+    if (!entry.isFile()) {
+      // Symbolic links are not followed (silently, as ever); a FIFO or socket named *.md is reported.
+      if (!entry.isSymbolicLink() && !temp) scan.skipped.push({ path: rel, reason: 'not a regular file (a FIFO, socket or device); only regular files are read' });
+      continue;
+    }
     // String concatenation, not path.join: the names come from readdir, already normal.
     const stats = fs.statSync(`${root}/${rel}`, { throwIfNoEntry: false });
     if (!stats) continue; // removed between readdir and stat
+    const skipped = temp ? undefined : skipReason(stats, rules);
+    if (skipped) {
+      scan.skipped.push({ path: rel, reason: skipped });
+      continue;
+    }
     const hash = fileStateHash(rel, stats.size, stats.mtimeMs);
     scan.paths.push(rel);
     values.push(stats.size, stats.mtimeMs, stats.birthtimeMs, hash);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PathOutsideVaultError } from '../../kernel/errors.js';
+import { PathOutsideVaultError, ValidationError } from '../../kernel/errors.js';
 
 /** Normalises a vault-relative path to `a/b/c` form, or throws `path_outside_vault`. */
 export function normaliseRelative(input: string): string {
@@ -17,7 +17,25 @@ export function normaliseRelative(input: string): string {
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..')) throw new PathOutsideVaultError(input, '".." segments are not allowed');
   if (segments.length === 0) throw new PathOutsideVaultError(input, 'it names the vault root itself');
+  for (const segment of segments) {
+    const reason = nonPortableReason(segment);
+    if (reason) throw new ValidationError(`Path "${input}" is not allowed: "${segment}" ${reason}; choose another name.`, { field: 'path', path: input, reason });
+  }
   return segments.join('/');
+}
+
+/** Device names Windows reserves in every folder, with any extension (`con.md`, `COM1.txt`, `lpt¹`). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/**
+ * Why a file or folder name cannot be synced to Windows, or undefined. Such a name opens a device
+ * there (`nul.md`), or is silently renamed (a trailing dot or space is dropped): a vault stays
+ * portable by refusing them on every platform.
+ */
+export function nonPortableReason(name: string): string | undefined {
+  if (WINDOWS_RESERVED.test(name)) return 'is a device name reserved on Windows';
+  if (/[. ]$/.test(name)) return 'ends with a dot or a space, which Windows drops';
+  return undefined;
 }
 
 /**

@@ -5,7 +5,6 @@
  * Only fsync, which waits for the disk, stays asynchronous. Decision 010 has the trade-off.
  */
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 
 /** Above this a read goes through the thread pool: it is no longer "small". */
 const SYNC_READ_LIMIT = 4 * 1024 * 1024;
@@ -16,25 +15,63 @@ export interface FileRead {
   stats: fs.Stats;
 }
 
-/** The file's bytes and stats, or undefined when nothing (or a folder) is there. */
-export async function readSmallFile(absolute: string): Promise<FileRead | undefined> {
+/** A file that is there but is not read as a note or vault file, and why. */
+export interface SkippedFile {
+  skipped: string;
+}
+
+export interface ReadRules {
+  /** Read a regular file with more than one hard link (off: it may be a file outside the vault). */
+  readHardLinks?: boolean;
+}
+
+/**
+ * Why a file is not read, or undefined when it may be: only regular files are notes. A FIFO
+ * would block the reading thread until some writer came; a device could stream forever. A
+ * hard link is a second name of a file that may live outside the vault, like a symlink out.
+ */
+export function skipReason(stats: fs.Stats, rules: ReadRules = {}): string | undefined {
+  if (!stats.isFile()) return `not a regular file (${fileKind(stats)}); only regular files are read`;
+  if (stats.nlink > 1 && !rules.readHardLinks) {
+    return 'a hard-linked file (another name of it may be outside the vault); not read unless readHardLinks is set';
+  }
+  return undefined;
+}
+
+function fileKind(stats: fs.Stats): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  return 'not a file';
+}
+
+/** O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (a blocked event loop). */
+const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
+/**
+ * The file's bytes and stats; undefined when nothing (or a folder) is there; `skipped` with the
+ * reason for what is there but not a readable file (skipReason). Never blocks on a FIFO.
+ */
+export async function readSmallFile(absolute: string, rules: ReadRules = {}): Promise<FileRead | SkippedFile | undefined> {
   let fd: number;
   try {
-    fd = fs.openSync(absolute, 'r');
+    fd = fs.openSync(absolute, OPEN_FLAGS);
   } catch (err) {
     if (isMissing(err)) return undefined;
+    // ENXIO: a socket (or a FIFO opened for writing only); never a note.
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return { skipped: 'not a regular file (a socket); only regular files are read' };
     throw err;
   }
   try {
     const stats = fs.fstatSync(fd);
     if (stats.isDirectory()) return undefined;
+    const skipped = skipReason(stats, rules);
+    if (skipped) return { skipped };
     if (stats.size > SYNC_READ_LIMIT) {
-      const handle = await fsp.open(absolute, 'r');
-      try {
-        return { bytes: await handle.readFile(), stats: await handle.stat() };
-      } finally {
-        await handle.close();
-      }
+      // The same descriptor, read through the thread pool: the file checked is the file read.
+      const bytes = await new Promise<Buffer>((resolve, reject) => fs.readFile(fd, (err, data) => (err ? reject(err) : resolve(data))));
+      return { bytes, stats };
     }
     return { bytes: readAll(fd, stats.size), stats };
   } finally {
@@ -55,6 +92,30 @@ function readAll(fd: number, size: number): Buffer {
     const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
     if (n === 0) return buffer.subarray(0, length);
     length += n;
+  }
+}
+
+export function isSkipped(read: FileRead | SkippedFile | undefined): read is SkippedFile {
+  return read !== undefined && 'skipped' in read;
+}
+
+/** readSmallFile, all synchronous (the parse worker's thread has nothing else to serve). */
+export function readFileSyncChecked(absolute: string, rules: ReadRules = {}): FileRead | SkippedFile | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(absolute, OPEN_FLAGS);
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return { skipped: 'not a regular file (a socket); only regular files are read' };
+    throw err;
+  }
+  try {
+    const stats = fs.fstatSync(fd);
+    if (stats.isDirectory()) return undefined;
+    const skipped = skipReason(stats, rules);
+    return skipped ? { skipped } : { bytes: readAll(fd, stats.size), stats };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -4,20 +4,20 @@
  */
 import fs from 'node:fs/promises';
 import type { VaultFiles } from '../../kernel/backend.js';
-import { ContentHashMismatchError } from '../../kernel/errors.js';
+import { ContentHashMismatchError, ValidationError } from '../../kernel/errors.js';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { contentHash } from '../../kernel/util/hash.js';
+import { assertReadableFrontmatter } from '../../kernel/util/frontmatter.js';
 import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';
+import { isSkipped, readSmallFile } from './small-file.js';
 
 export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
   const readText = async (relPath: string): Promise<string | undefined> => {
-    try {
-      return await fs.readFile(resolveInside(root, relPath), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    // Never a FIFO (it would hold a thread until a writer came) nor a hard link (maybe a file outside).
+    const read = await readSmallFile(resolveInside(root, relPath));
+    if (isSkipped(read)) throw new ValidationError(`${relPath} is not read: ${read.skipped}.`, { path: relPath, reason: read.skipped });
+    return read?.bytes.toString('utf8');
   };
   return {
     root,
@@ -25,6 +25,8 @@ export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
     readText,
     async writeText(relPath, text, options = {}) {
       const absolute = resolveInside(root, relPath);
+      // A markdown file written raw (a card) is a note on the next scan: refuse what no reader could read back.
+      if (relPath.toLowerCase().endsWith('.md')) assertReadableFrontmatter(text, relPath);
       return locks.run(absolute, async () => {
         if (options.expectedHash !== undefined) {
           const current = await readText(relPath);

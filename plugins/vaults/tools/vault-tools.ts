@@ -3,12 +3,12 @@
  * the router), so they are `global`: their `vault_id` names the vault they manage.
  */
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.js';
 import { VAULT_ROUTER } from '../../../kernel/tokens.js';
+import type { VaultRootPolicy } from '../allowed-roots.js';
 
 const vaultId = z.string().min(1).describe('Vault id, e.g. "work"');
 
@@ -36,9 +36,14 @@ export const listVaultsTool = defineTool({
   },
 });
 
-export const createVaultTool = defineTool({
+/** The folders an agent may use as vaults (allowed-roots.ts); computed per call from the served vault. */
+export type RootPolicyOf = (ctx: ToolContext) => VaultRootPolicy;
+
+export const createVaultTool = (policyOf: RootPolicyOf) => defineTool({
   name: 'create_vault',
-  description: 'Create a vault: a folder with the default note types, registered under an id. Files already there are kept.',
+  description:
+    'Create a vault: a folder with the default note types, registered under an id. Files already there are kept. ' +
+    'The folder must be below an allowed root: by default the folder holding the served vault (relative paths start there), plus plugins.vaults.allowed_roots; never a hidden or system folder. A refusal names the allowed roots.',
   input: z.object({
     vault_id: vaultId,
     name: z.string().min(1).describe('Display name'),
@@ -49,7 +54,7 @@ export const createVaultTool = defineTool({
   annotations: { title: 'Create vault', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
-    const folder = path.resolve(args.path);
+    const folder = policyOf(ctx).check(args.path);
     await fs.mkdir(folder, { recursive: true });
     const entry = await registry(ctx).add({ id: args.vault_id, name: args.name, path: folder, ...(args.description !== undefined ? { description: args.description } : {}) });
     const router = ctx.tryResolve(VAULT_ROUTER);
@@ -70,13 +75,15 @@ export const createVaultTool = defineTool({
   },
 });
 
-export const switchVaultTool = defineTool({
+export const switchVaultTool = (policyOf: RootPolicyOf) => defineTool({
   name: 'switch_vault',
-  description: 'Make another registered vault the current one; later calls without vault_id go to it.',
+  description:
+    'Make another registered vault the current one; later calls without vault_id go to it. Only vaults below an allowed root (see create_vault) can be switched to here; the notekernel CLI switches to any.',
   input: z.object({ vault_id: vaultId }),
   annotations: { title: 'Switch vault', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
+    policyOf(ctx).check((await registry(ctx).require(args.vault_id)).path);
     const router = ctx.tryResolve(VAULT_ROUTER);
     if (router) await router.switchTo(args.vault_id);
     else await registry(ctx).setCurrent(args.vault_id);

@@ -20,7 +20,7 @@ describe('normaliseRelative', () => {
     ['./a//b/', 'a/b'],
     ['a/./b/.', 'a/b'],
     ['ünï/日本.md', 'ünï/日本.md'],
-    ['...', '...'],
+    ['..notes', '..notes'],
     ['a..b/..c', 'a..b/..c'],
   ])('%j → %j', (input, expected) => {
     expect(normaliseRelative(input)).toBe(expected);
@@ -52,6 +52,19 @@ describe('normaliseRelative', () => {
     expect(err?.message).toContain('x\\0y');
     expect(err?.message).not.toContain('\u0000');
     expect(err?.details?.path).toBe('x\\0y');
+  });
+
+  it.each(['general/con.md', 'aux', 'NUL.md', 'a/com1.txt', 'lpt9', 'COM¹.md', 'conin$', 'notes./a.md', 'a/b ', '...', 'x.'])(
+    'refuses %j: not portable to Windows (validation_failed)',
+    (input) => {
+      const err = thrownBy(() => normaliseRelative(input));
+      expect(err?.code).toBe('validation_failed');
+      expect(err?.message).toMatch(/reserved on Windows|dot or a space/);
+    },
+  );
+
+  it.each(['console.md', 'auxiliary/x.md', 'com10.md', 'nul-and-void.md'])('keeps %j (only the exact device names are reserved)', (input) => {
+    expect(normaliseRelative(input)).toBe(input);
   });
 
   it('refuses a non-string', () => {
@@ -157,9 +170,8 @@ describe('resolveInside and names that begin with two dots', () => {
     await removeDir(root);
   });
 
-  // Same BUG as above, seen from resolveInside: normaliseRelative lets `...` through, isInside refuses it.
-  it('resolves `...` and `..notes` under the root', () => {
-    expect(resolveInside(root, '...')).toBe(path.join(root, '...'));
+  // Same BUG as above, seen from resolveInside (`...` itself is refused now: Windows drops trailing dots).
+  it('resolves `..notes` under the root', () => {
     expect(resolveInside(root, '..notes/x.md')).toBe(path.join(root, '..notes', 'x.md'));
   });
 });
