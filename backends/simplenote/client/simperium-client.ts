@@ -42,9 +42,9 @@ export class SimperiumClient {
     await this.currentToken();
   }
 
-  /** Pages of the bucket index, newest change first, following `mark` until it is absent. */
-  async *index(options: { since?: string; limit?: number; data?: boolean } = {}): AsyncGenerator<IndexPage> {
-    let mark: string | undefined;
+  /** Pages of the bucket index, newest change first, following `mark` until it is absent (`mark` resumes a listing). */
+  async *index(options: { since?: string; limit?: number; data?: boolean; mark?: string } = {}): AsyncGenerator<IndexPage> {
+    let mark: string | undefined = options.mark;
     const seen = new Set<string>();
     do {
       const params: Record<string, string> = { limit: String(options.limit ?? 100) };

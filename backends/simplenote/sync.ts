@@ -1,0 +1,96 @@
+/**
+ * Pulls Simperium into the cache. Without a cursor: a full sync (index pages of 100 with data),
+ * resumable — the page mark and the listing's `current` are stored after each page, so an
+ * interrupted sync continues where it stopped. With a cursor: a delta sync (`since` = cursor,
+ * pages of 500), then an id-only listing to find notes deleted elsewhere (`since` never reports
+ * deletions). The cursor moves only once a listing has been applied completely, to the
+ * `current` seen at its start, so nothing changed meanwhile is skipped.
+ */
+import type { RefreshReport } from '../../kernel/backend.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { NoteCache } from './cache/note-cache.js';
+import type { SimperiumClient } from './client/simperium-client.js';
+
+const CURSOR = 'backend_cursor';
+const FULL_MARK = 'full_sync_mark';
+const FULL_CURRENT = 'full_sync_current';
+
+export interface SyncResult extends RefreshReport {
+  full: boolean;
+}
+
+export class Syncer {
+  constructor(
+    private readonly client: SimperiumClient,
+    private readonly cache: NoteCache,
+    private readonly logger: Logger,
+    /** Called after each applied page, so the owner can persist progress. */
+    private readonly onProgress: () => void,
+  ) {}
+
+  get cursor(): string | undefined {
+    return this.cache.meta(CURSOR);
+  }
+
+  private running: Promise<unknown> = Promise.resolve();
+
+  /** One sync at a time: a refresh called during a background round runs after it. */
+  async sync(): Promise<SyncResult> {
+    const next = this.running.catch(() => undefined).then(() => (this.cursor === undefined ? this.full() : this.delta(this.cursor)));
+    this.running = next;
+    return next;
+  }
+
+  private async full(): Promise<SyncResult> {
+    const started = Date.now();
+    const resumeMark = this.cache.meta(FULL_MARK);
+    let current = this.cache.meta(FULL_CURRENT);
+    const seen = new Set<string>();
+    let indexed = 0;
+    for await (const page of this.client.index({ limit: 100, data: true, ...(resumeMark ? { mark: resumeMark } : {}) })) {
+      current ??= page.current;
+      for (const entry of page.entries) {
+        seen.add(entry.id);
+        if (entry.d && this.cache.upsert(entry.id, entry.v, entry.d)) indexed += 1;
+      }
+      this.cache.setMeta(FULL_CURRENT, current);
+      this.cache.setMeta(FULL_MARK, page.mark);
+      this.onProgress();
+    }
+    // A sync that began from the first page saw every live note; a resumed one did not, so it
+    // asks for the id list instead.
+    const removed = resumeMark ? this.removeVanished(await this.liveIds()) : this.removeVanished(seen);
+    this.cache.setMeta(CURSOR, current ?? '');
+    this.cache.setMeta(FULL_CURRENT, undefined);
+    this.onProgress();
+    this.logger.info({ notes: this.cache.count(), indexed, removed, resumed: Boolean(resumeMark), ms: Date.now() - started }, 'simplenote full sync done');
+    return { full: true, scanned: this.cache.count(), indexed, removed, skipped: [], ms: Date.now() - started };
+  }
+
+  private async delta(cursor: string): Promise<SyncResult> {
+    const started = Date.now();
+    let current: string | undefined;
+    let indexed = 0;
+    for await (const page of this.client.index({ limit: 500, data: true, ...(cursor ? { since: cursor } : {}) })) {
+      current ??= page.current;
+      for (const entry of page.entries) if (entry.d && this.cache.upsert(entry.id, entry.v, entry.d)) indexed += 1;
+    }
+    const live = await this.liveIds();
+    const removed = this.removeVanished(live);
+    if (current !== undefined) this.cache.setMeta(CURSOR, current);
+    this.onProgress();
+    return { full: false, scanned: live.size, indexed, removed, skipped: [], ms: Date.now() - started };
+  }
+
+  private async liveIds(): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for await (const page of this.client.index({ limit: 1000 })) for (const entry of page.entries) ids.add(entry.id);
+    return ids;
+  }
+
+  private removeVanished(live: Set<string>): number {
+    let removed = 0;
+    for (const id of this.cache.ids()) if (!live.has(id) && this.cache.remove(id)) removed += 1;
+    return removed;
+  }
+}
