@@ -16,7 +16,7 @@ export interface SimplenoteSubject {
   folder: string;
   instance: BackendInstance;
   outside: OutsideWorld;
-  /** Opens the backend again on the same fake and folder (after `instance.store.close()`). */
+  /** Opens the backend again on the same fake and cache folder (after `instance.store.close()`). */
   reopen(options?: Partial<SimplenoteOptions>): Promise<BackendInstance>;
   close(): Promise<void>;
 }
@@ -26,10 +26,10 @@ export function envFor(fake: FakeSimperium): NodeJS.ProcessEnv {
 }
 
 export async function openSimplenote(
-  options: { fake?: FakeSimperium; options?: Partial<SimplenoteOptions>; client?: Partial<SimperiumConfig> } = {},
+  options: { fake?: FakeSimperium; folder?: string; options?: Partial<SimplenoteOptions>; client?: Partial<SimperiumConfig> } = {},
 ): Promise<SimplenoteSubject> {
   const fake = options.fake ?? (await startFakeSimperium());
-  const folder = await tempDir('nk-simplenote-');
+  const folder = options.folder ?? (await tempDir('nk-simplenote-'));
   const definition = simplenoteBackendWith({ env: envFor(fake), client: { baseDelayMs: 5, maxDelayMs: 50, ...options.client } });
   const open = (extra: Partial<SimplenoteOptions> = {}) =>
     definition.create({ folder, options: simplenoteOptions.parse({ syncIntervalSeconds: 0, persistDelayMs: 10, ...options.options, ...extra }), logger: silentLogger(), readOnly: false });
@@ -65,7 +65,7 @@ export async function openSimplenote(
     async close() {
       await instance.store?.close();
       if (!options.fake) await fake.stop();
-      await removeDir(folder);
+      if (!options.folder) await removeDir(folder);
     },
   };
 }

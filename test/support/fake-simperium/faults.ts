@@ -8,6 +8,8 @@ export interface FaultMatch {
   method?: string;
   /** Tested against the request path (without the query). */
   path?: RegExp;
+  /** Tested against the raw query string (without the `?`). */
+  query?: RegExp;
 }
 
 export type Fault =
@@ -36,9 +38,12 @@ export class Faults {
     this.pending.length = 0;
   }
 
-  take(method: string, path: string): Fault | undefined {
+  take(method: string, path: string, query = ''): Fault | undefined {
     const index = this.pending.findIndex(
-      (p) => (p.match.method === undefined || p.match.method === method) && (p.match.path === undefined || p.match.path.test(path)),
+      (p) =>
+        (p.match.method === undefined || p.match.method === method) &&
+        (p.match.path === undefined || p.match.path.test(path)) &&
+        (p.match.query === undefined || p.match.query.test(query)),
     );
     if (index < 0) return undefined;
     const entry = this.pending[index]!;

@@ -84,7 +84,7 @@ export class FakeSimperium {
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
-    const fault = this.faults.take(method, url.pathname);
+    const fault = this.faults.take(method, url.pathname, url.search.slice(1));
     let reply: Reply;
     if (fault?.kind === 'status') {
       reply = { status: fault.status, ...(fault.retryAfter !== undefined ? { headers: { 'Retry-After': fault.retryAfter } } : {}), body: fault.body ?? '' };
