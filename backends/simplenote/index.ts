@@ -75,6 +75,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
           clearTimeout(timer);
           await save();
           await saving;
+          cache.release();
           db.close();
         },
       });

@@ -9,7 +9,7 @@
 import type { RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { NoteCache } from './cache/note-cache.js';
-import type { SimperiumClient } from './client/simperium-client.js';
+import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
 
 const CURSOR = 'backend_cursor';
 const FULL_MARK = 'full_sync_mark';
@@ -49,10 +49,7 @@ export class Syncer {
     let indexed = 0;
     for await (const page of this.client.index({ limit: 100, data: true, ...(resumeMark ? { mark: resumeMark } : {}) })) {
       current ??= page.current;
-      for (const entry of page.entries) {
-        seen.add(entry.id);
-        if (entry.d && this.cache.upsert(entry.id, entry.v, entry.d)) indexed += 1;
-      }
+      indexed += this.apply(page.entries, seen);
       this.cache.setMeta(FULL_CURRENT, current);
       this.cache.setMeta(FULL_MARK, page.mark);
       this.onProgress();
@@ -73,13 +70,25 @@ export class Syncer {
     let indexed = 0;
     for await (const page of this.client.index({ limit: 500, data: true, ...(cursor ? { since: cursor } : {}) })) {
       current ??= page.current;
-      for (const entry of page.entries) if (entry.d && this.cache.upsert(entry.id, entry.v, entry.d)) indexed += 1;
+      indexed += this.apply(page.entries);
     }
     const live = await this.liveIds();
     const removed = this.removeVanished(live);
     if (current !== undefined) this.cache.setMeta(CURSOR, current);
     this.onProgress();
     return { full: false, scanned: live.size, indexed, removed, skipped: [], ms: Date.now() - started };
+  }
+
+  /** Writes one page into the cache in one transaction; returns how many rows changed. */
+  private apply(entries: IndexPage['entries'], seen?: Set<string>): number {
+    return this.cache.transaction(() => {
+      let changed = 0;
+      for (const entry of entries) {
+        seen?.add(entry.id);
+        if (entry.d && this.cache.upsert(entry.id, entry.v, entry.d)) changed += 1;
+      }
+      return changed;
+    });
   }
 
   private async liveIds(): Promise<Set<string>> {

@@ -24,20 +24,26 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
     });
     return { hits, total };
   }
-  const rows = cache.all(
-    `SELECT n.id, n.server_version, n.object, n.modified_at, matchinfo(notes_fts, 'pcnalx')
-       FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid WHERE notes_fts MATCH ?`,
-    [expression],
-  );
-  const scored = rows.map((row) => ({ row, score: bm25(row[4] as Uint8Array, WEIGHTS) }));
-  scored.sort((a, b) => b.score - a.score || (b.row[3] as number) - (a.row[3] as number) || ((a.row[0] as string) < (b.row[0] as string) ? -1 : 1));
+  // Score every match from matchinfo alone; read the stored objects of the returned page only.
+  const rows = cache.all(`SELECT rowid, matchinfo(notes_fts, 'pcnalx') FROM notes_fts WHERE notes_fts MATCH ?`, [expression]);
+  const scored = rows.map((row) => ({ rowid: row[0] as number, score: bm25(row[1] as Uint8Array, WEIGHTS) }));
+  const modified = modifiedByRowid(cache, scored.length);
+  scored.sort((a, b) => b.score - a.score || (modified.get(b.rowid) ?? 0) - (modified.get(a.rowid) ?? 0) || a.rowid - b.rowid);
   const terms = alternatives.flat().filter((c) => !c.negated);
-  const hits = scored.slice(offset, offset + query.limit).map(({ row, score }): SearchHit => {
-    const object = JSON.parse(row[2] as string) as Record<string, unknown>;
-    const note = summaryOf(row[0] as string, Number(row[1]), object);
+  const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
+    const [row] = cache.all('SELECT id, server_version, object FROM notes WHERE rowid = ?', [rowid]);
+    const object = JSON.parse(row![2] as string) as Record<string, unknown>;
+    const note = summaryOf(row![0] as string, Number(row![1]), object);
     return { id: note.id, score, snippet: snippetOf(String(object.content ?? ''), terms), note };
   });
   return { hits, total: scored.length };
+}
+
+/** Tie-breaks by recency need each row's modification time; skipped when nothing matched. */
+function modifiedByRowid(cache: NoteCache, matches: number): Map<number, number> {
+  const map = new Map<number, number>();
+  if (matches > 0) for (const [rowid, modified] of cache.all('SELECT rowid, modified_at FROM notes')) map.set(rowid as number, modified as number);
+  return map;
 }
 
 function fold(text: string): string {

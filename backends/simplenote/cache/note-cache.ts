@@ -3,7 +3,7 @@
  * the columns listing and search need), its FTS4 row kept in step, and sync metadata (the
  * cursor). Synchronous: sql.js runs in memory; the owner persists the file.
  */
-import type { Database, SqlValue } from 'sql.js';
+import type { Database, SqlValue, Statement } from 'sql.js';
 import type { ListQuery, NoteSummary } from '../../../kernel/note.js';
 import { canonicalJson, hashOf, isTrashed, splitText, summaryOf, type NoteObject } from '../note-object.js';
 
@@ -17,7 +17,23 @@ export interface CachedNote {
 const ORDER_COLUMNS = { updated: 'modified_at', created: 'created_at', title: 'title' } as const;
 
 export class NoteCache {
+  /** Prepared once: sql.js compiles a statement in WASM each time, which dominated a sync. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(readonly db: Database) {}
+
+  /** Runs `fn` in one transaction: a page of a sync is thousands of statements, each its own commit otherwise. */
+  transaction<T>(fn: () => T): T {
+    this.db.run('BEGIN');
+    try {
+      const result = fn();
+      this.db.run('COMMIT');
+      return result;
+    } catch (err) {
+      this.db.run('ROLLBACK');
+      throw err;
+    }
+  }
 
   /** Writes the note's row; returns false when the cache already held exactly this object. */
   upsert(id: string, version: number, object: NoteObject): boolean {
@@ -29,7 +45,7 @@ export class NoteCache {
     const tags = JSON.stringify(Array.isArray(object.tags) ? object.tags : []);
     const numberOf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
     const values: SqlValue[] = [id, title, text, tags, numberOf(object.creationDate), numberOf(object.modificationDate), version, version, isTrashed(object) ? 1 : 0, canonicalJson(object), contentHash];
-    this.db.run(
+    this.run(
       `INSERT INTO notes (id, title, text, tags, created_at, modified_at, local_version, server_version, trash, object, content_hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET title = excluded.title, text = excluded.text, tags = excluded.tags, created_at = excluded.created_at,
@@ -38,16 +54,16 @@ export class NoteCache {
       values,
     );
     const rowid = this.one('SELECT rowid FROM notes WHERE id = ?', [id])![0] as number;
-    this.db.run('DELETE FROM notes_fts WHERE rowid = ?', [rowid]);
-    this.db.run('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)', [rowid, title, text, tagsText(object.tags)]);
+    this.run('DELETE FROM notes_fts WHERE rowid = ?', [rowid]);
+    this.run('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)', [rowid, title, text, tagsText(object.tags)]);
     return true;
   }
 
   remove(id: string): boolean {
     const row = this.one('SELECT rowid FROM notes WHERE id = ?', [id]);
     if (!row) return false;
-    this.db.run('DELETE FROM notes_fts WHERE rowid = ?', [row[0] as number]);
-    this.db.run('DELETE FROM notes WHERE id = ?', [id]);
+    this.run('DELETE FROM notes_fts WHERE rowid = ?', [row[0] as number]);
+    this.run('DELETE FROM notes WHERE id = ?', [id]);
     return true;
   }
 
@@ -83,20 +99,42 @@ export class NoteCache {
   }
 
   setMeta(key: string, value: string | undefined): void {
-    if (value === undefined) this.db.run('DELETE FROM sync_metadata WHERE key = ?', [key]);
-    else this.db.run('INSERT INTO sync_metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+    if (value === undefined) this.run('DELETE FROM sync_metadata WHERE key = ?', [key]);
+    else this.run('INSERT INTO sync_metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
   }
 
   all(sql: string, params: SqlValue[] = []): SqlValue[][] {
-    const statement = this.db.prepare(sql);
+    const statement = this.prepared(sql);
     try {
       statement.bind(params);
       const rows: SqlValue[][] = [];
       while (statement.step()) rows.push(statement.get());
       return rows;
     } finally {
-      statement.free();
+      statement.reset();
     }
+  }
+
+  /** Runs a statement that returns no rows. */
+  run(sql: string, params: SqlValue[]): void {
+    const statement = this.prepared(sql);
+    try {
+      statement.run(params);
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** Frees the prepared statements (the database itself belongs to the caller). */
+  release(): void {
+    for (const statement of this.statements.values()) statement.free();
+    this.statements.clear();
+  }
+
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 
   private one(sql: string, params: SqlValue[]): SqlValue[] | undefined {
