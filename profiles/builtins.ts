@@ -27,5 +27,6 @@ export const builtinLazyCatalogue: LazyCatalogue = {
   backends: {
     'fs-sqlite': async () => (await import('../backends/fs-sqlite/index.js')).fsSqliteBackend,
     'markdown-git': async () => (await import('../backends/markdown-git/index.js')).markdownGitBackend,
+    simplenote: async () => (await import('../backends/simplenote/index.js')).simplenoteBackend,
   },
 };
