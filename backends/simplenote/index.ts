@@ -27,6 +27,7 @@ export const simplenoteOptions = z
       .optional()
       .describe('seconds between background delta syncs (default SYNC_INTERVAL_SECONDS or 300; 0 turns them off)'),
     persistDelayMs: z.number().int().min(0).default(1000).describe('how long after a write the cache file is saved'),
+    watchIntervalMs: z.number().int().min(100).default(30_000).describe('while a watcher listens, how often a delta sync looks for changes from other devices'),
   })
   .strict();
 
@@ -46,7 +47,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
     kind: 'both',
     description: 'A Simplenote account over the Simperium API, with a local sql.js cache searched by FTS4 (BM25); writes confirmed by Simperium first.',
     folder: 'optional',
-    capabilities: ['remote-sync', 'full-text'],
+    capabilities: ['remote-sync', 'watch', 'full-text'],
     options: simplenoteOptions as z.ZodType<SimplenoteOptions>,
     async create(ctx) {
       const env = environment.env ?? process.env;
@@ -62,7 +63,8 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         if (timer === undefined) timer = setTimeout(() => ((timer = undefined), void save()), ctx.options.persistDelayMs);
       };
       const client = new SimperiumClient(config, logger);
-      const syncer = new Syncer(client, cache, logger, persistSoon);
+      let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
+      const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
       const background = backgroundSync(syncer, logger, ctx.options.syncIntervalSeconds ?? Number(env.SYNC_INTERVAL_SECONDS ?? 300));
       const store = new SimplenoteStore({
         client,
@@ -70,6 +72,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         syncer,
         logger,
         persistSoon,
+        watchIntervalMs: ctx.options.watchIntervalMs,
         async closeCache() {
           await background.stop();
           clearTimeout(timer);
@@ -79,6 +82,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
           db.close();
         },
       });
+      sink = () => store.changeSink();
       if (syncer.cursor === undefined) {
         if (rebuilt) logger.info({ reason: rebuilt }, 'simplenote cache empty; full sync');
         try {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
-import type { NoteStore, RefreshReport, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import type { ExternalChange, NoteStore, RefreshReport, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
@@ -27,13 +27,43 @@ export interface SimplenoteStoreParts {
   persistSoon(): void;
   /** Saves now and releases the cache. */
   closeCache(): Promise<void>;
+  /** While someone watches, a delta sync runs this often (ms). */
+  watchIntervalMs: number;
 }
 
 export class SimplenoteStore implements NoteStore {
   private readonly locks = new KeyedMutex();
+  private readonly listeners = new Set<(change: ExternalChange) => void>();
+  private poll: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly parts: SimplenoteStoreParts) {}
+
+  /** Changes from other devices, as delta syncs find them: polled while someone listens. */
+  watch(listener: (change: ExternalChange) => void): () => void {
+    this.listeners.add(listener);
+    this.poll ??= setInterval(() => {
+      this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
+    }, this.parts.watchIntervalMs).unref();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopPolling();
+    };
+  }
+
+  /** What the syncer tells: undefined while nobody listens, so a sync pays nothing for events then. */
+  changeSink(): ((change: ExternalChange) => void) | undefined {
+    if (this.listeners.size === 0) return undefined;
+    return (change) => {
+      for (const listener of this.listeners) {
+        try {
+          listener(change);
+        } catch (err) {
+          this.parts.logger.warn({ error: (err as Error).message }, 'a simplenote watch listener failed');
+        }
+      }
+    };
+  }
 
   async get(id: string): Promise<Note | undefined> {
     const stored = await this.parts.client.get(id);
@@ -90,6 +120,7 @@ export class SimplenoteStore implements NoteStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopPolling();
     await this.parts.closeCache();
   }
 
@@ -107,6 +138,11 @@ export class SimplenoteStore implements NoteStore {
       },
       close: async () => {},
     };
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.poll);
+    this.poll = undefined;
   }
 
   /** The note as Simperium holds it now, checked against the caller's hash. */

@@ -6,10 +6,11 @@
  * deletions). The cursor moves only once a listing has been applied completely, to the
  * `current` seen at its start, so nothing changed meanwhile is skipped.
  */
-import type { RefreshReport } from '../../kernel/backend.js';
+import type { ExternalChange, RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { NoteCache } from './cache/note-cache.js';
 import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
+import { noteOf, summaryOf } from './note-object.js';
 
 const CURSOR = 'backend_cursor';
 const FULL_MARK = 'full_sync_mark';
@@ -26,6 +27,8 @@ export class Syncer {
     private readonly logger: Logger,
     /** Called after each applied page, so the owner can persist progress. */
     private readonly onProgress: () => void,
+    /** Told of every change a sync brings in (another device's); undefined while nobody watches. */
+    private readonly changes: () => ((change: ExternalChange) => void) | undefined = () => undefined,
   ) {}
 
   get cursor(): string | undefined {
@@ -83,9 +86,14 @@ export class Syncer {
   private apply(entries: IndexPage['entries'], seen?: Set<string>): number {
     return this.cache.transaction(() => {
       let changed = 0;
+      const emit = this.changes();
       for (const entry of entries) {
         seen?.add(entry.id);
-        if (entry.d && this.cache.upsert(entry.id, entry.v, entry.d)) changed += 1;
+        if (!entry.d) continue;
+        const before = emit && this.cache.get(entry.id);
+        if (!this.cache.upsert(entry.id, entry.v, entry.d)) continue;
+        changed += 1;
+        emit?.({ kind: 'written', note: noteOf(entry.id, entry.v, entry.d), ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
       }
       return changed;
     });
@@ -99,7 +107,14 @@ export class Syncer {
 
   private removeVanished(live: Set<string>): number {
     let removed = 0;
-    for (const id of this.cache.ids()) if (!live.has(id) && this.cache.remove(id)) removed += 1;
+    const emit = this.changes();
+    for (const id of this.cache.ids()) {
+      if (live.has(id)) continue;
+      const before = emit && this.cache.get(id);
+      if (!this.cache.remove(id)) continue;
+      removed += 1;
+      emit?.({ kind: 'deleted', id, ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
+    }
     return removed;
   }
 }

@@ -32,7 +32,7 @@ export async function openSimplenote(
   const folder = options.folder ?? (await tempDir('nk-simplenote-'));
   const definition = simplenoteBackendWith({ env: envFor(fake), client: { baseDelayMs: 5, maxDelayMs: 50, ...options.client } });
   const open = (extra: Partial<SimplenoteOptions> = {}) =>
-    definition.create({ folder, options: simplenoteOptions.parse({ syncIntervalSeconds: 0, persistDelayMs: 10, ...options.options, ...extra }), logger: silentLogger(), readOnly: false });
+    definition.create({ folder, options: simplenoteOptions.parse({ syncIntervalSeconds: 0, persistDelayMs: 10, watchIntervalMs: 200, ...options.options, ...extra }), logger: silentLogger(), readOnly: false });
   const instance = await open();
   const bucket = () => fake.bucket('note');
   const outside: OutsideWorld = {
