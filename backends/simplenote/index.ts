@@ -65,7 +65,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       const client = new SimperiumClient(config, logger);
       let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
       const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
-      const background = backgroundSync(syncer, logger, ctx.options.syncIntervalSeconds ?? Number(env.SYNC_INTERVAL_SECONDS ?? 300));
+      const background = backgroundSync(syncer, logger, ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS));
       const store = new SimplenoteStore({
         client,
         cache,
@@ -106,6 +106,13 @@ export function cacheFile(folder: string | undefined, env: NodeJS.ProcessEnv, co
   const owner = createHash('sha256').update(`notekernel-simplenote\0${config.apiUrl}\0${config.appId}\0${config.username}`).digest('hex').slice(0, 16);
   const dir = folder ?? env.NOTARIUM_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'notekernel', 'simplenote');
   return path.join(dir, `notarium-cache-${owner}.sqlite3`);
+}
+
+/** SYNC_INTERVAL_SECONDS as seed 003 §4 has it: default 300, at least 60 (0 turns background syncs off). */
+export function intervalFromEnv(value: string | undefined): number {
+  const seconds = Number(value ?? 300);
+  if (!Number.isFinite(seconds)) return 300;
+  return seconds === 0 ? 0 : Math.max(60, Math.round(seconds));
 }
 
 /** Delta syncs every `seconds` (0: none), never two at once; failures are logged and retried next round. */

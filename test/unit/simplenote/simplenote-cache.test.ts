@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
-import { cacheFile } from '../../../backends/simplenote/index.js';
+import { cacheFile, intervalFromEnv } from '../../../backends/simplenote/index.js';
 import { joinText, noteOf, splitText } from '../../../backends/simplenote/note-object.js';
 import { startFakeSimperium } from '../../support/fake-simperium/index.js';
 import { openSimplenote } from '../../support/simplenote-subject.js';
@@ -68,6 +68,10 @@ describe('simplenote cache', () => {
     expect(path.dirname(cacheFile(undefined, { XDG_CACHE_HOME: '/x' }, config))).toBe('/x/notekernel/simplenote');
     expect(cacheFile('/v', {}, config)).not.toBe(cacheFile('/v', {}, { ...config, username: 'other@example.com' }));
     expect(cacheFile('/v', {}, config)).not.toContain('u@example.com');
+  });
+
+  it('reads SYNC_INTERVAL_SECONDS as seed 003 does: default 300, at least 60, 0 for none', () => {
+    expect([undefined, '10', '0', '600', 'soon'].map(intervalFromEnv)).toEqual([300, 60, 0, 600, 300]);
   });
 });
 
