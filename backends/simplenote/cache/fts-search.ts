@@ -25,10 +25,12 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
     return { hits, total };
   }
   // Score every match from matchinfo alone; read the stored objects of the returned page only.
-  const rows = cache.all(`SELECT rowid, matchinfo(notes_fts, 'pcnalx') FROM notes_fts WHERE notes_fts MATCH ?`, [expression]);
-  const scored = rows.map((row) => ({ rowid: row[0] as number, score: bm25(row[1] as Uint8Array, WEIGHTS) }));
-  const modified = modifiedByRowid(cache, scored.length);
-  scored.sort((a, b) => b.score - a.score || (modified.get(b.rowid) ?? 0) - (modified.get(a.rowid) ?? 0) || a.rowid - b.rowid);
+  const rows = cache.all(
+    `SELECT notes_fts.rowid, matchinfo(notes_fts, 'pcnalx'), n.modified_at FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid WHERE notes_fts MATCH ?`,
+    [expression],
+  );
+  const scored = rows.map((row) => ({ rowid: row[0] as number, score: bm25(row[1] as Uint8Array, WEIGHTS), modified: row[2] as number }));
+  scored.sort((a, b) => b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
   const terms = alternatives.flat().filter((c) => !c.negated);
   const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
     const [row] = cache.all('SELECT id, server_version, object FROM notes WHERE rowid = ?', [rowid]);
@@ -37,13 +39,6 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
     return { id: note.id, score, snippet: snippetOf(String(object.content ?? ''), terms), note };
   });
   return { hits, total: scored.length };
-}
-
-/** Tie-breaks by recency need each row's modification time; skipped when nothing matched. */
-function modifiedByRowid(cache: NoteCache, matches: number): Map<number, number> {
-  const map = new Map<number, number>();
-  if (matches > 0) for (const [rowid, modified] of cache.all('SELECT rowid, modified_at FROM notes')) map.set(rowid as number, modified as number);
-  return map;
 }
 
 function fold(text: string): string {
