@@ -75,6 +75,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         watchIntervalMs: ctx.options.watchIntervalMs,
         async closeCache() {
           await background.stop();
+          await syncer.idle();
           clearTimeout(timer);
           await save();
           await saving;

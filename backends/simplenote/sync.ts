@@ -37,6 +37,11 @@ export class Syncer {
 
   private running: Promise<unknown> = Promise.resolve();
 
+  /** Resolves once no sync is running (close waits for it before releasing the cache). */
+  async idle(): Promise<void> {
+    await this.running.catch(() => undefined);
+  }
+
   /** One sync at a time: a refresh called during a background round runs after it. */
   async sync(): Promise<SyncResult> {
     const next = this.running.catch(() => undefined).then(() => (this.cursor === undefined ? this.full() : this.delta(this.cursor)));
