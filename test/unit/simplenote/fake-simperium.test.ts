@@ -72,6 +72,19 @@ describe('fake Simperium server', () => {
     expect((await data('/i/n4')).status).toBe(404);
   });
 
+  it('pages 100 by default, clamps a limit to 1000, and lists trashed notes', async () => {
+    for (let i = 0; i < 1005; i += 1) fake.bucket().post(`bulk${i}`, { ...NOTE, deleted: i % 2 === 0 });
+    type Page = { index: unknown[]; mark?: string; current: string };
+    const byDefault = (await (await data('/index')).json()) as Page;
+    expect(byDefault.index).toHaveLength(100);
+    const clamped = (await (await data('/index?limit=5000')).json()) as Page;
+    expect(clamped.index).toHaveLength(1000);
+    const rest = (await (await data(`/index?limit=5000&mark=${clamped.mark}`)).json()) as Page;
+    expect(clamped.index.length + rest.index.length).toBe(fake.bucket().size);
+    expect(rest.mark).toBeUndefined();
+    expect(rest.current).toBe(clamped.current);
+  });
+
   it('injects 429 with Retry-After, 503, delays and dropped connections', async () => {
     fake.faults.next(1, { kind: 'status', status: 429, retryAfter: '2' });
     fake.faults.next(1, { kind: 'status', status: 503 });
