@@ -6,6 +6,7 @@ import type { Catalogue } from '../kernel/kernel.js';
 import { fsSqliteBackend } from '../backends/fs-sqlite/index.js';
 import { markdownGitBackend } from '../backends/markdown-git/index.js';
 import { hybridSearchBackend } from '../backends/hybrid-search/index.js';
+import { simplenoteBackend } from '../backends/simplenote/index.js';
 import { noteTypesPlugin } from '../plugins/note-types/index.js';
 import { notesPlugin } from '../plugins/notes/index.js';
 import { schemaPlugin } from '../plugins/schema/index.js';
@@ -23,6 +24,6 @@ import { migrationPlugin } from '../plugins/migration/index.js';
 
 export const builtinCatalogue: Catalogue = {
   plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin],
-  backends: [fsSqliteBackend, markdownGitBackend, hybridSearchBackend],
+  backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
   profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile],
 };

@@ -1,0 +1,70 @@
+/**
+ * Full-text search over the cache (capability `full-text`): FTS4 with the unicode61 tokenizer
+ * (case and diacritics folded), ranked by BM25 computed from matchinfo (sql.js has no FTS5 and
+ * so no built-in bm25; decision 020), title hits weighted above body and tag hits.
+ */
+import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/backend.js';
+import { splitText, summaryOf } from '../note-object.js';
+import { bm25, matchExpression, parseQuery, type Clause } from './fts-query.js';
+import type { NoteCache } from './note-cache.js';
+
+const WEIGHTS = [5, 1, 2] as const; // title, text, tags
+
+export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
+  const offset = query.offset ?? 0;
+  if (query.type !== undefined) return { hits: [], total: 0 }; // no note has a type
+  const alternatives = parseQuery(query.text);
+  const expression = matchExpression(alternatives);
+  if (expression === undefined) {
+    const total = cache.count();
+    const page = cache.list({ orderBy: 'updated', direction: 'desc', limit: query.limit, offset });
+    const hits = page.map((note): SearchHit => {
+      const cached = cache.get(note.id)!;
+      return { id: note.id, score: 0, snippet: splitText(String(cached.object.content ?? '')).content.slice(0, 160), note };
+    });
+    return { hits, total };
+  }
+  // Score every match from matchinfo alone; read the stored objects of the returned page only.
+  const rows = cache.all(
+    `SELECT notes_fts.rowid, matchinfo(notes_fts, 'pcnalx'), n.modified_at FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid WHERE notes_fts MATCH ?`,
+    [expression],
+  );
+  const scored = rows.map((row) => ({ rowid: row[0] as number, score: bm25(row[1] as Uint8Array, WEIGHTS), modified: row[2] as number }));
+  scored.sort((a, b) => b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
+  const terms = alternatives.flat().filter((c) => !c.negated);
+  const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
+    const [row] = cache.all('SELECT id, server_version, object FROM notes WHERE rowid = ?', [rowid]);
+    const object = JSON.parse(row![2] as string) as Record<string, unknown>;
+    const note = summaryOf(row![0] as string, Number(row![1]), object);
+    return { id: note.id, score, snippet: snippetOf(String(object.content ?? ''), terms), note };
+  });
+  return { hits, total: scored.length };
+}
+
+function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** About 160 characters around the first match, matched words wrapped in <mark>. */
+function snippetOf(text: string, clauses: readonly Clause[]): string {
+  const words = clauses.flatMap((c) => c.terms);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map((t) => `${escape(fold(t.word))}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  // Folding must keep one character per character for offsets to line up; else show the excerpt unmarked.
+  const folded = fold(text);
+  const aligned = folded.length === text.length;
+  const first = aligned ? folded.search(pattern) : -1;
+  const start = Math.max(0, first - 60);
+  const excerpt = text.slice(start, start + 160);
+  if (!aligned) return excerpt;
+  let out = '';
+  let last = 0;
+  for (const m of fold(excerpt).matchAll(pattern)) {
+    out += `${excerpt.slice(last, m.index)}<mark>${excerpt.slice(m.index, m.index + m[0].length)}</mark>`;
+    last = m.index + m[0].length;
+  }
+  return out + excerpt.slice(last);
+}
+
+function escape(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,138 @@
+/**
+ * simplenote (seed 003, MCP Notarium): notes live in a Simplenote account, reached over the
+ * Simperium HTTP API; a local sql.js cache (FTS4) serves listings and search. Kind `both`: the
+ * store and its search index over the cache. The folder, when given, holds the cache; else the
+ * platform cache folder (NOTARIUM_CACHE_DIR, else XDG_CACHE_HOME/notekernel/simplenote).
+ * Credentials come from SIMPLENOTE_USERNAME / SIMPLENOTE_PASSWORD, never from a config file.
+ */
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineBackend, type BackendDefinition } from '../../kernel/backend.js';
+import { BackendUnavailableError, NotekernelError } from '../../kernel/errors.js';
+import { openCacheDatabase, saveCacheDatabase } from './cache/cache-file.js';
+import { NoteCache } from './cache/note-cache.js';
+import { simperiumConfigFromEnv, type SimperiumConfig } from './client/config.js';
+import { SimperiumClient } from './client/simperium-client.js';
+import { SimplenoteStore } from './store.js';
+import { Syncer } from './sync.js';
+
+export const simplenoteOptions = z
+  .object({
+    syncIntervalSeconds: z
+      .number()
+      .int()
+      .refine((n) => n === 0 || n >= 60, '0 (no background sync) or at least 60')
+      .optional()
+      .describe('seconds between background delta syncs (default SYNC_INTERVAL_SECONDS or 300; 0 turns them off)'),
+    persistDelayMs: z.number().int().min(0).default(1000).describe('how long after a write the cache file is saved'),
+    watchIntervalMs: z.number().int().min(100).default(30_000).describe('while a watcher listens, how often a delta sync looks for changes from other devices'),
+  })
+  .strict();
+
+export type SimplenoteOptions = z.infer<typeof simplenoteOptions>;
+
+export interface SimplenoteEnvironment {
+  /** Where SIMPLENOTE_*, SIMPERIUM_*, API_TIMEOUT_SECONDS and the cache folders are read. */
+  env?: NodeJS.ProcessEnv;
+  /** Client settings beyond the environment's (tests shorten the backoff). */
+  client?: Partial<SimperiumConfig>;
+}
+
+/** The backend definition, reading its environment from `environment` (the process's by default). */
+export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): BackendDefinition<SimplenoteOptions> {
+  return defineBackend<SimplenoteOptions>({
+    id: 'simplenote',
+    kind: 'both',
+    description: 'A Simplenote account over the Simperium API, with a local sql.js cache searched by FTS4 (BM25); writes confirmed by Simperium first.',
+    folder: 'optional',
+    capabilities: ['remote-sync', 'watch', 'full-text'],
+    options: simplenoteOptions as z.ZodType<SimplenoteOptions>,
+    async create(ctx) {
+      const env = environment.env ?? process.env;
+      const config = simperiumConfigFromEnv(env, environment.client);
+      const logger = ctx.logger.child({ backend: 'simplenote' });
+      const file = cacheFile(ctx.folder, env, config);
+      const { db, rebuilt } = await openCacheDatabase(file, logger);
+      const cache = new NoteCache(db);
+      let saving: Promise<void> = Promise.resolve();
+      let timer: NodeJS.Timeout | undefined;
+      const save = () => (saving = saving.then(() => saveCacheDatabase(db, file)).catch((err: unknown) => logger.warn({ error: (err as Error).message }, 'simplenote cache not saved')));
+      const persistSoon = () => {
+        if (timer === undefined) timer = setTimeout(() => ((timer = undefined), void save()), ctx.options.persistDelayMs);
+      };
+      const client = new SimperiumClient(config, logger);
+      let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
+      const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
+      const background = backgroundSync(syncer, logger, ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS));
+      const store = new SimplenoteStore({
+        client,
+        cache,
+        syncer,
+        logger,
+        persistSoon,
+        watchIntervalMs: ctx.options.watchIntervalMs,
+        async closeCache() {
+          await background.stop();
+          await syncer.idle();
+          clearTimeout(timer);
+          await save();
+          await saving;
+          cache.release();
+          db.close();
+        },
+      });
+      sink = () => store.changeSink();
+      if (syncer.cursor === undefined) {
+        if (rebuilt) logger.info({ reason: rebuilt }, 'simplenote cache empty; full sync');
+        try {
+          await syncer.sync();
+        } catch (err) {
+          await store.close();
+          if (err instanceof NotekernelError) throw err;
+          throw new BackendUnavailableError(`Simplenote full sync failed: ${(err as Error).message}`, { backend: 'simplenote' });
+        }
+      }
+      background.start();
+      return { store, search: store.searchIndex() };
+    },
+  });
+}
+
+export const simplenoteBackend = simplenoteBackendWith();
+
+/** `notarium-cache-<hash of account and host>.sqlite3` in the vault folder or the platform cache folder. */
+export function cacheFile(folder: string | undefined, env: NodeJS.ProcessEnv, config: Pick<SimperiumConfig, 'username' | 'apiUrl' | 'appId'>): string {
+  const owner = createHash('sha256').update(`notekernel-simplenote\0${config.apiUrl}\0${config.appId}\0${config.username}`).digest('hex').slice(0, 16);
+  const dir = folder ?? env.NOTARIUM_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'notekernel', 'simplenote');
+  return path.join(dir, `notarium-cache-${owner}.sqlite3`);
+}
+
+/** SYNC_INTERVAL_SECONDS as seed 003 §4 has it: default 300, at least 60 (0 turns background syncs off). */
+export function intervalFromEnv(value: string | undefined): number {
+  const seconds = Number(value ?? 300);
+  if (!Number.isFinite(seconds)) return 300;
+  return seconds === 0 ? 0 : Math.max(60, Math.round(seconds));
+}
+
+/** Delta syncs every `seconds` (0: none), never two at once; failures are logged and retried next round. */
+function backgroundSync(syncer: Syncer, logger: import('../../kernel/logger.js').Logger, seconds: number) {
+  let interval: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const round = () => {
+    running ??= syncer
+      .sync()
+      .catch((err: unknown) => logger.warn({ error: (err as Error).message }, 'simplenote background sync failed; next round retries'))
+      .finally(() => (running = undefined));
+  };
+  return {
+    start() {
+      if (seconds > 0) (interval = setInterval(round, seconds * 1000)).unref();
+    },
+    async stop() {
+      clearInterval(interval);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * A NoteStore over Simplenote. Writes are backend-first: a write succeeds only once Simperium
+ * has confirmed it, then the cache takes the object Simperium returned. `get` asks Simperium
+ * (the truth, one round trip) and refreshes the cache; `list`, `count` and search read the cache,
+ * which `refresh()` brings up to date. The compare-and-swap on the content hash reads the note
+ * from Simperium under a per-note lock, then posts against that version, so within this process
+ * exactly one of several writers holding one hash wins.
+ */
+import { randomUUID } from 'node:crypto';
+import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
+import type { ExternalChange, NoteStore, RefreshReport, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
+import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { searchCache } from './cache/fts-search.js';
+import type { NoteCache } from './cache/note-cache.js';
+import type { SimperiumClient, StoredObject } from './client/simperium-client.js';
+import { changedObject, hashOf, isTrashed, newObject, noteOf, nowSeconds } from './note-object.js';
+import type { Syncer } from './sync.js';
+
+export interface SimplenoteStoreParts {
+  client: SimperiumClient;
+  cache: NoteCache;
+  syncer: Syncer;
+  logger: Logger;
+  /** Schedules a (debounced) save of the cache file. */
+  persistSoon(): void;
+  /** Saves now and releases the cache. */
+  closeCache(): Promise<void>;
+  /** While someone watches, a delta sync runs this often (ms). */
+  watchIntervalMs: number;
+}
+
+export class SimplenoteStore implements NoteStore {
+  private readonly locks = new KeyedMutex();
+  private readonly listeners = new Set<(change: ExternalChange) => void>();
+  private poll: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly parts: SimplenoteStoreParts) {}
+
+  /** Changes from other devices, as delta syncs find them: polled while someone listens. */
+  watch(listener: (change: ExternalChange) => void): () => void {
+    this.listeners.add(listener);
+    this.poll ??= setInterval(() => {
+      this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
+    }, this.parts.watchIntervalMs).unref();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stopPolling();
+    };
+  }
+
+  /** What the syncer tells: undefined while nobody listens, so a sync pays nothing for events then. */
+  changeSink(): ((change: ExternalChange) => void) | undefined {
+    if (this.listeners.size === 0) return undefined;
+    return (change) => {
+      for (const listener of this.listeners) {
+        try {
+          listener(change);
+        } catch (err) {
+          this.parts.logger.warn({ error: (err as Error).message }, 'a simplenote watch listener failed');
+        }
+      }
+    };
+  }
+
+  async get(id: string): Promise<Note | undefined> {
+    const stored = await this.parts.client.get(id);
+    this.remember(id, stored);
+    return stored && noteOf(id, stored.version, stored.data);
+  }
+
+  async list(query?: ListQuery): Promise<NoteSummary[]> {
+    return this.parts.cache.list(query);
+  }
+
+  async count(query?: Pick<ListQuery, 'type'>): Promise<number> {
+    return this.parts.cache.count(query);
+  }
+
+  async create(input: NewNote): Promise<Note> {
+    const object = newObject(input);
+    // simplenote.py's id form (uuid hex): any client reads it.
+    const id = randomUUID().replace(/-/g, '');
+    const stored = (await this.parts.client.put(id, object)) ?? (await this.parts.client.get(id));
+    if (!stored) throw new NotFoundError(`Simplenote lost note ${id} right after creating it.`, { id });
+    this.remember(id, stored);
+    return noteOf(id, stored.version, stored.data);
+  }
+
+  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    return this.locks.run(id, async () => {
+      const current = await this.current(id, expectedHash);
+      const next = changedObject(current.data, change);
+      if (!next) return noteOf(id, current.version, current.data);
+      const stored = (await this.parts.client.put(id, next, { baseVersion: current.version })) ?? (await this.parts.client.get(id));
+      this.remember(id, stored);
+      if (!stored) throw new NotFoundError(`Note not found: ${id} (deleted on another device).`, { identifier: id });
+      return noteOf(id, stored.version, stored.data);
+    });
+  }
+
+  /** Simplenote's only way to delete: trash (unless trashed already), then DELETE. */
+  async delete(id: string, expectedHash?: string): Promise<Note> {
+    return this.locks.run(id, async () => {
+      const current = await this.current(id, expectedHash);
+      if (!isTrashed(current.data)) await this.parts.client.put(id, { ...current.data, deleted: true, modificationDate: nowSeconds() }, { baseVersion: current.version });
+      await this.parts.client.destroy(id);
+      this.remember(id, undefined);
+      return noteOf(id, current.version, current.data);
+    });
+  }
+
+  async refresh(): Promise<RefreshReport> {
+    const { full: _full, ...report } = await this.parts.syncer.sync();
+    return report;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopPolling();
+    await this.parts.closeCache();
+  }
+
+  /** The search index over this store's cache (the same backend serves both roles). */
+  searchIndex(): SearchIndex {
+    return {
+      search: async (query: SearchQuery): Promise<SearchPage> => searchCache(this.parts.cache, query),
+      // The cache follows this store's own writes and syncs; a note handed in is re-read from
+      // Simperium only when the cache holds another version of it.
+      upsert: async (note: Note) => {
+        if (this.parts.cache.get(note.id)?.contentHash !== note.contentHash) await this.get(note.id);
+      },
+      remove: async (id: string) => {
+        if (this.parts.cache.get(id)) await this.get(id);
+      },
+      close: async () => {},
+    };
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.poll);
+    this.poll = undefined;
+  }
+
+  /** The note as Simperium holds it now, checked against the caller's hash. */
+  private async current(id: string, expectedHash: string | undefined): Promise<StoredObject> {
+    const stored = await this.parts.client.get(id);
+    this.remember(id, stored);
+    if (!stored) throw new NotFoundError(`Note not found: ${id}`, { identifier: id });
+    const currentHash = hashOf(stored.data);
+    if (expectedHash !== undefined && currentHash !== expectedHash) throw new ContentHashMismatchError(currentHash, expectedHash, { id });
+    return stored;
+  }
+
+  /** Brings the cache in line with what Simperium just said about one note. */
+  private remember(id: string, stored: StoredObject | undefined): void {
+    const changed = stored ? this.parts.cache.upsert(id, stored.version, stored.data) : this.parts.cache.remove(id);
+    if (changed) this.parts.persistSoon();
+  }
+}

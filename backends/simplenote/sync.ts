@@ -1,0 +1,125 @@
+/**
+ * Pulls Simperium into the cache. Without a cursor: a full sync (index pages of 100 with data),
+ * resumable — the page mark and the listing's `current` are stored after each page, so an
+ * interrupted sync continues where it stopped. With a cursor: a delta sync (`since` = cursor,
+ * pages of 500), then an id-only listing to find notes deleted elsewhere (`since` never reports
+ * deletions). The cursor moves only once a listing has been applied completely, to the
+ * `current` seen at its start, so nothing changed meanwhile is skipped.
+ */
+import type { ExternalChange, RefreshReport } from '../../kernel/backend.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { NoteCache } from './cache/note-cache.js';
+import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
+import { noteOf, summaryOf } from './note-object.js';
+
+const CURSOR = 'backend_cursor';
+const FULL_MARK = 'full_sync_mark';
+const FULL_CURRENT = 'full_sync_current';
+
+export interface SyncResult extends RefreshReport {
+  full: boolean;
+}
+
+export class Syncer {
+  constructor(
+    private readonly client: SimperiumClient,
+    private readonly cache: NoteCache,
+    private readonly logger: Logger,
+    /** Called after each applied page, so the owner can persist progress. */
+    private readonly onProgress: () => void,
+    /** Told of every change a sync brings in (another device's); undefined while nobody watches. */
+    private readonly changes: () => ((change: ExternalChange) => void) | undefined = () => undefined,
+  ) {}
+
+  get cursor(): string | undefined {
+    return this.cache.meta(CURSOR);
+  }
+
+  private running: Promise<unknown> = Promise.resolve();
+
+  /** Resolves once no sync is running (close waits for it before releasing the cache). */
+  async idle(): Promise<void> {
+    await this.running.catch(() => undefined);
+  }
+
+  /** One sync at a time: a refresh called during a background round runs after it. */
+  async sync(): Promise<SyncResult> {
+    const next = this.running.catch(() => undefined).then(() => (this.cursor === undefined ? this.full() : this.delta(this.cursor)));
+    this.running = next;
+    return next;
+  }
+
+  private async full(): Promise<SyncResult> {
+    const started = Date.now();
+    const resumeMark = this.cache.meta(FULL_MARK);
+    let current = this.cache.meta(FULL_CURRENT);
+    const seen = new Set<string>();
+    let indexed = 0;
+    for await (const page of this.client.index({ limit: 100, data: true, ...(resumeMark ? { mark: resumeMark } : {}) })) {
+      current ??= page.current;
+      indexed += this.apply(page.entries, seen);
+      this.cache.setMeta(FULL_CURRENT, current);
+      this.cache.setMeta(FULL_MARK, page.mark);
+      this.onProgress();
+    }
+    // A sync that began from the first page saw every live note; a resumed one did not, so it
+    // asks for the id list instead.
+    const removed = resumeMark ? this.removeVanished(await this.liveIds()) : this.removeVanished(seen);
+    this.cache.setMeta(CURSOR, current ?? '');
+    this.cache.setMeta(FULL_CURRENT, undefined);
+    this.onProgress();
+    this.logger.info({ notes: this.cache.count(), indexed, removed, resumed: Boolean(resumeMark), ms: Date.now() - started }, 'simplenote full sync done');
+    return { full: true, scanned: this.cache.count(), indexed, removed, skipped: [], ms: Date.now() - started };
+  }
+
+  private async delta(cursor: string): Promise<SyncResult> {
+    const started = Date.now();
+    let current: string | undefined;
+    let indexed = 0;
+    for await (const page of this.client.index({ limit: 500, data: true, ...(cursor ? { since: cursor } : {}) })) {
+      current ??= page.current;
+      indexed += this.apply(page.entries);
+    }
+    const live = await this.liveIds();
+    const removed = this.removeVanished(live);
+    if (current !== undefined) this.cache.setMeta(CURSOR, current);
+    this.onProgress();
+    return { full: false, scanned: live.size, indexed, removed, skipped: [], ms: Date.now() - started };
+  }
+
+  /** Writes one page into the cache in one transaction; returns how many rows changed. */
+  private apply(entries: IndexPage['entries'], seen?: Set<string>): number {
+    return this.cache.transaction(() => {
+      let changed = 0;
+      const emit = this.changes();
+      for (const entry of entries) {
+        seen?.add(entry.id);
+        if (!entry.d) continue;
+        const before = emit && this.cache.get(entry.id);
+        if (!this.cache.upsert(entry.id, entry.v, entry.d)) continue;
+        changed += 1;
+        emit?.({ kind: 'written', note: noteOf(entry.id, entry.v, entry.d), ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
+      }
+      return changed;
+    });
+  }
+
+  private async liveIds(): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for await (const page of this.client.index({ limit: 1000 })) for (const entry of page.entries) ids.add(entry.id);
+    return ids;
+  }
+
+  private removeVanished(live: Set<string>): number {
+    let removed = 0;
+    const emit = this.changes();
+    for (const id of this.cache.ids()) {
+      if (live.has(id)) continue;
+      const before = emit && this.cache.get(id);
+      if (!this.cache.remove(id)) continue;
+      removed += 1;
+      emit?.({ kind: 'deleted', id, ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,38 @@
+/** Agent search syntax → FTS4 enhanced query syntax, and the search it drives over the cache. */
+import { describe, expect, it } from 'vitest';
+import { matchExpression, parseQuery } from '../../../backends/simplenote/cache/fts-query.js';
+import { openSimplenote } from '../../support/simplenote-subject.js';
+
+describe('simplenote FTS4 query', () => {
+  it('turns words, phrases, prefixes, exclusions and OR into one safe expression', () => {
+    const expression = (text: string) => matchExpression(parseQuery(text));
+    expect(expression('kestrel launch')).toBe('(kestrel launch)');
+    expect(expression('"launch plan" plan* -heron')).toBe('("launch plan" plan* NOT heron)');
+    expect(expression('a OR b c')).toBe('(a) OR (b c)');
+    expect(expression('NOT AND near(x) e-mail')).toBe('(not and "near x" "e mail")');
+    expect(expression('-only -negatives')).toBeUndefined();
+    expect(expression('"" * -')).toBeUndefined();
+  });
+
+  it('ranks by BM25 with title hits first, folds diacritics, honours exclusions and prefixes', async () => {
+    const subject = await openSimplenote();
+    try {
+      const store = subject.instance.store!;
+      const search = subject.instance.search!;
+      const body = await store.create({ title: 'Field notes', content: 'a heron and a kestrel by the river' });
+      const title = await store.create({ title: 'Kestrel nesting', content: 'no other bird here' });
+      const accent = await store.create({ title: 'Résumé', content: 'café crème' });
+      const ids = async (text: string) => (await search.search({ text, limit: 10 })).hits.map((h) => h.id);
+      expect(await ids('kestrel')).toEqual([title.id, body.id]);
+      expect(await ids('kestrel -heron')).toEqual([title.id]);
+      expect(await ids('resume CAFE')).toEqual([accent.id]);
+      expect(await ids('kes*')).toEqual([title.id, body.id]);
+      expect(await ids('heron OR creme')).toHaveLength(2);
+      const [hit] = (await search.search({ text: 'river', limit: 1 })).hits;
+      expect(hit?.snippet).toContain('<mark>river</mark>');
+      expect(hit?.note?.title).toBe('Field notes');
+    } finally {
+      await subject.close();
+    }
+  });
+});
