@@ -48,6 +48,7 @@ export interface KernelOptions {
   searchFrom?: string[];
   /** Built-in plugins, backends and profiles unless given. */
   catalogue?: Catalogue;
+  /** Where logs go. Without it (and without `logging`) an embedded kernel logs nothing. */
   logger?: Logger;
   /** Folder of the global vault registry (default: NOTEKERNEL_CONFIG_DIR or the platform's config folder). */
   configDir?: string;
@@ -275,7 +276,9 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const config = configFile ? { ...resolved, file: configFile } : resolved;
   const chosen = await catalogue.load(config);
   const plan = planKernel(config, chosen.plugins, chosen.backends);
-  const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
+  // A library is quiet unless asked: only the CLI (which passes `logging`) defaults to info.
+  const fallback = options.logging ? (options.logging.defaultLevel ?? 'info') : 'silent';
+  const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? fallback;
   const file = options.logging?.file ?? config.logging.file;
   const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}) });
   return new Kernel(config, plan, logger, options.configDir ?? configDir());
