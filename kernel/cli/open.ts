@@ -16,10 +16,18 @@ export interface CommonOptions {
 
 export function withCommonOptions(command: Command): Command {
   return command
-    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium, obsidian'))
+    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten or agent-memory (built in), or one your config adds'))
     .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
+    .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
+    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
+}
+
+/** The registry commands (list, switch, …) open no vault: only the config and logging apply. */
+export function withRegistryOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-c, --config <file>', 'config file (default: searched in the working directory)'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
     .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
 }
