@@ -185,8 +185,10 @@ export class MarkdownGitStore implements NoteStore {
 
   private timesOf(record: EntryRecord): EntryTimes {
     const git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid);
-    const created = git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs;
     const updated = git.updated ?? record.mtimeMs;
+    // The local creation time is taken just after the write, so it can be a few ms past the
+    // file's mtime: an entry is never created after its last update.
+    const created = Math.min(git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs, updated);
     // Rounded as Node's Stats dates are, so `updated` equals what `fs.stat().mtime` shows.
     return { created: new Date(Math.round(created)).toISOString(), updated: new Date(Math.round(updated)).toISOString() };
   }

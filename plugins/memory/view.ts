@@ -22,6 +22,8 @@ export interface EntryView {
   updatedAt: string;
   status: 'active' | 'archived';
   path: string;
+  /** What memory_update needs back: the entry as read (not a seed 002 field; added for safe writes). */
+  contentHash: string;
 }
 
 export interface EntryListItem {
@@ -46,6 +48,7 @@ export function entryView(note: Note): EntryView {
     updatedAt: note.updated,
     status: placementOf(note.path).status,
     path: note.path,
+    contentHash: note.contentHash,
   };
 }
 
