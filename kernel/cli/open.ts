@@ -1,4 +1,6 @@
 /** Shared by every CLI command: options → kernel → router over the vault(s). */
+import os from 'node:os';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createKernel, type Kernel } from '../kernel.js';
 import type { ProgressReporter } from '../progress.js';
@@ -32,7 +34,16 @@ export function withRegistryOptions(command: Command): Command {
     .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
 }
 
+/**
+ * `~/notes` as the user wrote it: MCP clients (Claude Desktop, Cursor) start the server without
+ * a shell, so nothing else expands the `~` of a pasted config.
+ */
+export function expandHome(dir: string): string {
+  return dir === '~' || dir.startsWith('~/') || dir.startsWith('~\\') ? path.join(os.homedir(), dir.slice(1)) : dir;
+}
+
 export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?: string): Promise<Kernel> {
+  if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   const searchFrom = [...(options.vault ? [options.vault] : []), process.cwd()];
   return createKernel({
     ...(options.profile ? { profile: options.profile } : {}),
@@ -50,6 +61,7 @@ export async function openFromOptions(
   options: CommonOptions,
   extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter } = {},
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
+  if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   const kernel = await kernelFromOptions(options, extra.defaultLogLevel);
   try {
     const router = kernel.createRouter({

@@ -82,6 +82,38 @@ describe('the packed package', () => {
   }
 });
 
+describe('the MCP client configs, pasted as they are', () => {
+  interface ServerEntry { command?: string; args?: string[]; url?: string }
+  const servers = async (file: string) =>
+    (JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'examples', file), 'utf8')) as { mcpServers: Record<string, ServerEntry> }).mcpServers;
+
+  it.each(['claude-desktop.json', 'cursor-mcp.json'])('%s starts the globally installed server (~ and ${workspaceFolder} as the clients give them)', async (file) => {
+    const home = path.join(dir, `home-${file}`);
+    await fs.mkdir(home);
+    for (const entry of Object.values(await servers(file))) {
+      if (!entry.command) continue;
+      expect(entry.args?.some((a) => a.includes('/path/to'))).toBe(false);
+      // Cursor expands ${workspaceFolder} itself; Claude Desktop passes ~ unexpanded (notekernel expands it).
+      const args = (entry.args ?? []).map((a) => a.replace('${workspaceFolder}', home));
+      const transport = new StdioClientTransport({ command: entry.command, args, env: { ...userEnv(), HOME: home }, stderr: 'pipe' });
+      const client = new Client({ name: 'config-e2e', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect((await callTool(client, 'create_note', { title: 'Pasted', content: 'works' })).isError).toBe(false);
+      } finally {
+        await client.close();
+      }
+      expect(await fs.readFile(path.join(home, 'notes', 'general', 'pasted.md'), 'utf8')).toContain('works');
+    }
+  });
+
+  it.each([['claude-desktop.json', 'claude-desktop-npx.json'], ['cursor-mcp.json', 'cursor-mcp-npx.json']])('%s and %s start the same server', async (global, npx) => {
+    const [a, b] = [(await servers(global)).notekernel, (await servers(npx)).notekernel];
+    expect(b?.command).toBe('npx');
+    expect(b?.args).toEqual(['-y', 'notekernel', ...(a?.args ?? [])]);
+  });
+});
+
 describe('the examples, against the installed package', () => {
   let out: string;
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import { expandHome, openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
 
 type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string };
 
@@ -55,7 +55,7 @@ async function serve(options: ServeOptions): Promise<void> {
 }
 
 async function createMissingVault(dir: string): Promise<void> {
-  const root = path.resolve(dir);
+  const root = path.resolve(expandHome(dir));
   const existing = await fs.stat(root).catch(() => undefined);
   if (existing) return;
   await fs.mkdir(root, { recursive: true });
