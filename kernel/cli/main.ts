@@ -16,6 +16,7 @@ import type { Catalogue } from '../kernel.js';
 import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
 import { addServeCommand } from './commands/serve-command.js';
+import { addDoctorCommand } from './commands/doctor-command.js';
 import { progressBar } from './progress-bar.js';
 
 const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
@@ -112,6 +113,7 @@ function buildProgram(): Command {
       }
     });
 
+  addDoctorCommand(program);
   addVaultCommands(program);
   addDeleteCommands(program);
   return program;
