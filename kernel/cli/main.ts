@@ -17,6 +17,7 @@ import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { addDoctorCommand } from './commands/doctor-command.js';
+import { addToolsCommand } from './commands/tools-command.js';
 import { progressBar } from './progress-bar.js';
 
 const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
@@ -38,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ExitCode) return err.code;
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const error = toNotekernelError(err);
-    const hint = isVaultMissing(error) ? ' (create it with: notekernel init <dir>, or run notekernel serve, which creates it)' : '';
+    const hint = error.code === 'not_found' && /^Vault path/.test(error.message) ? ' (create it with: notekernel init <dir>, or run notekernel serve, which creates it)' : '';
     process.stderr.write(`notekernel: ${error.code}: ${error.message}${hint}\n`);
     if (error.code === 'internal' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return USAGE_CODES.has(error.code) || isVaultMissing(error) ? 2 : 1;
@@ -74,12 +75,7 @@ function buildProgram(): Command {
       await runTool(options, tool, args);
     });
 
-  withCommonOptions(program.command('tools').description('list the tools this profile serves, with their JSON schemas'))
-    .action(async (options: CommonOptions) => {
-      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn' });
-      process.stdout.write(`${JSON.stringify(vault.tools(), null, 2)}\n`);
-      await kernel.close();
-    });
+  addToolsCommand(program);
 
   withCommonOptions(program.command('init').description('create a vault with the profile\'s default content'))
     .argument('[dir]', 'vault folder (created if missing)', '.')

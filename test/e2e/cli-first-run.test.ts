@@ -83,3 +83,22 @@ describe('notekernel on first use', () => {
     expect(run.stderr).not.toContain('confirm=true');
   });
 });
+
+describe('notekernel without a vault or with a broken config', () => {
+  it('tools --profile lists the tools with no vault given or registered', async () => {
+    const run = await runCli(['tools', '--profile', 'zettelkasten'], { env: { NOTEKERNEL_CONFIG_DIR: path.join(root, 'empty-registry') }, cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as Array<{ name: string }>).map((t) => t.name)).toContain('save_card');
+  });
+
+  it('a JSON config with a syntax error names the file and the reason on one line', async () => {
+    const dir = path.join(root, 'bad-json');
+    await fs.mkdir(dir);
+    await fs.writeFile(path.join(dir, 'notekernel.config.json'), '{"profile": "flint",');
+    const run = await runCli(['tools', '--vault', dir]);
+    expect(run.code).toBe(2);
+    const line = run.stderr.split('\n').find((l) => l.startsWith('notekernel: config_invalid'));
+    expect(line).toContain('notekernel.config.json');
+    expect(line).toMatch(/Expected|Unexpected|position/);
+  });
+});
