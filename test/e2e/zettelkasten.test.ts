@@ -130,7 +130,19 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
 
     const bare = await callTool(session.client, 'commit_title', { title });
     expect(bare).toMatchObject({ isError: false, body: { status: 'title_confirmed', next_action: { tool: 'content_thinker' } } });
-    expect((bare.body as { warnings: string[] }).warnings[0]).toMatch(/without a record from title_thinker/);
+    expect((bare.body as { warnings: string[] }).warnings[0]).toMatch(/got no thinking_record_id: pass the record_id that title_thinker returned/);
+  });
+
+  it('next_action toward heading_reflection carries the title and a content summary', async () => {
+    const content = 'Stateless tools pass context along. Every answer names the next call. A third sentence is left out.';
+    const reflected = await callTool(session.client, 'content_reflection', { original_content: content, title: 'Stateless Tools' });
+    expect(reflected.body).toMatchObject({
+      next_action: { tool: 'heading_reflection', arguments: { title: 'Stateless Tools', content_summary: 'Stateless tools pass context along. Every answer names the next call.' } },
+    });
+    const committed = await callTool(session.client, 'commit_content', { content, title: 'Stateless Tools' });
+    expect(committed.body).toMatchObject({ next_action: { tool: 'heading_reflection', arguments: { title: 'Stateless Tools', content_summary: expect.any(String) } } });
+    const args = (reflected.body as { next_action: { arguments: Record<string, unknown> } }).next_action.arguments;
+    expect((await callTool(session.client, 'heading_reflection', args)).isError).toBe(false);
   });
 });
 
