@@ -228,3 +228,25 @@ describe('memory_update and a new entry\'s times', () => {
     }
   });
 });
+
+describe('the defrag prompt (seed 002 US-008)', () => {
+  it('is served as an MCP prompt listing the active entries, without usage fields, asking for hotTier/warmTier/actions', async () => {
+    const plain = await tempDir('nk-e2e-defrag-');
+    const server = await connectStdio(['serve', '--profile', 'agent-memory', '--vault', plain]);
+    try {
+      const entry = (await callTool(server.client, 'memory_capture', { title: 'Deploy steps', body: 'run the script\n', tags: ['area__ops'] })).body as Entry;
+      const { prompts } = await server.client.listPrompts();
+      expect(prompts.map((p) => p.name)).toContain('memory_defrag');
+      const got = await server.client.getPrompt({ name: 'memory_defrag', arguments: { focus: 'the release' } });
+      const text = (got.messages[0]?.content as { text: string }).text;
+      expect(text).toContain(entry.id);
+      expect(text).toContain('#area__ops');
+      expect(text).toContain('Focus: the release');
+      expect(text).toMatch(/"hotTier".*"warmTier".*"actions"/s);
+      expect(text).not.toMatch(/last_used|pinned|\bused\b/);
+    } finally {
+      await server.close();
+      await removeDir(plain);
+    }
+  });
+});
