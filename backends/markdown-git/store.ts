@@ -96,7 +96,9 @@ export class MarkdownGitStore implements NoteStore {
       const absolute = resolveInside(this.root, relPath);
       await fs.mkdir(path.dirname(absolute), { recursive: true });
       await writeFileAtomic(absolute, renderEntry(title, tags, input.content), { exclusive: true });
-      this.deps.localCreated.set(id, Date.now());
+      // The file's own mtime, not the clock after the write: a new entry's createdAt then equals
+      // its updatedAt instead of coming a few milliseconds later.
+      this.deps.localCreated.set(id, (await fs.stat(absolute)).mtimeMs);
       const note = await this.reindex(id, relPath);
       await this.afterWrite({ added: [relPath], removed: [], message: `memory: capture ${title} (${id})` });
       return note;
@@ -185,10 +187,8 @@ export class MarkdownGitStore implements NoteStore {
 
   private timesOf(record: EntryRecord): EntryTimes {
     const git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid);
+    const created = git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs;
     const updated = git.updated ?? record.mtimeMs;
-    // The local creation time is taken just after the write, so it can be a few ms past the
-    // file's mtime: an entry is never created after its last update.
-    const created = Math.min(git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs, updated);
     // Rounded as Node's Stats dates are, so `updated` equals what `fs.stat().mtime` shows.
     return { created: new Date(Math.round(created)).toISOString(), updated: new Date(Math.round(updated)).toISOString() };
   }
