@@ -6,9 +6,10 @@ import { createKernel, type Kernel, type KernelOptions } from '../../kernel/kern
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';
 import type { UserConfig } from '../../kernel/config/schema.js';
+import { track } from './temp-registry.js';
 
 export async function tempDir(prefix = 'nk-test-'): Promise<string> {
-  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  return track(await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix))));
 }
 
 export async function removeDir(dir: string): Promise<void> {
