@@ -275,7 +275,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   );
   const config = configFile ? { ...resolved, file: configFile } : resolved;
   const chosen = await catalogue.load(config);
-  const plan = planKernel(config, chosen.plugins, chosen.backends);
+  const plan = withConfigSource(config.file ?? config.source, () => planKernel(config, chosen.plugins, chosen.backends));
   // A library is quiet unless asked: only the CLI (which passes `logging`) defaults to info.
   const fallback = options.logging ? (options.logging.defaultLevel ?? 'info') : 'silent';
   const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? fallback;
@@ -329,4 +329,16 @@ function loadById<T>(loaders: Readonly<Record<string, () => Promise<T>>>, id: st
   const load = loaders[id];
   if (!load) throw new PluginDependencyError(`${what} "${id}" is listed but cannot be loaded.`, { id });
   return load();
+}
+
+/** A plan error (unknown plugin, missing dependency or capability) names the config it came from. */
+function withConfigSource<T>(source: string, plan: () => T): T {
+  try {
+    return plan();
+  } catch (err) {
+    if (err instanceof NotekernelError && (err.code === 'plugin_dependency' || err.code === 'capability_missing') && !err.message.startsWith(source)) {
+      err.message = `${source}: ${err.message}`;
+    }
+    throw err;
+  }
 }

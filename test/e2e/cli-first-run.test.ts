@@ -102,3 +102,15 @@ describe('notekernel without a vault or with a broken config', () => {
     expect(line).toMatch(/Expected|Unexpected|position/);
   });
 });
+
+describe('plan errors name the config file', () => {
+  it('a plugin whose dependency the config drops fails naming the config file', async () => {
+    const dir = path.join(root, 'dep-config');
+    await fs.mkdir(dir);
+    const config = path.join(dir, 'notekernel.config.yaml');
+    await fs.writeFile(config, 'profile: flint\nplugins:\n  note-types: false\n');
+    const run = await runCli(['tools', '--vault', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/plugin_dependency: .*notekernel\.config\.yaml: /);
+  });
+});
