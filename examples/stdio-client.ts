@@ -1,13 +1,18 @@
 /**
  * A generic MCP client: spawns `notekernel serve` over stdio, lists its tools, writes and
- * reads a note. Run after `npm run build`:  node --experimental-strip-types examples/stdio-client.ts ./notes
- * (or compile it with tsc). Any MCP client works the same way.
+ * reads a note. With notekernel installed (`npm install -g notekernel`), compile and run:
+ *   node stdio-client.js ./notes
+ * From a clone after `npm run build`, pass the command: demo('./notes', ['node', 'dist/app/cli/bin.cjs']).
+ * Any MCP client works the same way.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-export async function demo(vault: string, cli = 'dist/app/cli/bin.cjs'): Promise<string[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--profile', 'flint', '--vault', vault] });
+export async function demo(vault: string, command: string[] = ['notekernel']): Promise<string[]> {
+  const [program = 'notekernel', ...prefix] = command;
+  const transport = new StdioClientTransport({ command: program, args: [...prefix, 'serve', '--profile', 'flint', '--vault', vault] });
   const client = new Client({ name: 'example-client', version: '1.0.0' });
   await client.connect(transport);
   try {
@@ -21,6 +26,6 @@ export async function demo(vault: string, cli = 'dist/app/cli/bin.cjs'): Promise
   }
 }
 
-if (process.argv[1]?.endsWith('stdio-client.ts') && process.argv[2]) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2]) {
   demo(process.argv[2]).then((names) => console.log('tools:', names.join(', ')));
 }

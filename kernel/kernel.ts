@@ -52,6 +52,7 @@ export interface KernelOptions {
    * when chosen). The kernel knows none by name; the package's entry (app/) passes the built-ins.
    */
   catalogue: Catalogue | LazyCatalogue;
+  /** Where logs go. Without it (and without `logging`) an embedded kernel logs nothing. */
   logger?: Logger;
   /** Folder of the global vault registry (default: NOTEKERNEL_CONFIG_DIR or the platform's config folder). */
   configDir?: string;
@@ -295,8 +296,10 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   );
   const config = configFile ? { ...resolved, file: configFile } : resolved;
   const chosen = await catalogue.load(config);
-  const plan = planKernel(config, chosen.plugins, chosen.backends);
-  const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? options.logging?.defaultLevel ?? 'info';
+  const plan = withConfigSource(config.file ?? config.source, () => planKernel(config, chosen.plugins, chosen.backends));
+  // A library is quiet unless asked: only the CLI (which passes `logging`) defaults to info.
+  const fallback = options.logging ? (options.logging.defaultLevel ?? 'info') : 'silent';
+  const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? fallback;
   const file = options.logging?.file ?? config.logging.file;
   const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}) });
   return new Kernel(config, plan, logger, options.configDir ?? configDir());
@@ -345,4 +348,16 @@ function loadById<T>(loaders: Readonly<Record<string, () => Promise<T>>>, id: st
   const load = loaders[id];
   if (!load) throw new PluginDependencyError(`${what} "${id}" is listed but cannot be loaded.`, { id });
   return load();
+}
+
+/** A plan error (unknown plugin, missing dependency or capability) names the config it came from. */
+function withConfigSource<T>(source: string, plan: () => T): T {
+  try {
+    return plan();
+  } catch (err) {
+    if (err instanceof NotekernelError && (err.code === 'plugin_dependency' || err.code === 'capability_missing') && !err.message.startsWith(source)) {
+      err.message = `${source}: ${err.message}`;
+    }
+    throw err;
+  }
 }

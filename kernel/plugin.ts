@@ -83,9 +83,10 @@ export interface PluginDefinition<O = unknown> {
   requires?: readonly Capability[];
   /**
    * CLI commands its contribution will carry, known before any vault opens, so the CLI can
-   * choose a profile that has them. `vaultFlag` names the argument that gives the vault folder.
+   * choose a profile that has them. `vaultFlag` names the argument that gives the vault folder;
+   * `summary` and `usage` are what `notekernel --help` and `notekernel <name> --help` show.
    */
-  commands?: ReadonlyArray<{ name: string; vaultFlag?: string }>;
+  commands?: ReadonlyArray<{ name: string; vaultFlag?: string; summary?: string; usage?: string }>;
   config?: z.ZodType<O>;
   register(ctx: PluginContext<O>): PluginContribution | Promise<PluginContribution>;
 }

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { KernelFrozenError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
+import { prepareArgs, withNotices } from './tool-args.js';
 import { toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
 
 interface Entry {
@@ -92,9 +93,10 @@ export class ToolRegistry {
     }
     const { tool } = entry;
     if (this.readOnly && !tool.annotations.readOnlyHint) throw new ReadOnlyError(name);
-    const parsed = tool.input.safeParse(rawArgs ?? {});
+    const prepared = prepareArgs(tool, rawArgs ?? {});
+    const parsed = tool.input.safeParse(prepared.args);
     if (!parsed.success) throw argumentError(name, parsed.error);
-    return tool.handler(parsed.data, ctx);
+    return withNotices(await tool.handler(parsed.data, ctx), prepared.notices);
   }
 }
 

@@ -5,16 +5,19 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { NotekernelError, toNotekernelError } from '../../kernel/errors.js';
 import { VERSION } from '../../kernel/version.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
 import { addDeleteCommands } from './commands/delete-commands.js';
-import { runPluginCommand } from './commands/plugin-command.js';
+import { addPluginCommands } from './commands/plugin-command.js';
 import type { Catalogue } from '../../kernel/kernel.js';
 import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
+import { addServeCommand } from './commands/serve-command.js';
+import { addDoctorCommand } from './commands/doctor-command.js';
+import { addToolsCommand } from './commands/tools-command.js';
 import { progressBar } from './progress-bar.js';
 
 const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
@@ -24,9 +27,11 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     const first = argv[0];
-    if (first && !first.startsWith('-') && first !== 'help' && !program.commands.some((c) => c.name() === first)) {
+    // Plugin commands need the catalogue (every plugin module): loaded only when the command is
+    // not a built-in one, so `serve` and `call` start without it while help lists them all.
+    if (!first || !program.commands.some((c) => c.name() === first)) {
       const { builtinCatalogue } = (await import('../../profiles/catalogue.js')) as { builtinCatalogue: Catalogue };
-      return await runPluginCommand(first, argv.slice(1), builtinCatalogue);
+      addPluginCommands(program, builtinCatalogue);
     }
     await program.parseAsync(argv, { from: 'user' });
     return 0;
@@ -34,7 +39,8 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ExitCode) return err.code;
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const error = toNotekernelError(err);
-    process.stderr.write(`notekernel: ${error.code}: ${error.message}\n`);
+    const hint = error.code === 'not_found' && /^Vault path/.test(error.message) ? ' (create it with: notekernel init <dir>, or run notekernel serve, which creates it)' : '';
+    process.stderr.write(`notekernel: ${error.code}: ${error.message}${hint}\n`);
     if (error.code === 'internal' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return USAGE_CODES.has(error.code) || isVaultMissing(error) ? 2 : 1;
   }
@@ -47,49 +53,13 @@ function isVaultMissing(error: NotekernelError): boolean {
 function buildProgram(): Command {
   const program = new Command('notekernel')
     .description('A knowledge base your agents own: notes as plain files, served over MCP.')
-    .version(VERSION)
+    .version(VERSION, '-v, --version', 'print the version')
     .exitOverride()
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(notekernel --help lists every command and option)')
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  withCommonOptions(program.command('serve').description('serve the vault over MCP (stdio by default)'))
-    .addOption(new Option('--http', 'serve Streamable HTTP instead of stdio'))
-    .addOption(new Option('--host <host>', 'HTTP bind address').default(undefined))
-    .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser((v) => Number.parseInt(v, 10)))
-    .addOption(new Option('--token <token>', 'bearer token required on HTTP').env('NOTEKERNEL_HTTP_TOKEN'))
-    .action(async (options: CommonOptions & { http?: boolean; host?: string; port?: number; token?: string }) => {
-      const { kernel, router } = await openFromOptions(options, { watch: true, progress: progressBar() });
-      const shutdown = async () => {
-        await kernel.close();
-      };
-      // The MCP transports load only when serving: `call` and friends start faster without them.
-      if (!options.http) {
-        const { serveStdio } = await import('../mcp/stdio.js');
-        await serveStdio(router, shutdown);
-        return;
-      }
-      const { serveHttp } = await import('../mcp/http.js');
-      const http = kernel.config.http;
-      const handle = await serveHttp(router, {
-        ...(options.host ?? http.host ? { host: options.host ?? http.host } : {}),
-        ...(options.port ?? http.port) !== undefined ? { port: options.port ?? http.port } : {},
-        ...(options.token ?? http.token ? { token: options.token ?? http.token } : {}),
-        ...(http.allowedOrigins ? { allowedOrigins: http.allowedOrigins } : {}),
-        ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
-        ...(http.sessionIdleSeconds ? { sessionIdleMs: http.sessionIdleSeconds * 1000 } : {}),
-        ...(http.maxSessions ? { maxSessions: http.maxSessions } : {}),
-      }).catch(async (err: unknown) => {
-        await shutdown();
-        throw err;
-      });
-      process.stderr.write(`notekernel: MCP on ${handle.url}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      await handle.close();
-      await shutdown();
-    });
+  addServeCommand(program);
 
   withCommonOptions(program.command('call').description("call a tool: notekernel call <tool> '<json arguments>'"))
     .argument('<tool>', 'tool name')
@@ -105,12 +75,7 @@ function buildProgram(): Command {
       await runTool(options, tool, args);
     });
 
-  withCommonOptions(program.command('tools').description('list the tools this profile serves, with their JSON schemas'))
-    .action(async (options: CommonOptions) => {
-      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn' });
-      process.stdout.write(`${JSON.stringify(vault.tools(), null, 2)}\n`);
-      await kernel.close();
-    });
+  addToolsCommand(program);
 
   withCommonOptions(program.command('init').description('create a vault with the profile\'s default content'))
     .argument('[dir]', 'vault folder (created if missing)', '.')
@@ -144,6 +109,7 @@ function buildProgram(): Command {
       }
     });
 
+  addDoctorCommand(program);
   addVaultCommands(program);
   addDeleteCommands(program);
   return program;

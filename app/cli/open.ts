@@ -1,4 +1,6 @@
 /** Shared by every CLI command: options → kernel → router over the vault(s). */
+import os from 'node:os';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Kernel } from '../../kernel/kernel.js';
 import { createKernel } from '../index.js';
@@ -17,7 +19,7 @@ export interface CommonOptions {
 
 export function withCommonOptions(command: Command): Command {
   return command
-    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium, obsidian'))
+    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten or agent-memory (built in), or one your config adds'))
     .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
@@ -25,7 +27,24 @@ export function withCommonOptions(command: Command): Command {
     .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
 }
 
+/** The registry commands (list, switch, …) open no vault: only the config and logging apply. */
+export function withRegistryOptions(command: Command): Command {
+  return command
+    .addOption(new Option('-c, --config <file>', 'config file (default: searched in the working directory)'))
+    .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
+    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
+}
+
+/**
+ * `~/notes` as the user wrote it: MCP clients (Claude Desktop, Cursor) start the server without
+ * a shell, so nothing else expands the `~` of a pasted config.
+ */
+export function expandHome(dir: string): string {
+  return dir === '~' || dir.startsWith('~/') || dir.startsWith('~\\') ? path.join(os.homedir(), dir.slice(1)) : dir;
+}
+
 export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?: string): Promise<Kernel> {
+  if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   const searchFrom = [...(options.vault ? [options.vault] : []), process.cwd()];
   return createKernel({
     ...(options.profile ? { profile: options.profile } : {}),
@@ -43,6 +62,7 @@ export async function openFromOptions(
   options: CommonOptions,
   extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter } = {},
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
+  if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   const kernel = await kernelFromOptions(options, extra.defaultLogLevel);
   try {
     const router = createRouter(kernel, {

@@ -96,7 +96,9 @@ export class MarkdownGitStore implements NoteStore {
       const absolute = resolveInside(this.root, relPath);
       await fs.mkdir(path.dirname(absolute), { recursive: true });
       await writeFileAtomic(absolute, renderEntry(title, tags, input.content), { exclusive: true });
-      this.deps.localCreated.set(id, Date.now());
+      // The file's own mtime, not the clock after the write: a new entry's createdAt then equals
+      // its updatedAt instead of coming a few milliseconds later.
+      this.deps.localCreated.set(id, (await fs.stat(absolute)).mtimeMs);
       const note = await this.reindex(id, relPath);
       await this.afterWrite({ added: [relPath], removed: [], message: `memory: capture ${title} (${id})` });
       return note;

@@ -48,7 +48,7 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     try {
       result = await explorer.load(filepath);
     } catch (err) {
-      throw new ConfigError(`${filepath}: cannot be read: ${(err as Error).message}`, { file: filepath });
+      throw new ConfigError(`${filepath}: cannot be read: ${parseReason(err)}`, { file: filepath });
     }
     if (!result || result.isEmpty) return { config: parseUserConfig({}, filepath), filepath };
     return { config: parseUserConfig(result.config, filepath), filepath };
@@ -58,7 +58,7 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     try {
       result = await explorer.search(dir);
     } catch (err) {
-      throw new ConfigError(`config in ${dir}: cannot be read: ${(err as Error).message}`, { dir });
+      throw new ConfigError(`config in ${dir}: cannot be read: ${parseReason(err)}`, { dir });
     }
     if (result && !result.isEmpty) return { config: parseUserConfig(result.config, result.filepath), filepath: result.filepath };
   }
@@ -84,4 +84,15 @@ function mayHoldConfig(dir: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * A parser's message without its code frames: cosmiconfig's JSON errors put the reason
+ * ("Expected double-quoted property name … at position 21") between two excerpts of the file,
+ * and a one-line `notekernel: config_invalid: …` showed the excerpt's first line only.
+ */
+function parseReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line && !/^(>\s*)?\d*\s*\|/.test(line));
+  return [...new Set(lines)].join(' ');
 }

@@ -21,6 +21,8 @@ export interface CardSaverDeps {
   notes: NoteService;
   /** Vault-relative; '' is the vault root. */
   outputDir: string;
+  /** The storage backend's id, named when a saved card lands where it does not read notes. */
+  backendName: string;
   createBackup: boolean;
   sanitize: boolean;
 }
@@ -95,6 +97,8 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
       backup_created: backupRel !== undefined,
       ...(backupPath ? { backup_path: backupPath } : {}),
       note_id: note?.id ?? null,
+      // This backend's layout does not read a note there (flint: notes live in type folders).
+      ...(note ? {} : { warnings: [`The card was written to ${rel}, where this vault's storage (${deps.backendName}) does not read notes, so it is not indexed or searchable. Set card-workflow's output_directory to a folder it reads (for flint, a note-type folder such as "cards").`] }),
       message:
         `✅ Card saved successfully!\n\nLocation: ${absolute}` +
         (backupPath ? `\nThe previous version was kept as ${backupPath}.` : '') +

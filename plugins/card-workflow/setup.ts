@@ -52,6 +52,7 @@ export function createCardWorkflow(ctx: SetupContext, now: () => Date = () => ne
       store: ctx.store,
       notes: ctx.notes,
       outputDir: resolved.outputDir,
+      backendName: ctx.vault.storageBackend,
       createBackup: resolved.createBackup,
       sanitize: resolved.sanitize,
     }),

@@ -65,13 +65,21 @@ export function recordWarnings(tool: string, given: string | undefined, expected
   if (from && expected.includes(from)) return [];
   const steps = expected.join(' or ');
   if (given === undefined) {
-    return [`${tool} was called without a record from ${steps}: call ${steps} first next time, so the reasoning behind this step is visible. This does not block the step.`];
+    // Missing usually means the id was not copied along, not that the step was skipped.
+    return [`${tool} got no thinking_record_id: pass the record_id that ${steps} returned (the previous answer's next_action.arguments carries it). This does not block the step.`];
   }
   return [`${tool} got thinking_record_id "${given}", which is not a record from ${steps}. This does not block the step.`];
 }
 
 export function withWarnings<T extends object>(body: T, warnings: string[]): T & { warnings?: string[] } {
   return warnings.length ? { ...body, warnings } : body;
+}
+
+/** The opening of some content, for `content_summary` (heading_reflection): up to two sentences, 300 characters. */
+export function contentSummary(content: string): string {
+  const text = content.replace(/\s+/gu, ' ').trim();
+  const sentences = text.match(/[^.!?]+[.!?]+/gu)?.slice(0, 2).join('').trim() || text;
+  return sentences.length > 300 ? `${sentences.slice(0, 297).trimEnd()}…` : sentences;
 }
 
 export function wordCount(text: string): number {

@@ -27,7 +27,7 @@ export const linksPlugin = definePlugin<LinksOptions>({
   id: 'links',
   description: 'Links between notes: backlinks, broken links, link graph, and renames and moves that never break a link.',
   config: linksOptions as z.ZodType<LinksOptions>,
-  commands: [{ name: 'links-repair' }],
+  commands: [{ name: 'links-repair', summary: 'rewrite links to notes renamed or moved outside the server', usage: '[--note ID] [--dry-run] [--json]' }],
   register(ctx) {
     const options = linksOptions.parse(ctx.options ?? {});
     const indexDb = ctx.capabilities.has('index-db') ? requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links') : undefined;

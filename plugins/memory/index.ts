@@ -5,12 +5,13 @@
  * graph comes from its index; without it, from the shared parser (see graph.ts).
  */
 import { definePlugin } from '../../kernel/plugin.js';
+import { defragPrompt } from './defrag-prompt.js';
 import { memoryTools } from './tools/index.js';
 
 export const memoryPlugin = definePlugin({
   id: 'memory',
   description: 'agent-memory (seed 002): pure markdown memory entries with id__ links, served as memory_* tools.',
-  register() {
-    return { tools: memoryTools };
+  register(ctx) {
+    return { tools: memoryTools, prompts: [defragPrompt(ctx.notes)] };
   },
 });

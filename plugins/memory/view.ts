@@ -21,6 +21,8 @@ export interface EntryView {
   updatedAt: string;
   status: 'active' | 'archived';
   path: string;
+  /** What memory_update needs back: the entry as read (not a seed 002 field; added for safe writes). */
+  contentHash: string;
 }
 
 export interface EntryListItem {
@@ -45,6 +47,7 @@ export function entryView(note: Note): EntryView {
     updatedAt: note.updated,
     status: statusOf(note.metadata),
     path: locationOf(note).path,
+    contentHash: note.contentHash,
   };
 }
 

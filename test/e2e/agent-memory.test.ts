@@ -82,7 +82,7 @@ describe('agent-memory over MCP (seed 002 user stories)', () => {
     const got = await call<Entry>('memory_read', { id: igor.id });
     expect(got).toMatchObject({ id: igor.id, title: 'Igor — fullstack developer', tags: ['people', 'work'], links: [], status: 'active', path: igor.path });
     expect(got.body).toBe('igor is a fullstack developer with deep expertise in design.\n');
-    expect(Object.keys(got).sort()).toEqual(['body', 'createdAt', 'id', 'links', 'path', 'status', 'tags', 'title', 'updatedAt']);
+    expect(Object.keys(got).sort()).toEqual(['body', 'contentHash', 'createdAt', 'id', 'links', 'path', 'status', 'tags', 'title', 'updatedAt']);
     await call('memory_read', { id: igor.id.slice(4) }); // the bare six characters
     await call('memory_list', {});
     expect(snapshot()).toEqual(before);
@@ -199,6 +199,51 @@ describe('agent-memory on a plain folder (no git)', () => {
       await callTool(server.client, 'memory_list', {});
       expect(server.stderr().match(/timestamps fall back to file times/g)).toHaveLength(1);
       expect(fs.existsSync(path.join(plain, '.git'))).toBe(false);
+    } finally {
+      await server.close();
+      await removeDir(plain);
+    }
+  });
+});
+
+describe('memory_update and a new entry\'s times', () => {
+  it('updates body and tags with the read contentHash, refuses a stale one; createdAt is never after updatedAt', async () => {
+    const plain = await tempDir('nk-e2e-update-');
+    const server = await connectStdio(['serve', '--profile', 'agent-memory', '--vault', plain]);
+    try {
+      const first = (await callTool(server.client, 'memory_capture', { title: 'Plan', body: 'draft\n', tags: ['work'] })).body as Entry & { contentHash: string };
+      expect(Date.parse(first.createdAt)).toBeLessThanOrEqual(Date.parse(first.updatedAt));
+      const updated = await callTool(server.client, 'memory_update', { id: first.id, contentHash: first.contentHash, body: 'final\n', tags: ['work', 'done'] });
+      expect(updated.isError, JSON.stringify(updated.body)).toBe(false);
+      expect(updated.body).toMatchObject({ id: first.id, title: 'Plan', body: 'final\n', tags: ['work', 'done'] });
+      const text = fs.readFileSync(path.join(plain, (updated.body as Entry).path), 'utf8');
+      expect(text).toContain('final');
+      expect(text).toContain('#done');
+      const stale = await callTool(server.client, 'memory_update', { id: first.id, contentHash: first.contentHash, body: 'lost\n' });
+      expect(stale.isError).toBe(true);
+      expect(stale.body).toMatchObject({ error: 'content_hash_mismatch' });
+    } finally {
+      await server.close();
+      await removeDir(plain);
+    }
+  });
+});
+
+describe('the defrag prompt (seed 002 US-008)', () => {
+  it('is served as an MCP prompt listing the active entries, without usage fields, asking for hotTier/warmTier/actions', async () => {
+    const plain = await tempDir('nk-e2e-defrag-');
+    const server = await connectStdio(['serve', '--profile', 'agent-memory', '--vault', plain]);
+    try {
+      const entry = (await callTool(server.client, 'memory_capture', { title: 'Deploy steps', body: 'run the script\n', tags: ['area__ops'] })).body as Entry;
+      const { prompts } = await server.client.listPrompts();
+      expect(prompts.map((p) => p.name)).toContain('memory_defrag');
+      const got = await server.client.getPrompt({ name: 'memory_defrag', arguments: { focus: 'the release' } });
+      const text = (got.messages[0]?.content as { text: string }).text;
+      expect(text).toContain(entry.id);
+      expect(text).toContain('#area__ops');
+      expect(text).toContain('Focus: the release');
+      expect(text).toMatch(/"hotTier".*"warmTier".*"actions"/s);
+      expect(text).not.toMatch(/last_used|pinned|\bused\b/);
     } finally {
       await server.close();
       await removeDir(plain);

@@ -76,10 +76,11 @@ describe('notekernel CLI', () => {
     expect(badJson.code).toBe(2);
   });
 
-  it('serve on a vault path that does not exist says so and exits 2', async () => {
-    const run = await runCli(['serve', '--profile', 'flint', '--vault', path.join(root, 'nowhere')]);
+  it('call on a vault path that does not exist says so, names init, and exits 2 (serve creates it)', async () => {
+    const run = await runCli(['call', 'list_note_types', '--profile', 'flint', '--vault', path.join(root, 'nowhere')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/Vault path does not exist/);
+    expect(run.stderr).toContain('notekernel init');
   });
 
   it('a bad config file fails at start-up naming file, key and reason', async () => {
@@ -90,7 +91,7 @@ describe('notekernel CLI', () => {
     expect(run.stderr).toContain(`${config}: plugins.no-such-plugin: unknown plugin "no-such-plugin"`);
   });
 
-  it('index reports what it re-read, with no progress bar off a terminal', async () => {
+  it('index reports what it re-read, with no progress bar when stderr is not a terminal', async () => {
     const vault = path.join(root, 'indexed');
     await fs.mkdir(path.join(vault, 'general'), { recursive: true });
     for (let i = 0; i < 30; i++) await fs.writeFile(path.join(vault, 'general', `n${i}.md`), `---\ntitle: N${i}\n---\n\nbody ${i}\n`);

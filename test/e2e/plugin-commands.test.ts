@@ -35,10 +35,11 @@ describe('plugin commands from the shell', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ migrated: [] });
   });
 
-  it('names the plugin commands when the command is unknown, and exits 2', async () => {
+  it('refuses an unknown command, points at --help (which lists the plugin commands), and exits 2', async () => {
     const run = await runCli(['frobnicate']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/unknown command "frobnicate".*migrate/);
+    expect(run.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(run.stderr).toContain('notekernel --help');
   });
 });
 

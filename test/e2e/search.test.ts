@@ -159,7 +159,7 @@ describe('bad input over MCP', () => {
     ['search_notes_advanced', { metadata_filters: [{ key: 'status', operator: 'contains', value: 'x' }] }, 'metadata_filters.0.operator'],
     ['search_notes_advanced', { updated_within: 'a week' }, 'updated_within'],
     ['search_notes_advanced', { sort: [{ field: 'colour', order: 'asc' }] }, 'sort.0.field'],
-    ['search_notes', { query: 'x', limit: 1000 }, 'limit'],
+    ['search_notes', { query: 'x', limit: 0 }, 'limit'],
     ['search_notes_sql', { query: 'DELETE FROM notes' }, 'query'],
   ])('%s %j → error naming %s', async (name, args, field) => {
     const answer = await callTool(session.client, name, args);

@@ -26,9 +26,10 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     session = await serve(['--profile', 'zettelkasten', '--vault', vault]);
   });
 
-  it('lists the 19 seed tools, each with described fields and annotations', async () => {
+  it('lists the 19 seed tools and find_cards, each with described fields and annotations', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools).toHaveLength(19);
+    expect(tools).toHaveLength(20);
+    expect(tools.map((t) => t.name)).toContain('find_cards');
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name !== 'save_card');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
@@ -130,7 +131,28 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
 
     const bare = await callTool(session.client, 'commit_title', { title });
     expect(bare).toMatchObject({ isError: false, body: { status: 'title_confirmed', next_action: { tool: 'content_thinker' } } });
-    expect((bare.body as { warnings: string[] }).warnings[0]).toMatch(/without a record from title_thinker/);
+    expect((bare.body as { warnings: string[] }).warnings[0]).toMatch(/got no thinking_record_id: pass the record_id that title_thinker returned/);
+  });
+
+  it('find_cards finds saved cards by words and reads one whole', async () => {
+    const found = await callTool(session.client, 'find_cards', { query: 'stateless design' });
+    const cards = (found.body as { cards: Array<{ filename: string }> }).cards;
+    expect(cards.map((c) => c.filename)).toContain('20251021-Stateless-Tool-Chain-Design.md');
+    const read = await callTool(session.client, 'find_cards', { filename: '20251021-Stateless-Tool-Chain-Design' });
+    expect(read.body).toMatchObject({ filename: '20251021-Stateless-Tool-Chain-Design.md', content: expect.any(String) });
+    expect((await callTool(session.client, 'find_cards', { filename: 'nope' })).body).toMatchObject({ error: 'not_found' });
+  });
+
+  it('next_action toward heading_reflection carries the title and a content summary', async () => {
+    const content = 'Stateless tools pass context along. Every answer names the next call. A third sentence is left out.';
+    const reflected = await callTool(session.client, 'content_reflection', { original_content: content, title: 'Stateless Tools' });
+    expect(reflected.body).toMatchObject({
+      next_action: { tool: 'heading_reflection', arguments: { title: 'Stateless Tools', content_summary: 'Stateless tools pass context along. Every answer names the next call.' } },
+    });
+    const committed = await callTool(session.client, 'commit_content', { content, title: 'Stateless Tools' });
+    expect(committed.body).toMatchObject({ next_action: { tool: 'heading_reflection', arguments: { title: 'Stateless Tools', content_summary: expect.any(String) } } });
+    const args = (reflected.body as { next_action: { arguments: Record<string, unknown> } }).next_action.arguments;
+    expect((await callTool(session.client, 'heading_reflection', args)).isError).toBe(false);
   });
 });
 

@@ -7,9 +7,10 @@ import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';
 import type { UserConfig } from '../../kernel/config/schema.js';
+import { track } from './temp-registry.js';
 
 export async function tempDir(prefix = 'nk-test-'): Promise<string> {
-  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  return track(await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix))));
 }
 
 export async function removeDir(dir: string): Promise<void> {

@@ -10,7 +10,7 @@ export function addDeleteCommands(program: Command): void {
     .argument('<identifier>', 'note id, e.g. general/my-note.md')
     .option('--confirm', 'confirm the deletion')
     .action((identifier: string, options: CommonOptions & { confirm?: boolean }) =>
-      runTool(options, 'delete_note', { identifier, ...(options.confirm ? { confirm: true } : {}) }),
+      runTool(options, 'delete_note', { identifier, ...(options.confirm ? { confirm: true } : {}) }, { confirm: '--confirm' }),
     );
 
   withCommonOptions(del.command('note-type').description('delete a note type, handling its notes'))
@@ -24,7 +24,7 @@ export function addDeleteCommands(program: Command): void {
         action: options.action,
         ...(options.target ? { target_type: options.target } : {}),
         ...(options.confirm ? { confirm: true } : {}),
-      }),
+      }, { confirm: '--confirm' }),
     );
 
   withCommonOptions(del.command('notes').description('delete every note matching the criteria'))
@@ -38,6 +38,6 @@ export function addDeleteCommands(program: Command): void {
         ...(options.tags ? { tags: options.tags.split(',').map((t) => t.trim()).filter(Boolean) } : {}),
         ...(options.pattern ? { pattern: options.pattern } : {}),
         ...(options.confirm ? { confirm: true } : {}),
-      }),
+      }, { confirm: '--confirm' }),
     );
 }

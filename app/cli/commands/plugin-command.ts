@@ -1,47 +1,35 @@
 /**
  * Commands contributed by plugins (`notekernel migrate …`, `notekernel links-repair …`). A
- * plugin declares their names statically, so the CLI can pick a profile that has the command
- * before any vault is opened; the command then runs with the vault open.
+ * plugin declares their names statically, so the CLI lists them in its help and picks a profile
+ * that has the command before any vault is opened; the command then runs with the vault open.
+ * commander parses the kernel's own options (and --help); the rest goes to the plugin as given.
  */
 import path from 'node:path';
+import type { Command } from 'commander';
 import type { Catalogue } from '../../../kernel/kernel.js';
-import { openFromOptions, type CommonOptions } from '../open.js';
+import { ExitCode } from '../exit-code.js';
+import { openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
 
-const VALUE_OPTIONS: Record<string, keyof CommonOptions> = {
-  '--profile': 'profile',
-  '-p': 'profile',
-  '--vault': 'vault',
-  '-v': 'vault',
-  '--config': 'config',
-  '-c': 'config',
-  '--log-level': 'logLevel',
-  '--log-file': 'logFile',
-};
-
-/** Splits the kernel's own options from the command's arguments. */
-export function splitCommonOptions(argv: readonly string[]): { options: CommonOptions; rest: string[] } {
-  const options: Record<string, unknown> = {};
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] = arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const key = VALUE_OPTIONS[flag];
-    if (key) options[key] = inline ?? argv[++i];
-    else if (arg === '--read-only') options.readOnly = true;
-    else rest.push(arg);
+export function addPluginCommands(program: Command, catalogue: Catalogue): void {
+  const seen = new Set(program.commands.map((c) => c.name()));
+  for (const plugin of catalogue.plugins) {
+    for (const declared of plugin.commands ?? []) {
+      if (seen.has(declared.name)) continue;
+      seen.add(declared.name);
+      withCommonOptions(program.command(declared.name).description(`${declared.summary ?? `a command of the ${plugin.id} plugin`} (plugin ${plugin.id})`))
+        .usage(`${declared.usage ?? '[args...]'} [options]`)
+        .argument('[args...]', "the command's own arguments")
+        .allowUnknownOption()
+        .action(async (args: string[], options: CommonOptions) => {
+          const code = await runPluginCommand(declared.name, args, options, catalogue);
+          if (code !== 0) throw new ExitCode(code);
+        });
+    }
   }
-  if (!options.vault && process.env.NOTEKERNEL_VAULT) options.vault = process.env.NOTEKERNEL_VAULT;
-  return { options: options as CommonOptions, rest };
 }
 
-export async function runPluginCommand(name: string, argv: readonly string[], catalogue: Catalogue): Promise<number> {
-  const { options, rest } = splitCommonOptions(argv);
+export async function runPluginCommand(name: string, rest: readonly string[], options: CommonOptions, catalogue: Catalogue): Promise<number> {
   const declared = catalogue.plugins.filter((p) => p.commands?.some((c) => c.name === name));
-  if (declared.length === 0) {
-    const known = catalogue.plugins.flatMap((p) => (p.commands ?? []).map((c) => c.name));
-    process.stderr.write(`notekernel: unknown command "${name}". Plugin commands: ${known.join(', ') || '(none)'}; see notekernel --help.\n`);
-    return 2;
-  }
   const ids = new Set(declared.map((p) => p.id));
   // With no --profile, the first profile that loads a plugin with this command serves it.
   const profile = options.profile ?? catalogue.profiles.find((p) => Object.keys(p.plugins).some((id) => ids.has(id)))?.id;
@@ -55,7 +43,7 @@ export async function runPluginCommand(name: string, argv: readonly string[], ca
       process.stderr.write(`notekernel: "${name}" is not available in profile ${open.info.profile}; its plugin is not loaded.\n`);
       return 2;
     }
-    return await command.run(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    return await command.run([...rest], { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
   } finally {
     await kernel.close();
   }

@@ -4,7 +4,8 @@ import { ExitCode } from '../exit-code.js';
 import { openFromOptions, type CommonOptions } from '../open.js';
 import { progressBar } from '../progress-bar.js';
 
-export async function runTool(options: CommonOptions, tool: string, args: unknown): Promise<void> {
+/** `flags` maps a tool argument to the CLI flag that sets it, so messages name what a person types. */
+export async function runTool(options: CommonOptions, tool: string, args: unknown, flags: Record<string, string> = {}): Promise<void> {
   const { kernel, router } = await openFromOptions(options, { defaultLogLevel: 'warn' });
   try {
     const result = await router.call(tool, args, { progress: progressBar() });
@@ -12,7 +13,9 @@ export async function runTool(options: CommonOptions, tool: string, args: unknow
   } catch (err) {
     const error = toNotekernelError(err);
     process.stdout.write(`${JSON.stringify(error.toBody(), null, 2)}\n`);
-    process.stderr.write(`notekernel: ${error.code}: ${error.message}\n`);
+    let message = error.message;
+    for (const [arg, flag] of Object.entries(flags)) message = message.replace(new RegExp(`Set ${arg}=true`, 'g'), `Pass ${flag}`).replace(new RegExp(`\\b${arg}=true`, 'g'), flag);
+    process.stderr.write(`notekernel: ${error.code}: ${message}\n`);
     throw new ExitCode(1);
   } finally {
     await kernel.close();

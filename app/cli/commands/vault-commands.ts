@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Kernel } from '../../../kernel/kernel.js';
-import { kernelFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import { kernelFromOptions, withCommonOptions, withRegistryOptions, type CommonOptions } from '../open.js';
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -23,7 +23,7 @@ async function withKernel(options: CommonOptions, fn: (kernel: Kernel) => Promis
 }
 
 export function addVaultCommands(program: Command): void {
-  withCommonOptions(program.command('list').description('list the registered vaults')).action((options: CommonOptions) =>
+  withRegistryOptions(program.command('list').description('list the registered vaults')).action((options: CommonOptions) =>
     withKernel(options, async (kernel) => {
       const current = await kernel.registry.currentId();
       return { vaults: (await kernel.registry.list()).map((v) => ({ ...v, is_current: v.id === current })), current_vault: current ?? null };
@@ -46,18 +46,18 @@ export function addVaultCommands(program: Command): void {
       }),
     );
 
-  withCommonOptions(program.command('switch').description('make a registered vault the current one'))
+  withRegistryOptions(program.command('switch').description('make a registered vault the current one'))
     .argument('<id>', 'vault id')
     .action((id: string, options: CommonOptions) => withKernel(options, async (kernel) => ({ success: true, vault: await kernel.registry.setCurrent(id) })));
 
-  withCommonOptions(program.command('current').description('show the current vault')).action((options: CommonOptions) =>
+  withRegistryOptions(program.command('current').description('show the current vault')).action((options: CommonOptions) =>
     withKernel(options, async (kernel) => {
       const id = await kernel.registry.currentId();
       return id ? kernel.registry.require(id) : { current_vault: null };
     }),
   );
 
-  withCommonOptions(program.command('update').description("change a vault's name or description"))
+  withRegistryOptions(program.command('update').description("change a vault's name or description"))
     .argument('<id>', 'vault id')
     .option('-n, --name <name>', 'new display name')
     .option('-d, --description <text>', 'new description')
@@ -68,7 +68,7 @@ export function addVaultCommands(program: Command): void {
       })),
     );
 
-  withCommonOptions(program.command('remove').description('remove a vault from the registry (its files are kept)'))
+  withRegistryOptions(program.command('remove').description('remove a vault from the registry (its files are kept)'))
     .argument('<id>', 'vault id')
     .action((id: string, options: CommonOptions) => withKernel(options, async (kernel) => ({ success: true, removed: await kernel.registry.remove(id) })));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, wordCount } from '../workflow.js';
+import { ANSWER_ONLY, contentSummary, nextAction, recordField, recordWarnings, withWarnings, wordCount } from '../workflow.js';
 
 /** Commit of revised content (stage 2). */
 export const commitContentTool = defineTool({
@@ -8,6 +8,7 @@ export const commitContentTool = defineTool({
   description: 'Submit the revised content (stage 2).',
   input: z.object({
     content: z.string().trim().min(1).max(200_000).describe('the revised content, plain text'),
+    title: z.string().trim().max(500).optional().describe('the final title (next_action.arguments carries it); passed on to heading_reflection'),
     thinking_record_id: recordField,
   }),
   annotations: { title: 'Commit content', ...ANSWER_ONLY },
@@ -17,7 +18,10 @@ export const commitContentTool = defineTool({
       {
         status: 'content_confirmed',
         content_length: wordCount(args.content),
-        next_action: nextAction('heading_reflection', 'Content finalized. Proceed to reflect on whether heading is needed.'),
+        next_action: nextAction('heading_reflection', 'Content finalized. Proceed to reflect on whether heading is needed.', {
+          title: args.title,
+          content_summary: contentSummary(args.content),
+        }),
       },
       warnings,
     );

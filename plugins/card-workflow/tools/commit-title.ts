@@ -41,7 +41,7 @@ export function commitTitleTool(wf: CardWorkflow) {
       }
       const next =
         stage === 'card'
-          ? nextAction('content_reflection', 'Title finalized. Proceed to reflect on content: call content_reflection with the draft content.')
+          ? nextAction('content_reflection', 'Title finalized. Proceed to reflect on content: call content_reflection with the draft content.', { title: args.title })
           : nextAction('content_thinker', 'Title confirmed. Now call content_thinker to plan the content.', { title: args.title });
       return withWarnings({ status: 'title_confirmed', stage, title: args.title, next_action: next }, warnings);
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordId, wordCount } from '../workflow.js';
+import { ANSWER_ONLY, contentSummary, feedbackField, nextAction, recordId, wordCount } from '../workflow.js';
 
 /** Reflector: the content needs a revision when the agent says so or the user gave feedback. */
 export const contentReflectionTool = defineTool({
@@ -8,6 +8,7 @@ export const contentReflectionTool = defineTool({
   description: 'Decide whether the content needs a revision (user feedback).',
   input: z.object({
     original_content: z.string().trim().min(1).max(200_000).describe('the current content'),
+    title: z.string().trim().max(500).optional().describe('the final title (next_action.arguments carries it); passed on to heading_reflection'),
     user_feedback: feedbackField,
     needs_modification: z.boolean().optional().describe('your own verdict, if you reached one; it decides'),
     reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
@@ -39,9 +40,13 @@ export const contentReflectionTool = defineTool({
             stage: 'card',
             original_content: args.original_content,
             user_feedback: feedback ?? args.reasoning,
+            title: args.title,
             thinking_record_id: record,
           })
-        : nextAction('heading_reflection', 'Content confirmed. Proceed to reflect on whether heading is needed.'),
+        : nextAction('heading_reflection', 'Content confirmed. Proceed to reflect on whether heading is needed.', {
+            title: args.title,
+            content_summary: contentSummary(args.original_content),
+          }),
     };
   },
 });

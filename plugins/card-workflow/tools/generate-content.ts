@@ -32,6 +32,7 @@ export function generateContentTool(wf: CardWorkflow) {
           mode: 'revision',
           embedded_prompt: prompt,
           next_action: nextAction('commit_content', 'After generating new content, call commit_content to confirm it.', {
+            title: args.title,
             thinking_record_id: args.thinking_record_id,
           }),
         };

@@ -8,6 +8,7 @@ import { commitHeadingTool } from './commit-heading.js';
 import { commitTitleTool } from './commit-title.js';
 import { contentReflectionTool } from './content-reflection.js';
 import { contentThinkerTool } from './content-thinker.js';
+import { findCardsTool } from './find-cards.js';
 import { generateContentTool } from './generate-content.js';
 import { generateHeadingTool } from './generate-heading.js';
 import { generateTitleTool } from './generate-title.js';
@@ -38,6 +39,7 @@ export function cardWorkflowTools(wf: CardWorkflow): AnyTool[] {
     generateHeadingTool(wf),
     commitHeadingTool(wf),
     templateSelectorTool(wf),
+    findCardsTool(wf),
     applyTemplateTool(wf),
     saveCardTool(wf),
     getAvailableTemplatesTool(wf),

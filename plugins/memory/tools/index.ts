@@ -6,6 +6,7 @@ import { memoryArchive, memoryDelete, memoryUnarchive } from './lifecycle.js';
 import { memoryList, memoryRead } from './read.js';
 import { memoryRename } from './rename.js';
 import { memorySearch } from './search.js';
+import { memoryUpdate } from './update.js';
 
 export const memoryTools: AnyTool[] = [
   memoryCapture,
@@ -13,6 +14,7 @@ export const memoryTools: AnyTool[] = [
   memoryList,
   memorySearch,
   memoryRename,
+  memoryUpdate,
   memoryLinks,
   memoryOrphans,
   memoryBrokenLinks,

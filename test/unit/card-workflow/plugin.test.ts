@@ -130,7 +130,7 @@ describe('card-workflow plugin', () => {
     const t = await kernel();
     const draft = (await t.vault.call('commit_draft', { content: 'one two three' })) as { status: string; warnings: string[] };
     expect(draft.status).toBe('draft_completed');
-    expect(draft.warnings).toEqual([expect.stringMatching(/without a record from content_thinker/), expect.stringMatching(/got no title/)]);
+    expect(draft.warnings).toEqual([expect.stringMatching(/got no thinking_record_id: pass the record_id that content_thinker returned/), expect.stringMatching(/got no title/)]);
     const content = (await t.vault.call('commit_content', { content: 'x', thinking_record_id: 'title_thinker:0123456789ab' })) as { warnings: string[] };
     expect(content.warnings[0]).toMatch(/not a record from content_reflection/);
     const heading = (await t.vault.call('commit_heading', { heading: 'Short', thinking_record_id: 'heading_reflection:0123456789ab' })) as { status: string; warnings: string[] };

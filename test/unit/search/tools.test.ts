@@ -121,10 +121,8 @@ describe('bad input names the argument', () => {
     ['search_notes_advanced', { created_before: 'someday' }, 'created_before'],
     ['search_notes_advanced', { sort: [{ field: 'priority', order: 'desc' }] }, 'sort.0.field'],
     ['search_notes_advanced', { sort: [{ field: 'metadata.nobody', order: 'desc' }] }, 'sort.0.field'],
-    ['search_notes_advanced', { limit: 501 }, 'limit'],
-    ['search_notes', { limit: 101 }, 'limit'],
+    ['search_notes', { limit: 0 }, 'limit'],
     ['search_notes', { query: 'broken(', use_regex: true }, 'query'],
-    ['search_notes_sql', { query: 'SELECT 1', limit: 51 }, 'limit'],
     ['search_notes_sql', { query: 'DROP TABLE notes' }, 'query'],
     ['search_notes_sql', { query: 'SELECT ?', params: [{ a: 1 }] }, 'params'],
   ])('%s %j → %s', async (tool, args, field) => {
@@ -135,6 +133,17 @@ describe('bad input names the argument', () => {
     expect(err?.code).toBe('validation_failed');
     expect(err?.details.fields).toContain(field);
     expect(err?.message).toContain(field);
+  });
+});
+
+describe('a limit above the maximum', () => {
+  it.each<[string, Record<string, unknown>, number]>([
+    ['search_notes_advanced', { limit: 501 }, 500],
+    ['search_notes', { limit: 101 }, 100],
+    ['search_notes_sql', { query: 'SELECT 1', limit: 51 }, 50],
+  ])('%s %j is clamped to %d, with a notice', async (tool, args, max) => {
+    const answer = (await t.vault.call(tool, args)) as { notices?: string[] };
+    expect(answer.notices).toEqual([expect.stringContaining(`above the maximum ${max}: ${max} used`)]);
   });
 });
 

@@ -1,0 +1,66 @@
+/**
+ * `notekernel serve`: the vault over MCP, stdio by default or Streamable HTTP. A vault folder
+ * that does not exist yet is created (as basic-memory and zk do), and said so on stderr.
+ * No progress bar here: the first index runs while a client waits, and stderr is the log.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import { expandHome, openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+
+type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string };
+
+export function addServeCommand(program: Command): void {
+  withCommonOptions(program.command('serve').description('serve the vault over MCP (stdio by default)'))
+    .addOption(new Option('--http', 'serve Streamable HTTP instead of stdio'))
+    .addOption(new Option('--host <host>', 'HTTP bind address').default(undefined))
+    .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser((v) => Number.parseInt(v, 10)))
+    .addOption(new Option('--token <token>', 'bearer token required on HTTP').env('NOTEKERNEL_HTTP_TOKEN'))
+    .action(serve);
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  if (options.vault) await createMissingVault(options.vault);
+  const { kernel, router, vault } = await openFromOptions(options, { watch: true });
+  const shutdown = async () => {
+    await kernel.close();
+  };
+  // The MCP transports load only when serving: `call` and friends start faster without them.
+  if (!options.http) {
+    const { serveStdio } = await import('../../mcp/stdio.js');
+    // In a terminal nothing else would tell a person that the silence is expected.
+    if (process.stderr.isTTY) process.stderr.write(`notekernel: serving ${vault.info.profile} (${vault.info.root ?? vault.info.id}) on stdio — waiting for an MCP client\n`);
+    await serveStdio(router, shutdown);
+    return;
+  }
+  const { serveHttp } = await import('../../mcp/http.js');
+  const http = kernel.config.http;
+  const handle = await serveHttp(router, {
+    ...(options.host ?? http.host ? { host: options.host ?? http.host } : {}),
+    ...((options.port ?? http.port) !== undefined ? { port: options.port ?? http.port } : {}),
+    ...(options.token ?? http.token ? { token: options.token ?? http.token } : {}),
+    ...(http.allowedOrigins ? { allowedOrigins: http.allowedOrigins } : {}),
+    ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
+    ...(http.sessionIdleSeconds ? { sessionIdleMs: http.sessionIdleSeconds * 1000 } : {}),
+    ...(http.maxSessions ? { maxSessions: http.maxSessions } : {}),
+  }).catch(async (err: unknown) => {
+    await shutdown();
+    throw err;
+  });
+  process.stderr.write(`notekernel: MCP on ${handle.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await handle.close();
+  await shutdown();
+}
+
+async function createMissingVault(dir: string): Promise<void> {
+  const root = path.resolve(expandHome(dir));
+  const existing = await fs.stat(root).catch(() => undefined);
+  if (existing) return;
+  await fs.mkdir(root, { recursive: true });
+  process.stderr.write(`notekernel: created the vault folder ${root} (it did not exist)\n`);
+}

@@ -1,0 +1,168 @@
+/**
+ * From the package to the first answer: the packed tarball installed globally into a temp
+ * prefix serves every built-in profile to a real MCP client, and the examples compile against
+ * the installed package's exports and run as written.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/cli.js';
+import { callTool } from '../support/mcp.js';
+import { packAndInstall, type InstalledPackage } from '../support/installed-package.js';
+import { removeDir, tempDir } from '../support/temp.js';
+
+const run = promisify(execFile);
+let dir: string;
+let pkg: InstalledPackage;
+
+beforeAll(async () => {
+  dir = await tempDir('nk-pack-');
+  pkg = await packAndInstall(dir);
+}, 120_000);
+afterAll(async () => {
+  if (dir) await removeDir(dir);
+});
+
+/** The environment a user's shell gives: the global prefix's bin first on PATH. */
+function userEnv(): Record<string, string> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), PATH: `${pkg.binDir}${path.delimiter}${process.env.PATH ?? ''}` };
+  delete env.NOTEKERNEL_LOG_LEVEL;
+  return env;
+}
+
+async function serve(profile: string, vault: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: pkg.bin, args: ['serve', '--profile', profile, '--vault', vault], env: userEnv(), stderr: 'pipe' });
+  const client = new Client({ name: 'installed-package-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+describe('the packed package', () => {
+  it('ships code, defaults and licence, and no tests', () => {
+    const files = pkg.tarball.files;
+    expect(files).toContain('LICENSE');
+    expect(files).toContain('plugins/card-workflow/defaults/naming-conventions.md');
+    expect(files).toContain('plugins/card-workflow/defaults/template-mapping.yaml');
+    expect(files.filter((f) => f.startsWith('plugins/card-workflow/defaults/templates/')).length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith('dist/test/'))).toEqual([]);
+    expect(files).toContain('dist/app/cli/bin.cjs');
+  });
+
+  const calls: Record<string, { tool: string; args: Record<string, unknown>; expectKey: string }[]> = {
+    flint: [{ tool: 'create_note', args: { title: 'Installed', content: 'From the tarball.' }, expectKey: 'id' }],
+    zettelkasten: [
+      { tool: 'get_available_templates', args: {}, expectKey: 'templates' },
+      { tool: 'start_draft_generation', args: { topic: 'spaced repetition' }, expectKey: 'next_action' },
+    ],
+    'agent-memory': [{ tool: 'memory_capture', args: { title: 'Installed', body: 'From the tarball.', tags: ['pkg'] }, expectKey: 'id' }],
+  };
+
+  for (const [profile, steps] of Object.entries(calls)) {
+    it(`serves ${profile} over stdio from the global install`, async () => {
+      const vault = path.join(dir, `vault-${profile}`);
+      await fs.mkdir(vault);
+      const client = await serve(profile, vault);
+      try {
+        expect(client.getServerVersion()?.name).toBeTruthy();
+        const { tools } = await client.listTools();
+        for (const step of steps) {
+          expect(tools.map((t) => t.name)).toContain(step.tool);
+          const answer = await callTool(client, step.tool, step.args);
+          expect(answer.isError, JSON.stringify(answer.body)).toBe(false);
+          expect(answer.body).toHaveProperty(step.expectKey);
+        }
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
+describe('the MCP client configs, pasted as they are', () => {
+  interface ServerEntry { command?: string; args?: string[]; url?: string }
+  const servers = async (file: string) =>
+    (JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'examples', file), 'utf8')) as { mcpServers: Record<string, ServerEntry> }).mcpServers;
+
+  it.each(['claude-desktop.json', 'cursor-mcp.json'])('%s starts the globally installed server (~ and ${workspaceFolder} as the clients give them)', async (file) => {
+    const home = path.join(dir, `home-${file}`);
+    await fs.mkdir(home);
+    for (const entry of Object.values(await servers(file))) {
+      if (!entry.command) continue;
+      expect(entry.args?.some((a) => a.includes('/path/to'))).toBe(false);
+      // Cursor expands ${workspaceFolder} itself; Claude Desktop passes ~ unexpanded (notekernel expands it).
+      const args = (entry.args ?? []).map((a) => a.replace('${workspaceFolder}', home));
+      const transport = new StdioClientTransport({ command: entry.command, args, env: { ...userEnv(), HOME: home }, stderr: 'pipe' });
+      const client = new Client({ name: 'config-e2e', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect((await callTool(client, 'create_note', { title: 'Pasted', content: 'works' })).isError).toBe(false);
+      } finally {
+        await client.close();
+      }
+      expect(await fs.readFile(path.join(home, 'notes', 'general', 'pasted.md'), 'utf8')).toContain('works');
+    }
+  });
+
+  it.each([['claude-desktop.json', 'claude-desktop-npx.json'], ['cursor-mcp.json', 'cursor-mcp-npx.json']])('%s and %s start the same server', async (global, npx) => {
+    const [a, b] = [(await servers(global)).notekernel, (await servers(npx)).notekernel];
+    expect(b?.command).toBe('npx');
+    expect(b?.args).toEqual(['-y', 'notekernel', ...(a?.args ?? [])]);
+  });
+});
+
+describe('the examples, against the installed package', () => {
+  let out: string;
+
+  beforeAll(async () => {
+    // A user's project: the installed notekernel (and the packages the examples import beside it) in node_modules.
+    const project = path.join(dir, 'project');
+    const modules = path.join(project, 'node_modules');
+    await fs.mkdir(path.join(modules, '@modelcontextprotocol'), { recursive: true });
+    await fs.symlink(pkg.root, path.join(modules, 'notekernel'), 'dir');
+    await fs.symlink(path.join(pkg.root, 'node_modules', 'zod'), path.join(modules, 'zod'), 'dir');
+    await fs.symlink(path.join(pkg.root, 'node_modules', '@modelcontextprotocol', 'sdk'), path.join(modules, '@modelcontextprotocol', 'sdk'), 'dir');
+    await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+    await fs.cp(path.join(REPO_ROOT, 'examples'), path.join(project, 'src'), { recursive: true });
+    const tsconfig = {
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true,
+        types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], outDir: 'out', rootDir: 'src',
+      },
+      include: ['src/*.ts'],
+    };
+    await fs.writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    await run(process.execPath, [tsc, '-p', project]).catch((err: { stdout?: string }) => {
+      throw new Error(`the examples do not compile against the installed package:\n${err.stdout ?? String(err)}`);
+    });
+    out = path.join(project, 'out');
+  }, 60_000);
+
+  async function runExample(file: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+    return run(process.execPath, [path.join(out, file), ...args], { env: userEnv(), cwd: dir });
+  }
+
+  it('embed-kernel writes and reads a note, quietly', async () => {
+    const vault = path.join(dir, 'embedded');
+    const { stdout, stderr } = await runExample('embed-kernel.js', vault);
+    expect(JSON.parse(stdout)).toMatchObject({ vault, title: 'Embedded', hash: expect.stringMatching(/^sha256:/) });
+    expect(stderr).toBe('');
+  });
+
+  it('custom-plugin serves its tool', async () => {
+    const { stdout } = await runExample('custom-plugin.js', path.join(dir, 'counted'));
+    expect(JSON.parse(stdout)).toEqual({ identifier: 'general/count-me.md', words: 3 });
+  });
+
+  it('stdio-client talks to the notekernel on PATH', async () => {
+    const vault = path.join(dir, 'client');
+    await fs.mkdir(vault);
+    const { stdout } = await runExample('stdio-client.js', vault);
+    expect(stdout).toContain('tools: ');
+    expect(stdout).toContain('create_note');
+  });
+});
