@@ -9,6 +9,7 @@ import type { Token } from './container.js';
 import type { HookHandlers } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { NoteService } from './notes.js';
+import type { ProgressReporter } from './progress.js';
 import type { AnyTool } from './tool.js';
 import type { VaultInfo } from './vault-info.js';
 
@@ -39,6 +40,8 @@ export interface PromptDefinition {
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** The CLI's progress display (a bar on a terminal, nothing otherwise). */
+  progress: ProgressReporter;
 }
 
 /** A CLI subcommand contributed by a plugin; it runs with the vault already open. */

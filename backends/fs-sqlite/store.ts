@@ -13,7 +13,7 @@ import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Stats } from 'node:fs';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../kernel/util/atomic-write.js';
 import { Barrier } from '../../toolkit/files/barrier.js';
-import { DirectorySync } from '../../toolkit/files/directory-sync.js';
+import { DirectorySync } from '../../kernel/util/directory-sync.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
 import { readSmallFile, isSkipped, type FileRead } from '../../toolkit/files/small-file.js';
 import { settle } from '../../kernel/util/settle.js';

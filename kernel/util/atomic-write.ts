@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConflictError } from '../errors.js';
-import { fsyncDirectory } from '../../toolkit/files/directory-sync.js';
+import { fsyncDirectory } from './directory-sync.js';
 
 export const TEMP_PREFIX = '.nk-tmp-';
 

@@ -4,7 +4,6 @@
  * when some file could not be migrated (it is untouched: fix it and run again), 2 on bad usage.
  */
 import path from 'node:path';
-import { progressBar } from '../../app/cli/progress-bar.js';
 import type { NoteStore } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { CliCommandDefinition } from '../../kernel/plugin.js';
@@ -26,7 +25,7 @@ export function migrateCommand(vaultRoot: string, store: NoteStore, logger: Logg
         return 2;
       }
       const dryRun = rest.includes('--dry-run');
-      const report = await runStep(stepId, rootDir, { dryRun, logger, progress: progressBar() });
+      const report = await runStep(stepId, rootDir, { dryRun, logger, progress: io.progress });
       // The open vault is the migrated folder: let the store see the new files now.
       if (!dryRun && path.resolve(rootDir) === vaultRoot) await store.refresh();
       if (rest.includes('--json')) io.out(`${JSON.stringify(report, null, 2)}\n`);

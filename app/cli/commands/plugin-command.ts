@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { Catalogue } from '../../../kernel/kernel.js';
 import { ExitCode } from '../exit-code.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import { progressBar } from '../progress-bar.js';
 
 export function addPluginCommands(program: Command, catalogue: Catalogue): void {
   const seen = new Set(program.commands.map((c) => c.name()));
@@ -43,7 +44,7 @@ export async function runPluginCommand(name: string, rest: readonly string[], op
       process.stderr.write(`notekernel: "${name}" is not available in profile ${open.info.profile}; its plugin is not loaded.\n`);
       return 2;
     }
-    return await command.run([...rest], { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    return await command.run([...rest], { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), progress: progressBar() });
   } finally {
     await kernel.close();
   }

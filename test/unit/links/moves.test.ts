@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { noProgress } from '../../../kernel/progress.js';
 import { createKernel } from '../../../app/index.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { LinkIndexer } from '../../../plugins/links/indexer.js';
@@ -133,7 +134,7 @@ describe('moves outside the server', () => {
     const command = vault.cliCommands().find((c) => c.name === 'links-repair');
     expect(command).toBeDefined();
     let out = '';
-    const io = { out: (t: string) => void (out += t), err: (t: string) => void (out += t) };
+    const io = { out: (t: string) => void (out += t), err: (t: string) => void (out += t), progress: noProgress };
     expect(await command?.run(['--dry-run'], io)).toBe(0);
     expect(out).toContain(`moved: ${ids.target} → general/cli-moved.md`);
     expect(out).toContain(`${ids.byStem}:1: [[target-note]] → [[cli-moved]]`);

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noProgress } from '../../../kernel/progress.js';
 import { createTestKernel, removeDir, tempDir, type TestKernel } from '../../support/temp.js';
 import { migrationPlugin } from '../../../plugins/migration/index.js';
 
@@ -65,7 +66,7 @@ async function cli(kernel: TestKernel, argv: string[]): Promise<{ code: number; 
   if (!command) throw new Error('the migration plugin contributed no migrate command');
   let out = '';
   let err = '';
-  const code = await command.run(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = await command.run(argv, { out: (t) => void (out += t), err: (t) => void (err += t), progress: noProgress });
   return { code, out, err };
 }
 
