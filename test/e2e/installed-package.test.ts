@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
+import { CONFIG_CASES } from '../support/config-cases.js';
 import { callTool } from '../support/mcp.js';
 import { packAndInstall, type InstalledPackage } from '../support/installed-package.js';
 import { removeDir, tempDir } from '../support/temp.js';
@@ -164,5 +165,19 @@ describe('the examples, against the installed package', () => {
     const { stdout } = await runExample('stdio-client.js', vault);
     expect(stdout).toContain('tools: ');
     expect(stdout).toContain('create_note');
+  });
+});
+
+describe('config files in every format, read by the installed command', () => {
+  // A `.ts` config needs the `typescript` package, which a global install does not bring (README).
+  const cases = CONFIG_CASES.filter(([name]) => !name.endsWith('.ts'));
+  it.each(cases)('%s, found beside the vault', async (name, files) => {
+    const vault = path.join(dir, `config-${cases.findIndex(([n]) => n === name)}`);
+    await fs.mkdir(vault);
+    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(vault, file), text);
+    const { stdout } = await run(pkg.bin, ['tools', '--vault', vault], { env: userEnv() });
+    const names = (JSON.parse(stdout) as Array<{ name: string }>).map((tool) => tool.name);
+    expect(names).toContain('create_note');
+    expect(names).not.toContain('list_tags');
   });
 });
