@@ -101,7 +101,7 @@ function* walk(root: string, folder: string, scan: FileScan, values: number[], r
     // String concatenation, not path.join: the names come from readdir, already normal.
     const stats = fs.statSync(`${root}/${rel}`, { throwIfNoEntry: false });
     if (!stats) continue; // removed between readdir and stat
-    const skipped = temp ? undefined : skipReason(stats, rules);
+    const skipped = temp ? undefined : skipReason(stats, rules, `${root}/${rel}`);
     if (skipped) {
       scan.skipped.push({ path: rel, reason: skipped });
       continue;

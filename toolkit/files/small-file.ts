@@ -5,6 +5,8 @@
  * Only fsync, which waits for the disk, stays asynchronous. Decision 010 has the trade-off.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 
 /** Above this a read goes through the thread pool: it is no longer "small". */
 const SYNC_READ_LIMIT = 4 * 1024 * 1024;
@@ -30,12 +32,34 @@ export interface ReadRules {
  * would block the reading thread until some writer came; a device could stream forever. A
  * hard link is a second name of a file that may live outside the vault, like a symlink out.
  */
-export function skipReason(stats: fs.Stats, rules: ReadRules = {}): string | undefined {
+export function skipReason(stats: fs.Stats, rules: ReadRules = {}, absolute?: string): string | undefined {
   if (!stats.isFile()) return `not a regular file (${fileKind(stats)}); only regular files are read`;
-  if (stats.nlink > 1 && !rules.readHardLinks) {
+  if (stats.nlink > 1 && !rules.readHardLinks && stats.nlink - ownTempLinks(stats, absolute) > 1) {
     return 'a hard-linked file (another name of it may be outside the vault); not read unless readHardLinks is set';
   }
   return undefined;
+}
+
+/**
+ * Names of this file that are an atomic write's own, for a moment: the replaced version kept
+ * under a temp name until the rename lands (RetiredFiles), or a created file's temp name until
+ * it is unlinked. A reader in another process must not take those for a link out of the vault.
+ * Looked up only for a file with several links, which is rare.
+ */
+function ownTempLinks(stats: fs.Stats, absolute: string | undefined): number {
+  if (absolute === undefined) return 0;
+  const dir = path.dirname(absolute);
+  let count = 0;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.startsWith(TEMP_PREFIX)) continue;
+      const other = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+      if (other && other.ino === stats.ino && other.dev === stats.dev) count += 1;
+    }
+  } catch {
+    return 0;
+  }
+  return count;
 }
 
 function fileKind(stats: fs.Stats): string {
@@ -66,7 +90,7 @@ export async function readSmallFile(absolute: string, rules: ReadRules = {}): Pr
   try {
     const stats = fs.fstatSync(fd);
     if (stats.isDirectory()) return undefined;
-    const skipped = skipReason(stats, rules);
+    const skipped = skipReason(stats, rules, absolute);
     if (skipped) return { skipped };
     if (stats.size > SYNC_READ_LIMIT) {
       // The same descriptor, read through the thread pool: the file checked is the file read.
@@ -112,7 +136,7 @@ export function readFileSyncChecked(absolute: string, rules: ReadRules = {}): Fi
   try {
     const stats = fs.fstatSync(fd);
     if (stats.isDirectory()) return undefined;
-    const skipped = skipReason(stats, rules);
+    const skipped = skipReason(stats, rules, absolute);
     return skipped ? { skipped } : { bytes: readAll(fd, stats.size), stats };
   } finally {
     fs.closeSync(fd);
