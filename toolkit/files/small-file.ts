@@ -78,20 +78,10 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
  * reason for what is there but not a readable file (skipReason). Never blocks on a FIFO.
  */
 export async function readSmallFile(absolute: string, rules: ReadRules = {}): Promise<FileRead | SkippedFile | undefined> {
-  let fd: number;
+  const opened = openChecked(absolute, rules);
+  if (!opened || 'skipped' in opened) return opened;
+  const { fd, stats } = opened;
   try {
-    fd = fs.openSync(absolute, OPEN_FLAGS);
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    // ENXIO: a socket (or a FIFO opened for writing only); never a note.
-    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return { skipped: 'not a regular file (a socket); only regular files are read' };
-    throw err;
-  }
-  try {
-    const stats = fs.fstatSync(fd);
-    if (stats.isDirectory()) return undefined;
-    const skipped = skipReason(stats, rules, absolute);
-    if (skipped) return { skipped };
     if (stats.size > SYNC_READ_LIMIT) {
       // The same descriptor, read through the thread pool: the file checked is the file read.
       const bytes = await new Promise<Buffer>((resolve, reject) => fs.readFile(fd, (err, data) => (err ? reject(err) : resolve(data))));
@@ -101,6 +91,43 @@ export async function readSmallFile(absolute: string, rules: ReadRules = {}): Pr
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** readSmallFile, all synchronous (the parse worker's thread has nothing else to serve). */
+export function readFileSyncChecked(absolute: string, rules: ReadRules = {}): FileRead | SkippedFile | undefined {
+  const opened = openChecked(absolute, rules);
+  if (!opened || 'skipped' in opened) return opened;
+  try {
+    return { bytes: readAll(opened.fd, opened.stats.size), stats: opened.stats };
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+}
+
+/** An open descriptor on a readable file (the caller closes it), or why there is none to read. */
+function openChecked(absolute: string, rules: ReadRules): { fd: number; stats: fs.Stats } | SkippedFile | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(absolute, OPEN_FLAGS);
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    // ENXIO: a socket (or a FIFO opened for writing only); never a note.
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return { skipped: 'not a regular file (a socket); only regular files are read' };
+    throw err;
+  }
+  let stats: fs.Stats;
+  try {
+    stats = fs.fstatSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  const skipped = stats.isDirectory() ? undefined : skipReason(stats, rules, absolute);
+  if (stats.isDirectory() || skipped) {
+    fs.closeSync(fd);
+    return skipped ? { skipped } : undefined;
+  }
+  return { fd, stats };
 }
 
 /** Reads to the end even if the file grew since fstat. */
@@ -121,26 +148,6 @@ function readAll(fd: number, size: number): Buffer {
 
 export function isSkipped(read: FileRead | SkippedFile | undefined): read is SkippedFile {
   return read !== undefined && 'skipped' in read;
-}
-
-/** readSmallFile, all synchronous (the parse worker's thread has nothing else to serve). */
-export function readFileSyncChecked(absolute: string, rules: ReadRules = {}): FileRead | SkippedFile | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(absolute, OPEN_FLAGS);
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return { skipped: 'not a regular file (a socket); only regular files are read' };
-    throw err;
-  }
-  try {
-    const stats = fs.fstatSync(fd);
-    if (stats.isDirectory()) return undefined;
-    const skipped = skipReason(stats, rules, absolute);
-    return skipped ? { skipped } : { bytes: readAll(fd, stats.size), stats };
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 function isMissing(err: unknown): boolean {
