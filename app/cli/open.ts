@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Kernel } from '../../kernel/kernel.js';
-import { createKernel } from '../index.js';
+import { createKernel } from '../create-kernel.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';

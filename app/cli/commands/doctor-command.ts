@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { pino } from 'pino';
 import { loadUserConfig } from '../../../kernel/config/load.js';
-import { createKernel } from '../../index.js';
+import { createKernel } from '../../create-kernel.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
