@@ -1,0 +1,73 @@
+/**
+ * A chat agent over notekernel (seed 004's agent and API server): `POST /chat` on 127.0.0.1,
+ * a model behind any OpenAI-compatible endpoint, the vault's tools over MCP, and the user's
+ * preferences in the system prompt. See README.md for running it against a local model.
+ *   OPENAI_BASE_URL=http://127.0.0.1:8080/v1 OPENAI_MODEL=qwen2.5 node main.js --vault ~/Notes
+ */
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runTurn } from './agent.js';
+import { readConfig, type AgentConfig } from './config.js';
+import { createChatServer, type ChatHandler } from './http-api.js';
+import { connectNotekernel, toToolDefinitions } from './notekernel-tools.js';
+import { preferencesOf, type PreferencesSource } from './preferences.js';
+import { Sessions } from './sessions.js';
+import { systemPrompt } from './system-prompt.js';
+
+export interface RunningAgent {
+  url: string;
+  tools: string[];
+  preferences: PreferencesSource;
+  close(): Promise<void>;
+}
+
+export async function startChatAgent(config: AgentConfig): Promise<RunningAgent> {
+  const client = await connectNotekernel(config.server);
+  try {
+    const { tools } = await client.listTools();
+    const preferences = await preferencesOf(client, config.server.vault);
+    const deps = { chat: config.chat, client, tools: toToolDefinitions(tools), maxSteps: config.maxSteps };
+    const sessions = new Sessions();
+    const handle: ChatHandler = async (session, message) => {
+      const turn = await runTurn(deps, systemPrompt(await preferences.read()), session.messages, message);
+      session.messages.push(...turn.added);
+      return { response: turn.answer, session_id: session.id, tool_calls: turn.toolCalls };
+    };
+    const server = createChatServer(sessions, handle);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://${config.host}:${port}`,
+      tools: tools.map((t) => t.name),
+      preferences: preferences.source,
+      async close() {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await client.close();
+      },
+    };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig(process.argv.slice(2), process.env);
+  const agent = await startChatAgent(config);
+  console.error(`chat agent on ${agent.url}/chat — ${agent.tools.length} tools from notekernel (${config.server.profile}), preferences from ${JSON.stringify(agent.preferences)}, model ${config.chat.model} at ${config.chat.baseUrl}`);
+  const stop = () => void agent.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: Error) => {
+    console.error(err.message);
+    process.exit(1);
+  });
+}
