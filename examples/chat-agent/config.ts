@@ -34,9 +34,9 @@ const USAGE = `Usage: node main.js --vault <folder> [--profile obsidian] [--port
   [--server-command "notekernel"]
 Environment: OPENAI_BASE_URL (required, e.g. http://127.0.0.1:8080/v1), OPENAI_MODEL (required), OPENAI_API_KEY (optional)`;
 
-function positiveInteger(name: string, text: string, min: number): number {
+function wholeNumber(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number ≥ ${min}, got "${text}"\n${USAGE}`);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${text}"\n${USAGE}`);
   return value;
 }
 
@@ -49,29 +49,37 @@ function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
 }
 
+function parseFlags(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        vault: { type: 'string' },
+        profile: { type: 'string', default: 'obsidian' },
+        port: { type: 'string', default: '8000' },
+        'max-steps': { type: 'string', default: '10' },
+        'server-command': { type: 'string', default: 'notekernel' },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): AgentConfig {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      vault: { type: 'string' },
-      profile: { type: 'string', default: 'obsidian' },
-      port: { type: 'string', default: '8000' },
-      'max-steps': { type: 'string', default: '10' },
-      'server-command': { type: 'string', default: 'notekernel' },
-    },
-    strict: true,
-  });
-  const vault = required('--vault (or VAULT_PATH)', values.vault ?? env.VAULT_PATH);
+  const flags = parseFlags(argv);
+  const vault = required('--vault (or VAULT_PATH)', flags.vault ?? env.VAULT_PATH);
   return {
     chat: {
       baseUrl: required('OPENAI_BASE_URL', env.OPENAI_BASE_URL),
       model: required('OPENAI_MODEL', env.OPENAI_MODEL),
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
     },
-    server: { command: values['server-command'].split(/\s+/).filter(Boolean), profile: values.profile, vault: path.resolve(expandHome(vault)) },
+    server: { command: flags['server-command'].split(/\s+/).filter(Boolean), profile: flags.profile, vault: path.resolve(expandHome(vault)) },
     // The seed binds to loopback only: the API has no authentication.
     host: '127.0.0.1',
-    port: positiveInteger('port', values.port, 0),
-    maxSteps: positiveInteger('max-steps', values['max-steps'], 1),
+    port: wholeNumber('port', flags.port, 0, 65535),
+    maxSteps: wholeNumber('max-steps', flags['max-steps'], 1, 100),
   };
 }

@@ -23,7 +23,12 @@ export async function connectNotekernel(server: NotekernelServer): Promise<Clien
     stderr: 'inherit',
   });
   const client = new Client({ name: 'notekernel-chat-agent', version: '1.0.0' });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    const shown = [...server.command, 'serve', '--profile', server.profile, '--vault', server.vault].join(' ');
+    throw new Error(`cannot start the notekernel MCP server (${shown}): ${(err as Error).message}. Install it (npm install -g notekernel) or name it with --server-command; its own message, if any, is above.`);
+  }
   return client;
 }
 

@@ -107,6 +107,24 @@ describe('the chat agent over notekernel', () => {
     expect(model.requests[4]?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
   });
 
+  it('runs two requests on one session one after the other, the later seeing the earlier', async () => {
+    model.reply(say('ok'));
+    const sessionId = (await chat({ message: 'Zero' })).body.session_id;
+    let think!: () => void;
+    model.reply(say('first', new Promise<void>((resolve) => (think = resolve))), say('second'));
+    const both = Promise.all([chat({ message: 'One', session_id: sessionId }), chat({ message: 'Two', session_id: sessionId })]);
+    await expect.poll(() => model.requests.length).toBe(2);
+    // While the model thinks about one message, the other waits its turn rather than reaching the model.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(model.requests).toHaveLength(2);
+    think();
+    expect((await both).map((a) => a.status)).toEqual([200, 200]);
+    const [earlier, later] = [model.requests[1]?.body.messages ?? [], model.requests[2]?.body.messages ?? []];
+    expect(earlier.map((m) => m.content).slice(1, 3)).toEqual(['Zero', 'ok']);
+    expect(later.map((m) => m.content).slice(1)).toEqual(['Zero', 'ok', earlier.at(-1)?.content, 'first', expect.stringMatching(/^(One|Two)$/)]);
+    expect(later.at(-1)?.content).not.toBe(earlier.at(-1)?.content);
+  });
+
   it('puts Preferences.md into the system prompt, read afresh for each message', async () => {
     expect(agent.preferences).toEqual({ kind: 'file', file: path.join(vault, 'Preferences.md') });
     model.reply(say('Hi.'));

@@ -23,10 +23,13 @@ export interface ReceivedRequest {
   };
 }
 
-/** What the model says next: words, or calls of tools (`arguments` sent JSON-encoded, as OpenAI does). */
-export type ScriptedReply = { content: string } | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }> };
+/**
+ * What the model says next: words, or calls of tools (`arguments` sent JSON-encoded, as OpenAI
+ * does). `until` holds the answer back until it settles (a model still thinking).
+ */
+export type ScriptedReply = ({ content: string } | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }> }) & { until?: Promise<unknown> };
 
-export const say = (content: string): ScriptedReply => ({ content });
+export const say = (content: string, until?: Promise<unknown>): ScriptedReply => ({ content, ...(until ? { until } : {}) });
 export const callTools = (...toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }>): ScriptedReply => ({ toolCalls });
 
 export class FakeChatEndpoint {
@@ -64,6 +67,7 @@ export class FakeChatEndpoint {
     this.requests.push({ headers: req.headers, body });
     const next = this.script.shift();
     if (!next) return this.send(res, 500, { error: { message: 'the fake endpoint has no scripted reply left' } });
+    await next.until;
     this.send(res, 200, this.completion(body.model, next));
   }
 
