@@ -70,8 +70,22 @@ async function chat(req: http.IncomingMessage, sessions: Sessions, handle: ChatH
   }
 }
 
+/**
+ * Any web page can POST to a loopback port (a form or `text/plain` fetch needs no preflight)
+ * and, through a DNS name rebound to 127.0.0.1, read the answer: a page must not drive the
+ * model and the vault's tools. Browsers alone send Origin, and a rebound name shows in Host.
+ */
+function refusal(req: http.IncomingMessage): string | undefined {
+  if (req.headers.origin !== undefined) return `requests from web pages (Origin ${req.headers.origin}) are refused`;
+  const hostname = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+  if (hostname !== '127.0.0.1' && hostname !== 'localhost') return `Host "${req.headers.host ?? ''}" is not this server (127.0.0.1 or localhost)`;
+  return undefined;
+}
+
 export function createChatServer(sessions: Sessions, handle: ChatHandler, log: (line: string) => void = console.error): http.Server {
   return http.createServer((req, res) => {
+    const refused = refusal(req);
+    if (refused) return send(res, 403, { detail: refused });
     const route = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (route !== '/chat') return send(res, 404, { detail: 'Not Found' });
     if (req.method !== 'POST') return send(res, 405, { detail: 'Method Not Allowed: use POST /chat' });

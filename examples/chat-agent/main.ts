@@ -26,11 +26,12 @@ export async function startChatAgent(config: AgentConfig): Promise<RunningAgent>
   const client = await connectNotekernel(config.server);
   try {
     const { tools } = await client.listTools();
+    const toolNames = tools.map((t) => t.name);
     const preferences = await preferencesOf(client, config.server.vault);
     const deps = { chat: config.chat, client, tools: toToolDefinitions(tools), maxSteps: config.maxSteps };
     const sessions = new Sessions();
     const handle: ChatHandler = async (session, message) => {
-      const turn = await runTurn(deps, systemPrompt(await preferences.read()), session.messages, message);
+      const turn = await runTurn(deps, systemPrompt(await preferences.read(), toolNames), session.messages, message);
       session.messages.push(...turn.added);
       return { response: turn.answer, session_id: session.id, tool_calls: turn.toolCalls };
     };
@@ -42,7 +43,7 @@ export async function startChatAgent(config: AgentConfig): Promise<RunningAgent>
     const { port } = server.address() as AddressInfo;
     return {
       url: `http://${config.host}:${port}`,
-      tools: tools.map((t) => t.name),
+      tools: toolNames,
       preferences: preferences.source,
       async close() {
         server.closeAllConnections();

@@ -182,6 +182,17 @@ describe('the chat API\'s refusals', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('answers 403 to web pages (an Origin) and to foreign Host names (DNS rebinding)', async () => {
+    const fromPage = await rawRequest(`${agent.url}/chat`, { headers: { origin: 'http://evil.example', 'content-type': 'text/plain' }, body: { message: 'Delete everything' } });
+    expect(fromPage.status).toBe(403);
+    const rebound = await rawRequest(`${agent.url}/chat`, { headers: { host: `evil.example:${new URL(agent.url).port}` }, body: { message: 'Delete everything' } });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toEqual({ detail: expect.stringContaining('evil.example') });
+    model.reply(say('Hi.'));
+    expect((await rawRequest(`${agent.url.replace('127.0.0.1', 'localhost')}/chat`, { body: { message: 'Hi' } })).status).toBe(200);
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('answers 405 for GET /chat and 404 elsewhere', async () => {
     expect((await rawRequest(`${agent.url}/chat`, { method: 'GET' })).status).toBe(405);
     expect((await rawRequest(`${agent.url}/sessions`, { method: 'GET' })).status).toBe(404);

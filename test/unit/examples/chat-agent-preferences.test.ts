@@ -77,4 +77,12 @@ describe('the chat agent\'s preferences', () => {
     await fs.writeFile(path.join(root, 'Preferences.md'), '\n- Cite note paths.\n');
     expect(systemPrompt(await preferences.read())).toMatch(/## User Preferences\n.*\n- Cite note paths\.$/);
   });
+
+  it('come after the habits the server\'s tools call for', () => {
+    const prompt = systemPrompt('- Be terse.', ['search_vault', 'save_preference', 'log_interaction']);
+    expect(prompt).toContain('save it with save_preference');
+    expect(prompt).toContain('record it with log_interaction');
+    expect(prompt.indexOf('log_interaction')).toBeLessThan(prompt.indexOf('## User Preferences'));
+    expect(systemPrompt('', ['create_note', 'constructor'])).not.toMatch(/save_preference|log_interaction|function/);
+  });
 });
