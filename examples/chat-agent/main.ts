@@ -19,11 +19,19 @@ export interface RunningAgent {
   url: string;
   tools: string[];
   preferences: PreferencesSource;
+  /** Settles if the notekernel server goes away before `close()`: every tool call would fail. */
+  serverGone: Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startChatAgent(config: AgentConfig): Promise<RunningAgent> {
   const client = await connectNotekernel(config.server);
+  let closing = false;
+  const serverGone = new Promise<void>((resolve) => {
+    client.onclose = () => {
+      if (!closing) resolve();
+    };
+  });
   try {
     const { tools } = await client.listTools();
     const toolNames = tools.map((t) => t.name);
@@ -45,13 +53,16 @@ export async function startChatAgent(config: AgentConfig): Promise<RunningAgent>
       url: `http://${config.host}:${port}`,
       tools: toolNames,
       preferences: preferences.source,
+      serverGone,
       async close() {
+        closing = true;
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await client.close();
       },
     };
   } catch (err) {
+    closing = true;
     await client.close();
     throw err;
   }
@@ -64,6 +75,10 @@ async function main(): Promise<void> {
   const stop = () => void agent.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  void agent.serverGone.then(() => {
+    console.error('the notekernel server stopped (its message, if any, is above); the chat agent stops too');
+    void agent.close().then(() => process.exit(1));
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
