@@ -61,15 +61,32 @@ export async function complete(endpoint: ChatEndpoint, request: CompletionReques
   return message;
 }
 
-function parseMessage(text: string): AssistantMessage | undefined {
+/**
+ * The first choice's message, or undefined for anything else. Tool calls are put in the shape
+ * OpenAI sends (some servers give `arguments` as an object or leave out `id`), since they go
+ * back to the endpoint in the history.
+ */
+export function parseMessage(text: string): AssistantMessage | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const message = (json as { choices?: Array<{ message?: Partial<AssistantMessage> }> }).choices?.[0]?.message;
+  const message = (json as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> }).choices?.[0]?.message;
   if (!message || typeof message !== 'object') return undefined;
-  const toolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : undefined;
-  return { role: 'assistant', content: typeof message.content === 'string' ? message.content : null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+  const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.flatMap(toToolCall) : [];
+  return { role: 'assistant', content: typeof message.content === 'string' ? message.content : null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+}
+
+function toToolCall(raw: unknown, index: number): ToolCall[] {
+  const call = raw as { id?: unknown; function?: { name?: unknown; arguments?: unknown } } | null;
+  const name = call?.function?.name;
+  if (typeof name !== 'string') return [];
+  const args = call?.function?.arguments;
+  return [{
+    id: typeof call?.id === 'string' && call.id ? call.id : `call_${index}`,
+    type: 'function',
+    function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
+  }];
 }
