@@ -20,7 +20,7 @@ export const updateFrontmatter = defineTool({
   name: 'update_frontmatter',
   description: 'Change one frontmatter field of a note: set, remove, or append to a list. The body and every other field stay exactly as they were.',
   input: z.object({ path: z.string().min(1).max(4_096).describe('the note, relative to the vault or absolute inside it'), field, value, operation }),
-  annotations: { title: 'Update frontmatter', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: 'Update frontmatter', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
     const { rel } = notePath(files, args.path, 'path');
@@ -38,7 +38,7 @@ export const batchUpdateFrontmatter = defineTool({
     value,
     operation,
   }),
-  annotations: { title: 'Update frontmatter of several notes', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: 'Update frontmatter of several notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
     const results: Array<{ path: string; ok: boolean; value?: MetadataValue | null; error?: { code: string; message: string } }> = [];
