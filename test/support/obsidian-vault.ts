@@ -15,6 +15,7 @@ export const OBSIDIAN_NOTES: Record<string, string> = {
   'Meetings/Weekly Sync.md': 'Notes without frontmatter.\r\n\r\nDiscussed [[Project Alpha]] and [[project alpha|the alpha]] and ![[Project Alpha#Goals]].\r\nA [[Missing Note]] too.\r\n',
   'Résumé Ünïcode/Café Crème.md': '---\ntags: [café]\n---\n\nÜber die Crème brûlée, links [[Project Alpha|α]].\n',
   'root note.md': 'A plain note at the root with the token zyxquorble.\n',
+  'Maps/_Index.md': '# Index\n\nStart at [[Weekly Sync]].\n',
   'People/Ada.md': '---\ntags: [person]\ncompany: "[[Acme Corp]]"\n---\n\nAda leads [[Project Alpha]].\n',
 };
 

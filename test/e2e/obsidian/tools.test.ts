@@ -216,7 +216,7 @@ describe('obsidian profile over MCP stdio', () => {
     const prompt = await session.client.getPrompt({ name: 'user_preferences' });
     expect(JSON.stringify(prompt.messages)).toContain('- Answer in British English\\n- Cite the note path');
     const resource = await session.client.readResource({ uri: 'notekernel://preferences' });
-    expect(resource.contents[0]?.text).toContain('- Cite the note path');
+    expect((resource.contents[0] as { text?: string } | undefined)?.text).toContain('- Cite the note path');
   });
 
   it('search_vault: hybrid by default, each mode, closest-name refusals', async () => {
