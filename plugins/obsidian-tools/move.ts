@@ -6,15 +6,18 @@
  * the links index names; each is rewritten with a compare-and-swap on the text just read, so a note
  * edited meanwhile is reported, never clobbered.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
 import type { NoteService } from '../../kernel/notes.js';
+import { contentHash } from '../../kernel/util/hash.js';
 import { readNoteText, writeNoteText } from '../../toolkit/files/note-text.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { formatWikilink, linkSafe } from '../../toolkit/markdown/wikilink-format.js';
 import type { LinkIndexService } from '../links/service.js';
-import { noteName, notePath } from './vault-paths.js';
+import { folderPath, noteName, notePath } from './vault-paths.js';
 
 export interface MoveOutcome {
   source: string;
@@ -35,7 +38,7 @@ const fold = (s: string): string => s.normalize('NFC').toLocaleLowerCase();
 export async function moveNote(deps: MoveDeps, sourceInput: string, destinationInput: string): Promise<MoveOutcome> {
   const { notes, files, links } = deps;
   const from = notePath(files, sourceInput, 'source').rel;
-  const to = notePath(files, destinationInput, 'destination').rel;
+  const to = (await intoFolder(files, destinationInput, from)) ?? notePath(files, destinationInput, 'destination').rel;
   if (from === to) throw new ValidationError(`source and destination are the same file (${from}).`, { field: 'destination' });
   const current = await readNoteText(files, from);
   if (!current) throw new NotFoundError(`No note at ${from}.`, { field: 'source', path: from });
@@ -50,12 +53,12 @@ export async function moveNote(deps: MoveDeps, sourceInput: string, destinationI
     await writeNoteText(notes, files, to, current.text, null);
     await notes.delete(`${from}.moving.md`);
   } else {
-    const moved = await writeNoteText(notes, files, to, current.text, null);
+    await writeNoteText(notes, files, to, current.text, null);
     try {
       await notes.delete(from, current.hash);
     } catch (err) {
       // The source changed (or went) while it was copied: undo the copy, keep the source as it is.
-      await notes.delete(to, moved.contentHash);
+      await notes.delete(to, contentHash(current.text));
       throw err;
     }
   }
@@ -73,6 +76,18 @@ export async function moveNote(deps: MoveDeps, sourceInput: string, destinationI
     }
   }
   return outcome;
+}
+
+/** A destination that names a folder (`Archive/`, or an existing folder): the note keeps its file name there. */
+async function intoFolder(files: VaultFiles, destination: string, from: string): Promise<string | undefined> {
+  const trimmed = destination.trim();
+  const folder = trimmed.endsWith('/') ? folderPath(files, trimmed, 'destination') : undefined;
+  const target = folder ?? (/\.md$/i.test(trimmed) ? undefined : folderPath(files, trimmed, 'destination'));
+  if (!target) return undefined;
+  const isFolder = folder !== undefined || (await fs.stat(target.absolute).then((s) => s.isDirectory(), () => false));
+  if (!isFolder) return undefined;
+  const name = path.posix.basename(from);
+  return target.rel === '' ? name : `${target.rel}/${name}`;
 }
 
 /** Rewrites the links in `at` that name `from` by name or by path; returns how many. */

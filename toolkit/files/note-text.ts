@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
-import { ConflictError, ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
+import { ConflictError, ContentHashMismatchError } from '../../kernel/errors.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
@@ -27,9 +27,10 @@ export async function readNoteText(files: VaultFiles, relPath: string): Promise<
 
 /**
  * Writes `text` at `relPath` if the file is still at `expectedHash` (`null`: it must not exist yet),
- * and returns the note as the store now reads it.
+ * and returns the note as the store now reads it — undefined when the store's layout keeps no
+ * note there (a file at the root of a typed vault): the file is written, there is nothing to announce.
  */
-export async function writeNoteText(notes: NoteService, files: VaultFiles, relPath: string, text: string, expectedHash: string | null): Promise<Note> {
+export async function writeNoteText(notes: NoteService, files: VaultFiles, relPath: string, text: string, expectedHash: string | null): Promise<Note | undefined> {
   const previous = expectedHash === null ? undefined : await notes.get(relPath);
   const folder = path.posix.dirname(relPath);
   if (folder !== '.') await files.mkdir(folder);
@@ -39,8 +40,8 @@ export async function writeNoteText(notes: NoteService, files: VaultFiles, relPa
     if (expectedHash === null && err instanceof ContentHashMismatchError) throw new ConflictError(`${relPath} already exists; nothing was overwritten.`, { path: relPath });
     throw err;
   }
-  const note = await notes.get(relPath);
-  if (!note) throw new NotFoundError(`${relPath} was written but is not a note the vault reads (its name or folder is left out).`, { path: relPath });
+  const note = await notes.get(relPath).catch(() => undefined);
+  if (!note) return undefined;
   await notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) });
   return note;
 }

@@ -3,6 +3,7 @@ import { ValidationError } from '../../../kernel/errors.js';
 import type { Metadata } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { composeMarkdown } from '../../../kernel/util/frontmatter.js';
+import { contentHash } from '../../../kernel/util/hash.js';
 import { writeNoteText } from '../../../toolkit/files/note-text.js';
 import { filesOf } from '../context.js';
 import { noteName, notePath } from '../vault-paths.js';
@@ -34,7 +35,8 @@ export const createFile = defineTool({
     const { rel } = notePath(files, args.path, 'path');
     if (!linkSafe(noteName(rel))) throw new ValidationError(`The note name "${noteName(rel)}" holds a character a [[wikilink]] cannot (one of [ ] | # ^).`, { field: 'path' });
     if (args.content.includes('\0')) throw new ValidationError('content contains a NUL byte, which a note file cannot hold.', { field: 'content' });
-    const note = await writeNoteText(ctx.notes, files, rel, composeMarkdown(frontmatterOf(args.frontmatter), args.content), null);
-    return { path: rel, created: true, content_hash: note.contentHash };
+    const text = composeMarkdown(frontmatterOf(args.frontmatter), args.content);
+    await writeNoteText(ctx.notes, files, rel, text, null);
+    return { path: rel, created: true, content_hash: contentHash(text) };
   },
 });

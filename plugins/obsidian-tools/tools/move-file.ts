@@ -6,7 +6,11 @@ import { filesOf } from '../context.js';
 import { moveNote, type MoveDeps } from '../move.js';
 
 const source = z.string().min(1).max(4_096).describe('the note to move, relative to the vault or absolute inside it');
-const destination = z.string().min(1).max(4_096).describe('its new path, e.g. "Archive/2024/Plan.md" (folders are made as needed; an existing file is never overwritten)');
+const destination = z
+  .string()
+  .min(1)
+  .max(4_096)
+  .describe('its new path, e.g. "Archive/2024/Plan.md", or a folder ("Archive/") to keep its name (folders are made as needed; an existing file is never overwritten)');
 
 function depsOf(ctx: ToolContext): MoveDeps {
   return { notes: ctx.notes, files: filesOf(ctx), links: ctx.resolve(LINK_INDEX) };

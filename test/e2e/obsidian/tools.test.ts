@@ -164,6 +164,10 @@ describe('obsidian profile over MCP stdio', () => {
       'Meetings/Weekly Sync.md', 'People/Ada.md', 'Projects/Active Work/Big Plan.md', 'Résumé Ünïcode/Café Crème.md',
     ]);
     expect((await ok('find_backlinks', { note_name: 'Project Alpha' })).backlinks).toEqual([]);
+    // A folder as destination keeps the file name: "Archive/" (made) or an existing folder.
+    expect((await ok('move_file', { source: 'Maps/_Index.md', destination: 'Index Archive/' })).destination).toBe('Index Archive/_Index.md');
+    expect((await ok('move_file', { source: 'Index Archive/_Index.md', destination: 'Maps' })).destination).toBe('Maps/_Index.md');
+    expect(read('Maps/_Index.md')).toBe(OBSIDIAN_NOTES['Maps/_Index.md']);
     expect(await refused('move_file', { source: 'root note.md', destination: 'People/Ada.md' })).toContain('already exists');
     expect(await refused('move_file', { source: 'root note.md', destination: '.obsidian/root note.md' })).toContain('.obsidian');
     expect(await refused('move_file', { source: 'root note.md', destination: '../outside/root note.md' })).toContain('outside');
