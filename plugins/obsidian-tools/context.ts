@@ -13,5 +13,3 @@ export function byPath(a: string, b: string): number {
   return folded !== 0 ? folded : a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** One outcome of a batch item: what it was asked, and either what it did or why it failed. */
-export type BatchItem<T> = T & ({ ok: true } | { ok: false; error: { code: string; message: string } });
