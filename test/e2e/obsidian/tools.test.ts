@@ -70,6 +70,9 @@ describe('obsidian profile over MCP stdio', () => {
     expect((await ok('search_by_folder', { folder: 'Projects' })).files).toEqual(['Projects/Project Alpha.md']);
     expect((await ok('search_by_folder', { folder: 'Projects', recursive: true })).files).toEqual(['Projects/Active Work/Big Plan.md', 'Projects/Project Alpha.md']);
     expect(await refused('search_by_folder', { folder: 'No Such Folder' })).toContain('No folder');
+    // list_tags (the tags plugin) reads frontmatter tags of notes in every folder, none from .obsidian/.
+    const tags = JSON.stringify((await ok('list_tags')).tags);
+    for (const tag of ['project', 'planning', 'person', 'café']) expect(tags).toContain(`"${tag}"`);
   });
 
   it('read_file: relative or absolute inside the vault; outside, tool folders and symlinks out refused', async () => {
@@ -231,6 +234,9 @@ describe('obsidian profile over MCP stdio', () => {
       const body = await ok('search_vault', { query: 'zyxquorble', mode, n_results: 3 });
       expect((body.results as Array<{ source: string }>)[0]?.source).toBe('Notes/Root Note.md');
     }
+    // keyword: notes with every word first, then notes with some of them (seed 004's ranking by words found).
+    const some = await ok('search_vault', { query: 'zyxquorble plethoric', mode: 'keyword' });
+    expect((some.results as Array<{ source: string }>).map((r) => r.source)).toEqual(['Notes/Root Note.md']);
     const secret = await ok('search_vault', { query: TOOL_FOLDER_SECRET, mode: 'keyword' });
     expect(secret.results).toEqual([]);
     expect(await refused('search_vault', { query: 'x', n_result: 3 })).toContain('did you mean \\"n_results\\"');
