@@ -41,15 +41,10 @@ export function vaultPath(files: VaultFiles, input: string, field: string): Vaul
   return { rel, absolute };
 }
 
-/** A note's path: `.md` added when the name has no extension; another extension is refused. */
+/** A note's path: `.md` added when the name does not end with it (`Release 1.2` is `Release 1.2.md`). */
 export function notePath(files: VaultFiles, input: string, field: string): VaultPath {
-  let value = input.trim();
-  const base = value.split('/').pop() ?? '';
-  if (!/\.md$/i.test(base)) {
-    if (/\.[A-Za-z0-9]{1,8}$/.test(base)) throw new ValidationError(`${field} "${input}" is not a markdown note (.md).`, { field, path: input });
-    value += '.md';
-  }
-  return vaultPath(files, value, field);
+  const value = input.trim();
+  return vaultPath(files, /\.md$/i.test(value) ? value : `${value}.md`, field);
 }
 
 /** A folder inside the vault; "", "." and "/" name the vault root itself. */

@@ -190,6 +190,10 @@ describe('obsidian profile over MCP stdio', () => {
     expect(read('Archive/2024/Project Apex.md')).toContain('[[Ada Lovelace]]');
     expect(read('Inbox/Ideas 2024/Nouvelle idée.md')).toContain('See [[Ada Lovelace]].');
     expect(await refused('batch_move_files', { moves: [{ source: 'a.md', dest: 'b.md' }] })).toContain('destination');
+    // A rename that changes only the case of the name (one file on case-insensitive file systems).
+    await ok('move_file', { source: 'People/Ada Lovelace.md', destination: 'People/ADA Lovelace' });
+    expect((await ok('search_by_folder', { folder: 'People' })).files).toEqual(['People/ADA Lovelace.md']);
+    expect(read('Archive/2024/Project Apex.md')).toContain('[[ADA Lovelace]]');
   });
 
   it('search_by_date_range: created from the Date field (wikilink dates too), modified from the file', async () => {
