@@ -3,8 +3,7 @@
  * wrote it, no keys added), yet through the kernel's bookkeeping: the file is written atomically
  * under the store's lock with a compare-and-swap on its hash (`files.writeText`), then read back
  * through the store (which indexes it) and announced to NoteService, so links, tags and a separate
- * search index see it at once — as they would a file another program wrote, without waiting for
- * the watcher.
+ * search index see it at once, as a tool's write, without waiting for the watcher.
  */
 import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
@@ -42,6 +41,6 @@ export async function writeNoteText(notes: NoteService, files: VaultFiles, relPa
   }
   const note = await notes.get(relPath).catch(() => undefined);
   if (!note) return undefined;
-  await notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) });
+  await notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) }, 'tool');
   return note;
 }
