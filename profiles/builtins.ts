@@ -8,9 +8,10 @@ import type { LazyCatalogue } from '../kernel/kernel.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
 import { flintProfile } from './flint/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
+import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinLazyCatalogue: LazyCatalogue = {
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, obsidianProfile],
   plugins: {
     vaults: async () => (await import('../plugins/vaults/index.js')).vaultsPlugin,
     'note-types': async () => (await import('../plugins/note-types/index.js')).noteTypesPlugin,
@@ -23,6 +24,8 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     search: async () => (await import('../plugins/search/index.js')).searchPlugin,
     memory: async () => (await import('../plugins/memory/index.js')).memoryPlugin,
     migration: async () => (await import('../plugins/migration/index.js')).migrationPlugin,
+    'obsidian-tools': async () => (await import('../plugins/obsidian-tools/index.js')).obsidianToolsPlugin,
+    'agent-preferences': async () => (await import('../plugins/agent-preferences/index.js')).agentPreferencesPlugin,
   },
   backends: {
     'fs-sqlite': async () => (await import('../backends/fs-sqlite/index.js')).fsSqliteBackend,

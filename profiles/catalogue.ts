@@ -21,9 +21,12 @@ import { zettelkastenProfile } from './zettelkasten/index.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
 import { memoryPlugin } from '../plugins/memory/index.js';
 import { migrationPlugin } from '../plugins/migration/index.js';
+import { obsidianToolsPlugin } from '../plugins/obsidian-tools/index.js';
+import { agentPreferencesPlugin } from '../plugins/agent-preferences/index.js';
+import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, obsidianToolsPlugin, agentPreferencesPlugin],
   backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, obsidianProfile],
 };

@@ -61,6 +61,11 @@ describe('the packed package', () => {
       { tool: 'start_draft_generation', args: { topic: 'spaced repetition' }, expectKey: 'next_action' },
     ],
     'agent-memory': [{ tool: 'memory_capture', args: { title: 'Installed', body: 'From the tarball.', tags: ['pkg'] }, expectKey: 'id' }],
+    // The model's weights come from the installed package (nothing fetched): a semantic search loads it.
+    obsidian: [
+      { tool: 'create_file', args: { path: 'Installed Notes/From the tarball.md', content: 'Packed, installed and served.' }, expectKey: 'path' },
+      { tool: 'search_vault', args: { query: 'package installation', mode: 'semantic' }, expectKey: 'results' },
+    ],
   };
 
   for (const [profile, steps] of Object.entries(calls)) {
