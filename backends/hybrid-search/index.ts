@@ -36,6 +36,13 @@ export const hybridSearchOptions = z
       .max(16)
       .default(1)
       .describe('worker threads that run the model (0: the main thread, which then stops serving while a batch embeds; each thread holds its own ~100 MB copy)'),
+    vectorWaitMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(2_000)
+      .describe("longest a search by meaning waits for a just-written note's vectors before answering from what is ready"),
   })
   .strict();
 
@@ -57,7 +64,15 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
       file = path.join(metaDir, options.indexFile);
     }
     const embedder = options.embedder === 'hashed' ? hashedEmbedder() : modelEmbedder(options.embedThreads, ctx.logger);
-    const search = new HybridSearchIndex({ file, embedder, minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars });
+    const search = new HybridSearchIndex({
+      file,
+      embedder,
+      logger: ctx.logger,
+      minSimilarity: options.minSimilarity,
+      fusionKeywords: options.fusionKeywords,
+      maxChunkChars: options.maxChunkChars,
+      vectorWaitMs: options.vectorWaitMs,
+    });
     return { search };
   },
 });
