@@ -13,8 +13,8 @@ import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.
 
 export interface EmbedQueueOptions {
   embedder: Embedder;
-  /** Called with each finished batch (hashes and their unit vectors, in order). */
-  onVectors(hashes: string[], vectors: Float32Array[]): void;
+  /** Called with each finished batch (hashes and their unit vectors, in order); the next batch of its slot waits for it. */
+  onVectors(hashes: string[], vectors: Float32Array[]): void | Promise<void>;
   logger?: Logger;
   /** Passages per embed call. Smaller keeps a query's own embedding from waiting long behind a batch. */
   batchSize?: number;
@@ -148,7 +148,7 @@ export class EmbedQueue {
       if (this.closed) return;
       this.failures = 0;
       this.embeddedCount += vectors.length;
-      this.options.onVectors(hashes, vectors);
+      await this.options.onVectors(hashes, vectors);
       for (const listener of this.listeners) listener(vectors.length);
     } catch (err) {
       if (this.closed) return;
