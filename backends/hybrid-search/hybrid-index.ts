@@ -14,6 +14,7 @@ import type { Embedder } from '../../toolkit/embedding/embedder.js';
 import { EmbedQueue } from './embed-queue.js';
 import { blobToVector, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
 import { embeddedText, passagesOf, type Passage } from './passages.js';
+import { QueryVectors } from './query-vectors.js';
 import { searchIndex, type SearchTuning } from './search.js';
 import { VectorMatrix } from './vector-matrix.js';
 
@@ -47,6 +48,7 @@ export class HybridSearchIndex implements SearchIndex {
   private readonly db: Database.Database;
   private readonly matrix: VectorMatrix;
   private readonly queue: EmbedQueue;
+  private readonly queryVectors: QueryVectors;
   private readonly notes = new Map<string, NoteRow>();
   private tail: Promise<unknown> = Promise.resolve();
   private chunkCount = 0;
@@ -56,6 +58,7 @@ export class HybridSearchIndex implements SearchIndex {
     const { embedder } = options;
     this.db = openIndexDb(options.file, `${embedder.id}/${embedder.dim}`);
     this.matrix = new VectorMatrix(embedder.dim);
+    this.queryVectors = new QueryVectors(embedder);
     this.queue = new EmbedQueue({
       embedder,
       onVectors: (hashes, vectors) => this.storeVectors(hashes, vectors),
@@ -115,7 +118,7 @@ export class HybridSearchIndex implements SearchIndex {
     const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
     // A note just written is found by meaning too: its few passages go first in the queue.
     if (byMeaning) await this.queue.urgentDone(this.options.vectorWaitMs ?? 2_000);
-    const page = await searchIndex({ db: this.db, matrix: this.matrix, notes: this.notes, embedder: this.options.embedder, tuning: this.options }, query);
+    const page = await searchIndex({ db: this.db, matrix: this.matrix, notes: this.notes, queryVectors: this.queryVectors, tuning: this.options }, query);
     const ready = this.matrix.size;
     if (!byMeaning || ready >= this.chunkCount) return page;
     return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount) };

@@ -89,17 +89,21 @@ function splitEmbedder(passages: Embedder, queries: Embedder): Embedder {
  */
 const MIN_SIMILARITY = 0;
 
-const QUERIES = ['harbour ferry timetable', 'bridge repair budget', 'compost for the garden', 'river kayak camp', 'lentil soup recipe', 'plugin backend index', 'customer feedback review', 'storm wall damage'];
+/** The k-th query: two topic words, a different pair for each k below TOPICS.length². */
+const queryAt = (k: number) => `${TOPICS[k % TOPICS.length]} ${TOPICS[Math.floor(k / TOPICS.length) % TOPICS.length]}`;
 
 async function searchRows(label: string, index: SearchIndex, count: number): Promise<BenchRow[]> {
-  const run = (mode: SearchMode) => sample(60, (i) => index.search({ text: QUERIES[i % QUERIES.length]!, limit: 10, mode }));
-  await run('hybrid'); // warm: the model's first query, caches
-  const keyword = await run('keyword');
-  // CPU time of the whole process (the model's thread included): what a search costs whatever else the cores run.
+  // Every measured query is new to the index's query-vector cache, except in the "repeated" row.
+  const run = (mode: SearchMode, first: number) => sample(60, (i) => index.search({ text: queryAt(first + i * 7), limit: 10, mode }));
+  await run('hybrid', 1); // warm: the model's first query, SQLite's and the JIT's caches
+  const keyword = await run('keyword', 2);
+  // CPU time of the whole process (the model's thread included; not a postgres server's).
   const cpu = process.cpuUsage();
-  const hybrid = await run('hybrid');
-  const cpuMs = (process.cpuUsage(cpu).user + process.cpuUsage(cpu).system) / 1000 / hybrid.length;
-  const embedOnly = await sample(60, (i) => index.search({ text: `${QUERIES[i % QUERIES.length]} zzunmatched`, limit: 1, mode: 'semantic' }));
+  const hybrid = await run('hybrid', 2);
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000 / hybrid.length;
+  const repeated = await run('hybrid', 2);
+  const embedOnly = await sample(60, (i) => index.search({ text: queryAt(3 + i * 7), limit: 1, mode: 'semantic' }));
   const planted = await sample(20, async (i) => {
     const n = (i * 37) % count;
     const page = await index.search({ text: `zq${n}x`, limit: 3 });
@@ -115,6 +119,14 @@ async function searchRows(label: string, index: SearchIndex, count: number): Pro
       baseline: `keyword p95 ${fmt(k95)}`,
       ratio: `${(p95 / k95).toFixed(1)}×`,
       pass: p95 <= 30,
+    },
+    {
+      bench: `${label}: hybrid search, repeated query (its vector cached; p50 / p95)`,
+      value: `${fmt(percentile(repeated, 50))} / ${fmt(percentile(repeated, 95))}`,
+      target: 'p95 ≤ 30 ms',
+      baseline: `keyword p95 ${fmt(k95)}`,
+      ratio: `${(percentile(repeated, 95) / k95).toFixed(1)}×`,
+      pass: percentile(repeated, 95) <= 30,
     },
     {
       bench: `${label}: semantic search alone, 1 hit (p50 / p95)`,
@@ -145,7 +157,7 @@ async function largeVault(count: number): Promise<BenchRow[]> {
       bench: `sqlite engine: catch-up of ${count} notes, keywords stored (vectors queued)`,
       value: `${(keywordsMs / 1000).toFixed(1)} s, ${queued.chunks} passages`,
       target: '< 30 s (a read waits that long)',
-      baseline: `hashed vectors after it: ${(vectorsMs / 1000).toFixed(1)} s`,
+      baseline: `hashed vectors made alongside; left after it: ${(vectorsMs / 1000).toFixed(1)} s`,
       ratio: '-',
       pass: keywordsMs < 30_000,
     });

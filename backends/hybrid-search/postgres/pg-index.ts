@@ -8,11 +8,12 @@
 import type { BackgroundReport, Logger, Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../../kernel/index.js';
 import type { ProgressReporter } from '../../../kernel/progress.js';
 import { DEFAULT_CHUNK_CHARS } from '../../../toolkit/embedding/chunks.js';
-import { embedInBatches, type Embedder } from '../../../toolkit/embedding/embedder.js';
+import type { Embedder } from '../../../toolkit/embedding/embedder.js';
 import { fold } from '../../../toolkit/embedding/words.js';
 import { EmbedQueue } from '../embed-queue.js';
 import { vectorsNotice } from '../hybrid-index.js';
 import { embeddedText, passagesOf } from '../passages.js';
+import { QueryVectors } from '../query-vectors.js';
 import { DEFAULT_MIN_SIMILARITY } from '../search.js';
 import { loadPg, type PgClient, type PgPool } from './pg-driver.js';
 import { ensureSchema, SCHEMA_NAME, vectorLiteral } from './pg-schema.js';
@@ -37,6 +38,7 @@ const RECONCILE_GROUP = 200;
 
 export class PgHybridIndex implements SearchIndex {
   private readonly queue: EmbedQueue;
+  private readonly queryVectors: QueryVectors;
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -44,6 +46,7 @@ export class PgHybridIndex implements SearchIndex {
     private readonly pool: PgPool,
     private readonly options: PgIndexOptions,
   ) {
+    this.queryVectors = new QueryVectors(options.embedder);
     this.queue = new EmbedQueue({
       embedder: options.embedder,
       onVectors: (hashes, vectors) => this.storeVectors(hashes, vectors),
@@ -116,7 +119,7 @@ export class PgHybridIndex implements SearchIndex {
       {
         pool: this.pool,
         schema: this.options.schema,
-        embedQuery: async (text) => (await embedInBatches(this.options.embedder, [text]))[0]!,
+        embedQuery: (text) => this.queryVectors.of(text),
         minSimilarity: this.options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
         fusionKeywords: this.options.fusionKeywords ?? 'all',
         candidates: this.options.candidates ?? 200,
