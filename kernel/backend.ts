@@ -236,6 +236,22 @@ export interface SearchPage {
   hits: SearchHit[];
   /** Every match, not only this page. */
   total: number;
+  /**
+   * Present when a `semantic` or `hybrid` ranking saw only part of the index: its vectors are
+   * still being built in the background (`ready` of `total` passages). Keyword matches are
+   * complete; a tool shows `notice` beside the hits.
+   */
+  vectors?: { ready: number; total: number };
+  /** A sentence for the reader about how complete this page is (e.g. vectors still building). */
+  notice?: string;
+}
+
+/** Work an index does behind its answers, as `SearchIndex.finishBackground` reports it. */
+export interface BackgroundReport {
+  /** Items of background work done since the index opened (passages embedded). */
+  done: number;
+  /** How long the caller waited. */
+  ms: number;
 }
 
 /** Bounds for `SearchIndex.sql`; a backend applies its own defaults (30 s, 1,000 rows) when absent. */
@@ -272,6 +288,13 @@ export interface SearchIndex {
    * part of its store (fs-sqlite's own).
    */
   reconcile?(source: ReconcileSource): Promise<ReconcileReport>;
+  /**
+   * Resolves once the work the index does in the background (a hybrid index embedding passages
+   * after their keywords were indexed) is finished, reporting it on `progress`. Searches never
+   * wait for it: they answer from what is ready and say so (`SearchPage.vectors`). The CLI's
+   * `index` command waits here with a progress bar.
+   */
+  finishBackground?(progress?: ProgressReporter): Promise<BackgroundReport>;
   /**
    * capability `sql`: exactly one read-only `SELECT` / `WITH` statement over the index, on a
    * connection separate from the writer's, bounded in rows and time. `params` bind `?` (a list)

@@ -11,6 +11,7 @@ import { BackendUnavailableError } from './errors.js';
 import type { SqlParams } from './index-database.js';
 import type { Logger } from './logger.js';
 import type { Note } from './note.js';
+import type { ProgressReporter } from './progress.js';
 
 export interface IndexOutboxOptions {
   /** First retry delay; doubles per failure up to `maxRetryMs`. */
@@ -69,6 +70,13 @@ export class IndexOutbox {
     await this.withinReadWait(this.reconciled);
     if (this.pending.size === 0 && !this.draining) return;
     await this.withinReadWait(new Promise<void>((resolve) => this.idleWaiters.push(resolve)));
+  }
+
+  /** Like `settled`, without a time limit: for a caller that chose to wait (the CLI's `index`). */
+  async idle(): Promise<void> {
+    await this.reconciled;
+    if (this.pending.size === 0 && !this.draining) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Applies what is queued (bounded by `waitMs`), then stops retrying. */
@@ -161,11 +169,21 @@ export class IndexOutbox {
 /** The search index as readers see it: every read waits for the outbox first. */
 export function settledSearchIndex(index: SearchIndex, outbox: IndexOutbox): SearchIndex {
   const sql = index.sql?.bind(index);
+  const finishBackground = index.finishBackground?.bind(index);
   return {
     async search(query: SearchQuery): Promise<SearchPage> {
       await outbox.settled();
       return index.search(query);
     },
+    ...(finishBackground
+      ? {
+          async finishBackground(progress?: ProgressReporter) {
+            // The catch-up decides what is left to do in the background: it comes first.
+            await outbox.idle();
+            return finishBackground(progress);
+          },
+        }
+      : {}),
     upsert: async (note) => outbox.upsert(note),
     remove: async (id) => outbox.remove(id),
     close: () => outbox.close(),

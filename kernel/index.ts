@@ -28,6 +28,7 @@ export type {
   VaultFiles,
   SearchQuery,
   SearchPage,
+  BackgroundReport,
 } from './backend.js';
 export { defineTool } from './tool.js';
 export type { ToolDefinition, ToolContext, ToolInfo, ToolAnnotations, ToolArgs, ToolResult } from './tool.js';

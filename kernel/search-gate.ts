@@ -10,6 +10,7 @@ import { CapabilityError } from './errors.js';
 export function capabilityGatedSearch(index: SearchIndex, capabilities: ReadonlySet<Capability>, backendId: string): SearchIndex {
   const sql = index.sql?.bind(index);
   const reconcile = index.reconcile?.bind(index);
+  const finishBackground = index.finishBackground?.bind(index);
   return {
     async search(query) {
       for (const { capability, member } of searchNeeds(query)) {
@@ -26,5 +27,6 @@ export function capabilityGatedSearch(index: SearchIndex, capabilities: Readonly
     close: () => index.close(),
     ...(sql ? { sql } : {}),
     ...(reconcile ? { reconcile } : {}),
+    ...(finishBackground ? { finishBackground } : {}),
   };
 }

@@ -103,6 +103,10 @@ export class Vault {
     return this.parts.scope.resolve(tok);
   }
 
+  tryResolve<T>(tok: Token<T>): T | undefined {
+    return this.parts.scope.tryResolve(tok);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

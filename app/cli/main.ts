@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { NotekernelError, toNotekernelError } from '../../kernel/errors.js';
 import { VERSION } from '../../kernel/version.js';
+import { SEARCH_INDEX } from '../../kernel/tokens.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
 import { addDeleteCommands } from './commands/delete-commands.js';
@@ -103,7 +104,9 @@ function buildProgram(): Command {
       const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn', progress });
       try {
         const report = await vault.notes.store.refresh(progress);
-        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        // A search index that embeds behind its answers (hybrid-search) finishes here, with its own bar.
+        const background = await vault.tryResolve(SEARCH_INDEX)?.finishBackground?.(progress);
+        process.stdout.write(`${JSON.stringify(background ? { ...report, vectors: { embedded: background.done, ms: background.ms } } : report, null, 2)}\n`);
       } finally {
         await kernel.close();
       }

@@ -1,15 +1,20 @@
 /**
- * The hybrid SearchIndex: keeps chunks, their FTS5 rows and their vectors in step with the notes
- * (upsert, remove, reconcile), and answers searches by keyword, by meaning, or both fused
- * (`search.ts`). Writes are serialised: an upsert awaits the embedder between reading what it
- * has and writing what it computed, and two interleaved upserts of one note would mix chunks.
+ * The hybrid SearchIndex's embedded engine: chunks, their FTS5 rows and their vectors in the
+ * vault's SQLite index, kept in step with the notes (upsert, remove, reconcile), answering by
+ * keyword, by meaning, or both fused (`search.ts`). A write stores a note's passages and keywords
+ * at once; their vectors are computed behind it (`EmbedQueue`), so keyword search answers while
+ * a vault's first indexing is still embedding, and a search by meaning answers from the vectors
+ * that are ready and says how many (`SearchPage.vectors`).
  */
-import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { chunkNote, DEFAULT_CHUNK_CHARS, type Chunk } from '../../toolkit/embedding/chunks.js';
-import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
+import type { BackgroundReport, Logger, Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
+import { DEFAULT_CHUNK_CHARS } from '../../toolkit/embedding/chunks.js';
+import type { Embedder } from '../../toolkit/embedding/embedder.js';
+import { EmbedQueue } from './embed-queue.js';
 import { blobToVector, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
+import { embeddedText, passagesOf, type Passage } from './passages.js';
+import { QueryVectors } from './query-vectors.js';
 import { searchIndex, type SearchTuning } from './search.js';
 import { VectorMatrix } from './vector-matrix.js';
 
@@ -18,46 +23,65 @@ export interface HybridIndexOptions extends SearchTuning {
   file: string;
   embedder: Embedder;
   maxChunkChars?: number;
+  logger?: Logger;
+  /** Passages per embed call in the background. */
+  embedBatch?: number;
+  /** Longest a semantic or hybrid search waits for a just-written note's vectors (default 2,000 ms). */
+  vectorWaitMs?: number;
 }
 
 export interface HybridIndexStats {
   notes: number;
+  /** Passages indexed (keywords); those with a vector are `vectors`. */
   chunks: number;
-  /** Texts sent to the embedder since open (a cached chunk costs none). */
+  vectors: number;
+  /** Texts sent to the embedder since open (a cached passage costs none). */
   embedded: number;
+  /** Passages waiting for their vector. */
+  pending: number;
 }
 
-/** Changed notes read and embedded together during reconcile. */
-const RECONCILE_GROUP = 16;
-
-interface PlannedChunk extends Chunk {
-  /** What the embedder sees: title, heading and text. */
-  embedded: string;
-  hash: string;
-}
+/** Changed notes read and stored in one transaction during reconcile. */
+const RECONCILE_GROUP = 64;
 
 export class HybridSearchIndex implements SearchIndex {
   private readonly db: Database.Database;
   private readonly matrix: VectorMatrix;
+  private readonly queue: EmbedQueue;
+  private readonly queryVectors: QueryVectors;
   private readonly notes = new Map<string, NoteRow>();
   private tail: Promise<unknown> = Promise.resolve();
-  private embedded = 0;
+  private chunkCount = 0;
+  private closed = false;
 
   constructor(private readonly options: HybridIndexOptions) {
     const { embedder } = options;
     this.db = openIndexDb(options.file, `${embedder.id}/${embedder.dim}`);
     this.matrix = new VectorMatrix(embedder.dim);
+    this.queryVectors = new QueryVectors(embedder);
+    this.queue = new EmbedQueue({
+      embedder,
+      onVectors: (hashes, vectors) => this.storeVectors(hashes, vectors),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.embedBatch ? { batchSize: options.embedBatch } : {}),
+    });
     for (const row of this.db.prepare<[], NoteRow>('SELECT id, title, type, updated, content_hash FROM notes').all()) this.notes.set(row.id, row);
+    this.chunkCount = this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks').get()!.n;
     const vectors = this.db.prepare<[], { id: number; note_id: string; vector: Buffer }>('SELECT c.id, c.note_id, v.vector FROM chunks c JOIN vectors v ON v.hash = c.hash');
     for (const row of vectors.iterate()) this.matrix.add(row.id, row.note_id, blobToVector(row.vector));
+    // Passages stored by a run that ended before their vectors were made: embed them now.
+    const missing = this.db.prepare<[], { hash: string; title: string; heading: string; text: string }>(
+      'SELECT c.hash, n.title, c.heading, c.text FROM chunks c JOIN notes n ON n.id = c.note_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash)',
+    );
+    for (const row of missing.iterate()) this.queue.add(row.hash, embeddedText(row.title, row.heading, row.text), false);
   }
 
   stats(): HybridIndexStats {
-    return { notes: this.notes.size, chunks: this.matrix.size, embedded: this.embedded };
+    return { notes: this.notes.size, chunks: this.chunkCount, vectors: this.matrix.size, embedded: this.queue.embedded, pending: this.queue.pending };
   }
 
   upsert(note: Note): Promise<void> {
-    return this.exclusive(() => this.write([note]));
+    return this.exclusive(async () => this.write([note], true));
   }
 
   remove(id: string): Promise<void> {
@@ -76,14 +100,14 @@ export class HybridSearchIndex implements SearchIndex {
       }
       const changed = listed.filter((summary) => this.notes.get(summary.id)?.content_hash !== summary.contentHash);
       report.unchanged = listed.length - changed.length;
-      // Notes embedded together fill the model's batches: one short note alone is a batch of one.
       for (let start = 0; start < changed.length; start += RECONCILE_GROUP) {
         const group: Note[] = [];
         for (const summary of changed.slice(start, start + RECONCILE_GROUP)) {
           const note = await source.get(summary.id);
           if (note) group.push(note);
         }
-        await this.write(group);
+        // Keywords now; the catch-up's vectors in the background, behind any write's.
+        this.write(group, false);
         report.upserted += group.length;
       }
       return report;
@@ -91,76 +115,108 @@ export class HybridSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchPage> {
-    return searchIndex({ db: this.db, matrix: this.matrix, notes: this.notes, embedder: this.options.embedder, tuning: this.options }, query);
+    const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
+    // A note just written is found by meaning too: its few passages go first in the queue.
+    if (byMeaning) await this.queue.urgentDone(this.options.vectorWaitMs ?? 2_000);
+    const page = await searchIndex({ db: this.db, matrix: this.matrix, notes: this.notes, queryVectors: this.queryVectors, tuning: this.options }, query);
+    const ready = this.matrix.size;
+    if (!byMeaning || ready >= this.chunkCount) return page;
+    return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount) };
+  }
+
+  async finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
+    const started = performance.now();
+    await this.queue.idle(progress);
+    return { done: this.queue.embedded, ms: Math.round(performance.now() - started) };
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.queue.close();
     await this.tail.catch(() => undefined);
     if (this.db.open) this.db.close();
     await this.options.embedder.close?.();
   }
 
-  /** Embeds what the notes' chunks lack (one set of batches for all), then commits each note. */
-  private async write(notes: readonly Note[]): Promise<void> {
-    const planned = notes.map((note) => ({ note, chunks: this.chunksOf(note) }));
+  /** Stores each note's passages and keywords; passages whose text has a vector get it now, the rest are queued. */
+  private write(notes: readonly Note[], urgent: boolean): void {
     const known = this.db.prepare<[string], { vector: Buffer }>('SELECT vector FROM vectors WHERE hash = ?');
-    const vectors = new Map<string, Float32Array>();
-    const missing = new Map<string, string>();
-    for (const chunk of planned.flatMap((p) => p.chunks)) {
-      if (vectors.has(chunk.hash) || missing.has(chunk.hash)) continue;
-      const row = known.get(chunk.hash);
-      if (row) vectors.set(chunk.hash, blobToVector(row.vector));
-      else missing.set(chunk.hash, chunk.embedded);
+    const planned = notes.map((note) => ({ note, passages: passagesOf(note, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS) }));
+    const added: Array<{ id: number; noteId: string; vector: Float32Array }> = [];
+    const dropped: Array<{ id: number; hash: string }> = [];
+    const queued: Passage[] = [];
+    // Read before the old rows go: an unchanged passage's vector is orphaned for a moment below.
+    const cached = new Map<string, Float32Array>();
+    for (const passage of planned.flatMap((p) => p.passages)) {
+      const stored = cached.has(passage.hash) ? undefined : known.get(passage.hash);
+      if (stored) cached.set(passage.hash, blobToVector(stored.vector));
     }
-    const fresh = await embedInBatches(this.options.embedder, [...missing.values()]);
-    this.embedded += fresh.length;
-    [...missing.keys()].forEach((hash, i) => vectors.set(hash, fresh[i]!));
-    for (const { note, chunks } of planned) this.commit(note, chunks, vectors);
-  }
-
-  private chunksOf(note: Note): PlannedChunk[] {
-    const pieces = chunkNote(note.content, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS);
-    // A note with no body is still found by its title.
-    if (pieces.length === 0) pieces.push({ heading: '', text: '' });
-    return pieces.map((piece) => {
-      // The title and heading travel with each passage: "Budget" under "## Kestrel" is about the kestrel.
-      const embedded = [note.title, piece.heading, piece.text].filter(Boolean).join('\n');
-      return { ...piece, embedded, hash: createHash('sha256').update(embedded).digest('base64url') };
-    });
-  }
-
-  private commit(note: Note, chunks: readonly PlannedChunk[], vectors: ReadonlyMap<string, Float32Array>): void {
-    const added: Array<{ id: number; vector: Float32Array }> = [];
-    const row: NoteRow = { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash };
-    // Memory (the matrix, the note map) follows only a committed transaction.
-    const dropped = this.db.transaction(() => {
-      const dropped = this.forget(note.id);
-      this.db.prepare('INSERT INTO notes (id, title, type, updated, content_hash) VALUES (@id, @title, @type, @updated, @content_hash)').run(row);
-      const insertChunk = this.db.prepare('INSERT INTO chunks (note_id, seq, hash, heading, text) VALUES (?, ?, ?, ?, ?)');
-      const insertFts = this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?, ?, ?, ?)');
-      const insertVector = this.db.prepare('INSERT OR IGNORE INTO vectors (hash, vector) VALUES (?, ?)');
-      chunks.forEach((chunk, seq) => {
-        const id = Number(insertChunk.run(note.id, seq, chunk.hash, chunk.heading, chunk.text).lastInsertRowid);
-        insertFts.run(id, note.title, chunk.heading, chunk.text);
-        const vector = vectors.get(chunk.hash)!;
-        insertVector.run(chunk.hash, vectorToBlob(vector));
-        added.push({ id, vector });
-      });
-      return dropped;
+    const keepVector = this.db.prepare('INSERT OR IGNORE INTO vectors (hash, vector) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const { note, passages } of planned) {
+        dropped.push(...this.forget(note.id));
+        const row: NoteRow = { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash };
+        this.db.prepare('INSERT INTO notes (id, title, type, updated, content_hash) VALUES (@id, @title, @type, @updated, @content_hash)').run(row);
+        const insertChunk = this.db.prepare('INSERT INTO chunks (note_id, seq, hash, heading, text) VALUES (?, ?, ?, ?, ?)');
+        const insertFts = this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?, ?, ?, ?)');
+        passages.forEach((passage, seq) => {
+          const id = Number(insertChunk.run(note.id, seq, passage.hash, passage.heading, passage.text).lastInsertRowid);
+          insertFts.run(id, note.title, passage.heading, passage.text);
+          const vector = cached.get(passage.hash);
+          if (vector) {
+            keepVector.run(passage.hash, vectorToBlob(vector));
+            added.push({ id, noteId: note.id, vector });
+          } else queued.push(passage);
+        });
+      }
     })();
-    for (const chunkId of dropped) this.matrix.delete(chunkId);
-    for (const { id, vector } of added) this.matrix.add(id, note.id, vector);
-    this.notes.set(note.id, row);
+    // Memory (the matrix, the note map, the queue) follows only a committed transaction.
+    for (const { id, hash } of dropped) {
+      this.matrix.delete(id);
+      this.chunkCount -= 1;
+      if (!this.hashInUse(hash)) this.queue.forget(hash);
+    }
+    for (const { note, passages } of planned) {
+      this.notes.set(note.id, { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash });
+      this.chunkCount += passages.length;
+    }
+    for (const { id, noteId, vector } of added) this.matrix.add(id, noteId, vector);
+    for (const passage of queued) this.queue.add(passage.hash, passage.embedded, urgent);
+  }
+
+  /** A finished batch: kept for every passage that still holds its text; one edited away meanwhile is dropped. */
+  private storeVectors(hashes: string[], vectors: Float32Array[]): void {
+    if (this.closed || !this.db.open) return;
+    const users = this.db.prepare<[string], { id: number; note_id: string }>('SELECT id, note_id FROM chunks WHERE hash = ?');
+    const insert = this.db.prepare('INSERT OR IGNORE INTO vectors (hash, vector) VALUES (?, ?)');
+    const added: Array<{ id: number; noteId: string; vector: Float32Array }> = [];
+    this.db.transaction(() => {
+      hashes.forEach((hash, i) => {
+        const rows = users.all(hash);
+        if (rows.length === 0) return;
+        insert.run(hash, vectorToBlob(vectors[i]!));
+        for (const row of rows) added.push({ id: row.id, noteId: row.note_id, vector: vectors[i]! });
+      });
+    })();
+    for (const { id, noteId, vector } of added) this.matrix.add(id, noteId, vector);
   }
 
   private unindex(id: string): void {
     const dropped = this.db.transaction(() => this.forget(id))();
-    for (const chunkId of dropped) this.matrix.delete(chunkId);
+    for (const { id: chunkId, hash } of dropped) {
+      this.matrix.delete(chunkId);
+      this.chunkCount -= 1;
+      if (!this.hashInUse(hash)) this.queue.forget(hash);
+    }
     this.notes.delete(id);
   }
 
-  /** Deletes a note's rows (inside the caller's transaction) and the vectors no other chunk shares; returns its chunk ids. */
-  private forget(id: string): number[] {
+  private hashInUse(hash: string): boolean {
+    return this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM chunks WHERE hash = ? LIMIT 1').get(hash) !== undefined;
+  }
+
+  /** Deletes a note's rows (inside the caller's transaction) and the vectors no other chunk shares; returns its chunks. */
+  private forget(id: string): Array<{ id: number; hash: string }> {
     const old = this.db.prepare<[string], { id: number; hash: string }>('SELECT id, hash FROM chunks WHERE note_id = ?').all(id);
     const deleteFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     for (const chunk of old) deleteFts.run(chunk.id);
@@ -168,7 +224,7 @@ export class HybridSearchIndex implements SearchIndex {
     this.db.prepare('DELETE FROM notes WHERE id = ?').run(id);
     const orphan = this.db.prepare('DELETE FROM vectors WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM chunks WHERE hash = ?)');
     for (const { hash } of old) orphan.run(hash, hash);
-    return old.map((chunk) => chunk.id);
+    return old;
   }
 
   private exclusive<T>(run: () => Promise<T>): Promise<T> {
@@ -176,4 +232,8 @@ export class HybridSearchIndex implements SearchIndex {
     this.tail = result.catch(() => undefined);
     return result;
   }
+}
+
+export function vectorsNotice(ready: number, total: number): string {
+  return `Vectors are still being built (${ready} of ${total} passages ready): the ranking by meaning covers only those; keyword matches are complete.`;
 }

@@ -1,8 +1,9 @@
 /**
  * The `hybrid-search` backend: a search index beside any store (`search: { backend:
  * hybrid-search }`), finding notes by keyword (SQLite FTS5), by meaning (sentence vectors), or
- * both fused. Its file lives in the vault's metadata folder; without a folder it is kept in
- * memory. The default embedder is Universal Sentence Encoder lite, shipped inside an npm package
+ * both fused. Engine `sqlite` (default): its file lives in the vault's metadata folder; without
+ * a folder it is kept in memory. Engine `postgres`: PostgreSQL + pgvector at `url`, the same
+ * passages, embedder and fusion contract (decision 023). The default embedder is Universal Sentence Encoder lite, shipped inside an npm package
  * and loaded on the first embed: nothing is downloaded. Decision 018 records the measurements.
  */
 import { existsSync } from 'node:fs';
@@ -16,10 +17,19 @@ import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
 import { useLiteEmbedder } from '../../toolkit/embedding/use-lite-embedder.js';
 import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
 import { HybridSearchIndex } from './hybrid-index.js';
+import { PgHybridIndex } from './postgres/pg-index.js';
+import { SCHEMA_NAME } from './postgres/pg-schema.js';
 import { DEFAULT_MIN_SIMILARITY } from './search.js';
 
 export const hybridSearchOptions = z
   .object({
+    engine: z
+      .enum(['sqlite', 'postgres'])
+      .default('sqlite')
+      .describe("sqlite: in the vault's own index file (vectors scanned in memory); postgres: PostgreSQL + pgvector at `url` (decision 023)"),
+    url: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL').optional().describe('engine postgres: the database (needs the pgvector extension)'),
+    schema: z.string().regex(SCHEMA_NAME, 'a plain lower-case SQL name').default('notekernel').describe("engine postgres: the schema holding this vault's tables (one vault per schema)"),
+    candidates: z.number().int().min(10).max(1_000).default(200).describe('engine postgres: nearest passages (HNSW) the semantic leg ranks'),
     metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
     indexFile: z.string().regex(/^[\w.-]+$/, 'a file name').default('hybrid.db').describe('the index file inside the metadata folder'),
     embedder: z
@@ -36,8 +46,18 @@ export const hybridSearchOptions = z
       .max(16)
       .default(1)
       .describe('worker threads that run the model (0: the main thread, which then stops serving while a batch embeds; each thread holds its own ~100 MB copy)'),
+    vectorWaitMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(2_000)
+      .describe("longest a search by meaning waits for a just-written note's vectors before answering from what is ready"),
   })
-  .strict();
+  .strict()
+  .superRefine((options, ctx) => {
+    if (options.engine === 'postgres' && options.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'engine "postgres" needs a url (postgres://user@host:port/database)' });
+  });
 
 export type HybridSearchOptions = z.infer<typeof hybridSearchOptions>;
 
@@ -50,14 +70,19 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
   options: hybridSearchOptions,
   async create(ctx) {
     const options = ctx.options;
+    const embedder = options.embedder === 'hashed' ? hashedEmbedder() : modelEmbedder(options.embedThreads, ctx.logger);
+    const tuning = { minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars, vectorWaitMs: options.vectorWaitMs };
+    if (options.engine === 'postgres') {
+      const search = await PgHybridIndex.open({ url: options.url!, schema: options.schema, candidates: options.candidates, embedder, logger: ctx.logger, ...tuning });
+      return { search };
+    }
     let file = ':memory:';
     if (ctx.folder !== undefined) {
       const metaDir = path.join(ctx.folder, options.metaDir);
       await fs.mkdir(metaDir, { recursive: true });
       file = path.join(metaDir, options.indexFile);
     }
-    const embedder = options.embedder === 'hashed' ? hashedEmbedder() : modelEmbedder(options.embedThreads, ctx.logger);
-    const search = new HybridSearchIndex({ file, embedder, minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars });
+    const search = new HybridSearchIndex({ file, embedder, logger: ctx.logger, ...tuning });
     return { search };
   },
 });

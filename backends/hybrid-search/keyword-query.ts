@@ -64,6 +64,11 @@ export function ftsExcluded(query: ParsedQuery): string | undefined {
   return query.excluded.length ? query.excluded.map(ftsTerm).join(' OR ') : undefined;
 }
 
+/** The query as the model reads it: the words (stop-words too) without the agent syntax. */
+export function semanticSentence(text: string): string {
+  return text.replace(/(^|\s)-\S+/g, ' ').replace(/["*]/g, ' ').replace(/\bOR\b/g, ' ').trim();
+}
+
 /** Words worth a `<mark>` in a snippet built outside FTS5. */
 export function markableWords(query: ParsedQuery): string[] {
   return [...new Set(query.alternatives.flat().flatMap((t) => t.words))];
@@ -72,4 +77,25 @@ export function markableWords(query: ParsedQuery): string[] {
 function ftsTerm(term: Term): string {
   const quoted = `"${term.words.join(' ')}"`;
   return term.prefix ? `${quoted}*` : quoted;
+}
+
+/**
+ * The same query for PostgreSQL's `to_tsquery('simple', …)` (the postgres engine): words quoted
+ * as lexemes, phrases joined by `<->`, a prefix as `:*`. Words hold only letters and digits, so
+ * nothing typed reaches the tsquery grammar.
+ */
+export function tsQuery(query: ParsedQuery, join: 'all' | 'any'): string | undefined {
+  if (!hasTerms(query)) return undefined;
+  if (join === 'any') return [...new Set(query.alternatives.flat().map(tsTerm))].join(' | ');
+  return query.alternatives.map((terms) => `(${terms.map(tsTerm).join(' & ')})`).join(' | ');
+}
+
+export function tsExcluded(query: ParsedQuery): string | undefined {
+  return query.excluded.length ? query.excluded.map(tsTerm).join(' | ') : undefined;
+}
+
+function tsTerm(term: Term): string {
+  const words = term.words.map((w) => `'${w}'`);
+  if (term.prefix) words[words.length - 1] += ':*';
+  return words.length > 1 ? `(${words.join(' <-> ')})` : words[0]!;
 }

@@ -8,10 +8,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
 import { reciprocalRankFusion } from '../../toolkit/embedding/fusion.js';
 import type { NoteRow } from './index-db.js';
-import { ftsExcluded, ftsMatch, hasTerms, parseQuery, type ParsedQuery } from './keyword-query.js';
+import type { QueryVectors } from './query-vectors.js';
+import { ftsExcluded, ftsMatch, hasTerms, parseQuery, semanticSentence, type ParsedQuery } from './keyword-query.js';
 import type { VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {
@@ -27,7 +27,7 @@ export interface SearchState {
   db: Database.Database;
   matrix: VectorMatrix;
   notes: ReadonlyMap<string, NoteRow>;
-  embedder: Embedder;
+  queryVectors: QueryVectors;
   tuning: SearchTuning;
 }
 
@@ -88,9 +88,7 @@ function keywordRanking(db: Database.Database, match: string | undefined, accept
 }
 
 async function semanticRanking(state: SearchState, text: string, accept: (id: string) => boolean): Promise<Ranked[]> {
-  // The model reads sentences: keep the words (stop-words too), drop the agent syntax.
-  const sentence = text.replace(/(^|\s)-\S+/g, ' ').replace(/["*]/g, ' ').replace(/\bOR\b/g, ' ').trim();
-  const [vector] = await embedInBatches(state.embedder, [sentence]);
+  const vector = await state.queryVectors.of(semanticSentence(text));
   const minScore = state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
   return state.matrix.rankNotes(vector!, minScore, accept).map((s) => ({ id: s.noteId, score: s.score, chunkId: s.chunkId }));
 }

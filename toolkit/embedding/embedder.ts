@@ -7,6 +7,8 @@ export interface Embedder {
   /** Model and version, e.g. `use-lite-512@energetic-ai-0.2.0`; stored beside the vectors. */
   readonly id: string;
   readonly dim: number;
+  /** Embed calls it serves at once (its threads); a caller with much to embed keeps this many in flight. */
+  readonly concurrency?: number;
   /** One vector of length `dim` per text, in input order, normalised to unit length. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Releases what it holds (threads); the index that owns it calls this when it closes. */

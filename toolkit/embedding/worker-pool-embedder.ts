@@ -1,68 +1,84 @@
 /**
- * USE-lite on worker threads: each batch is cut into one contiguous slice per thread, so a
- * vault's first indexing uses every core while the main thread keeps serving. Each thread loads
- * its own model (≈100 MB more per thread), on its first slice. Idle threads do not keep the
- * process alive; `close()` ends them.
+ * USE-lite on worker threads, so a vault's first indexing runs beside the main thread, which
+ * keeps serving. Each embed call is one job for the first free thread; a caller with much to
+ * embed keeps `concurrency` calls in flight (backends/hybrid-search/embed-queue.ts), one per
+ * thread, and two threads use both cores. Each thread loads its own model (≈100 MB more per
+ * thread) on its first job. Idle threads do not keep the process alive; `close()` ends them.
  */
 import { Worker } from 'node:worker_threads';
 import type { Embedder } from './embedder.js';
 import { USE_LITE_ID } from './use-lite-embedder.js';
 
-interface Pending {
+interface Job {
+  texts: string[];
   resolve(vectors: Float32Array[]): void;
   reject(err: Error): void;
 }
 
+interface Thread {
+  worker: Worker;
+  job?: Job;
+}
+
 /** `script` is the built `embed-worker.js` (workers run JavaScript, not the TypeScript sources). */
 export function workerPoolEmbedder(script: string, threads: number): Embedder & { close(): Promise<void> } {
-  const workers: Worker[] = [];
-  const pending = new Map<number, Pending>();
-  let seq = 0;
+  const pool: Thread[] = [];
+  const queue: Job[] = [];
 
-  const start = (): Worker[] => {
-    if (workers.length) return workers;
-    for (let i = 0; i < threads; i++) {
-      const worker = new Worker(script);
-      worker.unref();
-      worker.on('message', (message: { seq: number; vectors?: Float32Array[]; error?: string }) => {
-        const waiter = pending.get(message.seq);
-        pending.delete(message.seq);
-        if (pending.size === 0) for (const w of workers) w.unref();
-        if (message.error !== undefined) waiter?.reject(new Error(`Embedding thread failed: ${message.error}`));
-        else waiter?.resolve(message.vectors ?? []);
-      });
-      worker.on('error', (err) => {
-        if (!workers.includes(worker)) return; // a thread of a pool already given up
-        for (const waiter of pending.values()) waiter.reject(err);
-        pending.clear();
-        // The next call starts a fresh pool; the survivors of this one are ended, not leaked.
-        for (const other of workers.splice(0)) if (other !== worker) void other.terminate();
-      });
-      workers.push(worker);
-    }
-    return workers;
+  const spawn = (): Thread => {
+    const thread: Thread = { worker: new Worker(script) };
+    thread.worker.unref();
+    thread.worker.on('message', (message: { vectors?: Float32Array[]; error?: string }) => {
+      const job = thread.job;
+      thread.job = undefined;
+      thread.worker.unref();
+      if (message.error !== undefined) job?.reject(new Error(`Embedding thread failed: ${message.error}`));
+      else job?.resolve(message.vectors ?? []);
+      dispatch();
+    });
+    thread.worker.on('error', (err) => {
+      // This thread is gone: its job fails, a fresh thread takes its place for the next one.
+      const at = pool.indexOf(thread);
+      if (at < 0) return;
+      pool.splice(at, 1);
+      thread.job?.reject(err);
+      dispatch();
+    });
+    return thread;
   };
 
-  const send = (worker: Worker, texts: string[]) =>
-    new Promise<Float32Array[]>((resolve, reject) => {
-      seq += 1;
-      pending.set(seq, { resolve, reject });
-      worker.ref(); // a slice in flight keeps the process alive until it is back
-      worker.postMessage({ seq, texts });
-    });
+  const dispatch = () => {
+    while (queue.length) {
+      let thread = pool.find((t) => t.job === undefined);
+      if (!thread && pool.length < threads) {
+        thread = spawn();
+        pool.push(thread);
+      }
+      if (!thread) return;
+      const job = queue.shift()!;
+      thread.job = job;
+      thread.worker.ref(); // a job in flight keeps the process alive until it is back
+      thread.worker.postMessage({ texts: job.texts });
+    }
+  };
 
   return {
     id: USE_LITE_ID,
     dim: 512,
-    async embed(texts) {
-      if (texts.length === 0) return [];
-      const pool = start();
-      const size = Math.ceil(texts.length / pool.length);
-      const slices = pool.map((_, i) => texts.slice(i * size, (i + 1) * size)).filter((slice) => slice.length);
-      return (await Promise.all(slices.map((slice, i) => send(pool[i]!, slice)))).flat();
+    concurrency: threads,
+    embed(texts) {
+      if (texts.length === 0) return Promise.resolve([]);
+      return new Promise((resolve, reject) => {
+        queue.push({ texts: [...texts], resolve, reject });
+        dispatch();
+      });
     },
     async close() {
-      await Promise.all(workers.splice(0).map((w) => w.terminate()));
+      const closed = new Error('The embedder was closed.');
+      for (const job of queue.splice(0)) job.reject(closed);
+      const threads = pool.splice(0);
+      for (const t of threads) t.job?.reject(closed);
+      await Promise.all(threads.map((t) => t.worker.terminate()));
     },
   };
 }

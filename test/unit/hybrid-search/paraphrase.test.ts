@@ -67,10 +67,12 @@ describe('paraphrase questions with the real model (USE-lite)', () => {
     all = new HybridSearchIndex({ file: ':memory:', embedder });
     started = performance.now();
     for (const note of notes) await all.upsert(note);
+    await all.finishBackground();
     load.embedMs = performance.now() - started;
     load.chunks = all.stats().embedded;
     anyWord = new HybridSearchIndex({ file: ':memory:', embedder, fusionKeywords: 'any' });
     for (const note of notes) await anyWord.upsert(note);
+    await anyWord.finishBackground();
   }, 180_000);
 
   afterAll(async () => {

@@ -51,6 +51,7 @@ describe('hybrid index restart and reconcile', () => {
     const first = counting(hashedEmbedder());
     const index = new HybridSearchIndex({ file, embedder: first });
     expect(await index.reconcile(store)).toEqual({ upserted: 2, removed: 0, unchanged: 0 });
+    await index.finishBackground();
     expect(first.texts.length).toBe(4); // three sections and one paragraph
     expect(first.calls).toBe(1); // both notes' chunks in one batch
     await index.close();
@@ -63,6 +64,7 @@ describe('hybrid index restart and reconcile', () => {
     const reopened = new HybridSearchIndex({ file, embedder: second });
     expect(reopened.stats().chunks).toBe(4);
     expect(await reopened.reconcile(store)).toEqual({ upserted: 1, removed: 0, unchanged: 1 });
+    await reopened.finishBackground();
     expect(second.texts).toEqual(['Boat upkeep\nSails\nReplace the mainsail batten.']);
     expect((await reopened.search({ text: 'batten', limit: 5, mode: 'keyword' })).hits.map((h) => h.id)).toEqual([boat.id]);
     expect((await reopened.search({ text: 'jib', limit: 5, mode: 'keyword' })).total).toBe(0);
@@ -72,6 +74,7 @@ describe('hybrid index restart and reconcile', () => {
     const rebuilt = new HybridSearchIndex({ file, embedder: other });
     expect(rebuilt.stats()).toMatchObject({ notes: 0, chunks: 0 });
     expect(await rebuilt.reconcile(store)).toEqual({ upserted: 2, removed: 0, unchanged: 0 });
+    await rebuilt.finishBackground();
     expect(other.texts.length).toBe(4);
     await rebuilt.close();
   });
@@ -83,6 +86,7 @@ describe('hybrid index restart and reconcile', () => {
     const b = { ...a, id: 'general/copy.md' };
     await index.upsert(a);
     await index.upsert(b);
+    await index.finishBackground();
     expect(embedder.texts.length).toBe(1);
     await index.remove(a.id);
     // b still holds the vector: removing a must not drop it.

@@ -1,6 +1,6 @@
 /**
  * The worker-thread pool without the model: stand-in worker scripts (plain JavaScript written to a
- * temp folder) answer slices, fail them, or die; the pool keeps input order across threads and
+ * temp folder) answer jobs, fail them, or die; the pool spreads concurrent calls over its threads and
  * turns a failure into a rejected embed instead of a hang.
  */
 import fs from 'node:fs/promises';
@@ -33,12 +33,13 @@ describe('workerPoolEmbedder', () => {
   });
   afterAll(() => removeDir(dir));
 
-  it('cuts a batch in one slice per thread and returns the vectors in input order', async () => {
+  it('hands concurrent calls to free threads and returns each call its vectors in input order', async () => {
     const pool = workerPoolEmbedder(script('echo.cjs'), 2);
     try {
-      const vectors = await pool.embed(['1', '2', '3', '4', '5']);
-      expect(vectors.map((v) => v[0])).toEqual([1, 2, 3, 4, 5]);
-      expect(new Set(vectors.map((v) => v[1])).size).toBe(2);
+      expect(pool.concurrency).toBe(2);
+      const calls = await Promise.all([pool.embed(['1', '2']), pool.embed(['3']), pool.embed(['4', '5'])]);
+      expect(calls.map((vectors) => vectors.map((v) => v[0]))).toEqual([[1, 2], [3], [4, 5]]);
+      expect(new Set(calls.flat().map((v) => v[1])).size).toBe(2);
     } finally {
       await pool.close();
     }

@@ -1,0 +1,183 @@
+/**
+ * Embeds passages behind the index's answers. The index stores a passage's keywords at once and
+ * hands its text here; vectors come back through `onVectors` as batches finish. Two lanes: a
+ * write's passages (`urgent`: a search waits a moment for them, so a note just written is found
+ * by meaning) go before the catch-up of a whole vault (the backlog, which no search waits for).
+ * Up to `concurrency` batches run at once — one per embedding thread — so two threads use both
+ * cores. Keyed by the passage hash: a passage queued twice is embedded once; one no longer
+ * needed is dropped (`forget`).
+ */
+import type { Logger } from '../../kernel/index.js';
+import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
+import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
+
+export interface EmbedQueueOptions {
+  embedder: Embedder;
+  /** Called with each finished batch (hashes and their unit vectors, in order); the next batch of its slot waits for it. */
+  onVectors(hashes: string[], vectors: Float32Array[]): void | Promise<void>;
+  logger?: Logger;
+  /** Passages per embed call. Smaller keeps a query's own embedding from waiting long behind a batch. */
+  batchSize?: number;
+  /** Batches in flight at once; default: the embedder's `concurrency`, else 1. */
+  concurrency?: number;
+}
+
+const RETRY_MS = 500;
+const MAX_RETRY_MS = 30_000;
+
+export class EmbedQueue {
+  private readonly urgent = new Map<string, string>();
+  private readonly backlog = new Map<string, string>();
+  private readonly inFlight = new Map<string, boolean>();
+  private running = 0;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private pumpScheduled = false;
+  private embeddedCount = 0;
+  private waiters: Array<{ urgentOnly: boolean; wake: () => void }> = [];
+  private readonly listeners = new Set<(count: number) => void>();
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+
+  constructor(private readonly options: EmbedQueueOptions) {
+    this.batchSize = options.batchSize ?? 16;
+    this.concurrency = Math.max(1, options.concurrency ?? options.embedder.concurrency ?? 1);
+  }
+
+  /** Passages still to embed (queued and in flight). */
+  get pending(): number {
+    return this.urgent.size + this.backlog.size + this.inFlight.size;
+  }
+
+  /** Texts embedded since the queue was made. */
+  get embedded(): number {
+    return this.embeddedCount;
+  }
+
+  add(hash: string, text: string, urgent: boolean): void {
+    if (this.closed || this.inFlight.has(hash) || this.urgent.has(hash)) return;
+    if (urgent) {
+      this.backlog.delete(hash);
+      this.urgent.set(hash, text);
+    } else if (!this.backlog.has(hash)) this.backlog.set(hash, text);
+    // After the caller's loop: the passages of one write (or one catch-up group) fill one batch.
+    if (!this.pumpScheduled) {
+      this.pumpScheduled = true;
+      queueMicrotask(() => {
+        this.pumpScheduled = false;
+        this.pump();
+      });
+    }
+  }
+
+  /** No passage holds this text any more: do not embed it (one already in flight is ignored on return). */
+  forget(hash: string): void {
+    this.urgent.delete(hash);
+    this.backlog.delete(hash);
+    this.wakeWaiters();
+  }
+
+  /** Resolves when written passages have their vectors, or after `ms`, whichever is first. */
+  async urgentDone(ms: number): Promise<void> {
+    if (!this.hasUrgent()) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((wake) => this.waiters.push({ urgentOnly: true, wake })),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves when nothing is left to embed, ticking `progress` per passage embedded. */
+  async idle(progress: ProgressReporter = noProgress): Promise<number> {
+    if (this.pending === 0) return 0;
+    let done = 0;
+    const tick = (count: number) => {
+      done += count;
+      progress.tick(count);
+    };
+    progress.start('embedding passages', this.pending);
+    this.listeners.add(tick);
+    try {
+      await new Promise<void>((wake) => this.waiters.push({ urgentOnly: false, wake }));
+    } finally {
+      this.listeners.delete(tick);
+      progress.stop();
+    }
+    return done;
+  }
+
+  /** Stops taking batches; one in flight finishes into `onVectors`, which the owner ignores once closed. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.urgent.clear();
+    this.backlog.clear();
+    this.inFlight.clear();
+    this.wakeWaiters();
+  }
+
+  private hasUrgent(): boolean {
+    return this.urgent.size > 0 || [...this.inFlight.values()].some(Boolean);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.retryTimer === undefined && this.running < this.concurrency && this.urgent.size + this.backlog.size > 0) {
+      const batch: Array<[string, string, boolean]> = [];
+      for (const [lane, urgent] of [[this.urgent, true], [this.backlog, false]] as const) {
+        for (const [hash, text] of lane) {
+          if (batch.length >= this.batchSize) break;
+          lane.delete(hash);
+          batch.push([hash, text, urgent]);
+        }
+      }
+      for (const [hash, , urgent] of batch) this.inFlight.set(hash, urgent);
+      this.running += 1;
+      void this.run(batch);
+    }
+  }
+
+  private async run(batch: Array<[string, string, boolean]>): Promise<void> {
+    const hashes = batch.map(([hash]) => hash);
+    try {
+      const vectors = await embedInBatches(this.options.embedder, batch.map(([, text]) => text), batch.length);
+      if (this.closed) return;
+      this.failures = 0;
+      this.embeddedCount += vectors.length;
+      await this.options.onVectors(hashes, vectors);
+      for (const listener of this.listeners) listener(vectors.length);
+    } catch (err) {
+      if (this.closed) return;
+      // Back into their lanes, retried after a pause (a model that failed to load may load next time).
+      for (const [hash, text, urgent] of batch) (urgent ? this.urgent : this.backlog).set(hash, text);
+      this.failures += 1;
+      if (this.failures === 1) this.options.logger?.warn({ err }, 'embedding failed; keyword search is unaffected, retrying');
+      const delay = Math.min(RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.pump();
+      }, delay);
+      this.retryTimer.unref();
+    } finally {
+      for (const hash of hashes) this.inFlight.delete(hash);
+      this.running -= 1;
+      this.wakeWaiters();
+      this.pump();
+    }
+  }
+
+  private wakeWaiters(): void {
+    const urgentLeft = this.hasUrgent();
+    const anyLeft = this.pending > 0 && !this.closed;
+    const still: typeof this.waiters = [];
+    for (const waiter of this.waiters) {
+      if ((waiter.urgentOnly ? urgentLeft : anyLeft) && !this.closed) still.push(waiter);
+      else waiter.wake();
+    }
+    this.waiters = still;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * How the postgres engine answers a SearchQuery: one SQL statement per search. The same modes
+ * and the same contract as the embedded engine (`../search.ts`): `keyword` ranks notes by their
+ * best chunk's `ts_rank` (title × 10, heading × 3, text × 1; divided by 1 + log of the passage's
+ * length, as bm25 favours the shorter of two passages with the word); `semantic` by their best chunk's
+ * cosine among the `candidates` nearest passages (pgvector HNSW), under `minSimilarity` left
+ * out; `hybrid` fuses both per note by Reciprocal Rank Fusion (k = RRF_K), equal scores to the
+ * keyword list, its keyword leg joined as `fusionKeywords` says.
+ */
+import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/index.js';
+import { RRF_K } from '../../../toolkit/embedding/fusion.js';
+import { hasTerms, markableWords, parseQuery, semanticSentence, tsExcluded, tsQuery } from '../keyword-query.js';
+import type { PgPool } from './pg-driver.js';
+import { vectorLiteral } from './pg-schema.js';
+import { markedSnippet } from './snippet.js';
+
+export interface PgSearchState {
+  pool: PgPool;
+  schema: string;
+  /** The query's vector (embedded by the caller) for `semantic` and `hybrid`. */
+  embedQuery(text: string): Promise<Float32Array>;
+  minSimilarity: number;
+  fusionKeywords: 'all' | 'any';
+  /** Nearest passages the semantic leg ranks (HNSW `LIMIT`). */
+  candidates: number;
+}
+
+interface Row {
+  note_id: string;
+  score: number;
+  heading: string | null;
+  text: string | null;
+  total: string;
+}
+
+/** `$n` placeholders in the order values are added. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export async function pgSearch(state: PgSearchState, query: SearchQuery): Promise<SearchPage> {
+  const s = `"${state.schema}"`;
+  const parsed = parseQuery(query.text);
+  const p = new Params();
+  const type = p.add(query.type ?? null);
+  const excluded = tsExcluded(parsed);
+  const accept = (alias: string) =>
+    `(${type}::text IS NULL OR ${alias}.type = ${type})` +
+    (excluded === undefined ? '' : ` AND NOT EXISTS (SELECT 1 FROM ${s}.chunks x WHERE x.note_id = ${alias}.id AND x.tsv @@ to_tsquery('simple', ${p.add(excluded)}))`);
+  const limit = p.add(query.limit);
+  const offset = p.add(query.offset ?? 0);
+
+  let sql: string;
+  if (!hasTerms(parsed)) {
+    sql = `SELECT n.id AS note_id, 0 AS score, c.heading, c.text, count(*) OVER () AS total
+      FROM ${s}.notes n LEFT JOIN ${s}.chunks c ON c.note_id = n.id AND c.seq = 0
+      WHERE ${accept('n')} ORDER BY n.updated DESC, n.id LIMIT ${limit} OFFSET ${offset}`;
+  } else {
+    const mode = query.mode ?? 'hybrid';
+    const ctes: string[] = [];
+    const legs: string[] = [];
+    if (mode !== 'semantic') {
+      const kq = p.add(tsQuery(parsed, mode === 'keyword' ? 'all' : state.fusionKeywords));
+      ctes.push(`kw AS (
+        SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('simple', ${kq}), 1) AS score
+        FROM ${s}.chunks c JOIN ${s}.notes n ON n.id = c.note_id
+        WHERE c.tsv @@ to_tsquery('simple', ${kq}) AND ${accept('n')}
+        ORDER BY c.note_id, score DESC, c.id)`);
+      ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM kw)`);
+      legs.push('kw_ranked');
+    }
+    if (mode !== 'keyword') {
+      const qv = p.add(vectorLiteral(await state.embedQuery(semanticSentence(query.text))));
+      ctes.push(`near AS (
+        SELECT v.hash, 1 - (v.embedding <=> ${qv}::vector) AS score FROM ${s}.vectors v
+        ORDER BY v.embedding <=> ${qv}::vector LIMIT ${p.add(state.candidates)})`);
+      ctes.push(`sem AS (
+        SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, near.score
+        FROM near JOIN ${s}.chunks c ON c.hash = near.hash JOIN ${s}.notes n ON n.id = c.note_id
+        WHERE near.score >= ${p.add(state.minSimilarity)} AND ${accept('n')}
+        ORDER BY c.note_id, near.score DESC, c.id)`);
+      ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
+      legs.push('sem_ranked');
+    }
+    if (legs.length === 2) {
+      const k = p.add(RRF_K);
+      // RRF as toolkit/embedding/fusion.ts computes it; the keyword leg's chunk gives the snippet.
+      ctes.push(`ranked AS (
+        SELECT coalesce(k.note_id, m.note_id) AS note_id, coalesce(k.chunk_id, m.chunk_id) AS chunk_id,
+          coalesce(1.0 / (${k} + k.rank), 0) + coalesce(1.0 / (${k} + m.rank), 0) AS score,
+          CASE WHEN k.rank IS NULL THEN 1 ELSE 0 END AS list, coalesce(k.rank, m.rank) AS rank
+        FROM kw_ranked k FULL JOIN sem_ranked m ON m.note_id = k.note_id)`);
+    } else {
+      ctes.push(`ranked AS (SELECT note_id, chunk_id, score, 0 AS list, rank FROM ${legs[0]})`);
+    }
+    sql = `WITH ${ctes.join(',\n')}
+      SELECT r.note_id, r.score::float8 AS score, c.heading, c.text, count(*) OVER () AS total
+      FROM ranked r JOIN ${s}.chunks c ON c.id = r.chunk_id
+      ORDER BY r.score DESC, r.list, r.rank, r.note_id LIMIT ${limit} OFFSET ${offset}`;
+  }
+  const rows = (await state.pool.query<Row>(sql, p.values)).rows;
+  const words = markableWords(parsed);
+  const hits: SearchHit[] = rows.map((row) => ({ id: row.note_id, score: Number(row.score), snippet: markedSnippet(row.heading ?? '', row.text ?? '', words) }));
+  let total = rows.length ? Number(rows[0]!.total) : 0;
+  // Past the last page the window count is gone: count the matches without paging.
+  if (rows.length === 0 && (query.offset ?? 0) > 0) total = (await pgSearch(state, { ...query, offset: 0, limit: 1 })).total;
+  return { hits, total };
+}
