@@ -42,6 +42,13 @@ export type VaultConfig = z.output<typeof vaultConfigSchema>;
 
 export const DEFAULT_VAULT_CONFIG: VaultConfig = vaultConfigSchema.parse({});
 
+/** The file `vault.init` writes, naming the default type the config chose (general otherwise). */
+export function defaultConfigText(defaultType?: string): string {
+  if (!defaultType) return DEFAULT_CONFIG_TEXT;
+  const value = /^[\p{L}\p{N}_-]+$/u.test(defaultType) ? defaultType : JSON.stringify(defaultType);
+  return DEFAULT_CONFIG_TEXT.replace(/^default_note_type: general$/m, `default_note_type: ${value}`);
+}
+
 export const DEFAULT_CONFIG_TEXT = `# Per-vault configuration (seed 000's .flint-note/config.yml). Edits apply on the next call.
 default_note_type: general
 metadata:

@@ -20,19 +20,26 @@ export interface VaultConfigService {
 
 export const VAULT_CONFIG = token<VaultConfigService>('vault-config.service');
 
-export function createVaultConfig(files: VaultFiles, file: string): VaultConfigService {
+/**
+ * `defaultType`, when the kernel's config sets one (the storage's `defaultType`), replaces the
+ * file's `default_note_type`: the config file is the user's latest word, as a flag is over a
+ * config (decision 027).
+ */
+export function createVaultConfig(files: VaultFiles, file: string, defaultType?: string): VaultConfigService {
   const absolute = files.resolve(file);
+  const fallback = defaultType ? { ...DEFAULT_VAULT_CONFIG, default_note_type: defaultType } : DEFAULT_VAULT_CONFIG;
   let cached: { stamp: string; config: VaultConfig } | undefined;
   return {
     file,
     async get() {
       const stamp = await fileStamp(absolute);
-      if (stamp === undefined) return DEFAULT_VAULT_CONFIG;
+      if (stamp === undefined) return fallback;
       if (cached?.stamp === stamp) return cached.config;
       // A miss reads through files.readText, which re-checks containment (a symlink swapped in is refused).
       const text = await files.readText(file);
-      if (text === undefined) return DEFAULT_VAULT_CONFIG;
-      const config = parseVaultConfig(text, file);
+      if (text === undefined) return fallback;
+      const parsed = parseVaultConfig(text, file);
+      const config = defaultType ? { ...parsed, default_note_type: defaultType } : parsed;
       cached = { stamp, config };
       return config;
     },
@@ -48,6 +55,6 @@ export function parseVaultConfig(text: string, file: string): VaultConfig {
     throw new ConfigError(`${file}: not valid YAML (${reason})`, { file, key: '(root)', reason });
   }
   const result = vaultConfigSchema.safeParse(data ?? {});
-  if (!result.success) throw configIssue(file, result.error);
+  if (!result.success) throw configIssue(file, result.error, [], vaultConfigSchema);
   return result.data;
 }
