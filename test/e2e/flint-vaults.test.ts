@@ -90,7 +90,7 @@ describe('vault tools over MCP', () => {
 describe('vault CLI', () => {
   it('create, list, switch, current, update, remove on the registry', async () => {
     const env = { NOTEKERNEL_CONFIG_DIR: path.join(base, 'cli-config') };
-    const created = await runCli(['create', 'research', 'Research', path.join(base, 'research'), '--description', 'Papers'], { env });
+    const created = await runCli(['create', 'research', 'Research', path.join(base, 'research'), '--description', 'Papers', '--json'], { env });
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ success: true, vault: { id: 'research' } });
     await fs.access(path.join(base, 'research', 'reading', '_description.md'));
