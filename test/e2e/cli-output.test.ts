@@ -3,9 +3,13 @@
  * lines, counts, durations, colour only when asked for a terminal), the JSON of before with
  * --json, one readable error line on stderr, readable or JSON log lines.
  */
+import { execFile } from 'node:child_process';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../support/cli.js';
 import { callTool, connectStdio } from '../support/mcp.js';
 import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
@@ -26,6 +30,16 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...PLAIN, ...env } });
+
+/** util-linux `script` runs the command on a pseudo-terminal, as a person's shell would. */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((file) => fsSync.existsSync(file));
+
+async function inTerminal(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  const { stdout } = await promisify(execFile)(SCRIPT as string, ['-qec', command, '/dev/null'], { env: { ...process.env, ...PLAIN, TERM: 'xterm', ...env } });
+  return stdout;
+}
 
 describe('readable output by default, JSON with --json', () => {
   it('init: the vault, the profile and its note types on aligned lines', async () => {
@@ -150,6 +164,17 @@ describe('log lines', () => {
     const byEnv = await cli(['index', '--vault', vault, '--log-level', 'info'], { NOTEKERNEL_LOG_FORMAT: 'pretty' });
     expect(byEnv.stderr).toMatch(/INFO {2}index ready/);
     expect(byEnv.stderr).not.toMatch(/^\{/m);
+  });
+
+  it.skipIf(!SCRIPT)('are readable and coloured on a terminal with no flag; NO_COLOR keeps them readable and plain', async () => {
+    const screen = await inTerminal(['index', '--vault', vault, '--log-level', 'info']);
+    expect(screen).toMatch(ANSI);
+    expect(screen).toMatch(/INFO .*index ready/);
+    expect(screen).not.toContain('{"level"');
+    const plain = await inTerminal(['index', '--vault', vault, '--log-level', 'info'], { NO_COLOR: '1' });
+    expect(plain).not.toMatch(ANSI);
+    expect(plain).toMatch(/^\d\d:\d\d:\d\d INFO {2}index ready/m);
+    expect(plain).toMatch(/index up to date for .* in \d+ ms/);
   });
 
   it('never reach stdout in stdio serve mode, readable or not', async () => {
