@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Kernel } from '../../kernel/kernel.js';
 import { LOG_FORMATS, type LogFormat } from '../../kernel/logger.js';
-import { createKernel } from '../index.js';
+import { createKernel } from '../create-kernel.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';
