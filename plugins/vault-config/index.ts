@@ -28,7 +28,7 @@ export const vaultConfigPlugin = definePlugin<z.output<typeof options>>({
   async register(ctx) {
     const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'vault-config');
     const file = normaliseRelative(ctx.options.file);
-    const config = createVaultConfig(files, file, ctx.store.defaultType);
+    const config = createVaultConfig(files, file, ctx.store.defaultType, ctx.logger);
     await config.get(); // a bad file fails start-up, naming the file and the key
     return {
       services: [provide(VAULT_CONFIG, config), provide(BACKUPS, createBackups(files, config))],

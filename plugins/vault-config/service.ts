@@ -8,7 +8,8 @@ import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { configIssue } from '../../kernel/config/resolve.js';
 import { ConfigError } from '../../kernel/errors.js';
-import { DEFAULT_VAULT_CONFIG, vaultConfigSchema, type VaultConfig } from './config-schema.js';
+import { DEFAULT_VAULT_CONFIG, unknownVaultConfigKeys, vaultConfigSchema, type VaultConfig } from './config-schema.js';
+import type { Logger } from '../../kernel/logger.js';
 import { fileStamp } from '../../toolkit/files/file-stamp.js';
 
 export interface VaultConfigService {
@@ -25,7 +26,7 @@ export const VAULT_CONFIG = token<VaultConfigService>('vault-config.service');
  * file's `default_note_type`: the config file is the user's latest word, as a flag is over a
  * config (decision 027).
  */
-export function createVaultConfig(files: VaultFiles, file: string, defaultType?: string): VaultConfigService {
+export function createVaultConfig(files: VaultFiles, file: string, defaultType?: string, logger?: Logger): VaultConfigService {
   const absolute = files.resolve(file);
   const fallback = defaultType ? { ...DEFAULT_VAULT_CONFIG, default_note_type: defaultType } : DEFAULT_VAULT_CONFIG;
   let cached: { stamp: string; config: VaultConfig } | undefined;
@@ -38,7 +39,7 @@ export function createVaultConfig(files: VaultFiles, file: string, defaultType?:
       // A miss reads through files.readText, which re-checks containment (a symlink swapped in is refused).
       const text = await files.readText(file);
       if (text === undefined) return fallback;
-      const parsed = parseVaultConfig(text, file);
+      const parsed = parseVaultConfig(text, file, logger);
       const config = defaultType ? { ...parsed, default_note_type: defaultType } : parsed;
       cached = { stamp, config };
       return config;
@@ -46,7 +47,7 @@ export function createVaultConfig(files: VaultFiles, file: string, defaultType?:
   };
 }
 
-export function parseVaultConfig(text: string, file: string): VaultConfig {
+export function parseVaultConfig(text: string, file: string, logger?: Logger): VaultConfig {
   let data: unknown;
   try {
     data = loadYamlBounded(text);
@@ -56,5 +57,9 @@ export function parseVaultConfig(text: string, file: string): VaultConfig {
   }
   const result = vaultConfigSchema.safeParse(data ?? {});
   if (!result.success) throw configIssue(file, result.error, [], vaultConfigSchema);
+  // Once per version of the file: a changed file is parsed again, an unchanged one is cached.
+  for (const { key, suggestion } of unknownVaultConfigKeys(data)) {
+    logger?.warn({ file, key, ...(suggestion ? { did_you_mean: suggestion } : {}) }, `${file}: ${key}: unknown key, ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+  }
   return result.data;
 }

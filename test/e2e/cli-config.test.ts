@@ -1,6 +1,6 @@
 /**
  * Config files as people write them: a misspelt key anywhere (top level, plugin options,
- * backend options, nested settings) is named with the file and the closest valid
+ * backend options, nested settings, the vault's own config.yml) is named with the file and the closest valid
  * key; the example config's `defaultType: inbox` applies, over the vault's own default.
  */
 import fs from 'node:fs/promises';
@@ -37,6 +37,20 @@ describe('an unknown config key is named with the file and the closest valid key
     const run = await runCli(['tools', '--config', file, '--vault', path.join(root, 'unused')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file}: ${message}`);
+  });
+});
+
+describe("the vault's own .flint-note/config.yml", () => {
+  it('keeps seed 000 keys it does not act on, and warns about a misspelt one naming the closest', async () => {
+    const vault = path.join(root, 'vault-file');
+    expect((await runCli(['init', vault])).code).toBe(0);
+    const file = path.join(vault, '.flint-note', 'config.yml');
+    const text = (await fs.readFile(file, 'utf8')).replace('deletion:\n', 'deletion:\n  require_confirmaton: false\n');
+    await fs.writeFile(file, `vault_id: work\nworkspace_root: .\n${text}`);
+    const run = await runCli(['tools', '--vault', vault, '--log-format', 'pretty']);
+    expect(run.code).toBe(0);
+    const warnings = run.stderr.split('\n').filter((line) => line.includes('WARN'));
+    expect(warnings).toEqual([expect.stringContaining('.flint-note/config.yml: deletion.require_confirmaton: unknown key, ignored; did you mean "deletion.require_confirmation"?')]);
   });
 });
 
