@@ -1,7 +1,8 @@
 /**
  * A tool's answer as a person reads it (`notekernel call`, `delete …`): a note as its header
  * fields then its text, a list of records as a table with a count, other answers as aligned
- * `key: value` lines with nested parts in YAML. Tools know nothing of this: it reads the shape.
+ * `key: value` lines with texts and nested parts below them. Tools know nothing of this: it
+ * reads the shape.
  */
 import yaml from 'js-yaml';
 import type { Style } from '../../../kernel/util/ansi-style.js';
@@ -73,22 +74,17 @@ function cell(value: Json | undefined): string {
   return oneLine(String(value));
 }
 
+/** Scalars first, lined up; then each list or nested part under its key. */
 function renderObject(value: Record_, style: Style): string {
-  const blocks: string[] = [];
   const scalars: Array<readonly [string, string]> = [];
-  const flush = () => {
-    if (scalars.length) blocks.push(fields(scalars.splice(0), style));
-  };
+  const blocks: string[] = [];
   for (const [key, v] of Object.entries(value)) {
-    if (isScalar(v)) {
-      scalars.push([key, typeof v === 'string' && v.includes('\n') ? oneLine(v, 120) : String(v)]);
-      continue;
-    }
-    flush();
-    if (Array.isArray(v)) blocks.push(`${style.bold(key)} ${style.dim(`(${plural(v.length, 'item')})`)}\n${renderList(v, style, '  ')}`);
+    if (typeof v === 'string' && v.includes('\n')) blocks.push(`${style.bold(key)}\n${indentText(v.trimEnd(), '  ')}`);
+    else if (isScalar(v)) scalars.push([key, String(v)]);
+    else if (Array.isArray(v)) blocks.push(`${style.bold(key)} ${style.dim(`(${plural(v.length, 'item')})`)}\n${renderList(v, style, '  ')}`);
     else blocks.push(`${style.bold(key)}\n${indentText(dumpYaml(v).trimEnd(), '  ')}`);
   }
-  flush();
+  if (scalars.length) blocks.unshift(fields(scalars, style));
   return blocks.join('\n\n') || style.dim('(empty)');
 }
 
@@ -97,5 +93,5 @@ function dumpYaml(value: Json): string {
 }
 
 function indentText(text: string, indent: string): string {
-  return indent ? text.split('\n').map((line) => indent + line).join('\n') : text;
+  return indent ? text.split('\n').map((line) => (line ? indent + line : line)).join('\n') : text;
 }

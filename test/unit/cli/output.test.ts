@@ -88,3 +88,10 @@ describe('skipped files', () => {
     expect(out).toContain('4 files not read as notes:\n  3 at the root\n      A.md\n      B.md\n      C.md\n  1 nested\n      x/y/D.md');
   });
 });
+
+describe('tool results with texts', () => {
+  it('a multi-line string goes below its key, whole, after the one-line fields', () => {
+    const out = renderToolResult({ message: 'Saved!\n\nLocation: x', status: 'saved' }, plain);
+    expect(out).toBe('status: saved\n\nmessage\n  Saved!\n\n  Location: x');
+  });
+});
