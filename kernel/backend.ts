@@ -121,6 +121,17 @@ export interface NoteStore {
   watch?(listener: (change: ExternalChange) => void): () => void;
   /** capability `index-db` */
   readonly indexDb?: IndexDatabase;
+  /**
+   * The type a note created without one gets, when the store's options set it explicitly
+   * (fs-sqlite's `defaultType`): a config's choice, which wins over a vault's own default.
+   */
+  readonly defaultType?: string;
+  /**
+   * capability `files`: whether a markdown file at this vault-relative path is read as a note
+   * (flint's typed layout reads `<type>/<name>.md` only). A plugin writing note files (a saved
+   * card) asks it to choose a folder the store indexes.
+   */
+  readsNoteAt?(relPath: string): boolean;
 }
 
 /** Operators a metadata predicate may use (seed 000's `metadata_filters`). */

@@ -10,7 +10,7 @@ import { IndexOutbox, settledSearchIndex } from './index-outbox.js';
 import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, PluginDependencyError } from './errors.js';
 import { HookRunner } from './hooks.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type LogFormat, type Logger } from './logger.js';
 import { NoteService } from './notes.js';
 import { planKernel, type KernelPlan } from './plan.js';
 import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
@@ -57,7 +57,7 @@ export interface KernelOptions {
   /** Folder of the global vault registry (default: NOTEKERNEL_CONFIG_DIR or the platform's config folder). */
   configDir?: string;
   /** Overrides the config's logging (CLI flags); `defaultLevel` applies when nothing sets a level. */
-  logging?: { level?: string; file?: string; defaultLevel?: string };
+  logging?: { level?: string; file?: string; format?: LogFormat; defaultLevel?: string };
   readOnly?: boolean;
 }
 
@@ -301,7 +301,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const fallback = options.logging ? (options.logging.defaultLevel ?? 'info') : 'silent';
   const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? fallback;
   const file = options.logging?.file ?? config.logging.file;
-  const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}) });
+  const format = options.logging?.format ?? config.logging.format;
+  const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}), ...(format ? { format } : {}) });
   return new Kernel(config, plan, logger, options.configDir ?? configDir());
 }
 

@@ -1,9 +1,14 @@
 /**
  * pino to stderr (fd 2) by default, or to a file: stdout belongs to the MCP stdio protocol.
+ * On a terminal the lines are readable (pretty-log.ts); piped, in a file, or with format
+ * `json` (NOTEKERNEL_LOG_FORMAT, --log-format, logging.format) they stay pino's JSON.
  * Records at info and above are also offered to listeners (the MCP server forwards them to
  * clients as `notifications/message`), parsed only while someone listens.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { pino, type Logger as PinoLogger } from 'pino';
+import { prettyDestination } from './util/pretty-log.js';
 
 export type Logger = PinoLogger;
 
@@ -11,6 +16,18 @@ export interface LoggerOptions {
   level?: string;
   /** Append logs to this file instead of stderr. */
   file?: string;
+  /** `pretty` lines for people, `json` for machines; `auto` (default): pretty on a terminal's stderr only. */
+  format?: LogFormat;
+}
+
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** Whether records are written readable: never into a file, on a terminal unless told otherwise. */
+export function usePrettyLogs(format: string | undefined, file: string | undefined, stderr: { isTTY?: boolean } = process.stderr): boolean {
+  if (file) return format === 'pretty';
+  const chosen = format ?? process.env.NOTEKERNEL_LOG_FORMAT ?? 'auto';
+  return chosen === 'pretty' || (chosen !== 'json' && stderr.isTTY === true);
 }
 
 /** One log record as pino wrote it: `level` is pino's number (30 info, 40 warn, 50 error, 60 fatal). */
@@ -43,14 +60,23 @@ const tap = {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? 'info';
-  const destination = options.file
-    ? pino.destination({ dest: options.file, append: true, mkdir: true, sync: false })
-    : pino.destination({ fd: 2, sync: true });
+  const destination = usePrettyLogs(options.format, options.file)
+    ? options.file
+      ? prettyDestination(fileDescriptor(options.file), {})
+      : prettyDestination()
+    : options.file
+      ? pino.destination({ dest: options.file, append: true, mkdir: true, sync: false })
+      : pino.destination({ fd: 2, sync: true });
   const streams = pino.multistream([
     { level: level as pino.Level, stream: destination },
     { level: 'info', stream: tap },
   ]);
   return pino({ level, base: { name: 'notekernel' } }, streams);
+}
+
+function fileDescriptor(file: string): number {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  return fs.openSync(file, 'a');
 }
 
 /** A logger that drops everything, for libraries embedding the kernel and for tests. */

@@ -45,7 +45,7 @@ export function planKernel(
     let parsed: unknown = options;
     if (definition.config) {
       const result = definition.config.safeParse(options);
-      if (!result.success) throw configIssue(config.source, result.error, ['plugins', id]);
+      if (!result.success) throw configIssue(config.source, result.error, ['plugins', id], definition.config);
       parsed = result.data;
     }
     return { definition, options: parsed };
@@ -97,7 +97,7 @@ function planBackend(
     });
   }
   const result = definition.options.safeParse(choice.options);
-  if (!result.success) throw configIssue(config.source, result.error, [role, 'options']);
+  if (!result.success) throw configIssue(config.source, result.error, [role, 'options'], definition.options);
   return { definition, options: result.data };
 }
 

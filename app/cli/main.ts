@@ -1,12 +1,13 @@
 /**
  * The `notekernel` command. Each subcommand is a thin adapter: open the vault, call the one
- * invoke() path or serve it, print JSON to stdout, and leave logs and progress on stderr.
- * Exit codes: 0 success, 1 a tool failed (the error JSON is printed), 2 bad usage, config or vault.
+ * invoke() path or serve it, print its result to stdout (readable text, or JSON with --json),
+ * and leave logs, progress and errors on stderr.
+ * Exit codes: 0 success, 1 a tool failed, 2 bad usage, config or vault.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { NotekernelError, toNotekernelError } from '../../kernel/errors.js';
+import { NotekernelError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
 import { VERSION } from '../../kernel/version.js';
 import { SEARCH_INDEX } from '../../kernel/tokens.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
@@ -20,6 +21,8 @@ import { addServeCommand } from './commands/serve-command.js';
 import { addDoctorCommand } from './commands/doctor-command.js';
 import { addToolsCommand } from './commands/tools-command.js';
 import { progressBar } from './progress-bar.js';
+import { emit, printError, wantsJson, withJsonOption, type OutputOptions } from './output/print.js';
+import { renderIndex, renderInit } from './output/reports.js';
 
 const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
 
@@ -41,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const error = toNotekernelError(err);
     const hint = error.code === 'not_found' && /^Vault path/.test(error.message) ? ' (create it with: notekernel init <dir>, or run notekernel serve, which creates it)' : '';
-    process.stderr.write(`notekernel: ${error.code}: ${error.message}${hint}\n`);
+    printError(wantsJson(argv), error, `${error.message}${hint}`);
     if (error.code === 'internal' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return USAGE_CODES.has(error.code) || isVaultMissing(error) ? 2 : 1;
   }
@@ -62,15 +65,15 @@ function buildProgram(): Command {
 
   addServeCommand(program);
 
-  withCommonOptions(program.command('call').description("call a tool: notekernel call <tool> '<json arguments>'"))
+  withJsonOption(withCommonOptions(program.command('call').description("call a tool: notekernel call <tool> '<json arguments>'")))
     .argument('<tool>', 'tool name')
     .argument('[json]', 'arguments as a JSON object', '{}')
-    .action(async (tool: string, json: string, options: CommonOptions) => {
+    .action(async (tool: string, json: string, options: CommonOptions & OutputOptions) => {
       let args: unknown;
       try {
         args = JSON.parse(json);
       } catch (err) {
-        process.stderr.write(`notekernel: arguments are not valid JSON: ${(err as Error).message}\n`);
+        printError(options.json === true, new ValidationError(`arguments are not valid JSON: ${(err as Error).message}`, {}));
         throw new ExitCode(2);
       }
       await runTool(options, tool, args);
@@ -78,11 +81,11 @@ function buildProgram(): Command {
 
   addToolsCommand(program);
 
-  withCommonOptions(program.command('init').description('create a vault with the profile\'s default content'))
+  withJsonOption(withCommonOptions(program.command('init').description('create a vault with the profile\'s default content')))
     .argument('[dir]', 'vault folder (created if missing)', '.')
     .option('--id <id>', 'also register the vault under this id')
     .option('--name <name>', 'display name when registering')
-    .action(async (dir: string, options: CommonOptions & { id?: string; name?: string }) => {
+    .action(async (dir: string, options: CommonOptions & OutputOptions & { id?: string; name?: string }) => {
       const root = path.resolve(options.vault ?? dir);
       await fs.mkdir(root, { recursive: true });
       const { kernel, vault } = await openFromOptions({ ...options, vault: root }, { defaultLogLevel: 'warn', progress: progressBar() });
@@ -92,21 +95,22 @@ function buildProgram(): Command {
         }
         await vault.init();
         const types = await vault.notes.store.listTypes?.();
-        process.stdout.write(`${JSON.stringify({ vault: root, profile: vault.info.profile, types: types ?? [] }, null, 2)}\n`);
+        emit(options, { vault: root, profile: vault.info.profile, types: types ?? [] }, renderInit);
       } finally {
         await kernel.close();
       }
     });
 
-  withCommonOptions(program.command('index').description('bring the index up to date with the files (progress on stderr)'))
-    .action(async (options: CommonOptions) => {
+  withJsonOption(withCommonOptions(program.command('index').description('bring the index up to date with the files, and list what is skipped (progress on stderr)')))
+    .action(async (options: CommonOptions & OutputOptions) => {
       const progress = progressBar();
       const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn', progress });
       try {
         const report = await vault.notes.store.refresh(progress);
         // A search index that embeds behind its answers (hybrid-search) finishes here, with its own bar.
         const background = await vault.tryResolve(SEARCH_INDEX)?.finishBackground?.(progress);
-        process.stdout.write(`${JSON.stringify(background ? { ...report, vectors: { embedded: background.done, ms: background.ms } } : report, null, 2)}\n`);
+        const full = background ? { ...report, vectors: { embedded: background.done, ms: background.ms } } : report;
+        emit(options, full, (r, style) => renderIndex({ ...r, vault: vault.info.root ?? vault.info.id }, style));
       } finally {
         await kernel.close();
       }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Kernel } from '../../kernel/kernel.js';
+import { LOG_FORMATS, type LogFormat } from '../../kernel/logger.js';
 import { createKernel } from '../create-kernel.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
@@ -15,7 +16,11 @@ export interface CommonOptions {
   readOnly?: boolean;
   logLevel?: string;
   logFile?: string;
+  logFormat?: LogFormat;
 }
+
+const logFormatOption = () =>
+  new Option('--log-format <format>', 'log lines: auto (readable on a terminal, JSON otherwise), pretty or json').choices(LOG_FORMATS).env('NOTEKERNEL_LOG_FORMAT');
 
 export function withCommonOptions(command: Command): Command {
   return command
@@ -24,7 +29,8 @@ export function withCommonOptions(command: Command): Command {
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
-    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
+    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'))
+    .addOption(logFormatOption());
 }
 
 /** The registry commands (list, switch, …) open no vault: only the config and logging apply. */
@@ -32,7 +38,8 @@ export function withRegistryOptions(command: Command): Command {
   return command
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the working directory)'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
-    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'));
+    .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'))
+    .addOption(logFormatOption());
 }
 
 /**
@@ -53,6 +60,7 @@ export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?
     logging: {
       ...(options.logLevel ? { level: options.logLevel } : {}),
       ...(options.logFile ? { file: options.logFile } : {}),
+      ...(options.logFormat ? { format: options.logFormat } : {}),
       ...(defaultLogLevel ? { defaultLevel: defaultLogLevel } : {}),
     },
   });

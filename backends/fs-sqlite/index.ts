@@ -15,7 +15,11 @@ export const fsSqliteOptions = z
   .object({
     metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
     layout: z.enum(['typed', 'flat']).default('typed').describe('typed: <type>/<note>.md; flat: any .md under the root'),
-    defaultType: z.string().default('general').describe('type used when none is given'),
+    defaultType: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('type a note created without one gets (general when unset); set here, it overrides a vault\'s own default_note_type'),
     indexFile: z.string().regex(/^[\w.-]+$/).default('notekernel.db'),
     underscoreNotes: z.boolean().default(false).describe('flat layout: `_`-prefixed files are notes too (typed keeps them for its types)'),
     readHardLinks: z
@@ -40,8 +44,8 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     const metaDir = path.join(vaultRoot, options.metaDir);
     await fs.mkdir(metaDir, { recursive: true });
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
-    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType, readHardLinks: options.readHardLinks, underscoreNotes: options.underscoreNotes };
-    const store = new FsSqliteStore(vaultRoot, layout, db, logger);
+    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType ?? 'general', readHardLinks: options.readHardLinks, underscoreNotes: options.underscoreNotes };
+    const store = new FsSqliteStore(vaultRoot, layout, db, logger, options.defaultType);
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));
     return { store, search: createSearchIndex(db, logger, () => store.whenIndexed()) };

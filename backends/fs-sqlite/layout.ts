@@ -103,6 +103,32 @@ export function typeOfFolder(layout: Layout, folder: string): string | null {
   return segments[0] ?? layout.defaultType;
 }
 
+/**
+ * The markdown files of a scan that the layout does not read as notes, and why (`typed` keeps
+ * notes one folder down only): the first thing a user opening an existing folder needs to see.
+ * Nothing to do (no per-file work) when every folder that holds markdown is a note folder.
+ */
+export function skippedByLayout(layout: Layout, scan: FileScan): Array<{ path: string; reason: string }> {
+  const outside = new Map<string, string>();
+  for (const folder of scan.folders.keys()) if (typeOfFolder(layout, folder) === null) outside.set(folder, layoutReason(layout, folder));
+  if (!outside.size) return [];
+  const skipped: Array<{ path: string; reason: string }> = [];
+  for (const relPath of scan.paths) {
+    const reason = outside.get(folderOf(relPath));
+    if (reason !== undefined && isNoteFileName(relPath.slice(relPath.lastIndexOf('/') + 1))) skipped.push({ path: relPath, reason });
+  }
+  return skipped;
+}
+
+function layoutReason(layout: Layout, folder: string): string {
+  if (folder === '') return 'at the vault root, outside any type folder (the typed layout reads <type>/<name>.md)';
+  if (folder.includes('/')) return 'in a nested folder (the typed layout reads <type>/<name>.md, one level down)';
+  return 'in a folder that is not a note type (type names use letters, digits, _ and -)';
+}
+
+/** What opens a folder as it is, for a layout that left files out. */
+export const LAYOUT_HINT = 'storage.options.layout: flat (or the zettelkasten profile) reads markdown in every folder';
+
 /** Every note file under the root. */
 export function listNoteFiles(layout: Layout, root: string): NoteLocation[] {
   return notesInScan(layout, scanFiles(root, scanRulesOf(layout))).map(({ id, type, relPath }) => ({ id, type, relPath }));

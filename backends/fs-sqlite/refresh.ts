@@ -9,7 +9,7 @@ import type { RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
-import { notesInScan, scanRulesOf, typeOfFolder, type Layout } from './layout.js';
+import { notesInScan, scanRulesOf, skippedByLayout, typeOfFolder, type Layout } from './layout.js';
 import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../toolkit/files/file-scan.js';
 import { xor53 } from '../../toolkit/files/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
@@ -43,8 +43,9 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     digest = xor53(digest, summary.digest);
     noteCount += summary.notes;
   }
+  const outsideLayout = skippedByLayout(layout, scan);
   if (digest === db.filesDigest()) {
-    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: scan.skipped, ms: Math.round(performance.now() - started) };
+    const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: [...scan.skipped, ...outsideLayout], ms: Math.round(performance.now() - started) };
     logger.debug(report, 'index refreshed: no file changed');
     return report;
   }
@@ -94,7 +95,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   // The rows now match the files; a digest that still disagrees was wrong (written by another
   // hash, say) and would send every start down this slow path: it is recomputed once.
   if (skipped.length === scan.skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
-  const report = { scanned: files.length, indexed, removed: removedIds.length, skipped, ms: Math.round(performance.now() - started) };
+  const report = { scanned: files.length, indexed, removed: removedIds.length, skipped: [...skipped, ...outsideLayout], ms: Math.round(performance.now() - started) };
   logger.debug(report, 'index refreshed');
   return report;
 }

@@ -21,12 +21,12 @@ import { RetiredFiles } from '../../toolkit/files/retired-files.js';
 import { ParsedNotes } from './parsed-notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
-import { resolveInside } from '../../toolkit/files/paths.js';
+import { normaliseRelative, resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { slugify } from '../../toolkit/slugify.js';
 import { parseMarkdown, serializeMarkdown, type ParsedMarkdown } from './frontmatter.js';
 import type { IndexDb, IndexedNote } from './index-db.js';
-import { assertTypeName, isLayoutNoteFile, locate, NOTE_SLUG, type Layout, type NoteLocation } from './layout.js';
+import { assertTypeName, isLayoutNoteFile, locate, LAYOUT_HINT, NOTE_SLUG, typeOfFolder, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { IndexFreshness, RefreshStopped } from './index-freshness.js';
@@ -35,6 +35,7 @@ import { createIndexDatabase, type PluginTables } from './plugin-tables.js';
 import { IndexHealing } from './index-healing.js';
 import { isCorruptionError } from './index-recovery.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
+import { describeSkipped } from '../../toolkit/files/skip-summary.js';
 
 type NoteTarget = NoteLocation & { absolute: string };
 /** A note file just written, not yet in the index. */
@@ -73,6 +74,8 @@ export class FsSqliteStore implements NoteStore {
     readonly layout: Layout,
     private readonly db: IndexDb,
     private readonly logger: Logger,
+    /** The `defaultType` option when the config sets it (NoteStore.defaultType). */
+    readonly defaultType?: string,
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
@@ -102,6 +105,8 @@ export class FsSqliteStore implements NoteStore {
       async (pause) => {
         const report = await refresh(pause);
         this.logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
+        // Once per open, summarised: `notekernel index` lists them grouped, with examples.
+        if (report.skipped.length) this.logger.warn({ skippedFiles: report.skipped.length, ...(this.layout.kind === 'typed' ? { hint: LAYOUT_HINT } : {}) }, describeSkipped(report.skipped));
         afterwards();
         this.healing.checkInBackground();
         return report;
@@ -120,6 +125,17 @@ export class FsSqliteStore implements NoteStore {
   /** Resolves when the index rows can be read and written (no refresh under way). */
   whenIndexed(): Promise<void> {
     return this.freshness.ready();
+  }
+
+  readsNoteAt(relPath: string): boolean {
+    let rel: string;
+    try {
+      rel = normaliseRelative(relPath);
+    } catch {
+      return false; // a path that leads out of the vault holds no note of it
+    }
+    const slash = rel.lastIndexOf('/');
+    return typeOfFolder(this.layout, slash < 0 ? '' : rel.slice(0, slash)) !== null && isLayoutNoteFile(this.layout, rel.slice(slash + 1));
   }
 
   async get(id: string): Promise<Note | undefined> {

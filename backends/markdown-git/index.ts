@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend, requireFolder } from '../../kernel/backend.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
+import { describeSkipped } from '../../toolkit/files/skip-summary.js';
 import { listTempFiles } from './entry-index.js';
 import { idFromFilename } from './entry-name.js';
 import { AutoCommitter } from './git/auto-commit.js';
@@ -68,6 +69,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
     await timestamps.sync();
     if (!readOnly) await timestamps.save();
     logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
+    if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
     return { store };
   },
 });

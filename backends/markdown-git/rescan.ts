@@ -41,6 +41,7 @@ export async function rescanRoot(root: string, index: EntryIndex, logger: Logger
   progress?.stop();
   for (const gone of known.values()) index.removePath(gone.id, gone.relPath);
   index.notEntries = notEntries;
-  if (notEntries.length) logger.warn({ files: notEntries.map((n) => n.path) }, 'markdown files without an id__ are not entries');
+  // The open warns once, summarised (index.ts); each later rescan only notes them.
+  if (notEntries.length) logger.debug({ files: notEntries.map((n) => n.path) }, 'markdown files without an id__ are not entries');
   return { scanned: files.length, indexed, removed: known.size, skipped: [...notEntries, ...skipped] };
 }

@@ -4,6 +4,8 @@
  */
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { closestName } from '../util/closest.js';
+import { keysAt } from './schema-keys.js';
 import { userConfigSchema, type ProfilePreset, type ResolvedConfig, type UserConfig } from './schema.js';
 
 export interface Catalogue {
@@ -15,13 +17,27 @@ export interface Catalogue {
 /** Validates raw config data (from a file or the library), naming the source and the key path. */
 export function parseUserConfig(raw: unknown, source: string): UserConfig {
   const result = userConfigSchema.safeParse(raw ?? {});
-  if (!result.success) throw configIssue(source, result.error);
+  if (!result.success) throw configIssue(source, result.error, [], userConfigSchema);
   return result.data;
 }
 
-export function configIssue(source: string, error: z.ZodError, prefix: readonly (string | number)[] = []): ConfigError {
+/**
+ * The first issue as `<file>: <key path>: <reason>`. An unknown key is named with the closest
+ * valid one when `schema` (the schema that refused it) is given: `did you mean "defaultType"?`.
+ */
+export function configIssue(source: string, error: z.ZodError, prefix: readonly (string | number)[] = [], schema?: z.ZodType): ConfigError {
   const issue = error.issues[0];
-  const path = [...prefix, ...(issue?.path ?? [])].map(String).join('.') || '(root)';
+  const unknown = issue?.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
+  const where = [...prefix, ...(issue?.path ?? [])].map(String);
+  if (issue && unknown.length) {
+    const valid = schema ? keysAt(schema, issue.path) : undefined;
+    const key = [...where, unknown[0] as string].join('.');
+    const suggestion = valid ? closestName(unknown[0] as string, valid) : undefined;
+    const reason = `unknown key${suggestion ? `; did you mean "${suggestion}"?` : ''}${valid ? ` (valid keys here: ${valid.join(', ')})` : ''}`;
+    const more = unknown.length > 1 ? ` (also unknown: ${unknown.slice(1).join(', ')})` : '';
+    return new ConfigError(`${source}: ${key}: ${reason}${more}`, { file: source, key, reason, ...(suggestion ? { did_you_mean: suggestion } : {}) });
+  }
+  const path = where.join('.') || '(root)';
   const reason = issue?.message ?? 'invalid';
   return new ConfigError(`${source}: ${path}: ${reason}`, { file: source, key: path, reason });
 }
@@ -80,9 +96,11 @@ export function resolveConfig(user: UserConfig, source: string, catalogue: Catal
 
 function assertKnown(id: string, known: readonly string[], kind: string, source: string, key: string): void {
   if (known.includes(id)) return;
-  throw new ConfigError(`${source}: ${key}: unknown ${kind} "${id}"; known ${kind}s: ${known.join(', ')}`, {
+  const suggestion = closestName(id, known);
+  throw new ConfigError(`${source}: ${key}: unknown ${kind} "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''}; known ${kind}s: ${known.join(', ')}`, {
     file: source,
     key,
     known: [...known],
+    ...(suggestion ? { did_you_mean: suggestion } : {}),
   });
 }

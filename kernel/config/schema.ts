@@ -36,7 +36,11 @@ export const userConfigSchema = z
     plugins: z.record(z.string(), pluginSetting).optional(),
     tools: toolsSetting.optional(),
     logging: z
-      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(), file: z.string().optional() })
+      .object({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+        file: z.string().optional(),
+        format: z.enum(['auto', 'pretty', 'json']).optional().describe('pretty lines on a terminal (auto), or always pretty / json'),
+      })
       .strict()
       .optional(),
     http: z
@@ -77,6 +81,6 @@ export interface ResolvedConfig {
   search?: { backend: string; options: Record<string, unknown> };
   plugins: Array<{ id: string; options: Record<string, unknown> }>;
   tools: { rename: Record<string, string>; hide: string[] };
-  logging: { level?: string; file?: string };
+  logging: { level?: string; file?: string; format?: 'auto' | 'pretty' | 'json' };
   http: { host?: string; port?: number; token?: string; allowedOrigins?: string[]; allowedHosts?: string[]; sessionIdleSeconds?: number; maxSessions?: number };
 }

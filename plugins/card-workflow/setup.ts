@@ -26,7 +26,7 @@ export interface SetupContext {
 
 export function createCardWorkflow(ctx: SetupContext, now: () => Date = () => new Date()): CardWorkflow {
   const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'card-workflow');
-  const resolved = resolveOptions(ctx.options, requireVaultFolder(ctx.vault, 'card-workflow'), ctx.configDir);
+  const resolved = readableOutput(resolveOptions(ctx.options, requireVaultFolder(ctx.vault, 'card-workflow'), ctx.configDir), ctx);
   assertFile(resolved.conventionsFile, 'naming_conventions_file');
   assertFile(resolved.mappingFile, 'template_mapping_file');
   const conventions = loadConventions(resolved.conventionsFile);
@@ -57,6 +57,28 @@ export function createCardWorkflow(ctx: SetupContext, now: () => Date = () => ne
       sanitize: resolved.sanitize,
     }),
   };
+}
+
+/** Where cards go when output_directory is unset and the vault root holds no notes (flint). */
+export const CARD_FOLDER = 'cards';
+
+/**
+ * Cards are notes: without output_directory they go to the vault root (the seed's default)
+ * when the store reads notes there, else to a `cards` folder it does read (flint's typed
+ * layout: a `cards` note type). An output_directory the store does not read is warned about once.
+ */
+function readableOutput<T extends { outputDir: string }>(resolved: T, ctx: SetupContext): T {
+  const reads = ctx.store.readsNoteAt?.bind(ctx.store);
+  if (!reads) return resolved;
+  const probe = (dir: string) => reads(dir ? `${dir}/card.md` : 'card.md');
+  if (ctx.options.output_directory === undefined && !probe(resolved.outputDir) && probe(CARD_FOLDER)) {
+    ctx.logger.debug({ output: CARD_FOLDER }, 'cards go to a folder the storage reads: it reads no notes at the vault root');
+    return { ...resolved, outputDir: CARD_FOLDER };
+  }
+  if (!probe(resolved.outputDir)) {
+    ctx.logger.warn({ output_directory: resolved.outputDir || '.', backend: ctx.vault.storageBackend }, `${OPTIONS_KEY}.output_directory: the storage reads no notes there, so saved cards will not be indexed or searchable (a folder such as "${CARD_FOLDER}" is read)`);
+  }
+  return resolved;
 }
 
 /** The output folder may not exist yet (save_card creates it), but it must not lead out of the vault. */

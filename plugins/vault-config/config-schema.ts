@@ -5,6 +5,7 @@
  * own file opens unchanged.
  */
 import { z } from 'zod';
+import { closestName } from '../../kernel/util/closest.js';
 
 /** Backups must land in a hidden folder: anywhere else they would be indexed as notes. */
 const backupPath = z
@@ -40,7 +41,41 @@ export const vaultConfigSchema = z
 
 export type VaultConfig = z.output<typeof vaultConfigSchema>;
 
+/** Keys of seed 000's file we accept and keep without acting on them. */
+const SEED_ONLY_KEYS = ['vault_id', 'workspace_root', 'search', 'note_types'];
+
+/**
+ * Keys the file has that neither we nor seed 000 know, each with the closest known one: kept
+ * (the file stays seed 000's), but a misspelt `require_confirmaton` would silently do nothing.
+ */
+export function unknownVaultConfigKeys(data: unknown): Array<{ key: string; suggestion?: string }> {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
+  const found: Array<{ key: string; suggestion?: string }> = [];
+  const check = (value: object, known: string[], prefix: string) => {
+    for (const key of Object.keys(value)) {
+      if (known.includes(key)) continue;
+      const suggestion = closestName(key, known);
+      found.push({ key: `${prefix}${key}`, ...(suggestion ? { suggestion: `${prefix}${suggestion}` } : {}) });
+    }
+  };
+  const record = data as Record<string, unknown>;
+  check(record, [...Object.keys(vaultConfigSchema.shape), ...SEED_ONLY_KEYS], '');
+  for (const section of ['metadata', 'deletion'] as const) {
+    const value = record[section];
+    const shape = vaultConfigSchema.shape[section].unwrap().shape;
+    if (value && typeof value === 'object' && !Array.isArray(value)) check(value, Object.keys(shape), `${section}.`);
+  }
+  return found;
+}
+
 export const DEFAULT_VAULT_CONFIG: VaultConfig = vaultConfigSchema.parse({});
+
+/** The file `vault.init` writes, naming the default type the config chose (general otherwise). */
+export function defaultConfigText(defaultType?: string): string {
+  if (!defaultType) return DEFAULT_CONFIG_TEXT;
+  const value = /^[\p{L}\p{N}_-]+$/u.test(defaultType) ? defaultType : JSON.stringify(defaultType);
+  return DEFAULT_CONFIG_TEXT.replace(/^default_note_type: general$/m, `default_note_type: ${value}`);
+}
 
 export const DEFAULT_CONFIG_TEXT = `# Per-vault configuration (seed 000's .flint-note/config.yml). Edits apply on the next call.
 default_note_type: general

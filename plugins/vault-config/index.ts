@@ -9,7 +9,7 @@ import { requireMember } from '../../kernel/backend.js';
 import { definePlugin, provide } from '../../kernel/plugin.js';
 import { normaliseRelative } from '../../toolkit/files/paths.js';
 import { createBackups, BACKUPS } from './backups.js';
-import { DEFAULT_CONFIG_TEXT } from './config-schema.js';
+import { defaultConfigText } from './config-schema.js';
 import { createVaultConfig, VAULT_CONFIG } from './service.js';
 
 export { VAULT_CONFIG, type VaultConfigService } from './service.js';
@@ -28,7 +28,7 @@ export const vaultConfigPlugin = definePlugin<z.output<typeof options>>({
   async register(ctx) {
     const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'vault-config');
     const file = normaliseRelative(ctx.options.file);
-    const config = createVaultConfig(files, file);
+    const config = createVaultConfig(files, file, ctx.store.defaultType, ctx.logger);
     await config.get(); // a bad file fails start-up, naming the file and the key
     return {
       services: [provide(VAULT_CONFIG, config), provide(BACKUPS, createBackups(files, config))],
@@ -37,7 +37,7 @@ export const vaultConfigPlugin = definePlugin<z.output<typeof options>>({
           if (await files.exists(file)) return;
           const dir = file.split('/').slice(0, -1).join('/');
           if (dir) await files.mkdir(dir);
-          await files.writeText(file, DEFAULT_CONFIG_TEXT, { expectedHash: '' });
+          await files.writeText(file, defaultConfigText(ctx.store.defaultType), { expectedHash: '' });
         },
       },
     };

@@ -8,7 +8,8 @@ import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { configIssue } from '../../kernel/config/resolve.js';
 import { ConfigError } from '../../kernel/errors.js';
-import { DEFAULT_VAULT_CONFIG, vaultConfigSchema, type VaultConfig } from './config-schema.js';
+import { DEFAULT_VAULT_CONFIG, unknownVaultConfigKeys, vaultConfigSchema, type VaultConfig } from './config-schema.js';
+import type { Logger } from '../../kernel/logger.js';
 import { fileStamp } from '../../toolkit/files/file-stamp.js';
 
 export interface VaultConfigService {
@@ -20,26 +21,33 @@ export interface VaultConfigService {
 
 export const VAULT_CONFIG = token<VaultConfigService>('vault-config.service');
 
-export function createVaultConfig(files: VaultFiles, file: string): VaultConfigService {
+/**
+ * `defaultType`, when the kernel's config sets one (the storage's `defaultType`), replaces the
+ * file's `default_note_type`: the config file is the user's latest word, as a flag is over a
+ * config (decision 027).
+ */
+export function createVaultConfig(files: VaultFiles, file: string, defaultType?: string, logger?: Logger): VaultConfigService {
   const absolute = files.resolve(file);
+  const fallback = defaultType ? { ...DEFAULT_VAULT_CONFIG, default_note_type: defaultType } : DEFAULT_VAULT_CONFIG;
   let cached: { stamp: string; config: VaultConfig } | undefined;
   return {
     file,
     async get() {
       const stamp = await fileStamp(absolute);
-      if (stamp === undefined) return DEFAULT_VAULT_CONFIG;
+      if (stamp === undefined) return fallback;
       if (cached?.stamp === stamp) return cached.config;
       // A miss reads through files.readText, which re-checks containment (a symlink swapped in is refused).
       const text = await files.readText(file);
-      if (text === undefined) return DEFAULT_VAULT_CONFIG;
-      const config = parseVaultConfig(text, file);
+      if (text === undefined) return fallback;
+      const parsed = parseVaultConfig(text, file, logger);
+      const config = defaultType ? { ...parsed, default_note_type: defaultType } : parsed;
       cached = { stamp, config };
       return config;
     },
   };
 }
 
-export function parseVaultConfig(text: string, file: string): VaultConfig {
+export function parseVaultConfig(text: string, file: string, logger?: Logger): VaultConfig {
   let data: unknown;
   try {
     data = loadYamlBounded(text);
@@ -48,6 +56,10 @@ export function parseVaultConfig(text: string, file: string): VaultConfig {
     throw new ConfigError(`${file}: not valid YAML (${reason})`, { file, key: '(root)', reason });
   }
   const result = vaultConfigSchema.safeParse(data ?? {});
-  if (!result.success) throw configIssue(file, result.error);
+  if (!result.success) throw configIssue(file, result.error, [], vaultConfigSchema);
+  // Once per version of the file: a changed file is parsed again, an unchanged one is cached.
+  for (const { key, suggestion } of unknownVaultConfigKeys(data)) {
+    logger?.warn({ file, key, ...(suggestion ? { did_you_mean: suggestion } : {}) }, `${file}: ${key}: unknown key, ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+  }
   return result.data;
 }

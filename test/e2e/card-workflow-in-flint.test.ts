@@ -1,7 +1,7 @@
 /**
  * The card-workflow plugin added to the flint profile: flint reads notes in type folders only,
- * so a card saved at the vault root is not a note there — save_card says so and what to set;
- * with output_directory on a type folder the card is indexed like any note.
+ * so without output_directory cards go to a `cards` type folder and are indexed like any note;
+ * an output_directory flint does not read (the root, said explicitly) gets a warning.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,31 +17,41 @@ afterAll(async () => {
   await removeDir(root);
 });
 
-async function saveIn(name: string, plugin: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function saveIn(name: string, plugin: Record<string, unknown>): Promise<{ body: Record<string, unknown>; found: string[] }> {
   const vault = path.join(root, name);
   await fs.mkdir(vault);
   const config = path.join(root, `${name}.yaml`);
   await fs.writeFile(config, `profile: flint\nplugins:\n  card-workflow: ${JSON.stringify(plugin)}\n`);
   const session = await connectStdio(['serve', '--config', config, '--vault', vault]);
   try {
-    const saved = await callTool(session.client, 'save_card', { formatted_card: '# A card\n\nbody\n', filename: 'a-card' });
+    const saved = await callTool(session.client, 'save_card', { formatted_card: '# A card\n\nbody of the card\n', filename: 'a-card' });
     expect(saved.isError, JSON.stringify(saved.body)).toBe(false);
-    return saved.body as Record<string, unknown>;
+    const search = await callTool(session.client, 'search_notes', { query: 'card' });
+    const found = ((search.body as { results?: Array<{ id: string }> }).results ?? []).map((r) => r.id);
+    return { body: saved.body as Record<string, unknown>, found };
   } finally {
     await session.close();
   }
 }
 
 describe('card-workflow in the flint profile', () => {
-  it('warns when the card lands where flint does not read notes', async () => {
-    const body = await saveIn('root', {});
+  it('without output_directory saves into a folder flint reads, and the card is a note found by search', async () => {
+    const { body, found } = await saveIn('default', {});
+    expect(body.note_id).toBe('cards/a-card.md');
+    expect(body.relative_path).toBe('cards/a-card.md');
+    expect(body.warnings).toBeUndefined();
+    expect(found).toContain('cards/a-card.md');
+  });
+
+  it('warns when output_directory names the vault root, where flint does not read notes', async () => {
+    const { body } = await saveIn('root', { output_directory: '.' });
     expect(body.note_id).toBeNull();
     expect(body.warnings).toEqual([expect.stringContaining('output_directory')]);
   });
 
   it('indexes the card when output_directory is a note-type folder', async () => {
-    const body = await saveIn('typed', { output_directory: 'cards' });
-    expect(body.note_id).toBe('cards/a-card.md');
+    const { body } = await saveIn('typed', { output_directory: 'zettel' });
+    expect(body.note_id).toBe('zettel/a-card.md');
     expect(body.warnings).toBeUndefined();
   });
 });

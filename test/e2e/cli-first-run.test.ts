@@ -86,7 +86,7 @@ describe('notekernel on first use', () => {
 
 describe('notekernel without a vault or with a broken config', () => {
   it('tools --profile lists the tools with no vault given or registered', async () => {
-    const run = await runCli(['tools', '--profile', 'zettelkasten'], { env: { NOTEKERNEL_CONFIG_DIR: path.join(root, 'empty-registry') }, cwd: root });
+    const run = await runCli(['tools', '--profile', 'zettelkasten', '--json'], { env: { NOTEKERNEL_CONFIG_DIR: path.join(root, 'empty-registry') }, cwd: root });
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as Array<{ name: string }>).map((t) => t.name)).toContain('save_card');
   });

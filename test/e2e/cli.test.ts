@@ -21,7 +21,7 @@ afterAll(async () => {
 describe('notekernel CLI', () => {
   it('init creates the default types, their descriptions and a welcome note', async () => {
     const vault = path.join(root, 'vault');
-    const run = await runCli(['init', vault]);
+    const run = await runCli(['init', vault, '--json']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ types: ['daily', 'general', 'goals', 'projects', 'reading', 'todos'] });
     for (const type of ['daily', 'reading', 'todos', 'projects', 'goals', 'general']) {
@@ -38,7 +38,7 @@ describe('notekernel CLI', () => {
 
   it('call prints the tool result as JSON', async () => {
     const vault = path.join(root, 'vault');
-    const run = await runCli(['call', 'list_note_types', '{}', '--vault', vault]);
+    const run = await runCli(['call', 'list_note_types', '{}', '--vault', vault, '--json']);
     expect(run.code).toBe(0);
     const types = JSON.parse(run.stdout) as Array<{ name: string; noteCount: number }>;
     expect(types.find((t) => t.name === 'general')?.noteCount).toBe(1);
@@ -48,7 +48,7 @@ describe('notekernel CLI', () => {
     const vault = path.join(root, 'outside');
     expect((await runCli(['init', vault])).code).toBe(0);
     const count = async (type: string) => {
-      const run = await runCli(['call', 'list_notes_by_type', JSON.stringify({ type }), '--vault', vault]);
+      const run = await runCli(['call', 'list_notes_by_type', JSON.stringify({ type }), '--vault', vault, '--json']);
       expect(run.code).toBe(0);
       return (JSON.parse(run.stdout) as unknown[]).length;
     };
@@ -68,7 +68,7 @@ describe('notekernel CLI', () => {
 
   it('call exits non-zero with the error code on a tool error', async () => {
     const vault = path.join(root, 'vault');
-    const run = await runCli(['call', 'get_note', '{"identifier":"general/missing.md"}', '--vault', vault]);
+    const run = await runCli(['call', 'get_note', '{"identifier":"general/missing.md"}', '--vault', vault, '--json']);
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ error: 'not_found' });
     expect(run.stderr).toMatch(/not_found/);
@@ -95,15 +95,15 @@ describe('notekernel CLI', () => {
     const vault = path.join(root, 'indexed');
     await fs.mkdir(path.join(vault, 'general'), { recursive: true });
     for (let i = 0; i < 30; i++) await fs.writeFile(path.join(vault, 'general', `n${i}.md`), `---\ntitle: N${i}\n---\n\nbody ${i}\n`);
-    const first = await runCli(['index', '--vault', vault]);
+    const first = await runCli(['index', '--vault', vault, '--json']);
     expect(first.code).toBe(0);
     expect(first.stderr).not.toMatch(/indexing notes/);
     expect(JSON.parse(first.stdout)).toMatchObject({ scanned: 30, indexed: 30, removed: 0 });
     await fs.writeFile(path.join(vault, 'general', 'n3.md'), '---\ntitle: N3 changed\n---\n\nnew body\n');
-    const second = await runCli(['index', '--vault', vault]);
+    const second = await runCli(['index', '--vault', vault, '--json']);
     // One refresh per run (the opening one, decision 013): it re-reads the one changed file.
     expect(JSON.parse(second.stdout)).toMatchObject({ scanned: 30, indexed: 1, removed: 0 });
-    const third = await runCli(['index', '--vault', vault]);
+    const third = await runCli(['index', '--vault', vault, '--json']);
     expect(JSON.parse(third.stdout)).toMatchObject({ scanned: 30, indexed: 0, removed: 0 });
   });
 

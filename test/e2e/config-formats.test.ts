@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function toolNames(args: string[]): Promise<string[]> {
-  const run = await runCli(['tools', ...args]);
+  const run = await runCli(['tools', '--json', ...args]);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   return (JSON.parse(run.stdout) as Array<{ name: string }>).map((tool) => tool.name);

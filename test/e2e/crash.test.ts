@@ -45,7 +45,7 @@ describe('crash during a batch create', () => {
       expect(front?.[2], name).toBe(`body ${i}\n`.repeat(200));
     }
 
-    const restarted = await runCli(['call', 'list_note_types', '{}', '--vault', root]);
+    const restarted = await runCli(['call', 'list_note_types', '{}', '--vault', root, '--json']);
     expect(restarted.code).toBe(0);
     const general = (JSON.parse(restarted.stdout) as Array<{ name: string; noteCount: number }>).find((t) => t.name === 'general');
     expect(general?.noteCount).toBe(names.length);

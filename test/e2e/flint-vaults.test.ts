@@ -90,19 +90,19 @@ describe('vault tools over MCP', () => {
 describe('vault CLI', () => {
   it('create, list, switch, current, update, remove on the registry', async () => {
     const env = { NOTEKERNEL_CONFIG_DIR: path.join(base, 'cli-config') };
-    const created = await runCli(['create', 'research', 'Research', path.join(base, 'research'), '--description', 'Papers'], { env });
+    const created = await runCli(['create', 'research', 'Research', path.join(base, 'research'), '--description', 'Papers', '--json'], { env });
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ success: true, vault: { id: 'research' } });
     await fs.access(path.join(base, 'research', 'reading', '_description.md'));
 
     expect((await runCli(['init', path.join(base, 'side'), '--id', 'side', '--name', 'Side'], { env })).code).toBe(0);
-    const listed = JSON.parse((await runCli(['list'], { env })).stdout) as { vaults: Array<{ id: string }>; current_vault: string };
+    const listed = JSON.parse((await runCli(['list', '--json'], { env })).stdout) as { vaults: Array<{ id: string }>; current_vault: string };
     expect(listed.vaults.map((v) => v.id).sort()).toEqual(['research', 'side']);
     expect(listed.current_vault).toBe('research');
 
     expect((await runCli(['switch', 'side'], { env })).code).toBe(0);
-    expect(JSON.parse((await runCli(['current'], { env })).stdout)).toMatchObject({ id: 'side', name: 'Side' });
-    expect(JSON.parse((await runCli(['update', 'side', '--name', 'Side Projects'], { env })).stdout)).toMatchObject({ vault: { name: 'Side Projects' } });
+    expect(JSON.parse((await runCli(['current', '--json'], { env })).stdout)).toMatchObject({ id: 'side', name: 'Side' });
+    expect(JSON.parse((await runCli(['update', 'side', '--name', 'Side Projects', '--json'], { env })).stdout)).toMatchObject({ vault: { name: 'Side Projects' } });
 
     // With no --vault, tools run in the current vault; vault_id reaches the others.
     const call = await runCli(['call', 'create_note', JSON.stringify({ title: 'Via CLI', content: 'x', vault_id: 'research' })], { env });

@@ -1,7 +1,10 @@
 /** seed 000's `notekernel delete note | note-type | notes`, each one tool call. */
 import { Command, Option } from 'commander';
-import { withCommonOptions, type CommonOptions } from '../open.js';
+import { withCommonOptions as commonOptions, type CommonOptions } from '../open.js';
+import { withJsonOption, type OutputOptions } from '../output/print.js';
 import { runTool } from './run-tool.js';
+
+const withCommonOptions = (command: Command) => withJsonOption(commonOptions(command));
 
 export function addDeleteCommands(program: Command): void {
   const del = program.command('delete').description('delete a note, a note type, or notes matching criteria');
@@ -9,7 +12,7 @@ export function addDeleteCommands(program: Command): void {
   withCommonOptions(del.command('note').description('delete one note (backed up first when the vault says so)'))
     .argument('<identifier>', 'note id, e.g. general/my-note.md')
     .option('--confirm', 'confirm the deletion')
-    .action((identifier: string, options: CommonOptions & { confirm?: boolean }) =>
+    .action((identifier: string, options: CommonOptions & OutputOptions & { confirm?: boolean }) =>
       runTool(options, 'delete_note', { identifier, ...(options.confirm ? { confirm: true } : {}) }, { confirm: '--confirm' }),
     );
 
@@ -18,7 +21,7 @@ export function addDeleteCommands(program: Command): void {
     .addOption(new Option('--action <action>', 'what to do with its notes').choices(['error', 'migrate', 'delete']).default('error'))
     .option('--target <type>', 'target type for --action=migrate')
     .option('--confirm', 'confirm the deletion')
-    .action((type: string, options: CommonOptions & { action: string; target?: string; confirm?: boolean }) =>
+    .action((type: string, options: CommonOptions & OutputOptions & { action: string; target?: string; confirm?: boolean }) =>
       runTool(options, 'delete_note_type', {
         type_name: type,
         action: options.action,
@@ -32,7 +35,7 @@ export function addDeleteCommands(program: Command): void {
     .option('--tags <tags>', 'only notes with all these comma-separated tags')
     .option('--pattern <regex>', 'only notes whose content matches')
     .option('--confirm', 'confirm the deletion')
-    .action((options: CommonOptions & { type?: string; tags?: string; pattern?: string; confirm?: boolean }) =>
+    .action((options: CommonOptions & OutputOptions & { type?: string; tags?: string; pattern?: string; confirm?: boolean }) =>
       runTool(options, 'bulk_delete_notes', {
         ...(options.type ? { type: options.type } : {}),
         ...(options.tags ? { tags: options.tags.split(',').map((t) => t.trim()).filter(Boolean) } : {}),

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadUserConfig } from '../../../kernel/config/load.js';
 import { createKernel } from '../../create-kernel.js';
@@ -16,6 +16,9 @@ import { toNotekernelError } from '../../../kernel/errors.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
 import { expandHome, withCommonOptions, type CommonOptions } from '../open.js';
+import { emit, withJsonOption } from '../output/print.js';
+import type { Style } from '../../../kernel/util/ansi-style.js';
+import { groupSkipped } from '../../../toolkit/files/skip-summary.js';
 
 interface Finding {
   check: string;
@@ -25,12 +28,10 @@ interface Finding {
 }
 
 export function addDoctorCommand(program: Command): void {
-  withCommonOptions(program.command('doctor').description('check the vault, its index and the install, and say what to do'))
-    .addOption(new Option('--json', 'print the findings as JSON'))
+  withJsonOption(withCommonOptions(program.command('doctor').description('check the vault, its index and the install, and say what to do')))
     .action(async (options: CommonOptions & { json?: boolean }) => {
       const findings = await diagnose(options);
-      if (options.json) process.stdout.write(`${JSON.stringify({ ok: findings.every((f) => f.ok), findings }, null, 2)}\n`);
-      else for (const f of findings) process.stdout.write(`${f.ok ? 'ok  ' : 'FAIL'} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}\n`);
+      emit(options, { ok: findings.every((f) => f.ok), findings }, renderFindings);
       if (!findings.every((f) => f.ok)) throw new ExitCode(1);
     });
 }
@@ -94,7 +95,13 @@ function staleLocks(vault: string): Finding[] {
 
 async function openAndInspect(options: CommonOptions, vault: string): Promise<Finding[]> {
   const warnings: Array<{ msg: string; file?: string }> = [];
-  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line) as { msg: string; file?: string }) });
+  // The opening's summary of skipped files is the `skipped` finding already.
+  const logger = pino({ level: 'warn' }, {
+    write: (line: string) => {
+      const record = JSON.parse(line) as { msg: string; file?: string; skippedFiles?: number };
+      if (record.skippedFiles === undefined) warnings.push(record);
+    },
+  });
   const findings: Finding[] = [];
   let kernel;
   try {
@@ -103,7 +110,8 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
     const report = await open.notes.store.refresh();
     findings.push({ check: 'index', ok: true, detail: `${report.scanned} file(s) seen, ${report.indexed} re-read (profile ${open.info.profile})` });
     if (report.skipped.length) {
-      findings.push({ check: 'skipped', ok: false, detail: report.skipped.map((s) => `${s.path}: ${s.reason}`).join('; '), fix: 'these files are not notes for this profile: move them, or choose the profile that reads them' });
+      const groups = groupSkipped(report.skipped).map((g) => `${g.count} ${g.reason} (e.g. ${g.examples.join(', ')})`);
+      findings.push({ check: 'skipped', ok: false, detail: `${report.skipped.length} file(s) not read as notes: ${groups.join('; ')}`, fix: 'these files are not notes for this profile: move them, or choose the profile that reads them (notekernel index --vault <dir> lists them)' });
     }
     if (open.hasTool('find_broken_links')) {
       const broken = (await open.call('find_broken_links', {})) as { count?: number };
@@ -118,4 +126,11 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
   }
   for (const w of warnings) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
   return findings;
+}
+
+function renderFindings(report: { ok: boolean; findings: Finding[] }, style: Style): string {
+  const lines = report.findings.map((f) => `${f.ok ? style.green('ok  ') : style.red('FAIL')} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}`);
+  const failed = report.findings.filter((f) => !f.ok).length;
+  lines.push('', report.ok ? style.green('nothing to fix') : style.red(`${failed} problem(s) found; see the → lines`));
+  return lines.join('\n');
 }

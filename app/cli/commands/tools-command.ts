@@ -9,23 +9,25 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { NotekernelError } from '../../../kernel/errors.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import { emit, withJsonOption, type OutputOptions } from '../output/print.js';
+import { renderTools } from '../output/reports.js';
 
 export function addToolsCommand(program: Command): void {
-  withCommonOptions(program.command('tools').description('list the tools a profile serves, with their JSON schemas (no vault needed)')).action(
-    async (options: CommonOptions) => {
+  withJsonOption(withCommonOptions(program.command('tools').description('list the tools a profile serves (--json: with their JSON schemas; no vault needed)'))).action(
+    async (options: CommonOptions & OutputOptions) => {
       const opened = await openFromOptions(options, { defaultLogLevel: 'warn' }).catch((err: unknown) => {
         if (err instanceof NotekernelError && err.code === 'not_found' && /^No vault given/.test(err.message)) return undefined;
         throw err;
       });
       if (opened) {
-        print(opened.vault.tools());
+        print(options, opened.vault.tools());
         await opened.kernel.close();
         return;
       }
       const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'notekernel-tools-'));
       try {
         const { kernel, vault } = await openFromOptions({ ...options, vault: scratch }, { defaultLogLevel: 'warn' });
-        print(vault.tools());
+        print(options, vault.tools());
         await kernel.close();
       } finally {
         await fs.rm(scratch, { recursive: true, force: true });
@@ -34,6 +36,6 @@ export function addToolsCommand(program: Command): void {
   );
 }
 
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+function print(options: OutputOptions, tools: ReadonlyArray<{ name: string; description?: string }>): void {
+  emit(options, tools, renderTools);
 }

@@ -93,7 +93,7 @@ describe('markdown-git bad input', () => {
         { path: 'sub/notes.md', reason: expect.stringMatching(/^not an entry/) },
       ]);
       expect(await store.get('README')).toBeUndefined();
-      expect(captured.warnings().some((w) => w.msg.includes('not entries'))).toBe(true);
+      expect(captured.warnings().some((w) => w.msg.includes('2 files not read as notes'))).toBe(true);
     } finally {
       await store.close();
     }
