@@ -30,6 +30,8 @@ export interface SearchResponse {
   results: Array<Record<string, unknown>>;
   total: number;
   has_more: boolean;
+  /** Set when the ranking saw only part of the index (a search backend still building vectors). */
+  notice?: string;
 }
 
 export type ResultNote = SearchHitNote | Note;

@@ -41,6 +41,8 @@ export const searchVault = defineTool({
       mode: args.mode,
       results: hits.map((hit) => ({ source: hit.id, content: hit.snippet, score: hit.score })),
       total,
+      // While vectors are still being built the ranking by meaning saw only part of the vault.
+      ...(page.notice ? { notice: page.notice, vectors: page.vectors } : {}),
     };
   },
 });

@@ -38,7 +38,8 @@ export function searchNotesTool(deps: SearchToolDeps) {
         }),
       );
       const results = await renderHits(page.hits, (id) => ctx.notes.get(id));
-      return respond(results, { total: page.total, offset: args.offset }, args.fields);
+      const response = respond(results, { total: page.total, offset: args.offset }, args.fields);
+      return page.notice ? { ...response, notice: page.notice } : response;
     },
   });
 }
