@@ -25,20 +25,20 @@ describe('notekernel index with the hybrid-search backend', () => {
     await fs.writeFile(path.join(vault, 'notekernel.config.json'), JSON.stringify({ search: { backend: 'hybrid-search', options: { embedder: 'hashed' } } }));
     for (let i = 0; i < 60; i++) await fs.writeFile(path.join(vault, 'general', `n${i}.md`), body(i, `Second section ${i}.`));
 
-    const first = await runCli(['index', '--vault', vault]);
+    const first = await runCli(['index', '--vault', vault, '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ vectors: { embedded: 120 } });
 
     for (let i = 0; i < 10; i++) await fs.writeFile(path.join(vault, 'general', `n${i}.md`), body(i, `Second section ${i}, rewritten.`));
-    const second = await runCli(['index', '--vault', vault]);
+    const second = await runCli(['index', '--vault', vault, '--json']);
     expect(second.code, second.stderr).toBe(0);
     // Ten notes changed one section each: ten passages, not the notes' twenty.
     expect(JSON.parse(second.stdout)).toMatchObject({ vectors: { embedded: 10 } });
 
-    const third = await runCli(['index', '--vault', vault]);
+    const third = await runCli(['index', '--vault', vault, '--json']);
     expect(JSON.parse(third.stdout)).toMatchObject({ vectors: { embedded: 0 } });
 
-    const found = await runCli(['call', 'search_notes', JSON.stringify({ query: 'rewritten' }), '--vault', vault]);
+    const found = await runCli(['call', 'search_notes', JSON.stringify({ query: 'rewritten' }), '--vault', vault, '--json']);
     expect(found.code, found.stderr).toBe(0);
     expect((JSON.parse(found.stdout) as { results: unknown[] }).results).toHaveLength(10);
   });

@@ -11,7 +11,7 @@ export function renderInit(result: { vault: string; profile: string; types: stri
   ].join('\n');
 }
 
-export function renderIndex(report: RefreshReport & { vault?: string }, style: Style): string {
+export function renderIndex(report: RefreshReport & { vault?: string; vectors?: { embedded: number; ms: number } }, style: Style): string {
   const lines = [
     `${style.green('✓')} index up to date${report.vault ? ` for ${style.bold(report.vault)}` : ''} in ${report.ms} ms`,
     fields(
@@ -20,6 +20,7 @@ export function renderIndex(report: RefreshReport & { vault?: string }, style: S
         ['re-read', String(report.indexed)],
         ['removed', String(report.removed)],
         ['skipped', report.skipped.length ? style.yellow(String(report.skipped.length)) : '0'],
+        ...(report.vectors ? [['passages embedded', `${report.vectors.embedded} in ${report.vectors.ms} ms`] as [string, string]] : []),
       ],
       style,
       '  ',
