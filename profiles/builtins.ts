@@ -7,10 +7,11 @@
 import type { LazyCatalogue } from '../kernel/kernel.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
 import { flintProfile } from './flint/index.js';
+import { notariumProfile } from './notarium/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
 
 export const builtinLazyCatalogue: LazyCatalogue = {
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile],
   plugins: {
     vaults: async () => (await import('../plugins/vaults/index.js')).vaultsPlugin,
     'note-types': async () => (await import('../plugins/note-types/index.js')).noteTypesPlugin,
@@ -23,6 +24,7 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     search: async () => (await import('../plugins/search/index.js')).searchPlugin,
     memory: async () => (await import('../plugins/memory/index.js')).memoryPlugin,
     migration: async () => (await import('../plugins/migration/index.js')).migrationPlugin,
+    'simplenote-tools': async () => (await import('../plugins/simplenote-tools/index.js')).simplenoteToolsPlugin,
   },
   backends: {
     'fs-sqlite': async () => (await import('../backends/fs-sqlite/index.js')).fsSqliteBackend,

@@ -19,11 +19,13 @@ import { searchPlugin } from '../plugins/search/index.js';
 import { flintProfile } from './flint/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
+import { notariumProfile } from './notarium/index.js';
+import { simplenoteToolsPlugin } from '../plugins/simplenote-tools/index.js';
 import { memoryPlugin } from '../plugins/memory/index.js';
 import { migrationPlugin } from '../plugins/migration/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin],
   backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile],
 };

@@ -33,9 +33,9 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   scored.sort((a, b) => b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
   const terms = alternatives.flat().filter((c) => !c.negated);
   const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
-    const [row] = cache.all('SELECT id, server_version, object FROM notes WHERE rowid = ?', [rowid]);
+    const [row] = cache.all('SELECT id, server_version, object, content_hash FROM notes WHERE rowid = ?', [rowid]);
     const object = JSON.parse(row![2] as string) as Record<string, unknown>;
-    const note = summaryOf(row![0] as string, Number(row![1]), object);
+    const note = summaryOf(row![0] as string, Number(row![1]), object, row![3] as string);
     return { id: note.id, score, snippet: snippetOf(String(object.content ?? ''), terms), note };
   });
   return { hits, total: scored.length };
