@@ -28,26 +28,52 @@ export const listTool = defineTool({
     const field = args.sort_by === 'created_at' ? 'created' : 'updated';
     const direction = args.sort_order === 'ASC' ? 1 : -1;
     const byField = (a: NoteSummary, b: NoteSummary) => direction * (Date.parse(a[field]) - Date.parse(b[field]));
+    // Read ranked (or sorted) windows until the page and one more note have passed the filters:
+    // a page costs what it shows, not what the whole account holds.
+    const need = page * limit + 1;
     let matches: Candidate[];
     if (filters.text) {
       const search = requireMember(ctx.tryResolve(SEARCH_INDEX), ctx.vault.storageBackend, 'full-text', 'tool list');
-      // Every match, so the filters and the page apply to all of them, not to a ranked prefix.
-      const { hits } = await search.search({ text: filters.text, limit: Math.max(1, await ctx.notes.store.count()) });
-      matches = [];
-      for (const hit of hits) {
-        const note = hit.note ?? (await ctx.notes.get(hit.id));
-        if (note && keep(note)) matches.push({ note, score: hit.score });
-      }
+      matches = await collect(need, keep, async (offset, size) => {
+        const { hits } = await search.search({ text: filters.text, limit: size, offset });
+        const out: Candidate[] = [];
+        for (const hit of hits) {
+          const note = hit.note ?? (await ctx.notes.get(hit.id));
+          if (note) out.push({ note, score: hit.score });
+        }
+        return { batch: out, read: hits.length };
+      });
       matches.sort((a, b) => b.score - a.score || byField(a.note, b.note));
     } else {
-      const notes = await ctx.notes.list({ orderBy: field, direction: direction > 0 ? 'asc' : 'desc' });
-      matches = notes.filter(keep).map((note) => ({ note, score: 0 }));
+      const order = { orderBy: field, direction: direction > 0 ? 'asc' : 'desc' } as const;
+      matches = await collect(need, keep, async (offset, size) => {
+        const notes = await ctx.notes.list({ ...order, limit: size, offset });
+        return { batch: notes.map((note) => ({ note, score: 0 })), read: notes.length };
+      });
     }
     const slice = matches.slice((page - 1) * limit, page * limit);
     const content = await Promise.all(slice.map(({ note }) => item(note, ctx)));
     return { content, ...(matches.length > page * limit ? { next_page: page + 1 } : {}) };
   },
 });
+
+/** Windows of growing size from `read(offset, size)` until `need` candidates pass `keep`, or the source ends. */
+async function collect(
+  need: number,
+  keep: (note: NoteSummary) => boolean,
+  read: (offset: number, size: number) => Promise<{ batch: Candidate[]; read: number }>,
+): Promise<Candidate[]> {
+  const kept: Candidate[] = [];
+  let offset = 0;
+  let size = Math.max(50, need * 2);
+  for (;;) {
+    const { batch, read: count } = await read(offset, size);
+    for (const candidate of batch) if (keep(candidate.note)) kept.push(candidate);
+    if (kept.length >= need || count < size) return kept;
+    offset += count;
+    size *= 2;
+  }
+}
 
 function keeper(filters: ListFilters, trashStatus: number): (note: NoteSummary) => boolean {
   return (note) => {
