@@ -32,7 +32,12 @@ export const simplenoteOptions = z
       .optional()
       .describe('seconds between background delta syncs (default SYNC_INTERVAL_SECONDS or 300; 0 turns them off)'),
     persistDelayMs: z.number().int().min(0).default(1000).describe('how long after a write the cache file is saved'),
-    watchIntervalMs: z.number().int().min(100).default(30_000).describe('while a watcher listens, how often a delta sync looks for changes from other devices'),
+    watchIntervalMs: z
+      .number()
+      .int()
+      .min(100)
+      .optional()
+      .describe('while a watcher listens, how often a delta sync looks for changes from other devices (default: the background syncs report them; 30 s when those are off)'),
     firstSync: z
       .enum(['at-open', 'behind-open'])
       .default('at-open')
@@ -84,7 +89,8 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       const client = new SimperiumClient(config, logger);
       let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
       const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
-      const background = backgroundSync(syncer, logger, ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS));
+      const intervalSeconds = ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS);
+      const background = backgroundSync(syncer, logger, intervalSeconds);
       const store = new SimplenoteStore({
         client,
         cache,
@@ -92,7 +98,9 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         logger,
         persistSoon,
         cacheBytes,
-        watchIntervalMs: ctx.options.watchIntervalMs,
+        // A watcher is told by whichever sync runs; its own polling is needed only when none does
+        // on a timer, so serving follows SYNC_INTERVAL_SECONDS as the seed has it.
+        ...(ctx.options.watchIntervalMs !== undefined || intervalSeconds === 0 ? { watchIntervalMs: ctx.options.watchIntervalMs ?? 30_000 } : {}),
         async closeCache() {
           await background.stop();
           await syncer.idle();

@@ -28,8 +28,8 @@ export interface SimplenoteStoreParts {
   persistSoon(): void;
   /** Saves now and releases the cache. */
   closeCache(): Promise<void>;
-  /** While someone watches, a delta sync runs this often (ms). */
-  watchIntervalMs: number;
+  /** While someone watches, a delta sync runs this often (ms); undefined: the background syncs report to watchers. */
+  watchIntervalMs?: number;
   /** Size of the cache file, when it exists. */
   cacheBytes(): number | undefined;
 }
@@ -87,12 +87,15 @@ export class SimplenoteStore implements NoteStore {
     this.filling = undefined;
   }
 
-  /** Changes from other devices, as delta syncs find them: polled while someone listens. */
+  /** Changes from other devices, as delta syncs find them (polled while someone listens, when no background sync runs). */
   watch(listener: (change: ExternalChange) => void): () => void {
     this.listeners.add(listener);
-    this.poll ??= setInterval(() => {
-      this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
-    }, this.parts.watchIntervalMs).unref();
+    const every = this.parts.watchIntervalMs;
+    if (every !== undefined) {
+      this.poll ??= setInterval(() => {
+        this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
+      }, every).unref();
+    }
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stopPolling();

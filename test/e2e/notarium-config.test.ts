@@ -123,6 +123,12 @@ describe('notarium with the links and tags plugins added in a config file', () =
       expect(JSON.stringify(after.body)).toMatch(/"raptors"[^}]*"count":\s*2|"count":\s*2[^}]*"raptors"/);
       const toOsprey = await callTool(session.client, 'get_backlinks', { identifier: 'osprey' });
       expect(JSON.stringify(toOsprey.body)).toContain((saved.body as { id: string }).id);
+
+      // A note from another device, pulled by manage sync, reaches the tag and link indexes too.
+      note('egret', 'Egret notes\nwading near [[Heron notes]]', ['waders']);
+      expect((await callTool(session.client, 'manage', { action: 'sync' })).body).toMatchObject({ indexed: 1 });
+      await expect.poll(async () => JSON.stringify((await callTool(session.client, 'list_tags', {})).body), { timeout: 5000 }).toContain('waders');
+      await expect.poll(async () => JSON.stringify((await callTool(session.client, 'get_backlinks', { identifier: 'heron' })).body), { timeout: 5000 }).toContain('egret');
     } finally {
       await session.close();
     }
