@@ -127,10 +127,14 @@ export class NoteService {
     return note;
   }
 
-  /** Feeds changes the store saw on disk (another program's edits) through the same hooks. */
-  async applyExternal(change: ExternalChange): Promise<void> {
+  /**
+   * Feeds changes the store saw on disk (another program's edits) through the same hooks. A tool
+   * that wrote a note's file as exact text itself (toolkit/files/note-text.ts) announces it here
+   * with `source: 'tool'`.
+   */
+  async applyExternal(change: ExternalChange, source: WriteSource = 'external'): Promise<void> {
     if (change.kind === 'written') {
-      await this.afterWrite(change.note, change.previous ? 'update' : 'create', 'external');
+      await this.afterWrite(change.note, change.previous ? 'update' : 'create', source);
       return;
     }
     this.deps.indexOutbox?.remove(change.id);

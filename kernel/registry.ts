@@ -78,6 +78,10 @@ export class ToolRegistry {
     return this.infoCache;
   }
 
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
   isGlobal(name: string): boolean {
     return this.byName.get(name)?.tool.global === true;
   }

@@ -9,6 +9,8 @@ export interface ToolHost {
   readonly info: VaultInfo;
   readonly logger: Logger;
   tools(): ToolInfo[];
+  /** Whether `name` is a tool here, without building the listing's JSON schemas. */
+  hasTool(name: string): boolean;
   call(name: string, args?: unknown, options?: CallOptions): Promise<unknown>;
   resources(): ResourceDefinition[];
   readResource(uri: string): Promise<unknown>;

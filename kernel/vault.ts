@@ -48,6 +48,10 @@ export class Vault {
     return this.parts.registry.list();
   }
 
+  hasTool(name: string): boolean {
+    return this.parts.registry.has(name);
+  }
+
   /** True for kernel-wide tools whose `vault_id` names their subject (never routed by it). */
   isGlobalTool(name: string): boolean {
     return this.parts.registry.isGlobal(name);

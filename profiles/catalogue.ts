@@ -23,9 +23,12 @@ import { notariumProfile } from './notarium/index.js';
 import { simplenoteToolsPlugin } from '../plugins/simplenote-tools/index.js';
 import { memoryPlugin } from '../plugins/memory/index.js';
 import { migrationPlugin } from '../plugins/migration/index.js';
+import { obsidianToolsPlugin } from '../plugins/obsidian-tools/index.js';
+import { agentPreferencesPlugin } from '../plugins/agent-preferences/index.js';
+import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin, obsidianToolsPlugin, agentPreferencesPlugin],
   backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile, obsidianProfile],
 };

@@ -1,14 +1,14 @@
 /**
  * `npm test` builds only when dist/ is older than a source: `npm install` has just built it
- * (prepare), so `npm install && npm test` builds once instead of twice. The bundle's source map
- * is the build's last output, so its time is the build's time.
+ * (prepare), so `npm install && npm test` builds once instead of twice. The bundle's entry map
+ * is among the build's last outputs, so its time is the build's time.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const SOURCES = ['kernel', 'toolkit', 'plugins', 'backends', 'profiles', 'app', 'test/support', 'test/bench', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
-const BUILT = 'dist/app/cli/run.bundle.cjs.map';
+const BUILT = 'dist/app/cli/bundle/run.cjs.map';
 
 function newest(entry) {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });

@@ -1,5 +1,6 @@
-// Bundles the built CLI (dist/app/cli/run.js) into one CommonJS file beside it, with a source
-// map; bin.cjs requires it (decision 011). better-sqlite3's JavaScript is inside; its native addon
+// Bundles the built CLI (dist/app/cli/run.js) into CommonJS chunks in dist/app/cli/bundle/, with
+// source maps; bin.cjs requires bundle/run.cjs (decision 011). Each backend, plugin and transport
+// the CLI imports lazily is its own chunk, so a start compiles only what the chosen profile uses. better-sqlite3's JavaScript is inside; its native addon
 // stays in the package, loaded by path (toolkit/sqlite-driver.ts). typescript stays outside:
 // cosmiconfig needs it only for a `.ts` config file, and inside the bundle its 8 MB would be read
 // and compiled on every start. The @energetic-ai packages (hybrid-search's sentence model) stay
@@ -10,7 +11,7 @@ import fs from 'node:fs';
 import { rolldown } from 'rolldown';
 
 const dir = 'dist/app/cli';
-const out = `${dir}/run.bundle.cjs`;
+const out = `${dir}/bundle`;
 // tsc wrote a source map beside each module; handing it to the bundler makes the bundle's map
 // point at the TypeScript sources rather than at dist/.
 const tscSourceMaps = {
@@ -27,8 +28,12 @@ const build = await rolldown({
   plugins: [tscSourceMaps],
   logLevel: 'warn',
 });
-await build.write({ file: out, format: 'cjs', codeSplitting: false, sourcemap: true });
+// A rebuild writes new chunk names: the old ones go first, so the package ships one build.
+fs.rmSync(out, { recursive: true, force: true });
+await build.write({ dir: out, format: 'cjs', sourcemap: true, entryFileNames: 'run.cjs', chunkFileNames: '[name]-[hash].cjs' });
 await build.close();
-// Builds before decision 011's revision left V8's code cache beside the bundle: nothing reads it now.
-fs.rmSync(`${out}.v8cache`, { force: true });
-console.error(`bundle-cli: ${out} (${(fs.statSync(out).size / 1e6).toFixed(1)} MB) + ${out}.map`);
+// Earlier builds left one-file bundles (and a V8 code cache) beside bin.cjs: nothing reads them now.
+for (const old of ['run.bundle.cjs', 'run.bundle.cjs.map', 'run.bundle.cjs.v8cache']) fs.rmSync(`${dir}/${old}`, { force: true });
+const files = fs.readdirSync(out).filter((f) => f.endsWith('.cjs'));
+const bytes = files.reduce((sum, f) => sum + fs.statSync(`${out}/${f}`).size, 0);
+console.error(`bundle-cli: ${out}/run.cjs + ${files.length - 1} chunks (${(bytes / 1e6).toFixed(1)} MB) with source maps`);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { Kernel } from '../../kernel/kernel.js';
-import { createKernel } from '../index.js';
+import { createKernel } from '../create-kernel.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';
@@ -19,7 +19,7 @@ export interface CommonOptions {
 
 export function withCommonOptions(command: Command): Command {
   return command
-    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten or agent-memory (built in), or one your config adds'))
+    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory or obsidian (built in), or one your config adds'))
     .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))

@@ -58,7 +58,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   handle(server, 'tools/list', listParams, async () => ({ tools: vault.tools().map(toolListing) }));
 
   handle(server, 'tools/call', toolCallParams, async (params, extra) => {
-    if (!vault.tools().some((tool) => tool.name === params.name)) {
+    if (!vault.hasTool(params.name)) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${params.name}"; tools/list names the tools this server has.`);
     }
     const token = params._meta?.progressToken;

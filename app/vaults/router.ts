@@ -83,6 +83,10 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     return this.current.tools();
   }
 
+  hasTool(name: string): boolean {
+    return this.current.hasTool(name);
+  }
+
   async call(name: string, args?: unknown, options?: CallOptions): Promise<unknown> {
     const current = this.current;
     const vaultId = (args as { vault_id?: unknown } | undefined)?.vault_id;

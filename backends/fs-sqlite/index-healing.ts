@@ -13,8 +13,16 @@ import type { PluginTables } from './plugin-tables.js';
 
 type Refill = (pause: () => Promise<void>) => Promise<RefreshReport>;
 
+/**
+ * The opening check waits this long after the opening refresh: reading every page competes for
+ * the CPU with a fresh server's first answers and its links catch-up (two cores are common), and a
+ * statement that meets a damaged page sooner starts a check at once anyway (`suspect`).
+ */
+const OPENING_CHECK_DELAY_MS = 2_000;
+
 export class IndexHealing {
   private checking: Promise<void> | undefined;
+  private openingCheck: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -42,7 +50,12 @@ export class IndexHealing {
    * The opening check, off the event loop: a damaged page passes the open (schema, vault root)
    * and fails only the query that touches it, at every start; quick_check reads every page.
    */
-  checkInBackground(): void {
+  checkInBackground(delayMs = OPENING_CHECK_DELAY_MS): void {
+    if (delayMs > 0) {
+      this.openingCheck = setTimeout(() => this.checkInBackground(0), delayMs);
+      this.openingCheck.unref();
+      return;
+    }
     if (this.checking || this.closed) return;
     this.checking = quickCheckOffThread(this.db.file)
       .then((problems) => (problems.length ? this.checkAndRebuild() : undefined))
@@ -76,6 +89,7 @@ export class IndexHealing {
   /** No new check starts; resolves when one under way has ended (the freshness close stops a rebuild). */
   close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.openingCheck);
     return this.checking ?? Promise.resolve();
   }
 }

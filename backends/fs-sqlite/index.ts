@@ -17,6 +17,7 @@ export const fsSqliteOptions = z
     layout: z.enum(['typed', 'flat']).default('typed').describe('typed: <type>/<note>.md; flat: any .md under the root'),
     defaultType: z.string().default('general').describe('type used when none is given'),
     indexFile: z.string().regex(/^[\w.-]+$/).default('notekernel.db'),
+    underscoreNotes: z.boolean().default(false).describe('flat layout: `_`-prefixed files are notes too (typed keeps them for its types)'),
     readHardLinks: z
       .boolean()
       .default(false)
@@ -39,7 +40,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     const metaDir = path.join(vaultRoot, options.metaDir);
     await fs.mkdir(metaDir, { recursive: true });
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
-    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType, readHardLinks: options.readHardLinks };
+    const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType, readHardLinks: options.readHardLinks, underscoreNotes: options.underscoreNotes };
     const store = new FsSqliteStore(vaultRoot, layout, db, logger);
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));

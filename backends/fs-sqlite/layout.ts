@@ -5,7 +5,7 @@
  */
 import { ValidationError } from '../../kernel/errors.js';
 import { normaliseRelative } from '../../toolkit/files/paths.js';
-import { folderOf, isNoteFileName, scanFiles, type FileScan } from '../../toolkit/files/file-scan.js';
+import { folderOf, isNoteFileName, scanFiles, type FileScan, type ScanRules } from '../../toolkit/files/file-scan.js';
 import type { SlugRule } from '../../toolkit/slugify.js';
 
 export type LayoutKind = 'typed' | 'flat';
@@ -22,6 +22,18 @@ export interface Layout {
   defaultType: string;
   /** Read note files with more than one hard link (off by default: one may lead outside the vault). */
   readHardLinks?: boolean;
+  /** In `flat`, `_`-prefixed files are notes too (in `typed` they belong to their type). */
+  underscoreNotes?: boolean;
+}
+
+/** Whether a file name is a note's in this layout. */
+export function isLayoutNoteFile(layout: Layout, name: string): boolean {
+  return isNoteFileName(name, layout.kind === 'flat' && layout.underscoreNotes === true);
+}
+
+/** The scan rules a layout reads a vault with. */
+export function scanRulesOf(layout: Layout): ScanRules {
+  return { readHardLinks: layout.readHardLinks === true, underscoreNotes: layout.kind === 'flat' && layout.underscoreNotes === true };
 }
 
 const TYPE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}$/u;
@@ -74,7 +86,7 @@ export function notesInScan(layout: Layout, scan: FileScan): ScannedNote[] {
     const folder = folderOf(relPath);
     let type = folderType.get(folder);
     if (type === undefined) folderType.set(folder, (type = typeOfFolder(layout, folder)));
-    if (type !== null && isNoteFileName(relPath.slice(folder ? folder.length + 1 : 0))) out.push({ id: relPath, type, relPath, index });
+    if (type !== null && isLayoutNoteFile(layout, relPath.slice(folder ? folder.length + 1 : 0))) out.push({ id: relPath, type, relPath, index });
   });
   return out;
 }
@@ -93,7 +105,7 @@ export function typeOfFolder(layout: Layout, folder: string): string | null {
 
 /** Every note file under the root. */
 export function listNoteFiles(layout: Layout, root: string): NoteLocation[] {
-  return notesInScan(layout, scanFiles(root, { readHardLinks: layout.readHardLinks === true })).map(({ id, type, relPath }) => ({ id, type, relPath }));
+  return notesInScan(layout, scanFiles(root, scanRulesOf(layout))).map(({ id, type, relPath }) => ({ id, type, relPath }));
 }
 
 /** flint's filename rule, made Unicode-aware (`kernel/util/slugify.ts`). */

@@ -9,7 +9,7 @@ import type { RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { IndexDb } from './index-db.js';
-import { notesInScan, typeOfFolder, type Layout } from './layout.js';
+import { notesInScan, scanRulesOf, typeOfFolder, type Layout } from './layout.js';
 import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../toolkit/files/file-scan.js';
 import { xor53 } from '../../toolkit/files/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
@@ -32,7 +32,7 @@ export interface RefreshOptions {
 export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
   const { progress = noProgress, pause } = options;
   const started = performance.now();
-  const scan = await scanFilesInSlices(root, pause, undefined, { readHardLinks: layout.readHardLinks === true });
+  const scan = await scanFilesInSlices(root, pause, undefined, scanRulesOf(layout));
   for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
   sweepTempFiles(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.

@@ -26,7 +26,7 @@ import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { slugify } from '../../toolkit/slugify.js';
 import { parseMarkdown, serializeMarkdown, type ParsedMarkdown } from './frontmatter.js';
 import type { IndexDb, IndexedNote } from './index-db.js';
-import { assertTypeName, isNoteFileName, locate, NOTE_SLUG, type Layout, type NoteLocation } from './layout.js';
+import { assertTypeName, isLayoutNoteFile, locate, NOTE_SLUG, type Layout, type NoteLocation } from './layout.js';
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { IndexFreshness, RefreshStopped } from './index-freshness.js';
@@ -423,7 +423,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   private async readAt(loc: NoteTarget): Promise<Note | undefined> {
-    if (!isNoteFileName(path.posix.basename(loc.relPath))) return undefined;
+    if (!isLayoutNoteFile(this.layout, path.posix.basename(loc.relPath))) return undefined;
     const read = await this.readFileAt(loc);
     if (!read) return undefined;
     const { bytes, stats } = read;

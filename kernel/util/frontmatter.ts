@@ -135,3 +135,129 @@ export function assertReadableFrontmatter(text: string, path: string): void {
   }
 }
 
+
+/** The metadata of a markdown text for an edit: a mapping, or a ValidationError saying why it cannot be edited safely. */
+export function editableFrontmatter(text: string, path: string): Metadata {
+  const { yaml: yamlText } = splitFrontmatter(text);
+  if (yamlText === undefined || yamlText.trim() === '') return {};
+  let data: MetadataValue;
+  try {
+    data = loadYamlBounded(yamlText);
+  } catch (err) {
+    const reason = err instanceof YamlBoundError ? err.message : ((err as Error).message.split('\n')[0] ?? 'parse error');
+    throw new ValidationError(`The frontmatter of ${path} cannot be edited: ${reason}. Fix it by hand first; nothing was written.`, { path, field: 'frontmatter', reason });
+  }
+  if (data === null) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw new ValidationError(`The frontmatter of ${path} is not a YAML mapping; nothing was written.`, { path, field: 'frontmatter' });
+  }
+  return data;
+}
+
+/** YAML for the given keys in their order, refusing what the reader could not read back. */
+export function dumpFrontmatter(metadata: Metadata): string {
+  const deep = tooDeepField(metadata);
+  if (deep !== undefined) {
+    throw new ValidationError(`Metadata field "${deep}" nests deeper than ${FRONTMATTER_BOUNDS.maxDepth} levels, which could not be read back; flatten it.`, {
+      field: deep,
+      maxDepth: FRONTMATTER_BOUNDS.maxDepth,
+    });
+  }
+  return Object.keys(metadata).length === 0 ? '' : yaml.dump(metadata, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
+}
+
+/** A new markdown text: frontmatter (when any key is given), then the body as given. */
+export function composeMarkdown(metadata: Metadata, body: string): string {
+  const yamlText = dumpFrontmatter(metadata);
+  return yamlText === '' ? body : `---\n${yamlText}---\n\n${body}`;
+}
+
+/**
+ * `text` with its frontmatter changed to `next` (keys in `next`'s order; a key missing from
+ * `next` is removed). Everything after the closing fence is kept byte for byte, and so is the
+ * YAML of every top-level key whose value did not change: only the lines of changed keys are
+ * re-written. Where the YAML's layout defeats that (flow mappings, anchors shared between keys),
+ * the whole block is re-dumped — always verified by reading the result back.
+ */
+export function replaceFrontmatter(text: string, next: Metadata): string {
+  const match = FRONTMATTER.exec(text);
+  const rest = match ? text.slice(match[0].length) : text;
+  const eol = match && match[0].includes('\r\n') ? '\r\n' : '\n';
+  const fence = (yamlText: string): string => `---${eol}${yamlText}---${eol}`;
+  if (!match) return Object.keys(next).length === 0 ? text : `${fence(dumpFrontmatter(next))}${eol}${rest}`;
+  const before = match[1] ?? '';
+  const edited = editKeyByKey(before, next, eol);
+  if (edited !== undefined && readsBackAs(edited, next)) return fence(edited === '' ? '' : `${edited}${eol}`) + rest;
+  return fence(dumpFrontmatter(next).replace(/\n/g, eol)) + rest;
+}
+
+interface YamlEntry {
+  key: string | undefined;
+  lines: string[];
+}
+
+const TOP_LEVEL_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:#]*?|-[^\s:#][^:#]*?))[ \t]*:(?:[ \t]|$)/;
+
+/** The YAML block as top-level entries (a key with its continuation lines); leading comments are an entry of their own. */
+function entriesOf(yamlText: string): YamlEntry[] | undefined {
+  const entries: YamlEntry[] = [];
+  for (const line of yamlText.split(/\r?\n/)) {
+    const key = TOP_LEVEL_KEY.exec(line);
+    if (key) {
+      entries.push({ key: key[1] ?? key[2]?.replace(/''/g, "'") ?? key[3]?.trim(), lines: [line] });
+      continue;
+    }
+    // An indented line, a list item or a comment continues the entry before it.
+    if (/^([ \t]|-( |$)|#|$)/.test(line) || line === '') {
+      const last = entries[entries.length - 1];
+      if (last) last.lines.push(line);
+      else entries.push({ key: undefined, lines: [line] });
+      continue;
+    }
+    return undefined; // a flow mapping, a document marker, ...: not edited line by line
+  }
+  return entries;
+}
+
+function editKeyByKey(yamlText: string, next: Metadata, eol: string): string | undefined {
+  const entries = entriesOf(yamlText);
+  if (!entries) return undefined;
+  let current: Metadata;
+  try {
+    const data = yamlText.trim() === '' ? {} : loadYamlBounded(yamlText);
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+    current = data;
+  } catch {
+    return undefined;
+  }
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (entry.key === undefined) {
+      out.push(...entry.lines);
+      continue;
+    }
+    const key = entry.key;
+    if (seen.has(key)) return undefined; // a repeated key: let the full dump settle it
+    seen.add(key);
+    if (!(key in next)) continue;
+    if (sameValue(current[key], next[key])) out.push(...entry.lines);
+    else out.push(...dumpFrontmatter({ [key]: next[key] as MetadataValue }).replace(/\n$/, '').split('\n'));
+  }
+  for (const [key, value] of Object.entries(next)) if (!seen.has(key)) out.push(...dumpFrontmatter({ [key]: value }).replace(/\n$/, '').split('\n'));
+  while (out.length && out[out.length - 1] === '') out.pop();
+  return out.join(eol);
+}
+
+function readsBackAs(yamlText: string, expected: Metadata): boolean {
+  try {
+    const data = yamlText.trim() === '' ? {} : loadYamlBounded(yamlText);
+    return sameValue(data, expected) && JSON.stringify(Object.keys(data as object)) === JSON.stringify(Object.keys(expected));
+  } catch {
+    return false;
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

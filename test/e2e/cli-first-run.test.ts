@@ -37,8 +37,8 @@ describe('notekernel on first use', () => {
     expect(run.stdout).toMatch(/^ {2}migrate /m);
     expect(run.stdout).toMatch(/^ {2}links-repair /m);
     const serveHelp = await runCli(['serve', '--help']);
-    expect(serveHelp.stdout).toContain('flint, zettelkasten or agent-memory');
-    expect(serveHelp.stdout).not.toMatch(/notarium|obsidian/);
+    expect(serveHelp.stdout).toContain('flint, zettelkasten, agent-memory or obsidian');
+    expect(serveHelp.stdout).not.toMatch(/notarium/);
   });
 
   it('help migrate and migrate --help print the command\'s help and touch no folder', async () => {

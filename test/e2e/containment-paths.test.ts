@@ -63,7 +63,7 @@ afterAll(async () => {
   await Promise.all(sandboxes.map(removeDir));
 });
 
-describe.each(['flint', 'zettelkasten', 'agent-memory'])('hostile paths: %s', (profile) => {
+describe.each(['flint', 'zettelkasten', 'agent-memory', 'obsidian'])('hostile paths: %s', (profile) => {
   it('every tool and path-like argument: 0 reads or writes outside the vault, 0 crashes', async () => {
     const sandbox = await tempDir('nk-e2e-paths-');
     sandboxes.push(sandbox);

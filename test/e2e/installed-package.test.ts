@@ -3,7 +3,7 @@
  * prefix serves every built-in profile to a real MCP client, and the examples compile against
  * the installed package's exports and run as written.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { CONFIG_CASES } from '../support/config-cases.js';
+import { FakeChatEndpoint, callTools, say } from '../support/fake-chat-endpoint.js';
 import { callTool } from '../support/mcp.js';
 import { packAndInstall, type InstalledPackage } from '../support/installed-package.js';
 import { removeDir, tempDir } from '../support/temp.js';
@@ -60,6 +61,11 @@ describe('the packed package', () => {
       { tool: 'start_draft_generation', args: { topic: 'spaced repetition' }, expectKey: 'next_action' },
     ],
     'agent-memory': [{ tool: 'memory_capture', args: { title: 'Installed', body: 'From the tarball.', tags: ['pkg'] }, expectKey: 'id' }],
+    // The model's weights come from the installed package (nothing fetched): a semantic search loads it.
+    obsidian: [
+      { tool: 'create_file', args: { path: 'Installed Notes/From the tarball.md', content: 'Packed, installed and served.' }, expectKey: 'path' },
+      { tool: 'search_vault', args: { query: 'package installation', mode: 'semantic' }, expectKey: 'results' },
+    ],
   };
 
   for (const [profile, steps] of Object.entries(calls)) {
@@ -133,7 +139,7 @@ describe('the examples, against the installed package', () => {
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true,
         types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], outDir: 'out', rootDir: 'src',
       },
-      include: ['src/*.ts'],
+      include: ['src/*.ts', 'src/chat-agent/*.ts'],
     };
     await fs.writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -165,6 +171,35 @@ describe('the examples, against the installed package', () => {
     const { stdout } = await runExample('stdio-client.js', vault);
     expect(stdout).toContain('tools: ');
     expect(stdout).toContain('create_note');
+  });
+
+  it('chat-agent serves POST /chat, its tools from the notekernel on PATH', async () => {
+    const vault = path.join(dir, 'chat');
+    await fs.mkdir(vault);
+    const model = new FakeChatEndpoint();
+    const env = { ...userEnv(), OPENAI_BASE_URL: await model.start(), OPENAI_MODEL: 'scripted' };
+    const child = spawn(process.execPath, [path.join(out, 'chat-agent', 'main.js'), '--vault', vault, '--profile', 'flint', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const match = /chat agent on (http:\/\/\S+)\/chat/.exec(stderr);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`the chat agent exited with ${code}:\n${stderr}`)));
+      });
+      model.reply(callTools({ name: 'create_note', arguments: { title: 'Chatted', content: 'Written by the model.' } }), say('Done.'));
+      const answer = await fetch(`${url}/chat`, { method: 'POST', body: JSON.stringify({ message: 'Write it down.' }) });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ response: 'Done.', session_id: expect.any(String), tool_calls: [{ name: 'create_note', is_error: false }] });
+      expect(await fs.readFile(path.join(vault, 'general', 'chatted.md'), 'utf8')).toContain('Written by the model.');
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      await model.stop();
+    }
   });
 });
 

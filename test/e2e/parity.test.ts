@@ -12,7 +12,7 @@ import { main } from '../../app/cli/main.js';
 import { toNotekernelError } from '../../kernel/errors.js';
 import { createTestKernel, type TestKernel } from '../support/temp.js';
 
-const PROFILES = ['flint', 'zettelkasten'];
+const PROFILES = ['flint', 'zettelkasten', 'obsidian'];
 
 async function viaCli(args: string[]): Promise<{ code: number; out: string }> {
   const write = process.stdout.write.bind(process.stdout);

@@ -31,9 +31,17 @@ export interface FileScan {
 
 export const STATS_PER_FILE = 4;
 
-/** A note file: markdown, not hidden, not a type's `_` file, not a temp file. */
-export function isNoteFileName(name: string): boolean {
-  return name.toLowerCase().endsWith('.md') && !name.startsWith('.') && !name.startsWith('_') && !name.startsWith(TEMP_PREFIX);
+/**
+ * A note file: markdown, not hidden, not a temp file, and not a type's `_` file unless
+ * `underscoreNotes` (a vault where `_Index.md` is a note like any other: Obsidian's).
+ */
+export function isNoteFileName(name: string, underscoreNotes = false): boolean {
+  return name.toLowerCase().endsWith('.md') && !name.startsWith('.') && (underscoreNotes || !name.startsWith('_')) && !name.startsWith(TEMP_PREFIX);
+}
+
+/** What a scan gathers besides the read rules: `underscoreNotes` as in isNoteFileName. */
+export interface ScanRules extends ReadRules {
+  underscoreNotes?: boolean;
 }
 
 export function folderOf(relPath: string): string {
@@ -41,7 +49,7 @@ export function folderOf(relPath: string): string {
   return slash < 0 ? '' : relPath.slice(0, slash);
 }
 
-export function scanFiles(root: string, rules: ReadRules = {}): FileScan {
+export function scanFiles(root: string, rules: ScanRules = {}): FileScan {
   const scan = emptyScan();
   const values: number[] = [];
   for (const _ of walk(root, '', scan, values, rules));
@@ -53,7 +61,7 @@ export function scanFiles(root: string, rules: ReadRules = {}): FileScan {
  * served vault answers requests while a large folder tree is being stat-ed. `pause` may
  * reject (the vault is closing) to stop the scan there.
  */
-export async function scanFilesInSlices(root: string, pause: () => Promise<void>, sliceMs = 4, rules: ReadRules = {}): Promise<FileScan> {
+export async function scanFilesInSlices(root: string, pause: () => Promise<void>, sliceMs = 4, rules: ScanRules = {}): Promise<FileScan> {
   const scan = emptyScan();
   const values: number[] = [];
   const steps = walk(root, '', scan, values, rules);
@@ -77,7 +85,7 @@ function finish(scan: FileScan, values: number[]): FileScan {
 }
 
 /** Depth-first over `folder`; yields after each file it stats, so a caller can slice the work. */
-function* walk(root: string, folder: string, scan: FileScan, values: number[], rules: ReadRules): Generator<void> {
+function* walk(root: string, folder: string, scan: FileScan, values: number[], rules: ScanRules): Generator<void> {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(folder ? `${root}/${folder}` : root, { withFileTypes: true });
@@ -92,7 +100,7 @@ function* walk(root: string, folder: string, scan: FileScan, values: number[], r
       continue;
     }
     const temp = entry.name.startsWith(TEMP_PREFIX);
-    if (!(temp || isNoteFileName(entry.name))) continue;
+    if (!(temp || isNoteFileName(entry.name, rules.underscoreNotes === true))) continue;
     if (!entry.isFile()) {
       // Symbolic links are not followed (silently, as ever); a FIFO or socket named *.md is reported.
       if (!entry.isSymbolicLink() && !temp) scan.skipped.push({ path: rel, reason: 'not a regular file (a FIFO, socket or device); only regular files are read' });

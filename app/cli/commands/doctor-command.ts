@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { pino } from 'pino';
 import { loadUserConfig } from '../../../kernel/config/load.js';
-import { createKernel } from '../../index.js';
+import { createKernel } from '../../create-kernel.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
@@ -105,7 +105,7 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
     if (report.skipped.length) {
       findings.push({ check: 'skipped', ok: false, detail: report.skipped.map((s) => `${s.path}: ${s.reason}`).join('; '), fix: 'these files are not notes for this profile: move them, or choose the profile that reads them' });
     }
-    if (open.tools().some((t) => t.name === 'find_broken_links')) {
+    if (open.hasTool('find_broken_links')) {
       const broken = (await open.call('find_broken_links', {})) as { count?: number };
       const count = broken.count ?? 0;
       findings.push({ check: 'links', ok: count === 0, detail: `${count} broken link(s)`, ...(count ? { fix: 'notekernel call find_broken_links --vault <dir> lists them; create the missing notes or fix the links' } : {}) });

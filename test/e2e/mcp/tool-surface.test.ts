@@ -11,7 +11,7 @@ import { createMcpServer } from '../../../app/mcp/server.js';
 import { createTestKernel, type TestKernel } from '../../support/temp.js';
 
 /** tools/list JSON bytes each profile must stay under: flint was 35.6 KB before issue 15 (target 25 KB, not reached yet). */
-const LIST_BUDGET: Record<string, number> = { flint: 33_500, zettelkasten: 15_000, 'agent-memory': 10_000 };
+const LIST_BUDGET: Record<string, number> = { flint: 33_500, zettelkasten: 15_000, 'agent-memory': 10_000, obsidian: 15_000 };
 
 /** Arguments that make each listed tool succeed, so its structured answer is checked too. */
 const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
@@ -29,6 +29,15 @@ const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   memory_capture: { title: 'Surface memory', body: 'A body.' },
   generate_title: {},
   template_selector: { title: '20251021-Surface', tags: ['#x'] },
+  create_file: { path: 'Surface Folder/Surface.md', content: 'Links to [[Other]]' },
+  read_file: { path: 'Surface Folder/Surface.md' },
+  find_outlinks: { path: 'Surface Folder/Surface.md' },
+  find_backlinks: { note_name: 'Other' },
+  search_vault: { query: 'surface' },
+  search_by_folder: { folder: 'Surface Folder' },
+  search_by_date_range: { start_date: '2000-01-01', end_date: '2100-01-01' },
+  list_files_by_frontmatter: { field: 'tags', value: 'x' },
+  save_preference: { preference: 'Be brief' },
 };
 
 /**
@@ -45,15 +54,20 @@ const WRITES: Record<string, 'additive' | 'destructive'> = {
   delete_note: 'destructive', bulk_delete_notes: 'destructive', migrate_links: 'additive', links_repair: 'destructive',
   rename_tag: 'destructive', save_card: 'additive', memory_capture: 'additive', memory_rename: 'destructive',
   memory_update: 'destructive', memory_archive: 'additive', memory_unarchive: 'additive', memory_delete: 'destructive', migrate: 'destructive',
+  create_file: 'additive', update_frontmatter: 'destructive', batch_update_frontmatter: 'destructive', move_file: 'additive', batch_move_files: 'additive',
+  log_interaction: 'additive', save_preference: 'additive', remove_preference: 'destructive',
 };
 
-for (const profile of ['flint', 'zettelkasten', 'agent-memory']) {
+/** The obsidian profile's search runs the deterministic embedder here (the real model has its own e2e test). */
+const CONFIG: Record<string, Record<string, unknown>> = { obsidian: { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } } };
+
+for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian']) {
   describe(`tool surface: profile ${profile}`, () => {
     let t: TestKernel;
     let client: Client;
 
     beforeAll(async () => {
-      t = await createTestKernel({ profile });
+      t = await createTestKernel({ profile, ...(CONFIG[profile] ? { config: CONFIG[profile] } : {}) });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await createMcpServer(t.vault).connect(serverSide);
       client = new Client({ name: 'surface', version: '1' });
@@ -77,7 +91,8 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory']) {
     it('answers every tool with structuredContent that validates against its output schema', async () => {
       const { tools } = await client.listTools();
       let structured = 0;
-      const ordered = [...tools].sort((a, b) => Number(b.name === 'create_note') - Number(a.name === 'create_note'));
+      const first = new Set(['create_note', 'create_file']);
+      const ordered = [...tools].sort((a, b) => Number(first.has(b.name)) - Number(first.has(a.name)));
       for (const tool of ordered) {
         // callTool throws when structuredContent is missing or does not match outputSchema.
         const result = await client.callTool({ name: tool.name, arguments: SAMPLE_ARGS[tool.name] ?? {} });

@@ -185,4 +185,11 @@ describe('note files', () => {
     expect(found.find((f) => f.id === 'general/sub/deep.md')?.type).toBe('general');
     expect(found.find((f) => f.id === 'root.md')?.type).toBe('general');
   });
+
+  it('flat with underscoreNotes (Obsidian): `_` files are notes too; typed keeps them for its types', async () => {
+    const root = await vaultDir(files);
+    const found = await listNoteFiles({ ...flat, underscoreNotes: true }, root);
+    expect(found.map((f) => f.id).sort()).toEqual(['bad name/x.md', 'general/_description.md', 'general/a.md', 'general/sub/deep.md', 'projects/b.md', 'root.md']);
+    expect((await listNoteFiles({ ...typed, underscoreNotes: true }, root)).map((f) => f.id).sort()).toEqual(['general/a.md', 'projects/b.md']);
+  });
 });

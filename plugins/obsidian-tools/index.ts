@@ -1,0 +1,43 @@
+/**
+ * obsidian-tools (seed 004): the tools of the seed's MCP server over an Obsidian vault as it is —
+ * notes named by their vault path, linked by `[[note name]]`, frontmatter edited without touching
+ * the body or the keys left alone, moves that rewrite the links to a renamed note, and a log of
+ * each interaction in the daily note. Files are written as exact text through the store's own
+ * contained, atomic, compare-and-swap file access and announced to the kernel at once (so links,
+ * tags and the search index keep up); decision 022.
+ */
+import { definePlugin } from '../../kernel/plugin.js';
+import { batchMoveFiles, moveFile } from './tools/move-file.js';
+import { batchUpdateFrontmatter, listFilesByFrontmatter, updateFrontmatter } from './tools/frontmatter.js';
+import { createFile } from './tools/create-file.js';
+import { findBacklinks } from './tools/find-backlinks.js';
+import { findOutlinks, readFile } from './tools/read-file.js';
+import { logInteraction } from './tools/log-interaction.js';
+import { searchByDateRange, searchByFolder } from './tools/date-folder.js';
+import { searchVault } from './tools/search-vault.js';
+
+export const obsidianToolsPlugin = definePlugin({
+  id: 'obsidian-tools',
+  description: 'Obsidian vault tools (seed 004): hybrid search, read, frontmatter queries and edits, moves that keep links, create, backlinks/outlinks, date and folder listings, the daily-note log.',
+  dependsOn: ['links'],
+  requires: ['files', 'frontmatter'],
+  register() {
+    return {
+      tools: [
+        searchVault,
+        readFile,
+        listFilesByFrontmatter,
+        updateFrontmatter,
+        batchUpdateFrontmatter,
+        moveFile,
+        batchMoveFiles,
+        createFile,
+        findBacklinks,
+        findOutlinks,
+        searchByDateRange,
+        searchByFolder,
+        logInteraction,
+      ],
+    };
+  },
+});

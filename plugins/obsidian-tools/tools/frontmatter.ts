@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { toNotekernelError } from '../../../kernel/errors.js';
+import type { MetadataValue } from '../../../kernel/note.js';
+import { defineTool } from '../../../kernel/tool.js';
+import { byPath, filesOf } from '../context.js';
+import { editFrontmatter, FRONTMATTER_OPERATIONS } from '../frontmatter-edit.js';
+import { notePath } from '../vault-paths.js';
+
+const field = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((f) => !/[\n\r\0]/.test(f), 'a field name is one line')
+  .describe('the frontmatter field, e.g. "tags", "status", "company"');
+const value = z.string().max(100_000).optional().describe('the value; lists and mappings as JSON, e.g. \'["tag1", "tag2"]\' (not needed for remove)');
+const operation = z.enum(FRONTMATTER_OPERATIONS).default('set').describe('set (default) adds or replaces; remove deletes the field; append adds to a list (made if missing), skipping duplicates');
+
+export const updateFrontmatter = defineTool({
+  name: 'update_frontmatter',
+  description: 'Change one frontmatter field of a note: set, remove, or append to a list. The body and every other field stay exactly as they were.',
+  input: z.object({ path: z.string().min(1).max(4_096).describe('the note, relative to the vault or absolute inside it'), field, value, operation }),
+  annotations: { title: 'Update frontmatter', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(args, ctx) {
+    const files = filesOf(ctx);
+    const { rel } = notePath(files, args.path, 'path');
+    const now = await editFrontmatter(ctx.notes, files, rel, { field: args.field, value: args.value, operation: args.operation });
+    return { path: rel, field: args.field, operation: args.operation, value: now ?? null };
+  },
+});
+
+export const batchUpdateFrontmatter = defineTool({
+  name: 'batch_update_frontmatter',
+  description: 'The same frontmatter change (set / remove / append) on several notes. Goes on after a failure; reports each file.',
+  input: z.object({
+    paths: z.array(z.string().min(1).max(4_096)).min(1).max(1_000).describe('the notes, each relative to the vault or absolute inside it'),
+    field,
+    value,
+    operation,
+  }),
+  annotations: { title: 'Update frontmatter of several notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(args, ctx) {
+    const files = filesOf(ctx);
+    const results: Array<{ path: string; ok: boolean; value?: MetadataValue | null; error?: { code: string; message: string } }> = [];
+    for (const input of args.paths) {
+      try {
+        const { rel } = notePath(files, input, 'paths');
+        const now = await editFrontmatter(ctx.notes, files, rel, { field: args.field, value: args.value, operation: args.operation });
+        results.push({ path: rel, ok: true, value: now ?? null });
+      } catch (err) {
+        const e = toNotekernelError(err);
+        results.push({ path: input, ok: false, error: { code: e.code, message: e.message } });
+      }
+    }
+    const succeeded = results.filter((r) => r.ok).length;
+    return { field: args.field, operation: args.operation, succeeded, failed: results.length - succeeded, results };
+  },
+});
+
+export const MATCH_TYPES = ['contains', 'equals'] as const;
+
+function matches(have: MetadataValue | undefined, wanted: string, matchType: (typeof MATCH_TYPES)[number]): boolean {
+  if (have === undefined || have === null) return false;
+  const text = (v: MetadataValue): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  if (matchType === 'equals') return Array.isArray(have) ? have.length === 1 && text(have[0] as MetadataValue) === wanted : text(have) === wanted;
+  const folded = wanted.toLocaleLowerCase();
+  if (Array.isArray(have)) return have.some((item) => text(item).toLocaleLowerCase() === folded || text(item).toLocaleLowerCase() === `[[${folded}]]`);
+  return text(have).toLocaleLowerCase().includes(folded);
+}
+
+export const listFilesByFrontmatter = defineTool({
+  name: 'list_files_by_frontmatter',
+  description:
+    'Notes whose frontmatter field matches a value: "contains" (default) — the value is an item of the list, or part of the text (case ignored); "equals" — exactly the value. E.g. field "tags", value "meeting". Sorted vault paths.',
+  input: z.object({
+    field,
+    value: z.string().max(10_000).describe('the value to match'),
+    match_type: z.enum(MATCH_TYPES).default('contains').describe('contains (default) | equals'),
+  }),
+  annotations: { title: 'Find notes by frontmatter', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const hits = (await ctx.notes.list()).filter((note) => matches(note.metadata[args.field], args.value, args.match_type)).map((note) => note.id);
+    return { field: args.field, value: args.value, match_type: args.match_type, files: hits.sort(byPath) };
+  },
+});

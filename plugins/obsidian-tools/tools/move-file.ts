@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { toNotekernelError } from '../../../kernel/errors.js';
+import { defineTool, type ToolContext } from '../../../kernel/tool.js';
+import { LINK_INDEX } from '../../links/service.js';
+import { filesOf } from '../context.js';
+import { moveNote, type MoveDeps } from '../move.js';
+
+const source = z.string().min(1).max(4_096).describe('the note to move, relative to the vault or absolute inside it');
+const destination = z
+  .string()
+  .min(1)
+  .max(4_096)
+  .describe('its new path, e.g. "Archive/2024/Plan.md", or a folder ("Archive/") to keep its name (folders are made as needed; an existing file is never overwritten)');
+
+function depsOf(ctx: ToolContext): MoveDeps {
+  return { notes: ctx.notes, files: filesOf(ctx), links: ctx.resolve(LINK_INDEX) };
+}
+
+export const moveFile = defineTool({
+  name: 'move_file',
+  description:
+    'Move (or rename) a note inside the vault. When its name changes, [[old name]] and [[old name|alias]] links to it in other notes are rewritten to the new name, as Obsidian does.',
+  input: z.object({ source, destination }),
+  annotations: { title: 'Move a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler: (args, ctx) => moveNote(depsOf(ctx), args.source, args.destination),
+});
+
+export const batchMoveFiles = defineTool({
+  name: 'batch_move_files',
+  description: 'Move several notes, one after another, each as move_file does (links rewritten). Goes on after a failure; reports each move.',
+  input: z.object({
+    moves: z
+      .array(z.object({ source, destination }).strict())
+      .min(1)
+      .max(1_000)
+      .describe('the moves: [{"source": "old/path.md", "destination": "new/path.md"}, ...]'),
+  }),
+  annotations: { title: 'Move several notes', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, ctx) {
+    const deps = depsOf(ctx);
+    const results = [];
+    for (const move of args.moves) {
+      try {
+        results.push({ ok: true as const, ...(await moveNote(deps, move.source, move.destination)) });
+      } catch (err) {
+        const e = toNotekernelError(err);
+        results.push({ ok: false as const, source: move.source, destination: move.destination, error: { code: e.code, message: e.message } });
+      }
+    }
+    const succeeded = results.filter((r) => r.ok).length;
+    return { succeeded, failed: results.length - succeeded, results };
+  },
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { SEARCH_MODES } from '../../../kernel/backend.js';
+import { CapabilityError } from '../../../kernel/errors.js';
+import { SEARCH_INDEX } from '../../../kernel/tokens.js';
+import { defineTool } from '../../../kernel/tool.js';
+
+/** The query's words joined by OR, or undefined when it is one word or already uses the search syntax (quotes, OR, -exclusions). */
+export function anyWordQuery(query: string): string | undefined {
+  const words = query.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2 || /["]|(^|\s)(OR|-)/.test(query)) return undefined;
+  return words.join(' OR ');
+}
+
+export const searchVault = defineTool({
+  name: 'search_vault',
+  description:
+    'Search the vault. mode "hybrid" (default) fuses meaning (sentence vectors) and exact words by Reciprocal Rank Fusion; "semantic" finds notes by meaning even when no word is shared; "keyword" matches words exactly, notes holding every word first, then those holding some. Returns the best n_results notes, each with its path (source), the passage that matched (content) and a score.',
+  input: z.object({
+    query: z.string().trim().min(1).max(2_000).describe('what to look for, in plain words or a question'),
+    n_results: z.number().int().min(1).max(50).default(5).describe('how many notes to return (default 5, at most 50)'),
+    mode: z.enum(SEARCH_MODES).default('hybrid').describe('hybrid (default) | semantic | keyword'),
+  }),
+  annotations: { title: 'Search the vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const index = ctx.tryResolve(SEARCH_INDEX);
+    if (!index) throw new CapabilityError('search_vault needs a search index; this vault has none.', { capability: 'full-text' });
+    const page = await index.search({ text: args.query, limit: args.n_results, mode: args.mode });
+    let hits = page.hits;
+    let total = page.total;
+    // Seed 004's keyword mode ranks notes by how many query words they hold: notes with every
+    // word come first (the index's own keyword search), then notes with some of them.
+    const some = args.mode === 'keyword' && hits.length < args.n_results ? anyWordQuery(args.query) : undefined;
+    if (some !== undefined) {
+      const more = await index.search({ text: some, limit: args.n_results, mode: 'keyword' });
+      const seen = new Set(hits.map((hit) => hit.id));
+      hits = [...hits, ...more.hits.filter((hit) => !seen.has(hit.id))].slice(0, args.n_results);
+      total = Math.max(total, more.total);
+    }
+    return {
+      query: args.query,
+      mode: args.mode,
+      results: hits.map((hit) => ({ source: hit.id, content: hit.snippet, score: hit.score })),
+      total,
+    };
+  },
+});
