@@ -14,7 +14,7 @@ export const getTool = defineTool({
   description:
     'Read one note by id (a list item\'s uuid), fresh from Simplenote. range_line_start (1-based) and range_line_count return part of the text; text_total_lines and text_is_partial tell what was left out. Returns {id, local_version, server_version, text, tags, modified_at, created_at, trash, ...}; pass local_version to save when changing it.',
   input: GetInputSchema,
-  annotations: { title: 'Read a note', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  annotations: { title: 'Read a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx): Promise<NoteData> {
     const note = await ctx.notes.get(args.id);
     if (!note) throw new NotFoundError(`id: no note ${args.id} (deleted, or never existed).`, { field: 'id', identifier: args.id });

@@ -19,7 +19,7 @@ export const listTool = defineTool({
     'List or search notes (local cache, refreshed by background sync or manage {action:"sync"}). query: words to find (all must match; "phrases", prefix*, -exclude, a OR b), plus tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD filters. Best matches first for a text query, else most recently modified. Returns {content:[{type,uuid,text,local_version,tags,modified_at,trash}], next_page?}.',
   input: ListInputSchema,
   requires: ['full-text'],
-  annotations: { title: 'List notes', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  annotations: { title: 'List notes', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx): Promise<ListOutput> {
     const limit = args.limit ?? 20;
     const page = args.page ?? 1;

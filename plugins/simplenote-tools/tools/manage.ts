@@ -18,7 +18,7 @@ export function manageTool(store: NoteStore, backendId: string) {
       'Note actions (need id and the local_version you read): trash, untrash, delete_permanently (trashes first, then deletes on Simplenote: cannot be undone). Service actions: get_stats (notes, trashed, sync cursor and metrics), sync (pull changes from other devices now; returns what it did), reset_cache (drop the local cache and rebuild it by a full sync).',
     input: ManageInputSchema,
     requires: ['remote-sync'],
-    annotations: { title: 'Manage notes and the sync', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    annotations: { title: 'Manage notes and the sync', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx): Promise<ManageNoteActionOutput | Record<string, unknown>> {
       if (args.action === 'get_stats') return { ...(await remote().stats()) };
       if (args.action === 'sync') return { ...(await remote().syncNow()) };
