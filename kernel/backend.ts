@@ -132,6 +132,42 @@ export interface NoteStore {
    * card) asks it to choose a folder the store indexes.
    */
   readsNoteAt?(relPath: string): boolean;
+  /** capability `remote-sync` */
+  readonly remote?: RemoteSync;
+}
+
+/** What one synchronisation with the remote service did. */
+export interface RemoteSyncReport extends RefreshReport {
+  /** A full sync (the local copy was empty or reset) rather than a delta. */
+  full: boolean;
+}
+
+/** The state of a store's local copy of a remote service. */
+export interface RemoteSyncStats {
+  notes: number;
+  trashed: number;
+  /** The service's change cursor the local copy is at; undefined before the first full sync. */
+  cursor?: string;
+  /** ISO-8601 of the last sync that completed, and what it did. */
+  lastSyncAt?: string;
+  lastSync?: RemoteSyncReport;
+  lastError?: string;
+  syncs: number;
+  failedSyncs: number;
+  /** Bytes of the persisted local copy, when it is a file. */
+  cacheBytes?: number;
+}
+
+/**
+ * capability `remote-sync`: the notes' truth is a remote service and the store keeps a local
+ * copy (listings and search read it). A plugin asks through this member, never the backend.
+ */
+export interface RemoteSync {
+  /** Brings the local copy up to date now (a delta sync; a full one when it has none). */
+  syncNow(): Promise<RemoteSyncReport>;
+  stats(): Promise<RemoteSyncStats>;
+  /** Drops the local copy and rebuilds it from the service (a full sync). */
+  resetCache(): Promise<RemoteSyncReport>;
 }
 
 /** Operators a metadata predicate may use (seed 000's `metadata_filters`). */
@@ -329,6 +365,20 @@ export interface BackendInstance {
   search?: SearchIndex;
 }
 
+/** A setting a backend reads from outside the config file (an environment variable), as `serve --print-config-vars` shows it. */
+export interface BackendSetting {
+  name: string;
+  purpose: string;
+  /** The effective value; undefined when unset and without a default. */
+  value?: string;
+  /** Where the value came from. */
+  source: 'environment' | '.env' | 'config' | 'default' | 'unset';
+  /** Shown masked. */
+  secret?: boolean;
+  /** Opening fails without it. */
+  required?: boolean;
+}
+
 export interface BackendDefinition<O = unknown> {
   id: string;
   kind: BackendKind;
@@ -338,6 +388,8 @@ export interface BackendDefinition<O = unknown> {
   capabilities: readonly Capability[];
   options: z.ZodType<O>;
   create(ctx: BackendContext<O>): Promise<BackendInstance>;
+  /** The settings it reads beyond `options` (environment variables), with their effective values. */
+  settings?(options: O): BackendSetting[];
 }
 
 export function defineBackend<O>(definition: BackendDefinition<O>): BackendDefinition<O> {
@@ -351,6 +403,7 @@ export const CAPABILITY_MEMBERS: ReadonlyArray<{ on: 'store' | 'search'; member:
   { on: 'store', member: 'files', capability: 'files' },
   { on: 'store', member: 'watch', capability: 'watch' },
   { on: 'store', member: 'indexDb', capability: 'index-db' },
+  { on: 'store', member: 'remote', capability: 'remote-sync' },
   { on: 'search', member: 'sql', capability: 'sql' },
 ];
 

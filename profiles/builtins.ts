@@ -7,11 +7,12 @@
 import type { LazyCatalogue } from '../kernel/kernel.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
 import { flintProfile } from './flint/index.js';
+import { notariumProfile } from './notarium/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
 import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinLazyCatalogue: LazyCatalogue = {
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, obsidianProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile, obsidianProfile],
   plugins: {
     vaults: async () => (await import('../plugins/vaults/index.js')).vaultsPlugin,
     'note-types': async () => (await import('../plugins/note-types/index.js')).noteTypesPlugin,
@@ -24,6 +25,7 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     search: async () => (await import('../plugins/search/index.js')).searchPlugin,
     memory: async () => (await import('../plugins/memory/index.js')).memoryPlugin,
     migration: async () => (await import('../plugins/migration/index.js')).migrationPlugin,
+    'simplenote-tools': async () => (await import('../plugins/simplenote-tools/index.js')).simplenoteToolsPlugin,
     'obsidian-tools': async () => (await import('../plugins/obsidian-tools/index.js')).obsidianToolsPlugin,
     'agent-preferences': async () => (await import('../plugins/agent-preferences/index.js')).agentPreferencesPlugin,
   },

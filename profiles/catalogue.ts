@@ -19,6 +19,8 @@ import { searchPlugin } from '../plugins/search/index.js';
 import { flintProfile } from './flint/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
+import { notariumProfile } from './notarium/index.js';
+import { simplenoteToolsPlugin } from '../plugins/simplenote-tools/index.js';
 import { memoryPlugin } from '../plugins/memory/index.js';
 import { migrationPlugin } from '../plugins/migration/index.js';
 import { obsidianToolsPlugin } from '../plugins/obsidian-tools/index.js';
@@ -26,7 +28,7 @@ import { agentPreferencesPlugin } from '../plugins/agent-preferences/index.js';
 import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, obsidianToolsPlugin, agentPreferencesPlugin],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin, obsidianToolsPlugin, agentPreferencesPlugin],
   backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
-  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, obsidianProfile],
+  profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile, obsidianProfile],
 };

@@ -5,7 +5,8 @@
 // cosmiconfig needs it only for a `.ts` config file, and inside the bundle its 8 MB would be read
 // and compiled on every start. The @energetic-ai packages (hybrid-search's sentence model) stay
 // outside too: they find their weights and WASM files beside their own code, and load only when
-// a vault embeds.
+// a vault embeds. sql.js (the simplenote cache) stays outside for the same reason: it loads
+// sql-wasm.wasm from beside its own file.
 import fs from 'node:fs';
 import { rolldown } from 'rolldown';
 
@@ -23,7 +24,7 @@ const tscSourceMaps = {
 const build = await rolldown({
   input: `${dir}/run.js`,
   platform: 'node',
-  external: ['typescript', /^@energetic-ai\//],
+  external: ['typescript', /^@energetic-ai\//, /^sql\.js(\/|$)/],
   plugins: [tscSourceMaps],
   logLevel: 'warn',
 });

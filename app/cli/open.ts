@@ -68,11 +68,12 @@ export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?
 
 export async function openFromOptions(
   options: CommonOptions,
-  extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter } = {},
+  extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter; beforeOpen?: (kernel: Kernel) => Promise<void> } = {},
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
   if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   const kernel = await kernelFromOptions(options, extra.defaultLogLevel);
   try {
+    await extra.beforeOpen?.(kernel);
     const router = createRouter(kernel, {
       ...(extra.watch !== undefined ? { watch: extra.watch } : {}),
       ...(extra.progress ? { progress: extra.progress } : {}),

@@ -27,6 +27,14 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
   /** Opens the vault at `path`, or the registry's current vault when no path is given. */
   async start(path?: string): Promise<Vault> {
     let target = path ?? this.kernel.config.vault;
+    // A backend whose folder is optional (a remote store's cache) opens without one rather than
+    // in some registered vault's folder.
+    if (!target && this.kernel.plan.storage.definition.folder !== 'required') {
+      const vault = await this.kernel.openVault(undefined, this.openOptions);
+      this.active = vault;
+      this.byId.set(vault.info.id, Promise.resolve(vault));
+      return vault;
+    }
     if (!target) {
       const id = await this.registry.currentId();
       if (!id) {

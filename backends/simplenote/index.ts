@@ -6,6 +6,7 @@
  * Credentials come from SIMPLENOTE_USERNAME / SIMPLENOTE_PASSWORD, never from a config file.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -15,8 +16,12 @@ import { openCacheDatabase, saveCacheDatabase } from './cache/cache-file.js';
 import { NoteCache } from './cache/note-cache.js';
 import { simperiumConfigFromEnv, type SimperiumConfig } from './client/config.js';
 import { SimperiumClient } from './client/simperium-client.js';
+import { describeSettings, dotenvFile, requireCredentials, resolveSettings, SETTING_NAMES, type SettingValues } from './settings.js';
 import { SimplenoteStore } from './store.js';
 import { Syncer } from './sync.js';
+
+/** Seed 003 §4's keys, accepted in `storage.options` too (the environment and .env win). */
+const settingKeys = Object.fromEntries(SETTING_NAMES.map((name) => [name, z.union([z.string(), z.number()]).optional()]));
 
 export const simplenoteOptions = z
   .object({
@@ -27,7 +32,17 @@ export const simplenoteOptions = z
       .optional()
       .describe('seconds between background delta syncs (default SYNC_INTERVAL_SECONDS or 300; 0 turns them off)'),
     persistDelayMs: z.number().int().min(0).default(1000).describe('how long after a write the cache file is saved'),
-    watchIntervalMs: z.number().int().min(100).default(30_000).describe('while a watcher listens, how often a delta sync looks for changes from other devices'),
+    watchIntervalMs: z
+      .number()
+      .int()
+      .min(100)
+      .optional()
+      .describe('while a watcher listens, how often a delta sync looks for changes from other devices (default: the background syncs report them; 30 s when those are off)'),
+    firstSync: z
+      .enum(['at-open', 'behind-open'])
+      .default('at-open')
+      .describe('an empty cache: fill it before the open returns, or behind it (the login still happens at open; listings and search wait for the sync)'),
+    ...settingKeys,
   })
   .strict();
 
@@ -49,12 +64,21 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
     folder: 'optional',
     capabilities: ['remote-sync', 'watch', 'full-text'],
     options: simplenoteOptions as z.ZodType<SimplenoteOptions>,
+    settings: (options) => describeSettings(settingsOf(environment, options)),
     async create(ctx) {
-      const env = environment.env ?? process.env;
+      const { env } = settingsOf(environment, ctx.options);
+      requireCredentials(env);
       const config = simperiumConfigFromEnv(env, environment.client);
       const logger = ctx.logger.child({ backend: 'simplenote' });
       const file = cacheFile(ctx.folder, env, config);
       const { db, rebuilt } = await openCacheDatabase(file, logger);
+      const cacheBytes = () => {
+        try {
+          return fs.statSync(file).size;
+        } catch {
+          return undefined;
+        }
+      };
       const cache = new NoteCache(db);
       let saving: Promise<void> = Promise.resolve();
       let timer: NodeJS.Timeout | undefined;
@@ -65,14 +89,18 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       const client = new SimperiumClient(config, logger);
       let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
       const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
-      const background = backgroundSync(syncer, logger, ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS));
+      const intervalSeconds = ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS);
+      const background = backgroundSync(syncer, logger, intervalSeconds);
       const store = new SimplenoteStore({
         client,
         cache,
         syncer,
         logger,
         persistSoon,
-        watchIntervalMs: ctx.options.watchIntervalMs,
+        cacheBytes,
+        // A watcher is told by whichever sync runs; its own polling is needed only when none does
+        // on a timer, so serving follows SYNC_INTERVAL_SECONDS as the seed has it.
+        ...(ctx.options.watchIntervalMs !== undefined || intervalSeconds === 0 ? { watchIntervalMs: ctx.options.watchIntervalMs ?? 30_000 } : {}),
         async closeCache() {
           await background.stop();
           await syncer.idle();
@@ -87,7 +115,11 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       if (syncer.cursor === undefined) {
         if (rebuilt) logger.info({ reason: rebuilt }, 'simplenote cache empty; full sync');
         try {
-          await syncer.sync();
+          // Behind the open, a wrong password still fails here, before anyone is served.
+          if (ctx.options.firstSync === 'behind-open') {
+            await client.authorize();
+            store.fillBehindOpen(syncer.sync());
+          } else await syncer.sync();
         } catch (err) {
           await store.close();
           if (err instanceof NotekernelError) throw err;
@@ -101,6 +133,16 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
 }
 
 export const simplenoteBackend = simplenoteBackendWith();
+
+/** The effective settings: the given environment (the process's, plus `.env` from the working directory) over the config's keys. */
+function settingsOf(environment: SimplenoteEnvironment, options: SimplenoteOptions) {
+  const fromConfig: SettingValues = {};
+  for (const name of SETTING_NAMES) {
+    const value = (options as Record<string, unknown>)[name];
+    if (typeof value === 'string' || typeof value === 'number') fromConfig[name] = value;
+  }
+  return resolveSettings(environment.env ?? process.env, fromConfig, environment.env ? {} : dotenvFile());
+}
 
 /** `notarium-cache-<hash of account and host>.sqlite3` in the vault folder or the platform cache folder. */
 export function cacheFile(folder: string | undefined, env: NodeJS.ProcessEnv, config: Pick<SimperiumConfig, 'username' | 'apiUrl' | 'appId'>): string {

@@ -60,7 +60,8 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-export function summaryOf(id: string, version: number, object: NoteObject): NoteSummary {
+/** `contentHash`: the cache's stored hash of this object, which saves hashing it again. */
+export function summaryOf(id: string, version: number, object: NoteObject, contentHash: string = hashOf(object)): NoteSummary {
   const { title } = splitText(typeof object.content === 'string' ? object.content : '');
   const metadata: Metadata = {
     systemTags: strings(object.systemTags),
@@ -69,7 +70,7 @@ export function summaryOf(id: string, version: number, object: NoteObject): Note
     shareURL: typeof object.shareURL === 'string' ? object.shareURL : '',
     publishURL: typeof object.publishURL === 'string' ? object.publishURL : '',
   };
-  return { id, title, created: isoOf(object.creationDate), updated: isoOf(object.modificationDate), contentHash: hashOf(object), tags: strings(object.tags), metadata };
+  return { id, title, created: isoOf(object.creationDate), updated: isoOf(object.modificationDate), contentHash, tags: strings(object.tags), metadata };
 }
 
 export function noteOf(id: string, version: number, object: NoteObject): Note {

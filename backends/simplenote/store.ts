@@ -8,7 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
-import type { ExternalChange, NoteStore, RefreshReport, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, RemoteSyncStats, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import { BackendUnavailableError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
@@ -27,8 +28,10 @@ export interface SimplenoteStoreParts {
   persistSoon(): void;
   /** Saves now and releases the cache. */
   closeCache(): Promise<void>;
-  /** While someone watches, a delta sync runs this often (ms). */
-  watchIntervalMs: number;
+  /** While someone watches, a delta sync runs this often (ms); undefined: the background syncs report to watchers. */
+  watchIntervalMs?: number;
+  /** Size of the cache file, when it exists. */
+  cacheBytes(): number | undefined;
 }
 
 export class SimplenoteStore implements NoteStore {
@@ -36,15 +39,63 @@ export class SimplenoteStore implements NoteStore {
   private readonly listeners = new Set<(change: ExternalChange) => void>();
   private poll: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The first full sync when it runs behind the open; listings and search wait for it. */
+  private filling: Promise<unknown> | undefined;
 
   constructor(private readonly parts: SimplenoteStoreParts) {}
 
-  /** Changes from other devices, as delta syncs find them: polled while someone listens. */
+  /** capability `remote-sync`: sync now, the cache's state, and a rebuild from scratch. */
+  readonly remote: RemoteSync = {
+    syncNow: async () => {
+      await this.filled();
+      return this.parts.syncer.sync();
+    },
+    stats: async (): Promise<RemoteSyncStats> => {
+      const bytes = this.parts.cacheBytes();
+      return { ...this.parts.syncer.stats(), ...(bytes !== undefined ? { cacheBytes: bytes } : {}) };
+    },
+    resetCache: async () => {
+      await this.filled().catch(() => undefined);
+      return this.parts.syncer.reset();
+    },
+  };
+
+  /** Starts serving before the first full sync has filled the cache; reads of the cache wait for it. */
+  fillBehindOpen(sync: Promise<unknown>): void {
+    this.filling = sync.catch((err: unknown) => {
+      this.parts.logger.warn({ error: (err as Error).message }, 'simplenote first full sync failed; the next read retries it');
+      throw err;
+    });
+    this.filling.catch(() => undefined);
+  }
+
+  /** Resolves once the cache is filled; a first sync that failed is tried again (it resumes from its mark). */
+  private async filled(): Promise<void> {
+    if (!this.filling) return;
+    try {
+      await this.filling;
+    } catch {
+      const retry = this.parts.syncer.sync();
+      this.filling = retry;
+      try {
+        await retry;
+      } catch (err) {
+        retry.catch(() => undefined);
+        throw new BackendUnavailableError(`Simplenote: the first full sync has not completed: ${(err as Error).message}`, { backend: 'simplenote' });
+      }
+    }
+    this.filling = undefined;
+  }
+
+  /** Changes from other devices, as delta syncs find them (polled while someone listens, when no background sync runs). */
   watch(listener: (change: ExternalChange) => void): () => void {
     this.listeners.add(listener);
-    this.poll ??= setInterval(() => {
-      this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
-    }, this.parts.watchIntervalMs).unref();
+    const every = this.parts.watchIntervalMs;
+    if (every !== undefined) {
+      this.poll ??= setInterval(() => {
+        this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
+      }, every).unref();
+    }
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stopPolling();
@@ -72,10 +123,12 @@ export class SimplenoteStore implements NoteStore {
   }
 
   async list(query?: ListQuery): Promise<NoteSummary[]> {
+    await this.filled();
     return this.parts.cache.list(query);
   }
 
   async count(query?: Pick<ListQuery, 'type'>): Promise<number> {
+    await this.filled();
     return this.parts.cache.count(query);
   }
 
@@ -113,6 +166,7 @@ export class SimplenoteStore implements NoteStore {
   }
 
   async refresh(): Promise<RefreshReport> {
+    await this.filled();
     const { full: _full, ...report } = await this.parts.syncer.sync();
     return report;
   }
@@ -121,13 +175,17 @@ export class SimplenoteStore implements NoteStore {
     if (this.closed) return;
     this.closed = true;
     this.stopPolling();
+    await this.filling?.catch(() => undefined);
     await this.parts.closeCache();
   }
 
   /** The search index over this store's cache (the same backend serves both roles). */
   searchIndex(): SearchIndex {
     return {
-      search: async (query: SearchQuery): Promise<SearchPage> => searchCache(this.parts.cache, query),
+      search: async (query: SearchQuery): Promise<SearchPage> => {
+        await this.filled();
+        return searchCache(this.parts.cache, query);
+      },
       // The cache follows this store's own writes and syncs; a note handed in is re-read from
       // Simperium only when the cache holds another version of it.
       upsert: async (note: Note) => {

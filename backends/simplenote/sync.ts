@@ -6,7 +6,7 @@
  * deletions). The cursor moves only once a listing has been applied completely, to the
  * `current` seen at its start, so nothing changed meanwhile is skipped.
  */
-import type { ExternalChange, RefreshReport } from '../../kernel/backend.js';
+import type { ExternalChange, RefreshReport, RemoteSyncStats } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { NoteCache } from './cache/note-cache.js';
 import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
@@ -15,6 +15,11 @@ import { noteOf, summaryOf } from './note-object.js';
 const CURSOR = 'backend_cursor';
 const FULL_MARK = 'full_sync_mark';
 const FULL_CURRENT = 'full_sync_current';
+const LAST_SYNC = 'last_sync';
+const LAST_SYNC_AT = 'last_sync_at';
+const LAST_ERROR = 'last_error';
+const SYNCS = 'syncs';
+const FAILED_SYNCS = 'failed_syncs';
 
 export interface SyncResult extends RefreshReport {
   full: boolean;
@@ -44,7 +49,61 @@ export class Syncer {
 
   /** One sync at a time: a refresh called during a background round runs after it. */
   async sync(): Promise<SyncResult> {
-    const next = this.running.catch(() => undefined).then(() => (this.cursor === undefined ? this.full() : this.delta(this.cursor)));
+    return this.queue(() => (this.cursor === undefined ? this.full() : this.delta(this.cursor)));
+  }
+
+  /** Empties the cache and fills it again by a full sync, after any running sync. */
+  async reset(): Promise<SyncResult> {
+    return this.queue(() => {
+      const counters = [SYNCS, FAILED_SYNCS].map((key) => [key, this.cache.meta(key)] as const);
+      this.cache.transaction(() => {
+        this.cache.clear();
+        for (const [key, value] of counters) this.cache.setMeta(key, value);
+      });
+      this.logger.info('simplenote cache reset; full sync');
+      return this.full();
+    });
+  }
+
+  /** The cache's state and the sync metrics kept in sync_metadata. */
+  stats(): RemoteSyncStats {
+    const last = this.cache.meta(LAST_SYNC);
+    const lastAt = this.cache.meta(LAST_SYNC_AT);
+    const lastError = this.cache.meta(LAST_ERROR);
+    const cursor = this.cursor;
+    return {
+      notes: this.cache.count(),
+      trashed: this.cache.trashedCount(),
+      ...(cursor ? { cursor } : {}),
+      ...(lastAt ? { lastSyncAt: lastAt } : {}),
+      ...(last ? { lastSync: JSON.parse(last) as SyncResult } : {}),
+      ...(lastError ? { lastError } : {}),
+      syncs: Number(this.cache.meta(SYNCS) ?? 0),
+      failedSyncs: Number(this.cache.meta(FAILED_SYNCS) ?? 0),
+    };
+  }
+
+  /** One sync at a time, each recorded in sync_metadata. */
+  private queue(run: () => Promise<SyncResult>): Promise<SyncResult> {
+    const next = this.running
+      .catch(() => undefined)
+      .then(run)
+      .then(
+        (result) => {
+          this.cache.setMeta(LAST_SYNC, JSON.stringify(result));
+          this.cache.setMeta(LAST_SYNC_AT, new Date().toISOString());
+          this.cache.setMeta(LAST_ERROR, undefined);
+          this.cache.setMeta(SYNCS, String(Number(this.cache.meta(SYNCS) ?? 0) + 1));
+          this.onProgress();
+          return result;
+        },
+        (err: unknown) => {
+          this.cache.setMeta(LAST_ERROR, (err as Error).message);
+          this.cache.setMeta(FAILED_SYNCS, String(Number(this.cache.meta(FAILED_SYNCS) ?? 0) + 1));
+          this.onProgress();
+          throw err;
+        },
+      );
     this.running = next;
     return next;
   }

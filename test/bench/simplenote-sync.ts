@@ -1,14 +1,26 @@
 /**
- * Measures the simplenote backend against the fake Simperium server on loopback: full sync at
- * open (notes/s, pages of 100), an idle delta refresh, cache search latency and the cache file.
- * `npm run build && node dist/test/bench/simplenote-sync.js [notes...]` (default 1000 10000).
+ * Measures the simplenote backend and the notarium tools against the fake Simperium server on
+ * loopback, each beside a baseline from the same run:
+ *  - full sync at open (pages of 100) vs a bare loop of HTTP GETs fetching the same notes
+ *    (the same index pages with data, parsed and dropped; and one GET per note);
+ *  - seed 003's `list` tool (through the kernel) with a text query: p50 / p95, one match and
+ *    broad matches, vs the bare FTS4 MATCH on the same sql.js cache;
+ *  - persisting the cache (export, temp file, fsync, rename) vs a plain write of the same bytes.
+ * `npm run build && node dist/test/bench/simplenote-sync.js [notes...]` (default 10000);
+ * `npm run bench` includes it with BENCH_ONLY=simplenote (or all groups).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createKernel } from '../../kernel/kernel.js';
 import { silentLogger } from '../../kernel/logger.js';
-import { simplenoteBackendWith, simplenoteOptions } from '../../backends/simplenote/index.js';
-import { startFakeSimperium } from '../support/fake-simperium/index.js';
+import { simplenoteBackendWith } from '../../backends/simplenote/index.js';
+import { openCacheDatabase, saveCacheDatabase } from '../../backends/simplenote/cache/cache-file.js';
+import { simplenoteToolsPlugin } from '../../plugins/simplenote-tools/index.js';
+import { notariumProfile } from '../../profiles/notarium/index.js';
+import { startFakeSimperium, type FakeSimperium } from '../support/fake-simperium/index.js';
+import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
 
 const WORDS = 'kestrel heron osprey budget launch review archive café crème tasting plan meeting garden river stone winter summer project draft idea letter travel recipe bread coffee market'.split(' ');
 
@@ -17,58 +29,129 @@ function text(i: number): string {
   return `Note ${i} ${WORDS[i % WORDS.length]}\n${words.join(' ')} ref${i}\n`;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function bench(count: number): Promise<void> {
-  const fake = await startFakeSimperium();
+function seed(fake: FakeSimperium, count: number): void {
   for (let i = 0; i < count; i += 1) {
     const t = 1700000000 + i;
     fake.bucket().post(`n${i}`, { content: text(i), tags: [WORDS[i % 5]!], systemTags: [], creationDate: t, modificationDate: t, deleted: false, shareURL: '', publishURL: '' });
   }
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-bench-simplenote-'));
-  const env = { SIMPERIUM_AUTH_URL: fake.url, SIMPERIUM_API_URL: fake.url, SIMPERIUM_API_KEY: fake.apiKey, SIMPLENOTE_USERNAME: 'user@example.com', SIMPLENOTE_PASSWORD: 'secret-password' };
-  const definition = simplenoteBackendWith({ env });
-  const started = performance.now();
-  const instance = await definition.create({ folder, options: simplenoteOptions.parse({ syncIntervalSeconds: 0 }), logger: silentLogger(), readOnly: false });
-  const fullMs = performance.now() - started;
-  const store = instance.store!;
-  const refreshStarted = performance.now();
-  await store.refresh();
-  const refreshMs = performance.now() - refreshStarted;
-  const latencies: number[] = [];
-  for (let i = 0; i < 200; i += 1) {
-    const query = i % 2 ? `${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]}` : `${WORDS[i % WORDS.length]!.slice(0, 3)}*`;
-    const t = performance.now();
-    await instance.search!.search({ text: query, limit: 20 });
-    latencies.push(performance.now() - t);
-  }
-  latencies.sort((a, b) => a - b);
-  // Selective: one note matches (a unique word), as most real searches narrow quickly.
-  const selective: number[] = [];
-  for (let i = 0; i < 200; i += 1) {
-    const t = performance.now();
-    await instance.search!.search({ text: `ref${(i * 37) % count}`, limit: 20 });
-    selective.push(performance.now() - t);
-  }
-  selective.sort((a, b) => a - b);
-  const listStarted = performance.now();
-  await store.list({ limit: 50 });
-  const listMs = performance.now() - listStarted;
-  const closeStarted = performance.now();
-  await store.close();
-  const closeMs = performance.now() - closeStarted;
-  const file = fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3'))!;
-  const size = fs.statSync(path.join(folder, file)).size;
-  console.log(
-    `${count} notes: full sync ${fullMs.toFixed(0)} ms (${((count / fullMs) * 1000).toFixed(0)} notes/s, ${Math.ceil(count / 100)} pages); idle refresh ${refreshMs.toFixed(0)} ms; ` +
-      `search (most notes match) p50 ${percentile(latencies, 50).toFixed(2)} ms p95 ${percentile(latencies, 95).toFixed(2)} ms; ` +
-      `search (one match) p50 ${percentile(selective, 50).toFixed(2)} ms p95 ${percentile(selective, 95).toFixed(2)} ms; list 50 ${listMs.toFixed(1)} ms; close+save ${closeMs.toFixed(0)} ms; cache ${(size / 1e6).toFixed(1)} MB`,
-  );
-  await fake.stop();
-  fs.rmSync(folder, { recursive: true, force: true });
 }
 
-const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
-for (const count of counts.length ? counts : [1000, 10000]) await bench(count);
+/** The same notes by plain HTTP: a token, then index pages of 100 with data, parsed and dropped. */
+async function bareIndexLoop(fake: FakeSimperium): Promise<number> {
+  const token = await bareToken(fake);
+  let fetched = 0;
+  let mark: string | undefined;
+  do {
+    const res = await fetch(`${fake.url}/1/${fake.appId}/note/index?limit=100&data=1${mark ? `&mark=${mark}` : ''}`, { headers: { 'X-Simperium-Token': token } });
+    const page = (await res.json()) as { index: unknown[]; mark?: string };
+    fetched += page.index.length;
+    mark = page.mark;
+  } while (mark);
+  return fetched;
+}
+
+/** One GET per note, as a client without index paging would. */
+async function bareGetLoop(fake: FakeSimperium, count: number): Promise<number> {
+  const token = await bareToken(fake);
+  let fetched = 0;
+  for (let i = 0; i < count; i += 1) {
+    const res = await fetch(`${fake.url}/1/${fake.appId}/note/i/n${i}`, { headers: { 'X-Simperium-Token': token } });
+    await res.json();
+    fetched += 1;
+  }
+  return fetched;
+}
+
+async function bareToken(fake: FakeSimperium): Promise<string> {
+  const res = await fetch(`${fake.url}/1/${fake.appId}/authorize/`, { method: 'POST', headers: { 'X-Simperium-API-Key': fake.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'user@example.com', password: 'secret-password' }) });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export async function benchSimplenote(count = 10_000): Promise<BenchRow[]> {
+  const fake = await startFakeSimperium();
+  seed(fake, count);
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-bench-simplenote-'));
+  const env = { SIMPERIUM_AUTH_URL: fake.url, SIMPERIUM_API_URL: fake.url, SIMPERIUM_API_KEY: fake.apiKey, SIMPLENOTE_USERNAME: 'user@example.com', SIMPLENOTE_PASSWORD: 'secret-password' };
+  const rows: BenchRow[] = [];
+  try {
+    // Baselines first and last around the sync, so a warming machine favours neither side.
+    const pagesBefore = await time(() => bareIndexLoop(fake));
+    const kernel = await createKernel({
+      profile: 'notarium',
+      config: { storage: { backend: 'simplenote', options: { firstSync: 'at-open', syncIntervalSeconds: 0 } } },
+      catalogue: { profiles: [notariumProfile], plugins: [simplenoteToolsPlugin], backends: [simplenoteBackendWith({ env })] },
+      logger: silentLogger(),
+    });
+    const sync = await time(() => kernel.openVault(folder));
+    const vault = sync.value;
+    const pagesAfter = await time(() => bareIndexLoop(fake));
+    const pagesMs = Math.min(pagesBefore.ms, pagesAfter.ms);
+    const gets = await time(() => bareGetLoop(fake, count));
+    const notesPerSecond = (count / sync.ms) * 1000;
+    rows.push({
+      bench: `notarium full sync, ${count} notes (fake Simperium, loopback)`,
+      value: `${fmt(sync.ms)} (${notesPerSecond.toFixed(0)} notes/s)`,
+      target: '(reported)',
+      baseline: `bare GET loop: index pages ${fmt(pagesMs)}; one GET per note ${fmt(gets.ms)}`,
+      ratio: `${(sync.ms / pagesMs).toFixed(2)}× pages; ${(sync.ms / gets.ms).toFixed(2)}× per-note GETs`,
+      pass: true,
+    });
+
+    const list = (query: string) => vault.call('list', { query, limit: 20 });
+    const selective = await sample(200, (i) => list(`ref${(i * 37) % count}`));
+    const broad = await sample(100, (i) => list(`${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} tag:${WORDS[i % 5]}`));
+    // The bare query under the tool: FTS4 MATCH on the same cache, ids only.
+    const { db } = await openCacheDatabase(path.join(folder, fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3'))!), silentLogger());
+    const statement = db.prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? LIMIT 20');
+    const bare = await sample(200, (i) => {
+      statement.bind([`ref${(i * 37) % count}`]);
+      while (statement.step()) statement.get();
+      statement.reset();
+    });
+    statement.free();
+    rows.push({
+      bench: `notarium list, text query, ${count} notes (one match)`,
+      value: `p50 ${fmt(percentile(selective, 50))} p95 ${fmt(percentile(selective, 95))}`,
+      target: 'p50 ≤ 5 ms',
+      baseline: `bare FTS4 MATCH p50 ${fmt(percentile(bare, 50))}`,
+      ratio: `${(percentile(selective, 50) / percentile(bare, 50)).toFixed(1)}×`,
+      pass: percentile(selective, 50) <= 5,
+    });
+    rows.push({
+      bench: `notarium list, text query + tag:, ${count} notes (most notes match)`,
+      value: `p50 ${fmt(percentile(broad, 50))} p95 ${fmt(percentile(broad, 95))}`,
+      target: '(reported)',
+      baseline: `bare FTS4 MATCH p50 ${fmt(percentile(bare, 50))}`,
+      ratio: `${(percentile(broad, 50) / percentile(bare, 50)).toFixed(0)}×`,
+      pass: true,
+    });
+
+    // Persist: what the backend does after writes and at close, beside a plain write of the same bytes.
+    const file = path.join(folder, 'persist-bench.sqlite3');
+    const persist = await sample(5, () => saveCacheDatabase(db, file));
+    const bytes = db.export();
+    const plain = await sample(5, () => fs.writeFileSync(path.join(folder, 'plain.bin'), bytes));
+    db.close();
+    rows.push({
+      bench: `notarium cache persist, ${count} notes (${(bytes.byteLength / 1e6).toFixed(1)} MB)`,
+      value: `p50 ${fmt(percentile(persist, 50))}`,
+      target: '(reported)',
+      baseline: `plain writeFileSync p50 ${fmt(percentile(plain, 50))}`,
+      ratio: `${(percentile(persist, 50) / percentile(plain, 50)).toFixed(1)}×`,
+      pass: true,
+    });
+    await kernel.close();
+  } finally {
+    await fake.stop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { printTable } = await import('./stats.js');
+  const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const rows: BenchRow[] = [];
+  for (const count of counts.length ? counts : [10_000]) rows.push(...(await benchSimplenote(count)));
+  printTable(rows);
+}

@@ -6,9 +6,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { expandHome, openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import { expandHome, kernelFromOptions, openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import { checkRequiredSettings, printConfigVars } from './config-vars.js';
 
-type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string };
+type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string; printConfigVars?: boolean };
 
 export function addServeCommand(program: Command): void {
   withCommonOptions(program.command('serve').description('serve the vault over MCP (stdio by default)'))
@@ -16,12 +17,27 @@ export function addServeCommand(program: Command): void {
     .addOption(new Option('--host <host>', 'HTTP bind address').default(undefined))
     .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--token <token>', 'bearer token required on HTTP').env('NOTEKERNEL_HTTP_TOKEN'))
+    .addOption(new Option('--print-config-vars', "list the storage backend's environment settings with their effective values (secrets masked), and exit"))
     .action(serve);
 }
 
 async function serve(options: ServeOptions): Promise<void> {
-  if (options.vault) await createMissingVault(options.vault);
-  const { kernel, router, vault } = await openFromOptions(options, { watch: true });
+  if (options.printConfigVars) {
+    const kernel = await kernelFromOptions(options);
+    try {
+      printConfigVars(kernel, (text) => process.stdout.write(text));
+    } finally {
+      await kernel.close();
+    }
+    return;
+  }
+  const { kernel, router, vault } = await openFromOptions(options, {
+    watch: true,
+    beforeOpen: async (k) => {
+      checkRequiredSettings(k, (text) => process.stderr.write(text));
+      if (options.vault) await createMissingVault(options.vault);
+    },
+  });
   const shutdown = async () => {
     await kernel.close();
   };

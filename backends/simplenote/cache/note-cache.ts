@@ -80,13 +80,24 @@ export class NoteCache {
     const rows = this.all(`SELECT id, server_version, object, content_hash FROM notes ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`, [limit, query.offset ?? 0]);
     return rows.map((row) => {
       const cached = rowToCached(row);
-      return summaryOf(cached.id, cached.version, cached.object);
+      return summaryOf(cached.id, cached.version, cached.object, cached.contentHash);
     });
   }
 
   count(query: Pick<ListQuery, 'type'> = {}): number {
     if (query.type !== undefined) return 0;
     return Number(this.one('SELECT count(*) FROM notes', [])![0]);
+  }
+
+  trashedCount(): number {
+    return Number(this.one('SELECT count(*) FROM notes WHERE trash = 1', [])![0]);
+  }
+
+  /** Drops every note and all sync metadata (a reset; a full sync refills it). */
+  clear(): void {
+    this.run('DELETE FROM notes_fts', []);
+    this.run('DELETE FROM notes', []);
+    this.run('DELETE FROM sync_metadata', []);
   }
 
   ids(): string[] {

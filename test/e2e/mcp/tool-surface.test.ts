@@ -8,10 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../../app/mcp/server.js';
+import type { Catalogue } from '../../../kernel/kernel.js';
+import { simplenoteBackendWith } from '../../../backends/simplenote/index.js';
+import { builtinCatalogue } from '../../../profiles/catalogue.js';
+import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simperium/index.js';
+import { envFor } from '../../support/simplenote-subject.js';
 import { createTestKernel, type TestKernel } from '../../support/temp.js';
 
 /** tools/list JSON bytes each profile must stay under: flint was 35.6 KB before issue 15 (target 25 KB, not reached yet). */
-const LIST_BUDGET: Record<string, number> = { flint: 33_500, zettelkasten: 15_000, 'agent-memory': 10_000, obsidian: 15_000 };
+const LIST_BUDGET: Record<string, number> = { flint: 33_500, zettelkasten: 15_000, 'agent-memory': 10_000, obsidian: 15_000, notarium: 6_000 };
 
 /** Arguments that make each listed tool succeed, so its structured answer is checked too. */
 const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
@@ -38,6 +43,10 @@ const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   search_by_date_range: { start_date: '2000-01-01', end_date: '2100-01-01' },
   list_files_by_frontmatter: { field: 'tags', value: 'x' },
   save_preference: { preference: 'Be brief' },
+  list: { query: 'surface' },
+  get: { id: 'surface1' },
+  save: { text: 'Surface\nA body.', tags: ['x'] },
+  manage: { action: 'get_stats' },
 };
 
 /**
@@ -56,18 +65,30 @@ const WRITES: Record<string, 'additive' | 'destructive'> = {
   memory_update: 'destructive', memory_archive: 'additive', memory_unarchive: 'additive', memory_delete: 'destructive', migrate: 'destructive',
   create_file: 'additive', update_frontmatter: 'destructive', batch_update_frontmatter: 'destructive', move_file: 'additive', batch_move_files: 'additive',
   log_interaction: 'additive', save_preference: 'additive', remove_preference: 'destructive',
+  save: 'destructive', manage: 'destructive',
 };
+
+/** notarium's account lives on a fake Simperium holding one note. */
+let fake: FakeSimperium | undefined;
+async function catalogueFor(profile: string): Promise<Catalogue | undefined> {
+  if (profile !== 'notarium') return undefined;
+  fake = await startFakeSimperium();
+  fake.bucket().post('surface1', { content: 'Surface one\nbody', tags: ['x'], systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' });
+  const simplenote = simplenoteBackendWith({ env: envFor(fake) });
+  return { ...builtinCatalogue, backends: builtinCatalogue.backends.map((b) => (b.id === 'simplenote' ? simplenote : b)) };
+}
 
 /** The obsidian profile's search runs the deterministic embedder here (the real model has its own e2e test). */
 const CONFIG: Record<string, Record<string, unknown>> = { obsidian: { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } } };
 
-for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian']) {
+for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'notarium']) {
   describe(`tool surface: profile ${profile}`, () => {
     let t: TestKernel;
     let client: Client;
 
     beforeAll(async () => {
-      t = await createTestKernel({ profile, ...(CONFIG[profile] ? { config: CONFIG[profile] } : {}) });
+      const catalogue = await catalogueFor(profile);
+      t = await createTestKernel({ profile, ...(CONFIG[profile] ? { config: CONFIG[profile] } : {}), ...(catalogue ? { catalogue } : {}) });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await createMcpServer(t.vault).connect(serverSide);
       client = new Client({ name: 'surface', version: '1' });
@@ -77,6 +98,8 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian']) {
     afterAll(async () => {
       await client.close();
       await t.close();
+      await fake?.stop();
+      fake = undefined;
     });
 
     it('declares an output schema for every tool, and tools/list stays under its byte budget', async () => {
