@@ -24,7 +24,7 @@ const logFormatOption = () =>
 
 export function withCommonOptions(command: Command): Command {
   return command
-    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory or obsidian (built in), or one your config adds'))
+    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium or obsidian (built in), or one your config adds'))
     .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
