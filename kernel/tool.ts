@@ -68,6 +68,8 @@ export interface ToolInfo {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The JSON schema of the tool's answer, when the tool declares one. */
+  outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
   plugin: string;
 }
