@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { KernelFrozenError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
-import { toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
+import { toolJsonSchema, toolOutputJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
 
 interface Entry {
   tool: AnyTool;
@@ -75,6 +75,7 @@ export class ToolRegistry {
       name: exposedName,
       description: tool.description,
       inputSchema: toolJsonSchema(tool),
+      ...(tool.output ? { outputSchema: toolOutputJsonSchema(tool) } : {}),
       annotations: { ...tool.annotations },
       plugin,
     }));

@@ -21,8 +21,14 @@ export function toolListing(tool: ToolInfo): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     outputSchema: (tool.outputSchema as Tool['outputSchema'] | undefined) ?? GENERIC_OUTPUT_SCHEMA,
-    annotations: tool.annotations,
+    annotations: listedAnnotations(tool.annotations),
   };
+}
+
+/** `idempotentHint: false` is MCP's default: saying it on every writing tool says nothing. */
+function listedAnnotations(annotations: ToolInfo['annotations']): Tool['annotations'] {
+  const { idempotentHint, ...rest } = annotations;
+  return idempotentHint ? { ...rest, idempotentHint } : rest;
 }
 
 export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool = 'the tool'): CallToolResult {
