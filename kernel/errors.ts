@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   kernel_frozen: 'The kernel registry is frozen after start-up; register plugins before opening a vault.',
   read_only: 'The vault is served read-only.',
   timeout: 'The operation ran past its time limit and was stopped.',
+  too_large: 'A message, a note or an answer is bigger than the configured size limit (limits.messageBytes).',
   internal: 'An unexpected failure; the log has the stack.',
 } as const;
 
@@ -120,6 +121,12 @@ export class ReadOnlyError extends NotekernelError {
 export class TimeoutError extends NotekernelError {
   constructor(message: string, details?: ErrorDetails) {
     super('timeout', message, details);
+  }
+}
+
+export class TooLargeError extends NotekernelError {
+  constructor(message: string, details?: ErrorDetails) {
+    super('too_large', message, details);
   }
 }
 

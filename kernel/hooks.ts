@@ -4,6 +4,8 @@
  *    (beforeWrite: validate, fill defaults) or throw to veto the operation.
  *  - `parallel`: notifications after the fact; a failing handler is logged, tagged with its
  *    plugin and hook, and never undoes the write.
+ * A handler doing long work reports it on `callProgress()` (kernel/progress.ts): the progress
+ * channel of the tool call whose write ran the hook.
  */
 import type { Note, Metadata } from './note.js';
 import type { Logger } from './logger.js';

@@ -143,7 +143,7 @@ export class Kernel {
       scope.provide(NOTES, notes);
       if (search) scope.provide(SEARCH_INDEX, search);
 
-      const registry = new ToolRegistry(this.config.tools, this.config.readOnly);
+      const registry = new ToolRegistry(this.config.tools, this.config.readOnly, this.config.limits.messageBytes);
       const resources: ResourceDefinition[] = [];
       const prompts: PromptDefinition[] = [];
       const cli: CliCommandDefinition[] = [];

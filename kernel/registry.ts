@@ -4,8 +4,9 @@
  */
 import type { z } from 'zod';
 import { KernelFrozenError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
+import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
-import { toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
+import { toolJsonSchema, toolOutputJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
 
 interface Entry {
   tool: AnyTool;
@@ -28,6 +29,8 @@ export class ToolRegistry {
   constructor(
     private readonly naming: ToolNaming,
     private readonly readOnly: boolean,
+    /** Largest arguments a call may carry, as JSON (decision 028): a note arrives in them. */
+    private readonly maxArgumentBytes = DEFAULT_MESSAGE_BYTES,
   ) {}
 
   add(plugin: string, tool: AnyTool): void {
@@ -72,6 +75,7 @@ export class ToolRegistry {
       name: exposedName,
       description: tool.description,
       inputSchema: toolJsonSchema(tool),
+      ...(tool.output ? { outputSchema: toolOutputJsonSchema(tool) } : {}),
       annotations: { ...tool.annotations },
       plugin,
     }));
@@ -97,11 +101,33 @@ export class ToolRegistry {
     }
     const { tool } = entry;
     if (this.readOnly && !tool.annotations.readOnlyHint) throw new ReadOnlyError(name);
+    const bytes = argumentBytes(rawArgs, this.maxArgumentBytes);
+    if (bytes > this.maxArgumentBytes) throw tooLarge(`The arguments of ${name}`, bytes, this.maxArgumentBytes);
     const prepared = prepareArgs(tool, rawArgs ?? {});
     const parsed = tool.input.safeParse(prepared.args);
     if (!parsed.success) throw argumentError(name, parsed.error);
     return withNotices(await tool.handler(parsed.data, ctx), prepared.notices);
   }
+}
+
+/**
+ * The arguments' size as JSON. Only calls with a long string can come near the limit, so the
+ * common small call is not serialised: its strings are summed first, and that sum is a lower bound.
+ */
+function argumentBytes(args: unknown, limit: number): number {
+  let chars = 0;
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') chars += value.length;
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') for (const [key, child] of Object.entries(value)) {
+      chars += key.length;
+      visit(child);
+    }
+  };
+  visit(args);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; below a third of the limit no exact count is needed.
+  if (chars * 3 < limit) return chars;
+  return Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
 }
 
 export function argumentError(tool: string, error: z.ZodError): ValidationError {

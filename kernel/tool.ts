@@ -38,6 +38,8 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, R =
   name: string;
   description: string;
   input: S;
+  /** The answer's shape: rendered as the tool's MCP outputSchema, which clients check answers against. */
+  output?: z.ZodType;
   annotations: ToolAnnotations;
   /** Backend capabilities the tool needs; checked at start-up against the chosen backend. */
   requires?: readonly Capability[];
@@ -68,12 +70,49 @@ export interface ToolInfo {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The JSON schema of the tool's answer, when the tool declares one. */
+  outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
   plugin: string;
 }
 
 export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
-  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return compactJsonSchema(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+}
+
+/** The JSON schema of a tool's answer, when it declares one. */
+export function toolOutputJsonSchema(tool: AnyTool): Record<string, unknown> | undefined {
+  if (!tool.output) return undefined;
+  return compactJsonSchema(z.toJSONSchema(tool.output, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+}
+
+/**
+ * Every tools/list carries these schemas, so what says nothing is left out (decision 017):
+ * JSON Schema's own defaults (`propertyNames: string`, `additionalProperties: {}`), zod's
+ * safe-integer bounds, and `minLength: 1` — an empty id, title or name is never meant, and the
+ * refusal names the field. Sizeable repeats are shared under `$defs`.
+ */
+function compactJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
   delete schema.$schema;
+  const prune = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(prune);
+    if (!node || typeof node !== 'object') return;
+    const object = node as Record<string, unknown>;
+    if (object.minLength === 1) delete object.minLength;
+    if (object.maximum === Number.MAX_SAFE_INTEGER) delete object.maximum;
+    if (object.minimum === Number.MIN_SAFE_INTEGER) delete object.minimum;
+    if (isEmptyObject(object.additionalProperties)) delete object.additionalProperties;
+    if (JSON.stringify(object.propertyNames) === '{"type":"string"}') delete object.propertyNames;
+    for (const [key, child] of Object.entries(object)) {
+      // Inside `properties` the keys are field names: a field called "minLength" is no keyword.
+      if (key === 'properties' && child && typeof child === 'object') Object.values(child).forEach(prune);
+      else prune(child);
+    }
+  };
+  prune(schema);
   return shareRepeatedSubschemas(schema);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }

@@ -10,7 +10,7 @@ export const vaultIdField = z
   .string()
   .min(1)
   .optional()
-  .describe('Run in this vault (id) instead of the active one');
+  .describe('Target vault id (default: the active one)');
 
 export function assertVault(ownId: string, args: unknown): void {
   const vaultId = (args as { vault_id?: unknown } | null | undefined)?.vault_id;

@@ -5,7 +5,7 @@
 import type { Scope, Token } from './container.js';
 import { NotFoundError, toNotekernelError } from './errors.js';
 import type { HookRunner } from './hooks.js';
-import { noProgress } from './progress.js';
+import { noProgress, withCallProgress } from './progress.js';
 import type { CallOptions } from './tool-host.js';
 import type { Logger } from './logger.js';
 import type { NoteService } from './notes.js';
@@ -68,7 +68,8 @@ export class Vault {
     }
     try {
       if (!this.isGlobalTool(name)) assertVault(this.info.id, args);
-      return await this.parts.registry.invoke(name, args, this.toolContext(options));
+      const ctx = this.toolContext(options);
+      return await withCallProgress(ctx.progress, () => this.parts.registry.invoke(name, args, ctx));
     } catch (err) {
       const error = toNotekernelError(err);
       if (error.code === 'internal') this.parts.logger.error({ err, tool: name }, 'tool failed unexpectedly');

@@ -10,7 +10,13 @@ const PROGRESS_INTERVAL_MS = 100;
 
 type Send = (notification: ProgressNotification) => Promise<void>;
 
-export function clientProgress(token: ProgressToken, send: Send): ProgressReporter {
+/** A reporter whose notifications can be awaited: the last one must go out before the answer. */
+export interface ClientProgress extends ProgressReporter {
+  sent(): Promise<void>;
+}
+
+export function clientProgress(token: ProgressToken, send: Send): ClientProgress {
+  let pending: Promise<void> = Promise.resolve();
   let label = '';
   let total = 0;
   let done = 0;
@@ -24,10 +30,11 @@ export function clientProgress(token: ProgressToken, send: Send): ProgressReport
     if (progress <= lastProgress || (!force && now - lastSent < PROGRESS_INTERVAL_MS)) return;
     lastSent = now;
     lastProgress = progress;
-    send({
+    const sending = send({
       method: 'notifications/progress',
       params: { progressToken: token, progress, total: base + total, message: `${label} ${done}/${total}` },
     }).catch(() => undefined);
+    pending = pending.then(() => sending);
   };
   return {
     start(newLabel, newTotal) {
@@ -44,5 +51,6 @@ export function clientProgress(token: ProgressToken, send: Send): ProgressReport
     stop() {
       emit(true);
     },
+    sent: () => pending,
   };
 }

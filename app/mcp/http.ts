@@ -15,7 +15,9 @@ import { checkToken, createGuard } from './http-guard.js';
 import { SessionTable } from './http-sessions.js';
 import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { handleLegacySse } from './legacy-sse.js';
+import { DEFAULT_MESSAGE_BYTES, tooLargeMessage } from '../../kernel/message-limit.js';
 import { createMcpServer } from './server.js';
+import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -31,6 +33,8 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** Most sessions open at once; the longest-idle one makes room (default 100). */
   maxSessions?: number;
+  /** The message limit (decision 028): a bigger request body is refused with 413. */
+  maxMessageBytes?: number;
 }
 
 export interface HttpHandle {
@@ -47,7 +51,27 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
   checkToken(options.token, host);
   const sessions = new SessionTable(vault.logger, options.sessionIdleMs, options.maxSessions);
   const inFlight = new InFlight();
+  const limit = options.maxMessageBytes ?? DEFAULT_MESSAGE_BYTES;
+  const createServer = () => createMcpServer(vault, { inFlight, maxMessageBytes: limit });
   let closing = false;
+
+  /** A POST's JSON body, read here so one limit holds on /mcp and /messages; undefined once refused. */
+  const bodyOf = async (req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | undefined> => {
+    const read = await readJson(req, limit);
+    if (read.kind === 'too_large') {
+      // The rest of the body is read and dropped (not kept) before the answer: a fetch() client
+      // answered while still sending sees only "fetch failed", not the 413 and its sentence.
+      await drained(req);
+      res.setHeader('connection', 'close');
+      replyError(res, 413, MESSAGE_TOO_LARGE, tooLargeMessage('The request body', read.bytes, limit), { error: 'too_large', bytes: read.bytes, limit });
+      return undefined;
+    }
+    if (read.kind === 'bad_json') {
+      replyError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      return undefined;
+    }
+    return { body: read.body };
+  };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
@@ -57,14 +81,17 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
         return replyError(res, 404, SESSION_NOT_FOUND, 'Session not found (unknown, expired or closed); send initialize again without a session id.');
       }
       sessions.track(session, (done) => res.once('close', done));
-      return session.transport.handleRequest(req, res);
+      if (req.method !== 'POST') return session.transport.handleRequest(req, res);
+      const read = await bodyOf(req, res);
+      return read && session.transport.handleRequest(req, res, read.body);
     }
     if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad request: an Mcp-Session-Id header is required; initialize first with POST.');
-    const body = await readJson(req);
-    if (body === undefined) return replyError(res, 400, -32700, 'Parse error: the body is not JSON.');
+    const read = await bodyOf(req, res);
+    if (!read) return;
+    const body = read.body;
     if (!isInitializeRequest(body)) return replyError(res, 400, -32000, 'Bad request: an Mcp-Session-Id header is required; the first request must be initialize.');
     if (!sessions.makeRoom()) return replyError(res, 503, -32000, 'Too many sessions are busy; retry shortly.');
-    const server = createMcpServer(vault, { inFlight });
+    const server = createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id): void => sessions.add(id, transport, server),
@@ -88,7 +115,7 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
     }
     if (closing) return replyError(res, 503, -32000, 'The server is shutting down.');
     if (path === '/mcp') return handleMcp(req, res);
-    return handleLegacySse(req, res, { path, sessions, createServer: () => createMcpServer(vault, { inFlight }), replyError });
+    return handleLegacySse(req, res, { path, sessions, createServer, replyError, readBody: bodyOf });
   };
 
   // Built once the port is known (an Origin naming this server must name its port).
@@ -135,23 +162,50 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   });
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 4 * 1024 * 1024) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
+type BodyRead = { kind: 'ok'; body: unknown } | { kind: 'too_large'; bytes: number } | { kind: 'bad_json' };
+
+/**
+ * Reads a JSON body of at most `limit` bytes. A declared Content-Length above it is refused
+ * before a byte is read; a body that only turns out too big is refused once it passes the limit.
+ */
+function readJson(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > limit) return Promise.resolve({ kind: 'too_large', bytes: declared });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      // Not an error of the stream: the rest is drained (see bodyOf), the answer goes out now.
+      req.off('data', onData);
+      chunks.length = 0;
+      resolve({ kind: 'too_large', bytes: size });
+    };
+    req.on('data', onData);
+    req.once('error', reject);
+    req.once('end', () => {
+      if (size > limit) return;
+      try {
+        resolve({ kind: 'ok', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+      } catch {
+        resolve({ kind: 'bad_json' });
+      }
+    });
+  });
+}
+
+function drained(req: IncomingMessage): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.resume();
+  });
 }
 
 /** Every refusal is a JSON-RPC error body, so MCP clients can read it. */
-export function replyError(res: ServerResponse, status: number, code: number, message: string): void {
+export function replyError(res: ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } }));
 }

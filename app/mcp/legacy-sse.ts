@@ -15,6 +15,8 @@ export interface LegacySseContext {
   sessions: SessionTable;
   createServer(): Server;
   replyError(res: ServerResponse, status: number, code: number, message: string): void;
+  /** Reads a POST body under the message limit; undefined when it was refused (and answered). */
+  readBody(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | undefined>;
 }
 
 export async function handleLegacySse(req: IncomingMessage, res: ServerResponse, ctx: LegacySseContext): Promise<void> {
@@ -39,5 +41,6 @@ export async function handleLegacySse(req: IncomingMessage, res: ServerResponse,
     return replyError(res, 404, -32001, 'Session not found (unknown, expired or closed); open a new stream with GET /sse.');
   }
   sessions.track(session, (done) => res.once('close', done));
-  await session.transport.handlePostMessage(req, res);
+  const read = await ctx.readBody(req, res);
+  if (read) await session.transport.handlePostMessage(req, res, read.body);
 }

@@ -36,6 +36,8 @@ function lazyValidator(): jsonSchemaValidator {
 export interface McpServerOptions {
   /** Shared by every session of one process, so shutdown can wait for all their calls. */
   inFlight?: InFlight;
+  /** The message limit (decision 028): answers above it are refused as too_large. */
+  maxMessageBytes?: number;
 }
 
 export function createMcpServer(vault: ToolHost, options: McpServerOptions = {}): Server {
@@ -65,8 +67,11 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
     const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.sendNotification(n));
     return inFlight.run(async () => {
       try {
-        return renderResult(await vault.call(params.name, params.arguments ?? {}, progress ? { progress } : {}));
+        const value = await vault.call(params.name, params.arguments ?? {}, progress ? { progress } : {});
+        await progress?.sent();
+        return renderResult(value, options.maxMessageBytes, params.name);
       } catch (err) {
+        await progress?.sent();
         return renderError(err);
       }
     });

@@ -3,15 +3,18 @@
  * returned promise settles once the client hangs up or a signal arrives, the calls in flight
  * have been answered (bounded by DRAIN_TIMEOUT_MS), and the vault has been flushed and closed.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ToolHost } from '../../kernel/tool-host.js';
 import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
+import { DEFAULT_MESSAGE_BYTES, describeBytes } from '../../kernel/message-limit.js';
 import { createMcpServer } from './server.js';
+import { LimitedStdioTransport } from './stdio-transport.js';
 
-export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void>): Promise<void> {
+export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void>, maxMessageBytes = DEFAULT_MESSAGE_BYTES): Promise<void> {
   const inFlight = new InFlight();
-  const server = createMcpServer(vault, { inFlight });
-  const transport = new StdioServerTransport();
+  const server = createMcpServer(vault, { inFlight, maxMessageBytes });
+  const transport = new LimitedStdioTransport(maxMessageBytes);
+  // A refused oversized message is worth a line in the log; the client got its error already.
+  transport.onerror = (err) => vault.logger.warn({ err: err.message }, 'a message from the client could not be taken');
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   let stopping = false;
@@ -37,7 +40,7 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
   process.stdin.once('close', () => void stop('stdin closed'));
   transport.onclose = () => void stop('transport closed');
   await server.connect(transport);
-  vault.logger.info({ root: vault.info.root, profile: vault.info.profile }, 'serving MCP over stdio');
+  vault.logger.info({ root: vault.info.root, profile: vault.info.profile, messageLimit: describeBytes(maxMessageBytes) }, 'serving MCP over stdio');
   return done;
 }
 

@@ -4,10 +4,13 @@
  * `structuredContent` (MCP 2025-06-18). Structured content must be an object, so an answer that
  * is not one (an array, a string) comes wrapped as `{ "result": ... }`.
  *
- * Output schemas are generic for now (any object): precise per-tool schemas are a later step.
+ * An answer bigger than the message limit (decision 028) is refused as a `too_large` tool error
+ * that says how to ask for less; a big one under it loses the text's indentation, and if its
+ * two copies together would still not fit one frame, the text only points to structuredContent.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toNotekernelError } from '../../kernel/errors.js';
+import { DEFAULT_MESSAGE_BYTES, replyCeiling, tooLarge } from '../../kernel/message-limit.js';
 import type { ToolInfo } from '../../kernel/tool.js';
 
 export const GENERIC_OUTPUT_SCHEMA: Tool['outputSchema'] = { type: 'object' };
@@ -17,23 +20,41 @@ export function toolListing(tool: ToolInfo): Tool {
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
-    outputSchema: GENERIC_OUTPUT_SCHEMA,
-    annotations: tool.annotations,
+    outputSchema: (tool.outputSchema as Tool['outputSchema'] | undefined) ?? GENERIC_OUTPUT_SCHEMA,
+    annotations: listedAnnotations(tool.annotations),
   };
 }
 
-export function renderResult(value: unknown): CallToolResult {
-  const text = JSON.stringify(value ?? null, null, 2);
-  // Parsed back from the text: the structured answer is exactly what the text says (no Dates,
-  // no undefined), whatever transport carries it.
-  const plain = JSON.parse(text) as unknown;
-  const structuredContent = isObject(plain) ? plain : { result: plain };
-  return { content: [{ type: 'text', text }], structuredContent };
+/** `idempotentHint: false` is MCP's default: saying it on every writing tool says nothing. */
+function listedAnnotations(annotations: ToolInfo['annotations']): Tool['annotations'] {
+  const { idempotentHint, ...rest } = annotations;
+  return idempotentHint ? { ...rest, idempotentHint } : rest;
 }
 
-export function renderError(err: unknown): CallToolResult {
+export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool = 'the tool'): CallToolResult {
+  const compact = JSON.stringify(value ?? null);
+  const bytes = Buffer.byteLength(compact, 'utf8');
+  if (bytes > limit) {
+    return renderError(tooLarge(`The answer of ${tool}`, bytes, limit), ' Ask for less: a smaller limit, fewer fields, an offset, or one note at a time.');
+  }
+  // Parsed back from the text: the structured answer is exactly what the text says (no Dates,
+  // no undefined), whatever transport carries it.
+  const plain = JSON.parse(compact) as unknown;
+  const structuredContent = isObject(plain) ? plain : { result: plain };
+  // Small answers (nearly all) skip the size bookkeeping below.
+  if (bytes * 4 < limit) return { content: [{ type: 'text', text: JSON.stringify(plain, null, 2) }], structuredContent };
+  const pretty = JSON.stringify(plain, null, 2);
+  const result: CallToolResult = { content: [{ type: 'text', text: Buffer.byteLength(pretty, 'utf8') > limit ? compact : pretty }], structuredContent };
+  if (Buffer.byteLength(JSON.stringify(result), 'utf8') > replyCeiling(limit) - 64 * 1024) {
+    result.content = [{ type: 'text', text: `The answer (${bytes} bytes) is too large to repeat as text; read it from structuredContent.` }];
+  }
+  return result;
+}
+
+export function renderError(err: unknown, advice = ''): CallToolResult {
   const error = toNotekernelError(err);
-  return { content: [{ type: 'text', text: JSON.stringify(error.toBody(), null, 2) }], isError: true };
+  const body = error.toBody();
+  return { content: [{ type: 'text', text: JSON.stringify(advice ? { ...body, message: body.message + advice } : body, null, 2) }], isError: true };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

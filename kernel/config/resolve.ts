@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { closestName } from '../util/closest.js';
 import { keysAt } from './schema-keys.js';
+import { messageLimit } from '../message-limit.js';
 import { userConfigSchema, type ProfilePreset, type ResolvedConfig, type UserConfig } from './schema.js';
 
 export interface Catalogue {
@@ -91,6 +92,7 @@ export function resolveConfig(user: UserConfig, source: string, catalogue: Catal
     },
     logging: { ...(user.logging ?? {}) },
     http: { ...(user.http ?? {}) },
+    limits: { messageBytes: messageLimit(user.limits?.messageBytes) },
   };
 }
 

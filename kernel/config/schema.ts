@@ -3,6 +3,7 @@
  * and overrides any part of it; `resolveConfig` merges the two into one ResolvedConfig.
  */
 import { z } from 'zod';
+import { MIN_MESSAGE_BYTES } from '../message-limit.js';
 
 const options = z.record(z.string(), z.unknown());
 
@@ -55,6 +56,17 @@ export const userConfigSchema = z
       })
       .strict()
       .optional(),
+    limits: z
+      .object({
+        messageBytes: z
+          .number()
+          .int()
+          .min(MIN_MESSAGE_BYTES)
+          .optional()
+          .describe('largest MCP message, tool arguments, note or tool answer, in bytes (default 4 MiB)'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -83,4 +95,6 @@ export interface ResolvedConfig {
   tools: { rename: Record<string, string>; hide: string[] };
   logging: { level?: string; file?: string; format?: 'auto' | 'pretty' | 'json' };
   http: { host?: string; port?: number; token?: string; allowedOrigins?: string[]; allowedHosts?: string[]; sessionIdleSeconds?: number; maxSessions?: number };
+  /** One size limit for a message, a note and an answer (decision 028). */
+  limits: { messageBytes: number };
 }

@@ -11,7 +11,7 @@ import type { Logger } from '../../kernel/logger.js';
 import { locationOf, type Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
-import type { ProgressReporter } from '../../kernel/progress.js';
+import { callProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
 import { neighbourhood, orphans, type GraphOptions } from './graph.js';
 import { LinkIndexer } from './indexer.js';
@@ -137,6 +137,7 @@ export class LinksRuntime implements LinkIndexService {
       renameRule(this.names, noteId, oldTitle, newTitle),
       this.rewriteDeps,
       false,
+      callProgress(),
     );
     return { links_updated: outcome.links_updated, notes_updated: outcome.notes_updated, not_rewritten: outcome.not_rewritten };
   }

@@ -1,5 +1,23 @@
 /** The canonical note in seed 000's `get_note` shape (its key order too). */
+import { z } from 'zod';
 import { locationOf, type Note } from '../../kernel/note.js';
+
+/** renderNote's answer as an output schema; every field optional, since `fields` may trim any. */
+export const noteOutput = z.object({
+  id: z.string(),
+  type: z.string(),
+  filename: z.string(),
+  path: z.string(),
+  title: z.string(),
+  content: z.string(),
+  content_hash: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  created: z.string(),
+  modified: z.string(),
+  updated: z.string(),
+  size: z.number(),
+  warnings: z.array(z.string()),
+}).partial();
 
 export function renderNote(note: Note): Record<string, unknown> {
   return {

@@ -7,9 +7,10 @@ export interface RawAnswer {
   body: string;
 }
 
+/** `body` is sent as JSON; a string body is sent as it is (already serialised, or not JSON at all). */
 export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<RawAnswer> {
   const target = new URL(url);
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const body = options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {

@@ -46,7 +46,7 @@ async function serve(options: ServeOptions): Promise<void> {
     const { serveStdio } = await import('../../mcp/stdio.js');
     // In a terminal nothing else would tell a person that the silence is expected.
     if (process.stderr.isTTY) process.stderr.write(`notekernel: serving ${vault.info.profile} (${vault.info.root ?? vault.info.id}) on stdio — waiting for an MCP client\n`);
-    await serveStdio(router, shutdown);
+    await serveStdio(router, shutdown, kernel.config.limits.messageBytes);
     return;
   }
   const { serveHttp } = await import('../../mcp/http.js');
@@ -59,6 +59,7 @@ async function serve(options: ServeOptions): Promise<void> {
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.sessionIdleSeconds ? { sessionIdleMs: http.sessionIdleSeconds * 1000 } : {}),
     ...(http.maxSessions ? { maxSessions: http.maxSessions } : {}),
+    maxMessageBytes: kernel.config.limits.messageBytes,
   }).catch(async (err: unknown) => {
     await shutdown();
     throw err;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
-import { renderNote } from '../render.js';
+import { noteOutput, renderNote } from '../render.js';
 
 export const fieldsField = z
   .array(z.string())
@@ -17,6 +17,7 @@ export const getNoteTool = defineTool({
     fields: fieldsField,
     vault_id: vaultIdField,
   }),
+  output: noteOutput,
   annotations: { title: 'Get note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const note = await ctx.notes.require(args.identifier);

@@ -18,6 +18,21 @@ export const renameNoteTool = defineTool({
       .describe('content_hash from the last read of the note'),
     vault_id: vaultIdField,
   }),
+  output: z.object({
+    success: z.boolean(),
+    message: z.string(),
+    identifier: z.string(),
+    old_title: z.string(),
+    new_title: z.string(),
+    filename: z.string(),
+    content_hash: z.string(),
+    links_preserved: z.boolean(),
+    wikilinks_updated: z.boolean(),
+    notes_with_updated_wikilinks: z.number(),
+    total_wikilinks_updated: z.number(),
+    not_rewritten: z.array(z.unknown()).optional(),
+    warnings: z.array(z.string()).optional(),
+  }),
   annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const before = await ctx.notes.require(args.identifier);

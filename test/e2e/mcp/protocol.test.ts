@@ -119,6 +119,25 @@ describe('progress', () => {
     expect(seen.at(-1)).toMatchObject({ progress: 300, total: 300 });
   }, 120_000);
 
+  it('sends notifications/progress while rename_note rewrites the links of many notes', async () => {
+    const linking = Array.from({ length: 300 }, (_, i) => ({ title: `Linking ${i}`, content: `see [[Rename Target]] (${i})` }));
+    const created = await session.client.callTool({ name: 'create_note', arguments: { title: 'Rename Target', content: 'the target' } });
+    await session.client.callTool({ name: 'create_note', arguments: { notes: linking } }, undefined, { timeout: 60_000 });
+    const { id } = created.structuredContent as { id: string };
+    const target = (await session.client.callTool({ name: 'get_note', arguments: { identifier: id } })).structuredContent as { id: string; content_hash: string };
+    const seen: Progress[] = [];
+    const result = await session.client.callTool(
+      { name: 'rename_note', arguments: { identifier: target.id, new_title: 'Renamed Target', content_hash: target.content_hash } },
+      undefined,
+      { onprogress: (p) => void seen.push(p), timeout: 60_000 },
+    );
+    expect(result.structuredContent).toMatchObject({ notes_with_updated_wikilinks: 300, total_wikilinks_updated: 300 });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)).toMatchObject({ progress: 600, total: 600 });
+    expect(seen.map((p) => p.message).join('\n')).toMatch(/rewriting links \d+\/300/);
+    for (let i = 1; i < seen.length; i++) expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
+  }, 120_000);
+
   it('sends none when the client asks for none', async () => {
     let count = 0;
     session.client.fallbackNotificationHandler = async () => void count++;

@@ -15,8 +15,16 @@ import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simpe
 import { envFor } from '../../support/simplenote-subject.js';
 import { createTestKernel, type TestKernel } from '../../support/temp.js';
 
-/** tools/list JSON bytes each profile must stay under: flint was 35.6 KB before issue 15 (target 25 KB, not reached yet). */
-const LIST_BUDGET: Record<string, number> = { flint: 33_500, zettelkasten: 15_000, 'agent-memory': 10_000, obsidian: 15_000, notarium: 6_000 };
+/**
+ * tools/list JSON bytes each profile must stay under, pinned a little above today's size so a
+ * heavier description or schema is a deliberate change: flint was 35.6 KB before issue 15, 31.6 KB
+ * once schema noise went, 32.6 KB with two precise output schemas (target 25 KB, not reached yet:
+ * decision 017).
+ */
+const LIST_BUDGET: Record<string, number> = { flint: 33_000, zettelkasten: 14_800, 'agent-memory': 9_700, obsidian: 15_000, notarium: 6_000 };
+
+/** Tools whose answers are described field by field (the rest still declare an object). */
+const PRECISE_OUTPUT = ['get_note', 'rename_note'];
 
 /** Arguments that make each listed tool succeed, so its structured answer is checked too. */
 const SAMPLE_ARGS: Record<string, Record<string, unknown>> = {
@@ -105,6 +113,9 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
     it('declares an output schema for every tool, and tools/list stays under its byte budget', async () => {
       const { tools } = await client.listTools();
       for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+      for (const name of PRECISE_OUTPUT.filter((n) => tools.some((t) => t.name === n))) {
+        expect(Object.keys(tools.find((t) => t.name === name)?.outputSchema?.properties ?? {}), name).toContain('content_hash');
+      }
       const bytes = JSON.stringify({ tools }).length;
       const largest = tools.map((tool) => `${tool.name} ${JSON.stringify(tool).length}`).sort((a, b) => Number(b.split(' ')[1]) - Number(a.split(' ')[1])).slice(0, 3);
       process.stderr.write(`tools/list ${profile}: ${tools.length} tools, ${bytes} bytes (largest: ${largest.join(', ')})\n`);

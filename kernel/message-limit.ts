@@ -1,0 +1,49 @@
+/**
+ * One size limit for a message and a note, the same on every surface: an MCP request (stdio,
+ * Streamable HTTP, legacy SSE), a tool's arguments (MCP, the CLI, the library) and a tool's
+ * answer. A note arrives in one message, so the limit bounds notes too. Decision 028.
+ */
+import { ConfigError, TooLargeError } from './errors.js';
+
+export const DEFAULT_MESSAGE_BYTES = 4 * 1024 * 1024;
+export const MIN_MESSAGE_BYTES = 64 * 1024;
+
+/** Where a user changes the limit, said in every refusal. */
+export const MESSAGE_LIMIT_HINT = 'raise limits.messageBytes in the config file or NOTEKERNEL_MAX_MESSAGE_BYTES';
+
+/** The limit from the config, overridden by NOTEKERNEL_MAX_MESSAGE_BYTES when that is set. */
+export function messageLimit(configured: number | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = env.NOTEKERNEL_MAX_MESSAGE_BYTES;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const bytes = Number(fromEnv);
+    if (!Number.isInteger(bytes) || bytes < MIN_MESSAGE_BYTES) {
+      throw new ConfigError(`NOTEKERNEL_MAX_MESSAGE_BYTES must be a whole number of bytes, at least ${MIN_MESSAGE_BYTES} (got "${fromEnv}").`, { key: 'limits.messageBytes' });
+    }
+    return bytes;
+  }
+  return configured ?? DEFAULT_MESSAGE_BYTES;
+}
+
+export function describeBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) ? 1 : 0)} MiB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The sentence every refusal shares: what was too big, by how much, and how to change it. */
+export function tooLargeMessage(what: string, bytes: number, limit: number): string {
+  return `${what}: ${bytes} bytes, above the size limit of ${limit} bytes (${describeBytes(limit)}); send less, or ${MESSAGE_LIMIT_HINT}.`;
+}
+
+export function tooLarge(what: string, bytes: number, limit: number): TooLargeError {
+  return new TooLargeError(tooLargeMessage(what, bytes, limit), { bytes, limit });
+}
+
+/**
+ * The largest frame the server sends. A tool answer of up to `limit` bytes goes out twice (as
+ * text and as structuredContent, MCP 2025-06-18), plus room for the envelope; with the default
+ * limit this stays under the 10 MiB a standard SDK client reads in one line.
+ */
+export function replyCeiling(limit: number): number {
+  return 2 * limit + 1024 * 1024;
+}
