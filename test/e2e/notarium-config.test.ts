@@ -80,7 +80,7 @@ describe('notarium configuration', () => {
   });
 
   it('the cache goes to XDG_CACHE_HOME/notekernel/simplenote, NOTARIUM_CACHE_DIR, or --vault DIR', async () => {
-    const list = (extra: Record<string, string>, args: string[] = []) => runCli(['call', 'list', '{}', '--profile', 'notarium', ...args], { env: { ...env, ...extra }, cwd: work });
+    const list = (extra: Record<string, string>, args: string[] = []) => runCli(['call', 'list', '{}', '--profile', 'notarium', '--json', ...args], { env: { ...env, ...extra }, cwd: work });
     const xdg = await list({});
     expect(xdg.code, xdg.stderr).toBe(0);
     expect(JSON.parse(xdg.stdout).content).toHaveLength(3);
