@@ -71,7 +71,7 @@ for (const profile of PROFILES) {
         expect(mcp.isError === true, tool.name).toBe(library.isError);
         expect(stable(mcpBody), tool.name).toEqual(stable(library.body));
 
-        const cli = await viaCli(['call', tool.name, '{}', '--vault', t.root, '--profile', profile, '--log-level', 'silent']);
+        const cli = await viaCli(['call', tool.name, '{}', '--vault', t.root, '--profile', profile, '--log-level', 'silent', '--json']);
         expect(cli.code !== 0, tool.name).toBe(library.isError);
         expect(stable(JSON.parse(cli.out)), tool.name).toEqual(stable(library.body));
       }
