@@ -31,7 +31,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
   kind: 'both',
   description: 'Markdown files with YAML frontmatter in type folders, indexed in SQLite (FTS5).',
   folder: 'required',
-  capabilities: ['types', 'frontmatter', 'files', 'watch', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
+  capabilities: ['types', 'frontmatter', 'files', 'watch', 'journal', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
   options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
   async create(ctx) {
     const { options, logger, progress } = ctx;

@@ -6,6 +6,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { JournalStorage } from '../../kernel/journal.js';
+import { FileJournal } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -52,6 +54,7 @@ const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
 export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
   readonly indexDb: IndexDatabase;
+  readonly journal: JournalStorage;
   private readonly tables: PluginTables;
   private readonly healing: IndexHealing;
   /** What follows the opening refresh (search upkeep); a rebuild runs it again. */
@@ -76,6 +79,7 @@ export class FsSqliteStore implements NoteStore {
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
+    this.journal = new FileJournal(path.join(root, layout.metaDir, 'journal'));
     this.tables = createIndexDatabase(db.db, () => db.afterWrite(), path.dirname(db.file));
     this.indexDb = this.tables;
     this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () => this.afterwards());

@@ -4,10 +4,13 @@
  * same lock). Every write is a compare-and-swap on the file's sha256 and lands atomically;
  * reads go to the file and touch nothing on disk (no cache write, no lock, no commit).
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
-import { ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { JournalStorage } from '../../kernel/journal.js';
+import { FileJournal } from '../../toolkit/files/file-journal.js';
+import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
@@ -38,6 +41,7 @@ export interface StoreDeps {
 export class MarkdownGitStore implements NoteStore {
   readonly files: VaultFiles;
   readonly index = new EntryIndex();
+  readonly journal: JournalStorage;
   private readonly locks: WriteLocks;
   private readonly root: string;
 
@@ -45,6 +49,7 @@ export class MarkdownGitStore implements NoteStore {
     this.root = deps.root;
     this.locks = new WriteLocks(deps.root, path.join(deps.root, deps.metaDir, 'locks'));
     this.files = createVaultFiles(deps.root, this.locks);
+    this.journal = new FileJournal(path.join(deps.root, deps.metaDir, 'journal'));
   }
 
   async get(id: string): Promise<Note | undefined> {
@@ -131,10 +136,14 @@ export class MarkdownGitStore implements NoteStore {
       } else {
         const target = resolveInside(this.root, relPath);
         await fs.mkdir(path.dirname(target), { recursive: true });
-        // Exclusive: never overwrite whatever holds the new name; the old file goes only after.
-        await writeFileAtomic(target, next, { exclusive: true });
-        await fs.rm(resolveInside(this.root, record.relPath));
+        // The file moves first, in one rename, then its text changes in place: a crash in between
+        // leaves one file (the old text under the new name, which the journal recognises as the
+        // note's before state), never the id on two files. The new name holds this entry's id, so
+        // only a stray copy could hold it already: refused, never overwritten.
+        if (fsSync.existsSync(target)) throw new ConflictError(`File already exists: ${relPath}`, { id: key, path: relPath });
+        await fs.rename(resolveInside(this.root, record.relPath), target);
         this.index.removePath(key, record.relPath);
+        await writeFileAtomic(target, next);
       }
       const note = await this.reindex(key, relPath);
       const moved = relPath !== record.relPath ? [record.relPath] : [];

@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { loadUserConfig } from '../../../kernel/config/load.js';
 import { createKernel } from '../../index.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
+import type { JournalEntry } from '../../../kernel/journal.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
 import { expandHome, withCommonOptions, type CommonOptions } from '../open.js';
@@ -105,6 +106,8 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
     if (report.skipped.length) {
       findings.push({ check: 'skipped', ok: false, detail: report.skipped.map((s) => `${s.path}: ${s.reason}`).join('; '), fix: 'these files are not notes for this profile: move them, or choose the profile that reads them' });
     }
+    const journal = open.notes.store.journal;
+    if (journal) findings.push(journalFinding(await journal.list()));
     if (open.tools().some((t) => t.name === 'find_broken_links')) {
       const broken = (await open.call('find_broken_links', {})) as { count?: number };
       const count = broken.count ?? 0;
@@ -116,6 +119,22 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
   } finally {
     await kernel?.close();
   }
-  for (const w of warnings) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
+  // The journal's recoveries have their own finding.
+  for (const w of warnings.filter((x) => !x.msg.startsWith('journal:'))) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
   return findings;
+}
+
+/** Multi-note operations a crash interrupted, and how the opening finished them (decision 025). */
+function journalFinding(entries: readonly JournalEntry[]): Finding {
+  const recovered = entries.filter((e) => e.recovery);
+  const open = entries.filter((e) => e.state === 'pending');
+  const problems = recovered.flatMap((e) => (e.recovery?.problems ?? []).map((p) => `${e.operation} ${e.id}: ${p}`));
+  const summary = recovered
+    .slice(0, 5)
+    .map((e) => `${e.operation} (${e.steps.length} notes, planned ${e.at}) ${e.recovery?.outcome} at ${e.recovery?.at}`)
+    .join('; ');
+  const detail = `${entries.length} operation(s) journalled; ${recovered.length} interrupted by a crash and recovered${summary ? `: ${summary}` : ''}`;
+  if (open.length) return { check: 'journal', ok: false, detail: `${detail}; ${open.length} still open`, fix: 'open the vault writable (notekernel serve or call) to finish them' };
+  if (problems.length) return { check: 'journal', ok: false, detail: `${detail}; notes left as they were: ${problems.join('; ')}`, fix: 'those notes were changed by someone else mid-operation: check them by hand' };
+  return { check: 'journal', ok: true, detail };
 }

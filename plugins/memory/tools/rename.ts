@@ -13,8 +13,16 @@ export const memoryRename = defineTool({
     const id = entryId(args.id);
     const note = await ctx.notes.require(id);
     if (note.title === args.new_title) return { id, oldTitle: note.title, title: note.title, path: note.path, updatedInboundLinks: 0 };
-    const renamed = await ctx.notes.update(id, { title: args.new_title }, note.contentHash, note);
-    const updatedInboundLinks = await memoryGraph(ctx).rewriteInbound(id, note.title, renamed.title);
+    const inbound = (await memoryGraph(ctx).planInbound(id, note.title, args.new_title)).filter((r) => r.note.id !== id);
+    // The heading, the filename and every inbound rewrite are one journalled operation.
+    const applied = await ctx.notes.applyPlan('memory_rename', [
+      { kind: 'update', id, change: { title: args.new_title }, expectedHash: note.contentHash, previous: note },
+      ...inbound.map((r) => ({ kind: 'update' as const, id: r.note.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
+    ]);
+    const [first, ...rest] = applied.results;
+    if (first?.status !== 'fulfilled') throw first?.reason;
+    const renamed = first.value;
+    const updatedInboundLinks = inbound.reduce((n, r, k) => n + (rest[k]?.status === 'fulfilled' ? r.links : 0), 0);
     return { id, oldTitle: note.title, title: renamed.title, path: renamed.path, updatedInboundLinks };
   },
 });
