@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
-import { callTool, connectStdio } from '../support/mcp.js';
+import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
 import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
@@ -32,8 +32,23 @@ function readFiles(root: string): Files {
   return out;
 }
 
+/** Temp files where notes live (the metadata folders hold no notes). */
 function tempFiles(root: string): string[] {
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((rel) => path.basename(rel).startsWith('.nk-tmp-') && !rel.startsWith('.notekernel'));
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((rel) => path.basename(rel).startsWith('.nk-tmp-') && !path.dirname(rel).split(path.sep).some((p) => p.startsWith('.')));
+}
+
+/** Closes the client and waits until the server process is gone (its folder may then be removed). */
+async function closeAndWait(session: StdioSession): Promise<void> {
+  const pid = session.pid();
+  await session.close().catch(() => undefined);
+  for (let waited = 0; pid !== null && waited < 10_000; waited += 20) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** A flint note's title and body: what a rename changes (its `updated` stamp differs run to run). */
@@ -63,7 +78,7 @@ async function measure(scenario: Scenario, root: string): Promise<number> {
   const started = performance.now();
   await scenario.run(session);
   const ms = performance.now() - started;
-  await session.close();
+  await closeAndWait(session);
   return ms;
 }
 
@@ -94,7 +109,7 @@ async function crashAt(scenario: Scenario, seedRoot: string, point: { hook?: str
   }
   await Promise.race([exited, call.then(() => (point.afterMs !== undefined ? undefined : exited))]);
   if (point.afterMs === undefined) await exited;
-  await session.close().catch(() => undefined);
+  await closeAndWait(session);
   return { root };
 }
 
@@ -135,7 +150,7 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
     const log = session.stderr();
     if (log.includes('journal: an operation interrupted by a crash')) seen.recovered++;
     seen[wholly ?? 'before']++;
-    await session.close();
+    await closeAndWait(session);
     const doctor = await runCli(['doctor', '--json', ...scenario.serveArgs(root).slice(1)]);
     const journal = (JSON.parse(doctor.stdout) as { findings: Array<{ check: string; ok: boolean; detail: string }> }).findings.find((f) => f.check === 'journal');
     expect(journal?.ok, `${label} ${journal?.detail}`).toBe(true);

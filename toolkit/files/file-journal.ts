@@ -42,6 +42,7 @@ export class FileJournal implements JournalStorage {
   }
 
   async unfinished(): Promise<JournalEntry[]> {
+    this.sweepTemps();
     return this.read()
       .filter((e) => e.state === 'pending')
       .map((e) => this.withProgress(e))
@@ -90,11 +91,22 @@ export class FileJournal implements JournalStorage {
     return { ...entry, results };
   }
 
-  private prune(): void {
-    for (const name of fs.readdirSync(this.dir)) {
+  /** A plan write killed before its rename leaves a temp file here. */
+  private sweepTemps(): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
       const stats = fs.statSync(path.join(this.dir, name), { throwIfNoEntry: false });
       if (stats && isAbandonedTemp(name, stats.mtimeMs)) fs.rmSync(path.join(this.dir, name), { force: true });
     }
+  }
+
+  private prune(): void {
+    this.sweepTemps();
     const closed = this.read().filter((e) => e.state !== 'pending');
     const now = Date.now();
     closed.forEach((entry, rank) => {
