@@ -15,6 +15,7 @@ import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.j
 import { ContentHashMismatchError, NotFoundError, toNotekernelError } from './errors.js';
 import type { IndexOutbox } from './index-outbox.js';
 import { settle } from './util/settle.js';
+import { unifiedDiff } from './util/unified-diff.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
@@ -163,6 +164,22 @@ export class NoteService {
     };
   }
 
+  /**
+   * What `applyPlan` would do with the same items, writing nothing: every note it would change,
+   * with a unified diff of its text, and the items it would refuse already (a stale hash, a
+   * missing note, a hook's veto), each with its reason.
+   */
+  async previewPlan(operation: string, items: readonly PlanItem[]): Promise<PlanPreview> {
+    const prepared = await Promise.allSettled(items.map((item) => this.prepareStep(item)));
+    const notes: PlannedNote[] = [];
+    const refused: PlanPreview['refused'] = [];
+    prepared.forEach((p, index) => {
+      if (p.status === 'rejected') refused.push({ index, code: toNotekernelError(p.reason).code, error: toNotekernelError(p.reason).message });
+      else notes.push(describeStep(p.value.step, index));
+    });
+    return { dry_run: true, operation, notes, refused };
+  }
+
   private async prepareStep(item: PlanItem): Promise<Prepared> {
     if (item.kind === 'update') {
       const prepared = await this.prepareUpdate(item);
@@ -265,6 +282,47 @@ export interface AppliedPlan {
   /** The journal entry, where the store keeps a journal (undo names it). */
   entryId?: string;
   results: Array<PromiseSettledResult<Note>>;
+}
+
+/** One note of a dry run: what would happen to it, and its text's unified diff. */
+export interface PlannedNote {
+  /** Position in the items given. */
+  index: number;
+  action: 'create' | 'update' | 'delete';
+  /** Absent for a create: the store chooses the id when it writes. */
+  id?: string;
+  title: { before: string | null; after: string | null };
+  /** Metadata keys whose values would change. */
+  metadata_changed: string[];
+  diff: string;
+}
+
+export interface PlanPreview {
+  dry_run: true;
+  operation: string;
+  notes: PlannedNote[];
+  refused: Array<{ index: number; code: string; error: string }>;
+}
+
+function describeStep(step: JournalStep, index: number): PlannedNote {
+  if (step.kind === 'create') {
+    const { input } = step;
+    return { index, action: 'create', title: { before: null, after: input.title }, metadata_changed: Object.keys(input.metadata ?? {}).sort(), diff: unifiedDiff('', input.content) };
+  }
+  if (step.kind === 'delete') {
+    return { index, action: 'delete', id: step.id, title: { before: step.before.title, after: null }, metadata_changed: [], diff: unifiedDiff(step.before.content, '') };
+  }
+  const { before, change } = step;
+  const metadata = change.metadata ?? before.metadata;
+  const keys = [...new Set([...Object.keys(before.metadata), ...Object.keys(metadata)])].filter((k) => JSON.stringify(before.metadata[k]) !== JSON.stringify(metadata[k]));
+  return {
+    index,
+    action: 'update',
+    id: step.id,
+    title: { before: before.title, after: change.title ?? before.title },
+    metadata_changed: keys.sort(),
+    diff: unifiedDiff(before.content, change.content ?? before.content),
+  };
 }
 
 interface Prepared {

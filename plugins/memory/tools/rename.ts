@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
@@ -7,7 +8,11 @@ import { memoryGraph } from '../graph.js';
 export const memoryRename = defineTool({
   name: 'memory_rename',
   description: 'Rename an entry: rewrites its "# heading" and filename (the id stays) and the display text of inbound links that showed the old title (custom display text is kept). Returns how many inbound links changed.',
-  input: z.object({ id: idField, new_title: z.string().min(1).describe('the new title, one line') }),
+  input: z.object({
+    id: idField,
+    new_title: z.string().min(1).describe('the new title, one line'),
+    dry_run: z.boolean().default(false).describe('true: return the exact plan (every entry, with a unified diff of its text) and change nothing'),
+  }),
   annotations: { title: 'Rename a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const id = entryId(args.id);
@@ -15,10 +20,12 @@ export const memoryRename = defineTool({
     if (note.title === args.new_title) return { id, oldTitle: note.title, title: note.title, path: note.path, updatedInboundLinks: 0 };
     const inbound = (await memoryGraph(ctx).planInbound(id, note.title, args.new_title)).filter((r) => r.note.id !== id);
     // The heading, the filename and every inbound rewrite are one journalled operation.
-    const applied = await ctx.notes.applyPlan('memory_rename', [
+    const items: PlanItem[] = [
       { kind: 'update', id, change: { title: args.new_title }, expectedHash: note.contentHash, previous: note },
       ...inbound.map((r) => ({ kind: 'update' as const, id: r.note.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
-    ]);
+    ];
+    if (args.dry_run) return ctx.notes.previewPlan('memory_rename', items);
+    const applied = await ctx.notes.applyPlan('memory_rename', items);
     const [first, ...rest] = applied.results;
     if (first?.status !== 'fulfilled') throw first?.reason;
     const renamed = first.value;

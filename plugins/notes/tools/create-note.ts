@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
@@ -29,6 +30,7 @@ export const createNoteTool = defineTool({
       content: z.string().optional().describe('Markdown body (single note)'),
       metadata: metadataField,
       notes: z.array(noteInput).min(1).max(1000).optional().describe('Batch: notes to create, each {type, title, content, metadata}'),
+      dry_run: z.boolean().default(false).describe('Batch only — true: return the exact plan (every note, with its text as a unified diff) and create nothing'),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {
@@ -39,6 +41,7 @@ export const createNoteTool = defineTool({
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const defaultType = (await vaultConfig(ctx)).default_note_type;
+    if (args.notes && args.dry_run) return { ...(await ctx.notes.previewPlan('create_note', batchItems(args.notes, defaultType))), ...(await servedBy(ctx)) };
     if (args.notes) return { ...(await createBatch(args.notes, ctx, defaultType)), ...(await servedBy(ctx)) };
     const metadata = (args.metadata ?? {}) as Metadata;
     const note = await ctx.notes.create({ title: args.title as string, content: args.content as string, type: args.type ?? defaultType, metadata });
@@ -67,10 +70,7 @@ async function servedBy(ctx: ToolContext): Promise<{ vault_id: string; vault_nam
  */
 async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolContext, defaultType: string) {
   ctx.progress.start('creating notes', notes.length);
-  const applied = await ctx.notes.applyPlan(
-    'create_note',
-    notes.map((input) => ({ kind: 'create' as const, input: { title: input.title, content: input.content, type: input.type ?? defaultType, metadata: (input.metadata ?? {}) as Metadata } })),
-  );
+  const applied = await ctx.notes.applyPlan('create_note', batchItems(notes, defaultType));
   ctx.progress.stop();
   const results = await Promise.all(
     notes.map(async (input, i) => {
@@ -87,4 +87,8 @@ async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolCo
   );
   const successful = results.filter((r) => r.success).length;
   return { total: notes.length, successful, failed: notes.length - successful, results, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+}
+
+function batchItems(notes: Array<z.output<typeof noteInput>>, defaultType: string): PlanItem[] {
+  return notes.map((input) => ({ kind: 'create' as const, input: { title: input.title, content: input.content, type: input.type ?? defaultType, metadata: (input.metadata ?? {}) as Metadata } }));
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConflictError, ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
@@ -16,6 +17,7 @@ export const renameNoteTool = defineTool({
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)
       .describe('content_hash from the last read of the note'),
+    dry_run: z.boolean().default(false).describe('true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
     vault_id: vaultIdField,
   }),
   annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -46,10 +48,12 @@ export const renameNoteTool = defineTool({
     // The title and every rewrite are one journalled operation: a crash leaves all or none.
     const own = plan.rewrites.find((r) => r.id === before.id);
     const rewrites = plan.rewrites.filter((r) => r.id !== before.id);
-    const applied = await ctx.notes.applyPlan('rename_note', [
+    const items: PlanItem[] = [
       { kind: 'update', id: before.id, change: { title: args.new_title, ...(own ? { content: own.content } : {}) }, expectedHash: args.content_hash, previous: before },
       ...rewrites.map((r) => ({ kind: 'update' as const, id: r.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
-    ]);
+    ];
+    if (args.dry_run) return { ...(await ctx.notes.previewPlan('rename_note', items)), ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}), ...withWarnings(warnings) };
+    const applied = await ctx.notes.applyPlan('rename_note', items);
     const [renamed, ...rewritten] = applied.results;
     if (renamed?.status !== 'fulfilled') throw renamed?.reason;
     const note = renamed.value;
