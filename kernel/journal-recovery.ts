@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import type { Note } from './note.js';
 import type { NoteService } from './notes.js';
 import { ConflictError, toNotekernelError } from './errors.js';
-import { conditionOf, type StepCondition } from './operations.js';
+import { conditionOf, recordedUpdate, type StepCondition } from './operations.js';
 
 export interface RecoveryReport {
   entry: string;
@@ -97,7 +97,7 @@ async function rollBack({ step, current }: Looked, notes: NoteService): Promise<
   try {
     if (step.kind === 'update' && current) {
       const { title, content, metadata, tags } = step.before;
-      await notes.writeRecorded(step.id, { title, content, metadata, tags }, current.contentHash);
+      await notes.writeRecorded(step.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, current.contentHash);
     } else if (step.kind === 'create' && current) {
       await notes.delete(current.id, current.contentHash);
     } else if (step.kind === 'delete') {

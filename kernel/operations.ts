@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { JournalEntry, JournalStep, NoteState, StepResult } from './journal.js';
-import type { Note } from './note.js';
+import type { Metadata, Note } from './note.js';
 
 export function newEntryId(now = new Date()): string {
   // Sorts by time as text: the journal lists newest first by name alone.
@@ -50,4 +50,9 @@ export function conditionOf(step: JournalStep, result: StepResult | undefined, c
 /** The notes an entry names, for listings and logs. */
 export function entryNotes(entry: JournalEntry): string[] {
   return entry.steps.map((step, k) => (step.kind === 'create' ? (entry.results?.[k]?.id ?? `(new) ${step.input.title}`) : step.id));
+}
+
+/** The update time a kept state recorded (where the store writes one into the note), to write it back unchanged. */
+export function recordedUpdate(metadata: Metadata): { updated?: string } {
+  return typeof metadata.updated === 'string' ? { updated: metadata.updated } : {};
 }

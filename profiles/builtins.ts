@@ -23,6 +23,7 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     search: async () => (await import('../plugins/search/index.js')).searchPlugin,
     memory: async () => (await import('../plugins/memory/index.js')).memoryPlugin,
     migration: async () => (await import('../plugins/migration/index.js')).migrationPlugin,
+    journal: async () => (await import('../plugins/journal/index.js')).journalPlugin,
   },
   backends: {
     'fs-sqlite': async () => (await import('../backends/fs-sqlite/index.js')).fsSqliteBackend,

@@ -248,7 +248,7 @@ export class FsSqliteStore implements NoteStore {
       next = text.slice(0, text.length - parsed.body.length) + content;
     } else {
       const base = change.metadata ? customKeys(change.metadata) : customKeys(parsed.metadata);
-      const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: new Date().toISOString() };
+      const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: change.updated ?? new Date().toISOString() };
       if (change.title !== undefined) metadata.title = change.title;
       if (change.tags !== undefined) metadata.tags = change.tags;
       next = serializeMarkdown(metadata, content);
