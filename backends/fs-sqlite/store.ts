@@ -32,7 +32,7 @@ import { assertTypeName, isNoteFileName, locate, NOTE_SLUG, type Layout, type No
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { IndexFreshness, RefreshStopped } from './index-freshness.js';
-import { watchNoteFiles } from './watcher.js';
+import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { createIndexDatabase, type PluginTables } from './plugin-tables.js';
 import { IndexHealing } from './index-healing.js';
 import { isCorruptionError } from './index-recovery.js';

@@ -41,7 +41,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
   kind: 'storage',
   description: 'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
   folder: 'required',
-  capabilities: ['files', 'journal', 'git-history'],
+  capabilities: ['files', 'watch', 'journal', 'git-history'],
   options: markdownGitOptions as z.ZodType<MarkdownGitOptions>,
   async create(ctx) {
     const { options, logger, readOnly, progress } = ctx;

@@ -7,7 +7,7 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import type { JournalStorage } from '../../kernel/journal.js';
 import { FileJournal } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
@@ -16,13 +16,14 @@ import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
+import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } from './entry-file.js';
 import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from './entry-format.js';
 import { EntryIndex } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
-import { assertOrgName, entryFilename, filenameOf, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
+import { assertOrgName, entryFilename, filenameOf, idFromFilename, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
 import type { GitTimestamps } from './git/timestamps.js';
 import type { LocalCreated } from './local-created.js';
@@ -44,6 +45,9 @@ export class MarkdownGitStore implements NoteStore {
   readonly journal: JournalStorage;
   private readonly locks: WriteLocks;
   private readonly root: string;
+  private readonly stopWatchers = new Set<() => Promise<void>>();
+  private readonly stopping: Array<Promise<void>> = [];
+  private closed = false;
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
@@ -189,7 +193,55 @@ export class MarkdownGitStore implements NoteStore {
     return rescanRoot(this.root, this.index, this.deps.logger, progress);
   }
 
+  /**
+   * Follows entries other programs write (an editor, `git pull`, `git checkout`): one recursive
+   * folder watch (decision 016); each reported path is re-read under its id's lock, so a write of
+   * ours in flight finishes first and is not reported back. A file moved to another name keeps
+   * its id: only the last file of an id going away is a delete.
+   */
+  watch(listener: (change: ExternalChange) => void): () => void {
+    const stop = watchNoteFiles(this.root, { kind: 'flat', metaDir: this.deps.metaDir }, this.deps.logger, async (relPaths) => {
+      for (const rel of relPaths) {
+        const change = await this.syncPath(rel);
+        if (change) listener(change);
+      }
+    });
+    this.stopWatchers.add(stop);
+    return () => {
+      if (this.stopWatchers.delete(stop)) this.stopping.push(stop());
+    };
+  }
+
+  private async syncPath(rel: string): Promise<ExternalChange | undefined> {
+    const id = idFromFilename(path.posix.basename(rel));
+    if (id === undefined) return undefined;
+    return this.lock(id, async () => {
+      if (this.closed) return undefined;
+      const known = this.index.all(id).find((r) => r.relPath === rel);
+      const read = await readEntryFile(this.root, rel, id);
+      if (read.ok) {
+        if (known?.contentHash === read.record.contentHash) return undefined;
+        const previous = this.index.primary(id);
+        this.index.put(read.record);
+        const note = toNote(read.record, read.parsed, this.timesOf(read.record));
+        return { kind: 'written', note, ...(previous ? { previous: toSummary(previous, this.timesOf(previous)) } : {}) };
+      }
+      if (!('missing' in read)) {
+        this.deps.logger.warn({ path: rel, reason: read.reason }, 'a changed entry file cannot be read; leaving it as it was');
+        return undefined;
+      }
+      if (!known) return undefined;
+      this.index.removePath(id, rel);
+      if (this.index.has(id)) return undefined;
+      return { kind: 'deleted', id, previous: toSummary(known, this.timesOf(known)) };
+    });
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    for (const stop of this.stopWatchers) this.stopping.push(stop());
+    this.stopWatchers.clear();
+    await Promise.all(this.stopping);
     this.locks.close();
     if (!this.deps.readOnly) await this.deps.timestamps.save();
   }
