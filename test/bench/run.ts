@@ -2,7 +2,7 @@
  * `npm run bench`: generates vaults under .bench-data/ (or BENCH_DIR) and prints each
  * benchmark beside a baseline measured in the same run. BENCH_NOTES scales the vault.
  * BENCH_ONLY picks groups, comma-separated: startup (includes the spawned row and the flint note
- * benches), links, search, git, or spawned (the spawned start-up row alone).
+ * benches), links, search, git, journal, or spawned (the spawned start-up row alone).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { benchKernelStartup } from './kernel-startup.js';
 import { benchLinks } from './links.js';
 import { benchSearch } from './search.js';
 import { benchGitTimestamps } from './git-timestamps.js';
+import { benchJournal } from './journal.js';
 import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { printTable, type BenchRow } from './stats.js';
 
@@ -20,11 +21,12 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,journal').split(','));
 if (only.has('startup')) rows.push(...(await benchKernelStartup(workDir, notes)));
 if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, notes)));
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
 if (only.has('search')) rows.push(...(await benchSearch(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('git')) rows.push(...(await benchGitTimestamps(workDir)));
+if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;
