@@ -183,6 +183,8 @@ export class NoteService {
   private async prepareStep(item: PlanItem): Promise<Prepared> {
     if (item.kind === 'update') {
       const prepared = await this.prepareUpdate(item);
+      // A stale hash is refused before the plan: the plan's before state is the caller's.
+      if (prepared.previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(prepared.previous.contentHash, item.expectedHash, { identifier: item.id });
       return { step: { kind: 'update', id: item.id, before: stateOf(prepared.previous), change: prepared.update.change }, previous: prepared.previous, titleChanged: prepared.titleChanged };
     }
     if (item.kind === 'delete') {

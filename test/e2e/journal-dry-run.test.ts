@@ -138,4 +138,24 @@ describe('dry runs return the plan the real run applies', () => {
     const real = await Promise.all(created.results.map((r) => call<{ title: string; content: string }>(session, 'get_note', { identifier: r.result.id })));
     expect(plan.notes.map((n) => ({ title: n.title.after, diff: n.diff }))).toEqual(real.map((n) => ({ title: n.title, diff: unifiedDiff('', n.content) })));
   }, 120_000);
+
+  it('batch update_note: each note with the diff the real batch then writes', async () => {
+    const root = await tempDir('nk-dry-update-');
+    dirs.push(root);
+    const session = await open('flint', root);
+    const created = await call<{ results: Array<{ result: { id: string } }> }>(session, 'create_note', { notes: Array.from({ length: 12 }, (_, i) => ({ title: `Doc ${i}`, content: `first line\nsecond ${i}\nthird\n` })) });
+    const ids = created.results.map((r) => r.result.id);
+    const read = (id: string) => call<{ content: string; content_hash: string; title: string }>(session, 'get_note', { identifier: id });
+    const before = await Promise.all(ids.map(read));
+    const updates = ids.map((id, i) => ({ identifier: id, content: `first line\nsecond ${i} changed\nthird\n`, content_hash: before[i]?.content_hash }));
+    const files = snapshot(root);
+    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'update_note', { updates, dry_run: true });
+    expect(snapshot(root)).toEqual(files);
+    expect(plan.refused).toEqual([]);
+    const done = await call<{ successful: number; operation_id: string }>(session, 'update_note', { updates });
+    expect(done.successful).toBe(12);
+    expect(done.operation_id).toBeTruthy();
+    const after = await Promise.all(ids.map(read));
+    expect(plan.notes.map((n) => ({ id: n.id, diff: n.diff }))).toEqual(ids.map((id, i) => ({ id, diff: unifiedDiff(before[i]?.content ?? '', after[i]?.content ?? '') })));
+  }, 120_000);
 });
