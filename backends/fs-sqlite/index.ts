@@ -10,6 +10,7 @@ import { IndexDb } from './index-db.js';
 import { createSearchIndex } from './search.js';
 import { prepareForSearch } from './search-upkeep.js';
 import { FsSqliteStore } from './store.js';
+import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
 
 export const fsSqliteOptions = z
   .object({
@@ -17,6 +18,7 @@ export const fsSqliteOptions = z
     layout: z.enum(['typed', 'flat']).default('typed').describe('typed: <type>/<note>.md; flat: any .md under the root'),
     defaultType: z.string().default('general').describe('type used when none is given'),
     indexFile: z.string().regex(/^[\w.-]+$/).default('notekernel.db'),
+    journal: journalWindowOption,
     readHardLinks: z
       .boolean()
       .default(false)
@@ -40,7 +42,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     await fs.mkdir(metaDir, { recursive: true });
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
     const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType, readHardLinks: options.readHardLinks };
-    const store = new FsSqliteStore(vaultRoot, layout, db, logger);
+    const store = new FsSqliteStore(vaultRoot, layout, db, logger, journalWindow(options.journal));
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));
     return { store, search: createSearchIndex(db, logger, () => store.whenIndexed()) };

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import type { JournalStorage } from '../../kernel/journal.js';
-import { FileJournal } from '../../toolkit/files/file-journal.js';
+import { DEFAULT_JOURNAL_WINDOW, FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -76,10 +76,11 @@ export class FsSqliteStore implements NoteStore {
     readonly layout: Layout,
     private readonly db: IndexDb,
     private readonly logger: Logger,
+    window: JournalWindow = DEFAULT_JOURNAL_WINDOW,
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
-    this.journal = new FileJournal(path.join(root, layout.metaDir, 'journal'));
+    this.journal = new FileJournal(path.join(root, layout.metaDir, 'journal'), window);
     this.tables = createIndexDatabase(db.db, () => db.afterWrite(), path.dirname(db.file));
     this.indexDb = this.tables;
     this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () => this.afterwards());

@@ -14,6 +14,7 @@ import { AutoCommitter } from './git/auto-commit.js';
 import { GitTimestamps } from './git/timestamps.js';
 import { LocalCreated } from './local-created.js';
 import { MarkdownGitStore } from './store.js';
+import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
 
 export const markdownGitOptions = z
   .object({
@@ -26,6 +27,7 @@ export const markdownGitOptions = z
       .boolean()
       .default(false)
       .describe('commit every write (capture, rename, archive, delete) with isomorphic-git; a plain folder gets `git init` first'),
+    journal: journalWindowOption,
     commitAuthor: z
       .object({ name: z.string().min(1), email: z.string().min(3) })
       .strict()
@@ -60,6 +62,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       timestamps,
       localCreated,
       readOnly,
+      journalWindow: journalWindow(options.journal),
       ...(committer ? { committer } : {}),
     });
     // A kill mid-write leaves a temp file that no later write reuses: swept at open.

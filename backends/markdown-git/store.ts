@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import type { JournalStorage } from '../../kernel/journal.js';
-import { FileJournal } from '../../toolkit/files/file-journal.js';
+import { FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -37,6 +37,8 @@ export interface StoreDeps {
   committer?: AutoCommitter;
   /** A read-only vault writes nothing, not even a cache. */
   readOnly: boolean;
+  /** How long closed operations stay undoable (decision 025). */
+  journalWindow?: JournalWindow;
 }
 
 export class MarkdownGitStore implements NoteStore {
@@ -53,7 +55,7 @@ export class MarkdownGitStore implements NoteStore {
     this.root = deps.root;
     this.locks = new WriteLocks(deps.root, path.join(deps.root, deps.metaDir, 'locks'));
     this.files = createVaultFiles(deps.root, this.locks);
-    this.journal = new FileJournal(path.join(deps.root, deps.metaDir, 'journal'));
+    this.journal = new FileJournal(path.join(deps.root, deps.metaDir, 'journal'), deps.journalWindow);
   }
 
   async get(id: string): Promise<Note | undefined> {

@@ -6,6 +6,7 @@
  * (count and age) and pruned when a new entry begins.
  */
 import fs from 'node:fs';
+import { z } from 'zod';
 import path from 'node:path';
 import type { JournalEntry, JournalStorage, StepResult } from '../../kernel/journal.js';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
@@ -19,6 +20,20 @@ export interface JournalWindow {
 }
 
 export const DEFAULT_JOURNAL_WINDOW: JournalWindow = { keep: 100, maxAgeMs: 7 * 24 * 3600 * 1000 };
+
+/** The backends' `journal` option: how many closed operations stay undoable, and for how long. */
+export const journalWindowOption = z
+  .object({
+    keep: z.number().int().min(0).default(100).describe('closed operations kept for list_operations / undo_operation, newest first'),
+    maxAgeDays: z.number().min(0).default(7).describe('closed operations older than this are dropped'),
+  })
+  .strict()
+  .default({ keep: 100, maxAgeDays: 7 })
+  .describe('the operation journal\'s undo window (decision 025)');
+
+export function journalWindow(option: z.output<typeof journalWindowOption>): JournalWindow {
+  return { keep: option.keep, maxAgeMs: option.maxAgeDays * 24 * 3600 * 1000 };
+}
 
 export class FileJournal implements JournalStorage {
   constructor(
