@@ -10,12 +10,14 @@ import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.j
 import { CapabilityError } from './errors.js';
 import type { ProgressReporter } from './progress.js';
 import type { IndexDatabase, SqlParams } from './index-database.js';
+import type { JournalStorage } from './journal.js';
 
 export const CAPABILITIES = {
   types: 'notes live in type folders; listTypes/move are available',
   frontmatter: 'arbitrary metadata (nested values, any key) and free-form tags are stored with each note',
   files: 'raw, vault-contained file access (files) for plugin-owned files',
   watch: 'external edits are detected while running (watch)',
+  journal: 'multi-note operations are journalled: finished or rolled back after a crash (journal)',
   'index-db': 'plugins may keep their own tables in the backend index (indexDb)',
   'git-history': 'timestamps derived from git history',
   'remote-sync': 'notes are synchronised with a remote service',
@@ -34,6 +36,7 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>>
   frontmatter: 'storage',
   files: 'storage',
   watch: 'storage',
+  journal: 'storage',
   'index-db': 'storage',
   'git-history': 'storage',
   'remote-sync': 'storage',
@@ -132,6 +135,8 @@ export interface NoteStore {
    * card) asks it to choose a folder the store indexes.
    */
   readsNoteAt?(relPath: string): boolean;
+  /** capability `journal`: where multi-note operations are planned before they run (decision 025). */
+  readonly journal?: JournalStorage;
   /** capability `remote-sync` */
   readonly remote?: RemoteSync;
 }
@@ -402,6 +407,7 @@ export const CAPABILITY_MEMBERS: ReadonlyArray<{ on: 'store' | 'search'; member:
   { on: 'store', member: 'move', capability: 'types' },
   { on: 'store', member: 'files', capability: 'files' },
   { on: 'store', member: 'watch', capability: 'watch' },
+  { on: 'store', member: 'journal', capability: 'journal' },
   { on: 'store', member: 'indexDb', capability: 'index-db' },
   { on: 'store', member: 'remote', capability: 'remote-sync' },
   { on: 'search', member: 'sql', capability: 'sql' },

@@ -12,6 +12,7 @@ import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelErro
 import { HookRunner } from './hooks.js';
 import { createLogger, type LogFormat, type Logger } from './logger.js';
 import { NoteService } from './notes.js';
+import { recoverJournal } from './journal-recovery.js';
 import { planKernel, type KernelPlan } from './plan.js';
 import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
@@ -191,6 +192,9 @@ export class Kernel {
       hooks.freeze();
       const unused = registry.unusedNames();
       if (unused.length) logger.warn({ names: unused, config: this.config.source }, 'tools.rename / tools.hide name tools that no loaded plugin serves');
+
+      // A multi-note operation a dead process left open is finished or rolled back before anyone reads.
+      if (store.journal && !info.readOnly) await recoverJournal(store.journal, notes, logger);
 
       if (options.watch && store.watch) {
         const stop = store.watch((change) => {

@@ -55,6 +55,11 @@ export interface NoteChange {
    */
   metadata?: Metadata;
   tags?: string[];
+  /**
+   * The update time to record, instead of now, where the store records one in the note: undo and
+   * journal recovery put back a kept state byte for byte. Tools never set it.
+   */
+  updated?: string;
 }
 
 /** What a listing returns: everything but the content. */

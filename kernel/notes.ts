@@ -5,13 +5,17 @@
  * afterWrite/afterDelete listeners (links, tags, ...).
  */
 import type { NoteStore, NoteUpdate, ExternalChange } from './backend.js';
+import type { JournalEntry, JournalStep } from './journal.js';
+import { newEntryId, stateOf } from './operations.js';
+import { testCrashPoint } from './test-crash.js';
 import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
-import { NotFoundError } from './errors.js';
+import { ContentHashMismatchError, NotFoundError, toNotekernelError } from './errors.js';
 import type { IndexOutbox } from './index-outbox.js';
 import { settle } from './util/settle.js';
+import { unifiedDiff } from './util/unified-diff.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
@@ -128,6 +132,128 @@ export class NoteService {
   }
 
   /**
+   * A multi-note operation, journalled where the store keeps a journal (decision 025): every
+   * step is prepared first (hooks run, notes read), the whole plan is written durably, then the
+   * steps are applied — each its own compare-and-swap, failing alone — and the entry is closed.
+   * A process killed in between leaves the entry open for `recoverJournal` at the next start.
+   * Results come in input order.
+   */
+  async applyPlan(operation: string, items: readonly PlanItem[]): Promise<AppliedPlan> {
+    const prepared = await Promise.allSettled(items.map((item) => this.prepareStep(item)));
+    const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
+    const journal = this.deps.store.journal;
+    const entry: JournalEntry = { id: newEntryId(), operation, at: new Date().toISOString(), state: 'pending', steps: ready.map((r) => r.step), results: [] };
+    if (journal && ready.length) await journal.begin(entry);
+    testCrashPoint(0);
+    const outcomes: Array<PromiseSettledResult<Note>> = new Array(ready.length);
+    let applied = 0;
+    const record = (k: number, outcome: PromiseSettledResult<Note>) => {
+      outcomes[k] = outcome;
+      testCrashPoint(++applied);
+      const result = outcome.status === 'fulfilled' ? { id: outcome.value.id, hash: outcome.value.contentHash } : { error: toNotekernelError(outcome.reason).message };
+      (entry.results as unknown[])[k] = result;
+      if (journal) journal.progress(entry.id, k, result);
+    };
+    await this.applySteps(ready, record);
+    testCrashPoint(Number.POSITIVE_INFINITY);
+    if (journal && ready.length) await journal.finish({ ...entry, state: 'done' });
+    const byIndex = new Map(ready.map((r, k) => [r.index, outcomes[k] as PromiseSettledResult<Note>]));
+    return {
+      ...(journal && ready.length ? { entryId: entry.id } : {}),
+      results: prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>))),
+    };
+  }
+
+  /**
+   * What `applyPlan` would do with the same items, writing nothing: every note it would change,
+   * with a unified diff of its text, and the items it would refuse already (a stale hash, a
+   * missing note, a hook's veto), each with its reason.
+   */
+  async previewPlan(operation: string, items: readonly PlanItem[]): Promise<PlanPreview> {
+    const prepared = await Promise.allSettled(items.map((item) => this.prepareStep(item)));
+    const notes: PlannedNote[] = [];
+    const refused: PlanPreview['refused'] = [];
+    prepared.forEach((p, index) => {
+      if (p.status === 'rejected') refused.push({ index, code: toNotekernelError(p.reason).code, error: toNotekernelError(p.reason).message });
+      else notes.push(describeStep(p.value.step, index));
+    });
+    return { dry_run: true, operation, notes, refused };
+  }
+
+  private async prepareStep(item: PlanItem): Promise<Prepared> {
+    if (item.kind === 'update') {
+      const prepared = await this.prepareUpdate(item);
+      // A stale hash is refused before the plan: the plan's before state is the caller's.
+      if (prepared.previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(prepared.previous.contentHash, item.expectedHash, { identifier: item.id });
+      return { step: { kind: 'update', id: item.id, before: stateOf(prepared.previous), change: prepared.update.change }, previous: prepared.previous, titleChanged: prepared.titleChanged };
+    }
+    if (item.kind === 'delete') {
+      const previous = await this.require(item.id);
+      if (item.expectedHash !== undefined && previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
+      return { step: { kind: 'delete', id: previous.id, before: stateOf(previous) } };
+    }
+    const { input } = item;
+    const draft = await this.deps.hooks.beforeWrite({
+      op: 'create',
+      title: input.title,
+      content: input.content,
+      ...(input.type !== undefined ? { type: input.type } : {}),
+      metadata: { ...(input.metadata ?? {}) },
+      changedKeys: Object.keys(input.metadata ?? {}),
+    });
+    return { step: { kind: 'create', input: { ...input, title: draft.title, content: draft.content, metadata: draft.metadata } } };
+  }
+
+  /** Creates first (a plan may link to them), then updates in store batches, then deletes. */
+  private async applySteps(ready: ReadonlyArray<Prepared>, record: (k: number, outcome: PromiseSettledResult<Note>) => void): Promise<void> {
+    const indexed = ready.map((r, k) => ({ ...r, k }));
+    const creates = indexed.filter((r) => r.step.kind === 'create');
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < creates.length; i = next++) {
+        const { step, k } = creates[i] as (typeof creates)[number];
+        const outcome = await settle(this.deps.store.create((step as Extract<JournalStep, { kind: 'create' }>).input));
+        record(k, outcome.status === 'fulfilled' ? await settle(this.afterWrite(outcome.value, 'create', 'tool').then(() => outcome.value)) : outcome);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CREATE_CONCURRENCY, creates.length) }, worker));
+    const updates = indexed.filter((r) => r.step.kind === 'update');
+    for (let i = 0; i < updates.length; i += UPDATE_BATCH) {
+      const batch = updates.slice(i, i + UPDATE_BATCH);
+      const stored = await updateEach(this.deps.store, batch.map((r) => {
+        const step = r.step as Extract<JournalStep, { kind: 'update' }>;
+        return { id: step.id, change: step.change, expectedHash: step.before.hash };
+      }));
+      await Promise.all(batch.map(async (r, j) => {
+        const outcome = stored[j] as PromiseSettledResult<Note>;
+        record(r.k, outcome.status === 'rejected' ? outcome : await settle(this.announceUpdate(outcome.value, r.previous as Note, r.titleChanged === true).then(() => outcome.value)));
+      }));
+    }
+    for (const r of indexed.filter((x) => x.step.kind === 'delete')) {
+      const step = r.step as Extract<JournalStep, { kind: 'delete' }>;
+      record(r.k, await settle(this.delete(step.id, step.before.hash)));
+    }
+  }
+
+  /**
+   * Writes exactly `change` (no hooks: it was prepared once already) and tells the listeners;
+   * the journal's recovery and undo put notes into a recorded state through it.
+   */
+  async writeRecorded(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    const previous = await this.require(id);
+    const note = await this.deps.store.update(id, change, expectedHash);
+    await this.announceUpdate(note, previous, change.title !== undefined && change.title !== previous.title);
+    return note;
+  }
+
+  /** Creates exactly `input` (prepared once already) and tells the listeners. */
+  async createRecorded(input: NewNote): Promise<Note> {
+    const note = await this.deps.store.create(input);
+    await this.afterWrite(note, 'create', 'tool');
+    return note;
+  }
+
+  /**
    * Feeds changes the store saw on disk (another program's edits) through the same hooks. A tool
    * that wrote a note's file as exact text itself (toolkit/files/note-text.ts) announces it here
    * with `source: 'tool'`.
@@ -151,6 +277,70 @@ export class NoteService {
     await this.deps.hooks.emit('note.afterWrite', { note, op, source, ...(previous ? { previous } : {}) });
   }
 }
+
+/** One step of `applyPlan`: an update (as `updateMany` takes it), a create, or a delete. */
+export type PlanItem =
+  | ({ kind: 'update'; previous?: Note } & NoteUpdate)
+  | { kind: 'create'; input: NewNote }
+  | { kind: 'delete'; id: string; expectedHash?: string };
+
+export interface AppliedPlan {
+  /** The journal entry, where the store keeps a journal (undo names it). */
+  entryId?: string;
+  results: Array<PromiseSettledResult<Note>>;
+}
+
+/** One note of a dry run: what would happen to it, and its text's unified diff. */
+export interface PlannedNote {
+  /** Position in the items given. */
+  index: number;
+  action: 'create' | 'update' | 'delete';
+  /** Absent for a create: the store chooses the id when it writes. */
+  id?: string;
+  title: { before: string | null; after: string | null };
+  /** Metadata keys whose values would change. */
+  metadata_changed: string[];
+  diff: string;
+}
+
+export interface PlanPreview {
+  dry_run: true;
+  operation: string;
+  notes: PlannedNote[];
+  refused: Array<{ index: number; code: string; error: string }>;
+}
+
+function describeStep(step: JournalStep, index: number): PlannedNote {
+  if (step.kind === 'create') {
+    const { input } = step;
+    return { index, action: 'create', title: { before: null, after: input.title }, metadata_changed: Object.keys(input.metadata ?? {}).sort(), diff: unifiedDiff('', input.content) };
+  }
+  if (step.kind === 'delete') {
+    return { index, action: 'delete', id: step.id, title: { before: step.before.title, after: null }, metadata_changed: [], diff: unifiedDiff(step.before.content, '') };
+  }
+  const { before, change } = step;
+  const metadata = change.metadata ?? before.metadata;
+  const keys = [...new Set([...Object.keys(before.metadata), ...Object.keys(metadata)])].filter((k) => JSON.stringify(before.metadata[k]) !== JSON.stringify(metadata[k]));
+  return {
+    index,
+    action: 'update',
+    id: step.id,
+    title: { before: before.title, after: change.title ?? before.title },
+    metadata_changed: keys.sort(),
+    diff: unifiedDiff(before.content, change.content ?? before.content),
+  };
+}
+
+interface Prepared {
+  step: JournalStep;
+  previous?: Note;
+  titleChanged?: boolean;
+}
+
+/** Creates run a few at once (their fsyncs share the filesystem journal's commits). */
+const CREATE_CONCURRENCY = 64;
+/** Notes per store `updateMany`: bounds how many note locks one operation holds at once. */
+const UPDATE_BATCH = 256;
 
 function mergeMetadata(base: Note['metadata'], change: Note['metadata'] | undefined): Note['metadata'] {
   if (!change) return base;

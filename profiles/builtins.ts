@@ -28,6 +28,7 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     'simplenote-tools': async () => (await import('../plugins/simplenote-tools/index.js')).simplenoteToolsPlugin,
     'obsidian-tools': async () => (await import('../plugins/obsidian-tools/index.js')).obsidianToolsPlugin,
     'agent-preferences': async () => (await import('../plugins/agent-preferences/index.js')).agentPreferencesPlugin,
+    journal: async () => (await import('../plugins/journal/index.js')).journalPlugin,
   },
   backends: {
     'fs-sqlite': async () => (await import('../backends/fs-sqlite/index.js')).fsSqliteBackend,

@@ -15,6 +15,7 @@ import { vaultsPlugin } from '../plugins/vaults/index.js';
 import { cardWorkflowPlugin } from '../plugins/card-workflow/index.js';
 import { linksPlugin } from '../plugins/links/index.js';
 import { tagsPlugin } from '../plugins/tags/index.js';
+import { journalPlugin } from '../plugins/journal/index.js';
 import { searchPlugin } from '../plugins/search/index.js';
 import { flintProfile } from './flint/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
@@ -28,7 +29,7 @@ import { agentPreferencesPlugin } from '../plugins/agent-preferences/index.js';
 import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinCatalogue: Catalogue = {
-  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin, obsidianToolsPlugin, agentPreferencesPlugin],
+  plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin, obsidianToolsPlugin, agentPreferencesPlugin, journalPlugin],
   backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
   profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile, obsidianProfile],
 };

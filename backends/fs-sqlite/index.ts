@@ -10,6 +10,7 @@ import { IndexDb } from './index-db.js';
 import { createSearchIndex } from './search.js';
 import { prepareForSearch } from './search-upkeep.js';
 import { FsSqliteStore } from './store.js';
+import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
 
 export const fsSqliteOptions = z
   .object({
@@ -22,6 +23,7 @@ export const fsSqliteOptions = z
       .describe('type a note created without one gets (general when unset); set here, it overrides a vault\'s own default_note_type'),
     indexFile: z.string().regex(/^[\w.-]+$/).default('notekernel.db'),
     underscoreNotes: z.boolean().default(false).describe('flat layout: `_`-prefixed files are notes too (typed keeps them for its types)'),
+    journal: journalWindowOption,
     readHardLinks: z
       .boolean()
       .default(false)
@@ -36,7 +38,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
   kind: 'both',
   description: 'Markdown files with YAML frontmatter in type folders, indexed in SQLite (FTS5).',
   folder: 'required',
-  capabilities: ['types', 'frontmatter', 'files', 'watch', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
+  capabilities: ['types', 'frontmatter', 'files', 'watch', 'journal', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
   options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
   async create(ctx) {
     const { options, logger, progress } = ctx;
@@ -45,7 +47,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     await fs.mkdir(metaDir, { recursive: true });
     const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
     const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType ?? 'general', readHardLinks: options.readHardLinks, underscoreNotes: options.underscoreNotes };
-    const store = new FsSqliteStore(vaultRoot, layout, db, logger, options.defaultType);
+    const store = new FsSqliteStore(vaultRoot, layout, db, logger, options.defaultType, journalWindow(options.journal));
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));
     return { store, search: createSearchIndex(db, logger, () => store.whenIndexed()) };

@@ -6,6 +6,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { JournalStorage } from '../../kernel/journal.js';
+import { DEFAULT_JOURNAL_WINDOW, FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -30,7 +32,7 @@ import { assertTypeName, isLayoutNoteFile, locate, LAYOUT_HINT, NOTE_SLUG, typeO
 import { decodeNoteBytes, readNoteFile, toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { IndexFreshness, RefreshStopped } from './index-freshness.js';
-import { watchNoteFiles } from './watcher.js';
+import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { createIndexDatabase, type PluginTables } from './plugin-tables.js';
 import { IndexHealing } from './index-healing.js';
 import { isCorruptionError } from './index-recovery.js';
@@ -53,6 +55,7 @@ const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
 export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
   readonly indexDb: IndexDatabase;
+  readonly journal: JournalStorage;
   private readonly tables: PluginTables;
   private readonly healing: IndexHealing;
   /** What follows the opening refresh (search upkeep); a rebuild runs it again. */
@@ -76,9 +79,11 @@ export class FsSqliteStore implements NoteStore {
     private readonly logger: Logger,
     /** The `defaultType` option when the config sets it (NoteStore.defaultType). */
     readonly defaultType?: string,
+    window: JournalWindow = DEFAULT_JOURNAL_WINDOW,
   ) {
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
+    this.journal = new FileJournal(path.join(root, layout.metaDir, 'journal'), window);
     this.tables = createIndexDatabase(db.db, () => db.afterWrite(), path.dirname(db.file));
     this.indexDb = this.tables;
     this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () => this.afterwards());
@@ -260,7 +265,7 @@ export class FsSqliteStore implements NoteStore {
       next = text.slice(0, text.length - parsed.body.length) + content;
     } else {
       const base = change.metadata ? customKeys(change.metadata) : customKeys(parsed.metadata);
-      const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: new Date().toISOString() };
+      const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: change.updated ?? new Date().toISOString() };
       if (change.title !== undefined) metadata.title = change.title;
       if (change.tags !== undefined) metadata.tags = change.tags;
       next = serializeMarkdown(metadata, content);

@@ -15,6 +15,7 @@ import { AutoCommitter } from './git/auto-commit.js';
 import { GitTimestamps } from './git/timestamps.js';
 import { LocalCreated } from './local-created.js';
 import { MarkdownGitStore } from './store.js';
+import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
 
 export const markdownGitOptions = z
   .object({
@@ -27,6 +28,7 @@ export const markdownGitOptions = z
       .boolean()
       .default(false)
       .describe('commit every write (capture, rename, archive, delete) with isomorphic-git; a plain folder gets `git init` first'),
+    journal: journalWindowOption,
     commitAuthor: z
       .object({ name: z.string().min(1), email: z.string().min(3) })
       .strict()
@@ -42,7 +44,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
   kind: 'storage',
   description: 'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
   folder: 'required',
-  capabilities: ['files', 'git-history'],
+  capabilities: ['files', 'watch', 'journal', 'git-history'],
   options: markdownGitOptions as z.ZodType<MarkdownGitOptions>,
   async create(ctx) {
     const { options, logger, readOnly, progress } = ctx;
@@ -61,6 +63,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       timestamps,
       localCreated,
       readOnly,
+      journalWindow: journalWindow(options.journal),
       ...(committer ? { committer } : {}),
     });
     // A kill mid-write leaves a temp file that no later write reuses: swept at open.

@@ -4,22 +4,26 @@
  * same lock). Every write is a compare-and-swap on the file's sha256 and lands atomically;
  * reads go to the file and touch nothing on disk (no cache write, no lock, no commit).
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
-import { ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { JournalStorage } from '../../kernel/journal.js';
+import { FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
+import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
+import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } from './entry-file.js';
 import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from './entry-format.js';
 import { EntryIndex } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
-import { assertOrgName, entryFilename, filenameOf, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
+import { assertOrgName, entryFilename, filenameOf, idFromFilename, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
 import type { GitTimestamps } from './git/timestamps.js';
 import type { LocalCreated } from './local-created.js';
@@ -33,18 +37,25 @@ export interface StoreDeps {
   committer?: AutoCommitter;
   /** A read-only vault writes nothing, not even a cache. */
   readOnly: boolean;
+  /** How long closed operations stay undoable (decision 025). */
+  journalWindow?: JournalWindow;
 }
 
 export class MarkdownGitStore implements NoteStore {
   readonly files: VaultFiles;
   readonly index = new EntryIndex();
+  readonly journal: JournalStorage;
   private readonly locks: WriteLocks;
   private readonly root: string;
+  private readonly stopWatchers = new Set<() => Promise<void>>();
+  private readonly stopping: Array<Promise<void>> = [];
+  private closed = false;
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
     this.locks = new WriteLocks(deps.root, path.join(deps.root, deps.metaDir, 'locks'));
     this.files = createVaultFiles(deps.root, this.locks);
+    this.journal = new FileJournal(path.join(deps.root, deps.metaDir, 'journal'), deps.journalWindow);
   }
 
   async get(id: string): Promise<Note | undefined> {
@@ -131,10 +142,14 @@ export class MarkdownGitStore implements NoteStore {
       } else {
         const target = resolveInside(this.root, relPath);
         await fs.mkdir(path.dirname(target), { recursive: true });
-        // Exclusive: never overwrite whatever holds the new name; the old file goes only after.
-        await writeFileAtomic(target, next, { exclusive: true });
-        await fs.rm(resolveInside(this.root, record.relPath));
+        // The file moves first, in one rename, then its text changes in place: a crash in between
+        // leaves one file (the old text under the new name, which the journal recognises as the
+        // note's before state), never the id on two files. The new name holds this entry's id, so
+        // only a stray copy could hold it already: refused, never overwritten.
+        if (fsSync.existsSync(target)) throw new ConflictError(`File already exists: ${relPath}`, { id: key, path: relPath });
+        await fs.rename(resolveInside(this.root, record.relPath), target);
         this.index.removePath(key, record.relPath);
+        await writeFileAtomic(target, next);
       }
       const note = await this.reindex(key, relPath);
       const moved = relPath !== record.relPath ? [record.relPath] : [];
@@ -180,7 +195,55 @@ export class MarkdownGitStore implements NoteStore {
     return rescanRoot(this.root, this.index, this.deps.logger, progress);
   }
 
+  /**
+   * Follows entries other programs write (an editor, `git pull`, `git checkout`): one recursive
+   * folder watch (decision 016); each reported path is re-read under its id's lock, so a write of
+   * ours in flight finishes first and is not reported back. A file moved to another name keeps
+   * its id: only the last file of an id going away is a delete.
+   */
+  watch(listener: (change: ExternalChange) => void): () => void {
+    const stop = watchNoteFiles(this.root, { kind: 'flat', metaDir: this.deps.metaDir }, this.deps.logger, async (relPaths) => {
+      for (const rel of relPaths) {
+        const change = await this.syncPath(rel);
+        if (change) listener(change);
+      }
+    });
+    this.stopWatchers.add(stop);
+    return () => {
+      if (this.stopWatchers.delete(stop)) this.stopping.push(stop());
+    };
+  }
+
+  private async syncPath(rel: string): Promise<ExternalChange | undefined> {
+    const id = idFromFilename(path.posix.basename(rel));
+    if (id === undefined) return undefined;
+    return this.lock(id, async () => {
+      if (this.closed) return undefined;
+      const known = this.index.all(id).find((r) => r.relPath === rel);
+      const read = await readEntryFile(this.root, rel, id);
+      if (read.ok) {
+        if (known?.contentHash === read.record.contentHash) return undefined;
+        const previous = this.index.primary(id);
+        this.index.put(read.record);
+        const note = toNote(read.record, read.parsed, this.timesOf(read.record));
+        return { kind: 'written', note, ...(previous ? { previous: toSummary(previous, this.timesOf(previous)) } : {}) };
+      }
+      if (!('missing' in read)) {
+        this.deps.logger.warn({ path: rel, reason: read.reason }, 'a changed entry file cannot be read; leaving it as it was');
+        return undefined;
+      }
+      if (!known) return undefined;
+      this.index.removePath(id, rel);
+      if (this.index.has(id)) return undefined;
+      return { kind: 'deleted', id, previous: toSummary(known, this.timesOf(known)) };
+    });
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    for (const stop of this.stopWatchers) this.stopping.push(stop());
+    this.stopWatchers.clear();
+    await Promise.all(this.stopping);
     this.locks.close();
     if (!this.deps.readOnly) await this.deps.timestamps.save();
   }

@@ -36,7 +36,8 @@ const READ_CONCURRENCY = 32;
 /** Notes written per updateMany: bounds how many note locks one rewrite holds at once. */
 const WRITE_BATCH = 256;
 
-interface Planned {
+/** One linking note's rewrite: the note as read, its new text, and each link's edit. */
+export interface PlannedRewrite {
   id: string;
   note: Note;
   content: string;
@@ -44,26 +45,13 @@ interface Planned {
 }
 
 /**
- * Reads every linking note and plans its edits, then writes all of them through one
- * `updateMany` per batch: each note is still its own compare-and-swap, but the writes share
- * locks, fsyncs and index transactions instead of paying for them note by note.
+ * Plans every linking note's edits, then writes all of them through one `updateMany` per
+ * batch: each note is still its own compare-and-swap, but the writes share locks, fsyncs and
+ * index transactions instead of paying for them note by note.
  */
 export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean, progress: ProgressReporter = noProgress): Promise<RewriteOutcome> {
-  const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten: [] };
-  const queue = [...new Set(sourceIds)].sort();
-  const planned: Planned[] = [];
-  progress.start('reading linking notes', queue.length);
-  const worker = async (): Promise<void> => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      const plan = await planOne(id, rule, deps);
-      if ('reason' in plan) outcome.not_rewritten.push({ id, reason: plan.reason });
-      else if (plan.edits.length) planned.push(plan);
-      progress.tick();
-    }
-  };
-  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-  progress.stop();
-  planned.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const { planned, not_rewritten } = await planRewrites(sourceIds, rule, deps, progress);
+  const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten };
   const written = dryRun ? planned : await writePlanned(planned, deps, outcome, progress);
   for (const plan of written) {
     outcome.edits.push(...plan.edits);
@@ -74,8 +62,33 @@ export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRul
   return outcome;
 }
 
-async function writePlanned(planned: readonly Planned[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<Planned[]> {
-  const written: Planned[] = [];
+/** Reads every linking note and works out its new text; writes nothing. Sorted by id. */
+export async function planRewrites(
+  sourceIds: Iterable<string>,
+  rule: RewriteRule,
+  deps: RewriteDeps,
+  progress: ProgressReporter = noProgress,
+): Promise<{ planned: PlannedRewrite[]; not_rewritten: Array<{ id: string; reason: string }> }> {
+  const queue = [...new Set(sourceIds)].sort();
+  const planned: PlannedRewrite[] = [];
+  const notRewritten: Array<{ id: string; reason: string }> = [];
+  progress.start('reading linking notes', queue.length);
+  const worker = async (): Promise<void> => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      const plan = await planOne(id, rule, deps);
+      if ('reason' in plan) notRewritten.push({ id, reason: plan.reason });
+      else if (plan.edits.length) planned.push(plan);
+      progress.tick();
+    }
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  progress.stop();
+  planned.sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { planned, not_rewritten: notRewritten };
+}
+
+async function writePlanned(planned: readonly PlannedRewrite[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<PlannedRewrite[]> {
+  const written: PlannedRewrite[] = [];
   progress.start('rewriting links', planned.length);
   for (let i = 0; i < planned.length; i += WRITE_BATCH) {
     const batch = planned.slice(i, i + WRITE_BATCH);
@@ -98,7 +111,7 @@ function failureReason(err: unknown): string {
   return `${toNotekernelError(err).code}: ${toNotekernelError(err).message}`;
 }
 
-async function planOne(id: string, rule: RewriteRule, deps: RewriteDeps): Promise<Planned | { reason: string }> {
+async function planOne(id: string, rule: RewriteRule, deps: RewriteDeps): Promise<PlannedRewrite | { reason: string }> {
   let note: Note | undefined;
   try {
     note = await deps.notes.get(id);

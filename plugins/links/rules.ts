@@ -23,7 +23,8 @@ export function renameRule(names: NameIndex, noteId: string, oldTitle: string, n
     // Another note may still answer to the old title: its links are not ours to move.
     if (key !== oldKey || names.resolveKey(key).target !== noteId) return null;
     const current = names.get(noteId);
-    const target = linkSafe(newTitle) ? newTitle : current ? safeName(current) : null;
+    // Planned before the title changes: the fallback is what safeName gives once it has.
+    const target = linkSafe(newTitle) ? newTitle : current ? safeName({ ...current, title: newTitle }) : null;
     if (target === null) return null;
     let alias = link.alias !== null && nameKey(link.alias) === oldKey ? displayText(newTitle) : link.alias;
     // A title no wikilink can hold: link by the stem, and show the title.

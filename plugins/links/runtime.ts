@@ -19,9 +19,9 @@ import { NameIndex, nameKey, stemOf } from './names.js';
 import { parseInner } from '../../toolkit/markdown/index.js';
 import { noteRename, reconcile, type ReconcileReport } from './reconcile.js';
 import { toLinkRef } from './render.js';
-import { rewriteNotes, type RewriteDeps } from './rewrite.js';
+import { planRewrites, rewriteNotes, type RewriteDeps } from './rewrite.js';
 import { renameRule, repairRule, staleSources } from './rules.js';
-import type { LinkGraph, LinkIndexService, LinkRef, LinkRepairReport, LinkRewriteReport } from './service.js';
+import type { LinkGraph, LinkIndexService, LinkRef, LinkRepairReport, LinkRewriteReport, RenamePlan } from './service.js';
 import type { LinkStore } from './store/types.js';
 import { VanishedNotes } from './vanished.js';
 
@@ -123,6 +123,18 @@ export class LinksRuntime implements LinkIndexService {
       // not an identifier the store understands either
     }
     throw new NotFoundError(`Note not found: ${identifier}`, { identifier });
+  }
+
+  async planRename(noteId: string, oldTitle: string, newTitle: string): Promise<RenamePlan> {
+    await this.ready();
+    const oldKey = nameKey(oldTitle);
+    const sources = this.links.incoming(noteId).filter((l) => l.target_key === oldKey || l.target_key.startsWith('id:'));
+    const { planned, not_rewritten } = await planRewrites(
+      sources.map((l) => l.source_note_id),
+      renameRule(this.names, noteId, oldTitle, newTitle),
+      this.rewriteDeps,
+    );
+    return { rewrites: planned, not_rewritten };
   }
 
   async rewriteAfterRename(noteId: string, oldTitle: string, newTitle: string): Promise<LinkRewriteReport> {

@@ -4,6 +4,7 @@
  * for a note's broken links. The links plugin provides it; without that plugin, callers skip it.
  */
 import { token } from '../../kernel/container.js';
+import type { PlannedRewrite } from './rewrite.js';
 
 export interface LinkRef {
   /** The linking note. */
@@ -26,7 +27,18 @@ export interface LinkRewriteReport {
   not_rewritten: Array<{ id: string; reason: string }>;
 }
 
+/** What a rename would change in the notes linking to the renamed one; nothing is written. */
+export interface RenamePlan {
+  rewrites: PlannedRewrite[];
+  not_rewritten: Array<{ id: string; reason: string }>;
+}
+
 export interface LinksService {
+  /**
+   * The link rewrites a rename of `noteId` to `newTitle` needs, planned before anything changes
+   * so the rename and its rewrites can run as one journalled operation.
+   */
+  planRename(noteId: string, oldTitle: string, newTitle: string): Promise<RenamePlan>;
   /** Rewrites `[[oldTitle]]` / `[[oldTitle|alias]]` in every note linking to `noteId` (alias kept). */
   rewriteAfterRename(noteId: string, oldTitle: string, newTitle: string): Promise<LinkRewriteReport>;
   /** Links pointing at `noteId`. */

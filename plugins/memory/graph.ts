@@ -4,6 +4,7 @@
  * rule is seed 002's); without it, the graph is computed from the shared parser over every
  * entry, which is O(entries) per call, as the seed accepted.
  */
+import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import type { ToolContext } from '../../kernel/tool.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
@@ -22,6 +23,14 @@ export interface MemoryGraph {
   brokenLinks(): Promise<Array<{ sourceId: string; targetId: string }>>;
   /** Seed 002's rename rule: display text equal to the old title becomes the new title. Returns links changed. */
   rewriteInbound(id: string, oldTitle: string, newTitle: string): Promise<number>;
+  /** The same rewrites, planned and not written: each linking note as read, its new text, how many links change. */
+  planInbound(id: string, oldTitle: string, newTitle: string): Promise<InboundRewrite[]>;
+}
+
+export interface InboundRewrite {
+  note: Note;
+  content: string;
+  links: number;
 }
 
 export function memoryGraph(ctx: Pick<ToolContext, 'notes' | 'tryResolve'>): MemoryGraph {
@@ -62,6 +71,9 @@ function indexedGraph(notes: NoteService, index: LinkIndexService): MemoryGraph 
     async rewriteInbound(id, oldTitle, newTitle) {
       return (await index.rewriteAfterRename(id, oldTitle, newTitle)).links_updated;
     },
+    async planInbound(id, oldTitle, newTitle) {
+      return (await index.planRename(id, oldTitle, newTitle)).rewrites.map((r) => ({ note: r.note, content: r.content, links: r.edits.length }));
+    },
   };
 }
 
@@ -89,6 +101,16 @@ function scannedGraph(notes: NoteService): MemoryGraph {
       const all = await entries();
       const ids = new Set(all.map((e) => e.id));
       return all.flatMap((e) => e.links.filter((l) => !ids.has(l.id)).map((l) => ({ sourceId: e.id, targetId: l.id })));
+    },
+    async planInbound(id, oldTitle, newTitle) {
+      const out: InboundRewrite[] = [];
+      for (const entry of await entries()) {
+        if (entry.id === id || !entry.links.some((l) => l.id === id)) continue;
+        const note = await notes.require(entry.id);
+        const { text, changed } = rewriteDisplayText(note.content, id, oldTitle, newTitle);
+        if (changed) out.push({ note, content: text, links: changed });
+      }
+      return out;
     },
     async rewriteInbound(id, oldTitle, newTitle) {
       let count = 0;

@@ -10,5 +10,5 @@ export const agentMemoryProfile: ProfilePreset = {
   storage: { backend: 'markdown-git', options: { metaDir: '.notekernel', autoCommit: false } },
   // links: its index answers memory_links / orphans / broken links and rewrites inbound display
   // text on memory_rename; flint's link tools are not part of this surface. tags: list_tags.
-  plugins: { links: { tools: false }, tags: true, memory: true, migration: true },
+  plugins: { links: { tools: false }, tags: true, memory: true, migration: true, journal: true },
 };

@@ -4,7 +4,7 @@
  * BENCH_ONLY picks groups, comma-separated: startup (includes the spawned row and the flint note
  * benches), links, search, git, hybrid (hybrid-search: 10k-note search, model embedding on 1 and
  * 2 threads; HYBRID_BENCH_NOTES, HYBRID_BENCH_EMBED_NOTES), simplenote (notarium: sync, list,
- * persist against the fake Simperium), or spawned (the spawned start-up row alone).
+ * persist against the fake Simperium), journal, or spawned (the spawned start-up row alone).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { benchLinks } from './links.js';
 import { benchSearch } from './search.js';
 import { benchHybridSearch } from './hybrid-search.js';
 import { benchGitTimestamps } from './git-timestamps.js';
+import { benchJournal } from './journal.js';
 import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { benchSimplenote } from './simplenote-sync.js';
 import { printTable, type BenchRow } from './stats.js';
@@ -24,7 +25,7 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal').split(','));
 if (only.has('startup')) rows.push(...(await benchKernelStartup(workDir, notes)));
 if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, notes)));
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
@@ -32,5 +33,6 @@ if (only.has('search')) rows.push(...(await benchSearch(workDir, { large: proces
 if (only.has('git')) rows.push(...(await benchGitTimestamps(workDir)));
 if (only.has('hybrid')) rows.push(...(await benchHybridSearch()));
 if (only.has('simplenote')) rows.push(...(await benchSimplenote(notes)));
+if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

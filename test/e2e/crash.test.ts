@@ -1,6 +1,7 @@
 /**
  * kill -9 in the middle of a 500-note batch: every note file is absent or complete, and after
- * a restart the index holds exactly the complete ones and no temp file is left.
+ * a restart the journal has finished the batch (decision 025): the index holds all 500, each
+ * complete, and no temp file is left.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +17,7 @@ afterAll(async () => {
 });
 
 describe('crash during a batch create', () => {
-  it('leaves only complete notes, and the restarted index holds exactly them', async () => {
+  it('leaves only complete notes, and the restart finishes the batch', async () => {
     const root = await tempDir('nk-crash-');
     dirs.push(root);
     const session = await connectStdio(['serve', '--profile', 'flint', '--vault', root, '--log-level', 'warn']);
@@ -48,7 +49,10 @@ describe('crash during a batch create', () => {
     const restarted = await runCli(['call', 'list_note_types', '{}', '--vault', root, '--json']);
     expect(restarted.code).toBe(0);
     const general = (JSON.parse(restarted.stdout) as Array<{ name: string; noteCount: number }>).find((t) => t.name === 'general');
-    expect(general?.noteCount).toBe(names.length);
+    expect(general?.noteCount).toBe(500);
+    const finished = (await fs.readdir(folder)).filter((f) => f.endsWith('.md'));
+    expect(finished.length).toBe(500);
+    for (const name of finished) expect((await fs.readFile(path.join(folder, name), 'utf8')).endsWith(`body ${/(\d+)/.exec(name)?.[1]}\n`.repeat(200)), name).toBe(true);
     const leftovers = (await fs.readdir(folder)).filter((f) => f.startsWith('.nk-tmp-'));
     expect(leftovers).toEqual([]);
   });

@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { loadUserConfig } from '../../../kernel/config/load.js';
 import { createKernel } from '../../create-kernel.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
+import type { JournalEntry } from '../../../kernel/journal.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
 import { expandHome, withCommonOptions, type CommonOptions } from '../open.js';
@@ -113,6 +114,8 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
       const groups = groupSkipped(report.skipped).map((g) => `${g.count} ${g.reason} (e.g. ${g.examples.join(', ')})`);
       findings.push({ check: 'skipped', ok: false, detail: `${report.skipped.length} file(s) not read as notes: ${groups.join('; ')}`, fix: 'these files are not notes for this profile: move them, or choose the profile that reads them (notekernel index --vault <dir> lists them)' });
     }
+    const journal = open.notes.store.journal;
+    if (journal) findings.push(journalFinding(await journal.list()));
     if (open.hasTool('find_broken_links')) {
       const broken = (await open.call('find_broken_links', {})) as { count?: number };
       const count = broken.count ?? 0;
@@ -124,7 +127,8 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
   } finally {
     await kernel?.close();
   }
-  for (const w of warnings) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
+  // The journal's recoveries have their own finding.
+  for (const w of warnings.filter((x) => !x.msg.startsWith('journal:'))) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
   return findings;
 }
 
@@ -133,4 +137,19 @@ function renderFindings(report: { ok: boolean; findings: Finding[] }, style: Sty
   const failed = report.findings.filter((f) => !f.ok).length;
   lines.push('', report.ok ? style.green('nothing to fix') : style.red(`${failed} problem(s) found; see the → lines`));
   return lines.join('\n');
+}
+
+/** Multi-note operations a crash interrupted, and how the opening finished them (decision 025). */
+function journalFinding(entries: readonly JournalEntry[]): Finding {
+  const recovered = entries.filter((e) => e.recovery);
+  const open = entries.filter((e) => e.state === 'pending');
+  const problems = recovered.flatMap((e) => (e.recovery?.problems ?? []).map((p) => `${e.operation} ${e.id}: ${p}`));
+  const summary = recovered
+    .slice(0, 5)
+    .map((e) => `${e.operation} (${e.steps.length} notes, planned ${e.at}) ${e.recovery?.outcome} at ${e.recovery?.at}`)
+    .join('; ');
+  const detail = `${entries.length} operation(s) journalled; ${recovered.length} interrupted by a crash and recovered${summary ? `: ${summary}` : ''}`;
+  if (open.length) return { check: 'journal', ok: false, detail: `${detail}; ${open.length} still open`, fix: 'open the vault writable (notekernel serve or call) to finish them' };
+  if (problems.length) return { check: 'journal', ok: false, detail: `${detail}; notes left as they were: ${problems.join('; ')}`, fix: 'those notes were changed by someone else mid-operation: check them by hand' };
+  return { check: 'journal', ok: true, detail };
 }

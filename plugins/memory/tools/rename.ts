@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
@@ -7,14 +8,28 @@ import { memoryGraph } from '../graph.js';
 export const memoryRename = defineTool({
   name: 'memory_rename',
   description: 'Rename an entry: rewrites its "# heading" and filename (the id stays) and the display text of inbound links that showed the old title (custom display text is kept). Returns how many inbound links changed.',
-  input: z.object({ id: idField, new_title: z.string().min(1).describe('the new title, one line') }),
+  input: z.object({
+    id: idField,
+    new_title: z.string().min(1).describe('the new title, one line'),
+    dry_run: z.boolean().default(false).describe('true: return the exact plan (every entry, with a unified diff of its text) and change nothing'),
+  }),
   annotations: { title: 'Rename a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const id = entryId(args.id);
     const note = await ctx.notes.require(id);
     if (note.title === args.new_title) return { id, oldTitle: note.title, title: note.title, path: note.path, updatedInboundLinks: 0 };
-    const renamed = await ctx.notes.update(id, { title: args.new_title }, note.contentHash, note);
-    const updatedInboundLinks = await memoryGraph(ctx).rewriteInbound(id, note.title, renamed.title);
+    const inbound = (await memoryGraph(ctx).planInbound(id, note.title, args.new_title)).filter((r) => r.note.id !== id);
+    // The heading, the filename and every inbound rewrite are one journalled operation.
+    const items: PlanItem[] = [
+      { kind: 'update', id, change: { title: args.new_title }, expectedHash: note.contentHash, previous: note },
+      ...inbound.map((r) => ({ kind: 'update' as const, id: r.note.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
+    ];
+    if (args.dry_run) return ctx.notes.previewPlan('memory_rename', items);
+    const applied = await ctx.notes.applyPlan('memory_rename', items);
+    const [first, ...rest] = applied.results;
+    if (first?.status !== 'fulfilled') throw first?.reason;
+    const renamed = first.value;
+    const updatedInboundLinks = inbound.reduce((n, r, k) => n + (rest[k]?.status === 'fulfilled' ? r.links : 0), 0);
     return { id, oldTitle: note.title, title: renamed.title, path: renamed.path, updatedInboundLinks };
   },
 });

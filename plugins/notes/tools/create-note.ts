@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { toNotekernelError } from '../../../kernel/errors.js';
-import type { Metadata } from '../../../kernel/note.js';
+import type { Metadata, Note } from '../../../kernel/note.js';
 import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
@@ -29,6 +30,7 @@ export const createNoteTool = defineTool({
       content: z.string().optional().describe('Markdown body (single note)'),
       metadata: metadataField,
       notes: z.array(noteInput).min(1).max(1000).optional().describe('Batch: notes to create, each {type, title, content, metadata}'),
+      dry_run: z.boolean().default(false).describe('Batch only — true: return the exact plan (every note, with its text as a unified diff) and create nothing'),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {
@@ -39,6 +41,7 @@ export const createNoteTool = defineTool({
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const defaultType = (await vaultConfig(ctx)).default_note_type;
+    if (args.notes && args.dry_run) return { ...(await ctx.notes.previewPlan('create_note', batchItems(args.notes, defaultType))), ...(await servedBy(ctx)) };
     if (args.notes) return { ...(await createBatch(args.notes, ctx, defaultType)), ...(await servedBy(ctx)) };
     const metadata = (args.metadata ?? {}) as Metadata;
     const note = await ctx.notes.create({ title: args.title as string, content: args.content as string, type: args.type ?? defaultType, metadata });
@@ -61,36 +64,31 @@ async function servedBy(ctx: ToolContext): Promise<{ vault_id: string; vault_nam
 }
 
 /**
- * Items are independent (seed 000: each succeeds or fails alone), so a few run at once: their
- * fsyncs share the filesystem journal's commits instead of waiting for one each. Results keep
- * the input order.
+ * Items are independent (seed 000: each succeeds or fails alone), and the batch is one journalled
+ * operation (decision 025): a crash mid-way is finished at the next start, so the caller's notes
+ * all exist then. Results keep the input order.
  */
-const BATCH_CONCURRENCY = 64;
-
 async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolContext, defaultType: string) {
-  const createOne = async (input: z.output<typeof noteInput>) => {
-    try {
+  ctx.progress.start('creating notes', notes.length);
+  const applied = await ctx.notes.applyPlan('create_note', batchItems(notes, defaultType));
+  ctx.progress.stop();
+  const results = await Promise.all(
+    notes.map(async (input, i) => {
+      const outcome = applied.results[i] as PromiseSettledResult<Note>;
+      if (outcome.status === 'rejected') {
+        const error = toNotekernelError(outcome.reason);
+        return { input, success: false as const, error: error.message, code: error.code };
+      }
+      const note = outcome.value;
       const metadata = (input.metadata ?? {}) as Metadata;
-      const note = await ctx.notes.create({ title: input.title, content: input.content, type: input.type ?? defaultType, metadata });
       const warnings = await schemaWarnings(ctx, note.type, metadata, 'create', Object.keys(metadata));
       return { input, success: true as const, result: { ...renderCreated(note), ...withWarnings(warnings) } };
-    } catch (err) {
-      const error = toNotekernelError(err);
-      return { input, success: false as const, error: error.message, code: error.code };
-    }
-  };
-  const results: Array<Awaited<ReturnType<typeof createOne>>> = new Array(notes.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < notes.length) {
-      const i = next++;
-      results[i] = await createOne(notes[i] as z.output<typeof noteInput>);
-      ctx.progress.tick();
-    }
-  };
-  ctx.progress.start('creating notes', notes.length);
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, notes.length) }, worker));
-  ctx.progress.stop();
+    }),
+  );
   const successful = results.filter((r) => r.success).length;
-  return { total: notes.length, successful, failed: notes.length - successful, results };
+  return { total: notes.length, successful, failed: notes.length - successful, results, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+}
+
+function batchItems(notes: Array<z.output<typeof noteInput>>, defaultType: string): PlanItem[] {
+  return notes.map((input) => ({ kind: 'create' as const, input: { title: input.title, content: input.content, type: input.type ?? defaultType, metadata: (input.metadata ?? {}) as Metadata } }));
 }

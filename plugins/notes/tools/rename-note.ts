@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ConflictError, ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { LINK_INDEX, LINKS, type LinkRewriteReport } from '../../links/service.js';
+import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 
 export const renameNoteTool = defineTool({
@@ -16,6 +17,7 @@ export const renameNoteTool = defineTool({
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)
       .describe('content_hash from the last read of the note'),
+    dry_run: z.boolean().default(false).describe('true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
     vault_id: vaultIdField,
   }),
   output: z.object({
@@ -46,23 +48,46 @@ export const renameNoteTool = defineTool({
         new_title: args.new_title,
       });
     }
-    const note = await ctx.notes.update(before.id, { title: args.new_title }, args.content_hash, before);
     const warnings: string[] = [];
-    let report: LinkRewriteReport | undefined;
     const links = ctx.tryResolve(LINKS);
+    let plan: RenamePlan = { rewrites: [], not_rewritten: [] };
     if (!links) warnings.push('Wikilinks in other notes were not rewritten: the links plugin is not loaded.');
-    else if (before.title !== note.title) {
+    else if (before.title !== args.new_title) {
       try {
-        report = await links.rewriteAfterRename(note.id, before.title, note.title);
+        plan = await links.planRename(before.id, before.title, args.new_title);
       } catch (err) {
-        // The rename itself is done and stays done; the agent learns which part did not happen.
+        // The rename itself still happens; the agent learns which part did not.
         warnings.push(`The note was renamed, but rewriting wikilinks failed: ${toNotekernelError(err).message}`);
       }
     }
-    const linksUpdated = report?.links_updated ?? 0;
+    // The title and every rewrite are one journalled operation: a crash leaves all or none.
+    const own = plan.rewrites.find((r) => r.id === before.id);
+    const rewrites = plan.rewrites.filter((r) => r.id !== before.id);
+    const items: PlanItem[] = [
+      { kind: 'update', id: before.id, change: { title: args.new_title, ...(own ? { content: own.content } : {}) }, expectedHash: args.content_hash, previous: before },
+      ...rewrites.map((r) => ({ kind: 'update' as const, id: r.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
+    ];
+    if (args.dry_run) return { ...(await ctx.notes.previewPlan('rename_note', items)), ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}), ...withWarnings(warnings) };
+    const applied = await ctx.notes.applyPlan('rename_note', items);
+    const [renamed, ...rewritten] = applied.results;
+    if (renamed?.status !== 'fulfilled') throw renamed?.reason;
+    const note = renamed.value;
+    const done = [...(own ? [own] : []), ...rewrites.filter((_, k) => rewritten[k]?.status === 'fulfilled')];
+    const report: LinkRewriteReport = {
+      links_updated: done.reduce((n, r) => n + r.edits.length, 0),
+      notes_updated: done.length,
+      not_rewritten: [
+        ...plan.not_rewritten,
+        ...rewrites.flatMap((r, k) => {
+          const result = rewritten[k];
+          return result?.status === 'rejected' ? [{ id: r.id, reason: rewriteFailure(result.reason) }] : [];
+        }),
+      ].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    };
+    const linksUpdated = report.links_updated ?? 0;
     return {
       success: true,
-      message: `Note renamed from '${before.title}' to '${note.title}'${linksUpdated ? `; updated ${linksUpdated} wikilinks in ${report?.notes_updated ?? 0} notes` : ''}.`,
+      message: `Note renamed from '${before.title}' to '${note.title}'${linksUpdated ? `; updated ${linksUpdated} wikilinks in ${report.notes_updated ?? 0} notes` : ''}.`,
       identifier: note.id,
       old_title: before.title,
       new_title: note.title,
@@ -70,10 +95,18 @@ export const renameNoteTool = defineTool({
       content_hash: note.contentHash,
       links_preserved: true,
       wikilinks_updated: linksUpdated > 0,
-      notes_with_updated_wikilinks: report?.notes_updated ?? 0,
+      notes_with_updated_wikilinks: report.notes_updated ?? 0,
       total_wikilinks_updated: linksUpdated,
-      ...(report?.not_rewritten.length ? { not_rewritten: report.not_rewritten } : {}),
+      ...(report.not_rewritten.length ? { not_rewritten: report.not_rewritten } : {}),
+      ...(applied.entryId ? { operation_id: applied.entryId } : {}),
       ...withWarnings(warnings),
     };
   },
 });
+
+function rewriteFailure(err: unknown): string {
+  if (err instanceof ContentHashMismatchError) {
+    return 'changed while its links were being rewritten (content_hash_mismatch); its links still resolve by id: run links_repair';
+  }
+  return `${toNotekernelError(err).code}: ${toNotekernelError(err).message}`;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ContentHashMismatchError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
-import type { Metadata } from '../../../kernel/note.js';
+import type { Metadata, Note } from '../../../kernel/note.js';
+import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
@@ -33,6 +34,7 @@ export const updateNoteTool = defineTool({
       metadata: metadataField,
       content_hash: z.string().min(1, HASH_REQUIRED).optional().describe('content_hash from the last read of the note (single update; required)'),
       updates: z.array(updateItem).min(1).max(1000).optional().describe('Batch: [{identifier, content?, metadata?, content_hash}]'),
+      dry_run: z.boolean().default(false).describe('Batch only — true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {
@@ -45,7 +47,7 @@ export const updateNoteTool = defineTool({
     }),
   annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    if (args.updates) return updateBatch(args.updates, ctx);
+    if (args.updates) return updateBatch(args.updates, ctx, args.dry_run);
     return applyUpdate(ctx, {
       identifier: args.identifier as string,
       content_hash: args.content_hash as string,
@@ -69,17 +71,59 @@ async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
   return { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(warnings) };
 }
 
-async function updateBatch(updates: UpdateItem[], ctx: ToolContext) {
+/**
+ * A batch of distinct notes is one journalled operation (decision 025): planned, applied, and
+ * finished after a crash; each note still succeeds or fails alone. A batch naming one note twice
+ * runs in order, one update at a time, as two sequential calls would.
+ */
+async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: boolean) {
+  const distinct = new Set(updates.map((u) => u.identifier)).size === updates.length;
+  if (dryRun) return ctx.notes.previewPlan('update_note', updates.map(planItem));
+  if (!distinct) return updateOneByOne(updates, ctx);
+  const empty = updates.map((u) => u.content === undefined && u.metadata === undefined);
+  ctx.progress.start('updating notes', updates.length);
+  const applied = await ctx.notes.applyPlan('update_note', updates.filter((_, i) => !empty[i]).map(planItem));
+  ctx.progress.stop();
+  let next = 0;
+  const results = await Promise.all(
+    updates.map(async (input, i) => {
+      if (empty[i]) return failure(input, new ValidationError('Either content or metadata must be provided for an update.', { field: 'content', identifier: input.identifier }));
+      const outcome = applied.results[next++] as PromiseSettledResult<Note>;
+      if (outcome.status === 'rejected') return failure(input, outcome.reason);
+      const note = outcome.value;
+      const metadata = input.metadata as Metadata | undefined;
+      const warnings = metadata ? await schemaWarnings(ctx, note.type, note.metadata, 'update', Object.keys(metadata)) : [];
+      return { input, success: true, result: { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(warnings) } };
+    }),
+  );
+  const successful = results.filter((r) => r.success).length;
+  return { total: updates.length, successful, failed: updates.length - successful, results, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+}
+
+function planItem(item: UpdateItem): PlanItem {
+  const metadata = item.metadata as Metadata | undefined;
+  return {
+    kind: 'update',
+    id: item.identifier,
+    change: { ...(item.content !== undefined ? { content: item.content } : {}), ...(metadata !== undefined ? { metadata } : {}) },
+    expectedHash: item.content_hash,
+  };
+}
+
+function failure(input: UpdateItem, err: unknown) {
+  const error = toNotekernelError(err);
+  const mismatch = error instanceof ContentHashMismatchError ? { hash_mismatch: { current_hash: error.details.current_hash, provided_hash: error.details.provided_hash } } : {};
+  return { input, success: false, error: error.message, code: error.code, ...mismatch };
+}
+
+async function updateOneByOne(updates: UpdateItem[], ctx: ToolContext) {
   const results = [];
   ctx.progress.start('updating notes', updates.length);
-  // In order, one at a time: two updates of one note in a batch then behave as two sequential calls.
   for (const input of updates) {
     try {
       results.push({ input, success: true, result: await applyUpdate(ctx, input) });
     } catch (err) {
-      const error = toNotekernelError(err);
-      const mismatch = error instanceof ContentHashMismatchError ? { hash_mismatch: { current_hash: error.details.current_hash, provided_hash: error.details.provided_hash } } : {};
-      results.push({ input, success: false, error: error.message, code: error.code, ...mismatch });
+      results.push(failure(input, err));
     }
     ctx.progress.tick();
   }

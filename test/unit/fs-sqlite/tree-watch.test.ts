@@ -1,5 +1,5 @@
 /**
- * The flat layout's recursive watch (watchNoteFiles in backends/fs-sqlite/watcher.ts): notes at
+ * The flat layout's recursive watch (watchNoteFiles in toolkit/files/folder-watch.ts): notes at
  * any depth, a burst, a folder moved in with its notes, and nothing after the stop (decision 016:
  * why Node's recursive fs.watch and not @parcel/watcher or chokidar).
  */
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../kernel/logger.js';
 import type { Layout } from '../../../backends/fs-sqlite/layout.js';
-import { watchNoteFiles } from '../../../backends/fs-sqlite/watcher.js';
+import { watchNoteFiles } from '../../../toolkit/files/folder-watch.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const flat: Layout = { kind: 'flat', metaDir: '.notekernel', defaultType: 'general' };

@@ -19,6 +19,18 @@ function standInLinks(ctx: PluginContext<unknown>, failRewrite: () => boolean): 
   const refs = (source: string, content: string): Array<Omit<LinkRef, 'target_note_id'>> =>
     content.split('\n').flatMap((line, i) => [...line.matchAll(/\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/g)].map((m) => ({ source_note_id: source, target_title: m[1] as string, link_text: m[2] ?? null, line_number: i + 1 })));
   return {
+    async planRename(noteId, oldTitle, newTitle) {
+      if (failRewrite()) throw new Error('index unavailable');
+      const rewrites = [];
+      for (const note of await all()) {
+        if (note.id === noteId) continue;
+        const count = refs(note.id, note.content).filter((r) => r.target_title === oldTitle).length;
+        if (!count) continue;
+        const content = note.content.split(`[[${oldTitle}`).join(`[[${newTitle}`);
+        rewrites.push({ id: note.id, note, content, edits: Array.from({ length: count }, () => ({ note_id: note.id, line_number: 1, before: '', after: '' })) });
+      }
+      return { rewrites, not_rewritten: [] };
+    },
     async rewriteAfterRename(noteId, oldTitle, newTitle) {
       if (failRewrite()) throw new Error('index unavailable');
       let links = 0;

@@ -4,16 +4,23 @@
  * typed vault needs one watch for the root and one per type folder, and start-up walks no
  * file (chokidar's per-file watches cost ~400 ms and 10,000 inotify watches at 10k notes).
  * Events are gathered for a short moment and handed over as one batch of relative paths.
+ * fs-sqlite (both layouts) and markdown-git (flat) use it; decision 016 says why fs.watch.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../kernel/logger.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
-import type { Layout } from './layout.js';
+
+/** How notes sit under the root: `typed` one level of folders (watched one by one), `flat` any depth (one recursive watch). */
+export interface WatchLayout {
+  kind: 'typed' | 'flat';
+  /** The store's metadata folder, never reported. */
+  metaDir: string;
+}
 
 const SETTLE_MS = 40;
 
-export function watchNoteFiles(root: string, layout: Layout, logger: Logger, onBatch: (relPaths: string[]) => Promise<void>): () => Promise<void> {
+export function watchNoteFiles(root: string, layout: WatchLayout, logger: Logger, onBatch: (relPaths: string[]) => Promise<void>): () => Promise<void> {
   const pending = new Set<string>();
   const watchers = new Map<string, fs.FSWatcher>();
   let timer: NodeJS.Timeout | undefined;

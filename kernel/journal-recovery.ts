@@ -1,0 +1,115 @@
+/**
+ * At open, finishes what a dead process left in the journal (decision 025). For each open entry,
+ * every step's note is looked at: in its planned before state, its after state, or changed by
+ * someone else. When no note was changed by someone else the entry is rolled forward (the steps
+ * still "before" are applied); otherwise it is rolled back (the notes already "after" get their
+ * before state again) and the notes that could be neither are named. The outcome is written into
+ * the entry, logged, and shown by `notekernel doctor`.
+ */
+import type { JournalEntry, JournalRecovery, JournalStep, JournalStorage, StepResult } from './journal.js';
+import type { Logger } from './logger.js';
+import type { Note } from './note.js';
+import type { NoteService } from './notes.js';
+import { ConflictError, toNotekernelError } from './errors.js';
+import { conditionOf, recordedUpdate, type StepCondition } from './operations.js';
+
+export interface RecoveryReport {
+  entry: string;
+  operation: string;
+  outcome: JournalRecovery['outcome'];
+  applied: number;
+  problems: string[];
+}
+
+export async function recoverJournal(journal: JournalStorage, notes: NoteService, logger: Logger): Promise<RecoveryReport[]> {
+  const reports: RecoveryReport[] = [];
+  for (const entry of await journal.unfinished()) {
+    const report = await recoverEntry(entry, notes);
+    const recovery: JournalRecovery = { at: new Date().toISOString(), outcome: report.outcome, problems: report.problems, applied: report.applied };
+    await journal.finish({ ...entry, state: report.outcome, recovery });
+    logger.warn(
+      { entry: entry.id, operation: entry.operation, outcome: report.outcome, notes: entry.steps.length, applied: report.applied, problems: report.problems },
+      `journal: an operation interrupted by a crash was ${report.outcome === 'rolled-forward' ? 'finished' : 'rolled back'}`,
+    );
+    reports.push(report);
+  }
+  return reports;
+}
+
+interface Looked {
+  step: JournalStep;
+  result: StepResult | undefined;
+  current: Note | undefined;
+  condition: StepCondition;
+}
+
+async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<RecoveryReport> {
+  const looked: Looked[] = [];
+  for (const [k, step] of entry.steps.entries()) {
+    const result = entry.results?.[k] ?? undefined;
+    const id = step.kind === 'create' ? result?.id : step.id;
+    const current = id !== undefined ? await notes.get(id) : undefined;
+    looked.push({ step, result, current, condition: conditionOf(step, result, current) });
+  }
+  const changed = looked.filter((l) => l.condition === 'changed');
+  const problems = changed.map((l) => `${noteName(l)}: changed since the operation was planned (neither its before nor its after state); left as it is`);
+  let applied = 0;
+  if (changed.length === 0) {
+    for (const l of looked.filter((x) => x.condition === 'before')) {
+      const failure = await rollForward(l, notes);
+      if (failure) problems.push(`${noteName(l)}: ${failure}`);
+      else applied++;
+    }
+    return { entry: entry.id, operation: entry.operation, outcome: 'rolled-forward', applied, problems };
+  }
+  for (const l of looked.filter((x) => x.condition === 'after')) {
+    const failure = await rollBack(l, notes);
+    if (failure) problems.push(`${noteName(l)}: ${failure}`);
+    else applied++;
+  }
+  return { entry: entry.id, operation: entry.operation, outcome: 'rolled-back', applied, problems };
+}
+
+async function rollForward({ step }: Looked, notes: NoteService): Promise<string | undefined> {
+  try {
+    if (step.kind === 'update') await notes.writeRecorded(step.id, step.change, step.before.hash);
+    else if (step.kind === 'delete') await notes.delete(step.id, step.before.hash);
+    else await createOnce(step, notes);
+    return undefined;
+  } catch (err) {
+    return toNotekernelError(err).message;
+  }
+}
+
+/** A create whose outcome was not recorded may have happened: a note at the chosen id with the planned text is it. */
+async function createOnce(step: Extract<JournalStep, { kind: 'create' }>, notes: NoteService): Promise<void> {
+  try {
+    await notes.createRecorded(step.input);
+  } catch (err) {
+    const id = err instanceof ConflictError ? err.details.id : undefined;
+    const existing = typeof id === 'string' ? await notes.get(id) : undefined;
+    if (existing && existing.title === step.input.title && existing.content === step.input.content) return;
+    throw err;
+  }
+}
+
+async function rollBack({ step, current }: Looked, notes: NoteService): Promise<string | undefined> {
+  try {
+    if (step.kind === 'update' && current) {
+      const { title, content, metadata, tags } = step.before;
+      await notes.writeRecorded(step.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, current.contentHash);
+    } else if (step.kind === 'create' && current) {
+      await notes.delete(current.id, current.contentHash);
+    } else if (step.kind === 'delete') {
+      const { title, content, metadata, tags, type } = step.before;
+      await notes.createRecorded({ title, content, metadata, tags, ...(type !== undefined ? { type } : {}) });
+    }
+    return undefined;
+  } catch (err) {
+    return toNotekernelError(err).message;
+  }
+}
+
+function noteName(l: Looked): string {
+  return l.step.kind === 'create' ? (l.result?.id ?? `new note "${l.step.input.title}"`) : l.step.id;
+}

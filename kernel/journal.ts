@@ -1,0 +1,68 @@
+/**
+ * The operation journal's contract (decision 025). Before a multi-note operation changes
+ * anything, its whole plan — every note, the hash it must have, the state it had and the state
+ * it gets — is written durably; then the changes are applied; then the entry is closed. An entry
+ * still open at the next start belongs to a process that died mid-way: the kernel finishes it
+ * (roll forward) where every note is still in its planned before or after state, and otherwise
+ * puts back the notes it had changed (roll back). A store that keeps files keeps the journal
+ * in its metadata folder; one that cannot (a remote store) leaves `NoteStore.journal` out.
+ */
+import type { Metadata, NewNote, NoteChange } from './note.js';
+
+/** What a note was before an operation changed it: enough to recognise it and to put it back. */
+export interface NoteState {
+  hash: string;
+  title: string;
+  content: string;
+  metadata: Metadata;
+  type?: string;
+  tags: string[];
+  path?: string;
+}
+
+export type JournalStep =
+  /** `change` is what the store is asked to write (hooks already applied, metadata complete). */
+  | { kind: 'update'; id: string; before: NoteState; change: NoteChange }
+  | { kind: 'create'; input: NewNote }
+  | { kind: 'delete'; id: string; before: NoteState };
+
+/** What became of one step, as far as the process that ran it got to record. */
+export interface StepResult {
+  id?: string;
+  hash?: string;
+  error?: string;
+}
+
+export type JournalState = 'pending' | 'done' | 'rolled-forward' | 'rolled-back' | 'undone';
+
+export interface JournalRecovery {
+  at: string;
+  outcome: 'rolled-forward' | 'rolled-back';
+  /** One line per note the recovery could not put in either state (changed by someone else). */
+  problems: string[];
+  applied: number;
+}
+
+export interface JournalEntry {
+  id: string;
+  /** The tool (or kernel call) that asked for the operation. */
+  operation: string;
+  at: string;
+  state: JournalState;
+  steps: JournalStep[];
+  results?: StepResult[];
+  recovery?: JournalRecovery;
+}
+
+export interface JournalStorage {
+  /** Durable before it returns: a crash after it leaves the entry for the next start. */
+  begin(entry: JournalEntry): Promise<void>;
+  /** Records one step's outcome as soon as it is known (a hint for recovery; not synced). */
+  progress(entryId: string, step: number, result: StepResult): void;
+  /** Closes the entry with its results and final state. */
+  finish(entry: JournalEntry): Promise<void>;
+  /** Open entries, oldest first, with every progress record folded into `results`. */
+  unfinished(): Promise<JournalEntry[]>;
+  /** Every kept entry, newest first. */
+  list(): Promise<JournalEntry[]>;
+}

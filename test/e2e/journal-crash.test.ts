@@ -1,0 +1,255 @@
+/**
+ * kill -9 of a real `serve` at 20 points during a journalled operation — a rename with 200
+ * inbound links (flint), a memory_rename with 100 (agent-memory), a 500-note batch create —
+ * then a restart: every note is wholly in its before or its after state (file by file against
+ * both), the set as a whole is one or the other, no temp file is a note, no id is on two files,
+ * the index and the links agree with the files, and a recovery is logged. Half the points are
+ * the journal's own crash hook (NOTEKERNEL_TEST_DIE_AFTER_STEPS: after the plan, after k notes,
+ * before the close), half a timer spread over the operation's measured duration.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import yaml from 'js-yaml';
+import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
+import { runCli } from '../support/run-cli.js';
+import { removeDir, tempDir } from '../support/temp.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map(removeDir));
+});
+
+type Files = Map<string, string>;
+
+/** Every visible file under the root (hidden folders are metadata, not notes). */
+function readFiles(root: string): Files {
+  const out: Files = new Map();
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const rel = path.relative(root, path.join(entry.parentPath, entry.name));
+    if (entry.isFile() && !rel.split(path.sep).some((part) => part.startsWith('.'))) out.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
+  }
+  return out;
+}
+
+/** Temp files where notes live (the metadata folders hold no notes). */
+function tempFiles(root: string): string[] {
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((rel) => path.basename(rel).startsWith('.nk-tmp-') && !path.dirname(rel).split(path.sep).some((p) => p.startsWith('.')));
+}
+
+/** Closes the client and waits until the server process is gone (its folder may then be removed). */
+async function closeAndWait(session: StdioSession): Promise<void> {
+  const pid = session.pid();
+  await session.close().catch(() => undefined);
+  for (let waited = 0; pid !== null && waited < 10_000; waited += 20) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A flint note's title and body: what a rename changes (its `updated` stamp differs run to run). */
+function flintState(text: string): string {
+  const match = /^---\n([\s\S]*?)\n---\n\n?([\s\S]*)$/.exec(text);
+  if (!match) return `unparsable:${text}`;
+  const meta = yaml.load(match[1] ?? '', { schema: yaml.CORE_SCHEMA }) as { title: string };
+  return `${meta.title}\n${match[2]}`;
+}
+
+interface Scenario {
+  /** A read-only tool with no arguments. */
+  probe: string;
+  /** Builds the vault as it is before the operation. */
+  seed(root: string): Promise<void>;
+  serveArgs(root: string): string[];
+  /** Runs the operation over MCP (the promise may never settle when the server is killed). */
+  run(session: Awaited<ReturnType<typeof connectStdio>>): Promise<unknown>;
+  /** Per file key (a path, or an id where the name changes), the state that matters. */
+  states(root: string): Map<string, string>;
+  /** After the restart: index, links and listings agree with the files. */
+  checkServed(session: Awaited<ReturnType<typeof connectStdio>>, wholly: 'before' | 'after'): Promise<void>;
+}
+
+async function measure(scenario: Scenario, root: string): Promise<number> {
+  const session = await connectStdio(scenario.serveArgs(root));
+  const started = performance.now();
+  await scenario.run(session);
+  const ms = performance.now() - started;
+  await closeAndWait(session);
+  return ms;
+}
+
+async function crashAt(scenario: Scenario, seedRoot: string, point: { hook?: string; afterMs?: number }): Promise<{ root: string }> {
+  const root = await tempDir('nk-journal-crash-');
+  dirs.push(root);
+  fs.cpSync(seedRoot, root, { recursive: true });
+  const session = await connectStdio(scenario.serveArgs(root), point.hook !== undefined ? { NOTEKERNEL_TEST_DIE_AFTER_STEPS: point.hook } : {});
+  const pid = session.pid() as number;
+  const exited = new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 5);
+  });
+  const call = scenario.run(session).catch(() => undefined);
+  if (point.afterMs !== undefined) {
+    await new Promise((r) => setTimeout(r, point.afterMs));
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already done and gone is fine: the operation finished before the kill
+    }
+  }
+  await Promise.race([exited, call.then(() => (point.afterMs !== undefined ? undefined : exited))]);
+  if (point.afterMs === undefined) await exited;
+  await closeAndWait(session);
+  return { root };
+}
+
+async function runScenario(name: string, scenario: Scenario, hookPoints: string[]): Promise<void> {
+  const seedRoot = await tempDir(`nk-journal-seed-${name}-`);
+  dirs.push(seedRoot);
+  await scenario.seed(seedRoot);
+  const before = scenario.states(seedRoot);
+  const reference = await tempDir(`nk-journal-ref-${name}-`);
+  dirs.push(reference);
+  fs.cpSync(seedRoot, reference, { recursive: true });
+  const ms = await measure(scenario, reference);
+  const after = scenario.states(reference);
+  expect([...after.values()].filter((v, i) => v !== [...before.values()][i]).length).toBeGreaterThan(0);
+
+  const timerPoints = Array.from({ length: 20 - hookPoints.length }, (_, i) => Math.round((ms * (i + 1)) / (20 - hookPoints.length + 1)));
+  const points = [...hookPoints.map((hook) => ({ hook })), ...timerPoints.map((afterMs) => ({ afterMs }))];
+  const seen = { before: 0, after: 0, recovered: 0 };
+  for (const point of points) {
+    const { root } = await crashAt(scenario, seedRoot, point);
+    const session = await connectStdio(scenario.serveArgs(root));
+    // The first answer comes after the open, and the open after the recovery.
+    await callTool(session.client, scenario.probe, {});
+    const now = scenario.states(root);
+    const label = JSON.stringify(point);
+    expect([...now.keys()].filter((k) => !before.has(k) && !after.has(k)), label).toEqual([]);
+    let wholly: 'before' | 'after' | undefined;
+    for (const key of new Set([...before.keys(), ...after.keys()])) {
+      const state = now.get(key);
+      const which = state === after.get(key) ? 'after' : state === before.get(key) ? 'before' : 'neither';
+      expect(which, `${label} ${key}`).not.toBe('neither');
+      if (before.get(key) === after.get(key)) continue;
+      wholly ??= which as 'before' | 'after';
+      expect(which, `${label} ${key}: one note is ${which}, another ${wholly}`).toBe(wholly);
+    }
+    expect(tempFiles(root), label).toEqual([]);
+    await scenario.checkServed(session, wholly ?? 'before');
+    const log = session.stderr();
+    if (log.includes('journal: an operation interrupted by a crash')) seen.recovered++;
+    seen[wholly ?? 'before']++;
+    await closeAndWait(session);
+    const doctor = await runCli(['doctor', '--json', ...scenario.serveArgs(root).slice(1)]);
+    const journal = (JSON.parse(doctor.stdout) as { findings: Array<{ check: string; ok: boolean; detail: string }> }).findings.find((f) => f.check === 'journal');
+    expect(journal?.ok, `${label} ${journal?.detail}`).toBe(true);
+  }
+  // Each hook point comes after the plan is durable: those always finish, and say so.
+  expect(seen.recovered, JSON.stringify(seen)).toBeGreaterThanOrEqual(hookPoints.length);
+  expect(seen.after).toBeGreaterThanOrEqual(hookPoints.length);
+}
+
+const LINKERS = 200;
+
+describe('kill -9 during journalled operations', () => {
+  it('a rename with 200 inbound links: every note wholly before or after, links agree', async () => {
+    let hash = '';
+    await runScenario(
+      'rename',
+      {
+        async seed(root) {
+          const notes = [{ title: 'Hub', content: 'The hub.\n' }, ...Array.from({ length: LINKERS }, (_, i) => ({ title: `Linker ${i}`, content: `Note ${i} points to [[Hub]] and [[Hub|the hub]].\n` }))];
+          const made = await runCli(['call', 'create_note', JSON.stringify({ notes }), '--profile', 'flint', '--vault', root]);
+          expect(made.code, made.stderr).toBe(0);
+          const hub = await runCli(['call', 'get_note', JSON.stringify({ identifier: 'general/hub.md' }), '--profile', 'flint', '--vault', root]);
+          hash = (JSON.parse(hub.stdout) as { content_hash: string }).content_hash;
+        },
+        probe: 'list_note_types',
+        serveArgs: (root) => ['serve', '--profile', 'flint', '--vault', root],
+        run: (session) => session.client.callTool({ name: 'rename_note', arguments: { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hash } }),
+        states: (root) => new Map([...readFiles(root)].map(([rel, text]) => [rel, flintState(text)])),
+        async checkServed(session, wholly) {
+          const title = wholly === 'after' ? 'Central Hub' : 'Hub';
+          const hub = (await callTool(session.client, 'get_note', { identifier: 'general/hub.md' })).body as { title: string };
+          expect(hub.title).toBe(title);
+          const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: 'general/hub.md' })).body as { backlinks: unknown[] };
+          expect(backlinks.backlinks.length).toBe(LINKERS * 2);
+          const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
+          expect(broken.count).toBe(0);
+          const found = (await callTool(session.client, 'search_notes', { query: `"${title}"`, limit: 5 })).body as unknown;
+          expect(JSON.stringify(found)).toContain('general/hub.md');
+        },
+      },
+      ['0', '1', '100', '199', 'end'],
+    );
+  }, 600_000);
+
+  it('a memory_rename with 100 inbound links: one file per id, every entry wholly before or after', async () => {
+    const ids = Array.from({ length: 100 }, (_, i) => `id__E${String(i).padStart(4, '0').replace(/0/g, 'z')}x`);
+    const idOf = (rel: string) => /id__\w{6}/.exec(rel)?.[0] ?? rel;
+    await runScenario(
+      'memory',
+      {
+        async seed(root) {
+          fs.writeFileSync(path.join(root, 'target-entry id__Targ11.md'), '# Target entry\n\nthe entry everyone links to\n');
+          ids.forEach((id, i) => fs.writeFileSync(path.join(root, `entry-${i} ${id}.md`), `# Entry ${i}\n\nsee [[id__Targ11|Target entry]] and [[id__Targ11|my own words]]\n`));
+        },
+        probe: 'memory_orphans',
+        serveArgs: (root) => ['serve', '--profile', 'agent-memory', '--vault', root],
+        run: (session) => session.client.callTool({ name: 'memory_rename', arguments: { id: 'id__Targ11', new_title: 'Renamed target' } }),
+        states(root) {
+          const byId = new Map<string, string>();
+          for (const [rel, text] of readFiles(root)) {
+            const id = idOf(rel);
+            // An id on two files is never one state: it shows as both texts joined.
+            byId.set(id, byId.has(id) ? `${byId.get(id)}\n<also>\n${rel}:${text}` : `${rel}:${text}`);
+          }
+          return byId;
+        },
+        async checkServed(session, wholly) {
+          const doctor = (await callTool(session.client, 'memory_doctor', {})).body;
+          expect((doctor as { duplicateIds: unknown[]; ok: boolean }).duplicateIds).toEqual([]);
+          expect((doctor as { ok: boolean }).ok).toBe(true);
+          const links = (await callTool(session.client, 'memory_links', { id: 'id__Targ11' })).body as { inbound: unknown[] };
+          expect(links.inbound.length).toBe(100);
+          const read = (await callTool(session.client, 'memory_read', { id: 'id__Targ11' })).body as { title: string };
+          expect(read.title).toBe(wholly === 'after' ? 'Renamed target' : 'Target entry');
+        },
+      },
+      ['0', '1', '50', 'end'],
+    );
+  }, 600_000);
+
+  it('a 500-note batch create: all notes or none, each complete, listed once', async () => {
+    const notes = Array.from({ length: 500 }, (_, i) => ({ type: 'general', title: `Batch note ${i}`, content: `body ${i}\n`.repeat(50) }));
+    await runScenario(
+      'batch',
+      {
+        async seed(root) {
+          const made = await runCli(['call', 'create_note', JSON.stringify({ title: 'Seed', content: 'seed\n' }), '--profile', 'flint', '--vault', root]);
+          expect(made.code, made.stderr).toBe(0);
+        },
+        probe: 'list_note_types',
+        serveArgs: (root) => ['serve', '--profile', 'flint', '--vault', root],
+        run: (session) => session.client.callTool({ name: 'create_note', arguments: { notes } }),
+        states: (root) => new Map([...readFiles(root)].map(([rel, text]) => [rel, flintState(text)])),
+        async checkServed(session, wholly) {
+          const types = (await callTool(session.client, 'list_note_types', {})).body as Array<{ name: string; noteCount: number }>;
+          expect(types.find((t) => t.name === 'general')?.noteCount).toBe(wholly === 'after' ? 501 : 1);
+        },
+      },
+      ['0', '1', '250', '499', 'end'],
+    );
+  }, 600_000);
+});
