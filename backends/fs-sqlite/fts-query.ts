@@ -4,6 +4,7 @@
  * its letters and digits and emitted inside double quotes, so no character an agent types can
  * reach FTS5's own grammar (columns, NEAR, ^, parentheses): nothing here is a syntax error.
  */
+import { foldLetters } from '../../toolkit/text/fold-letters.js';
 
 /** Words and digits as unicode61 sees them; everything else separates tokens. */
 const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
@@ -29,8 +30,9 @@ interface Clause {
 
 type Item = Clause | 'OR';
 
+/** The words of a query, letter-folded as the index holds them (`Łódź` → `Lodz`). */
 export function tokens(text: string): string[] {
-  return text.match(TOKEN) ?? [];
+  return foldLetters(text).match(TOKEN) ?? [];
 }
 
 /** `"tok tok"` (and `*` for a prefix), or undefined when the text holds no token at all. */

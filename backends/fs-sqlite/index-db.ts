@@ -9,6 +9,7 @@ import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kern
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
+import { foldLetters } from '../../toolkit/text/fold-letters.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
 
 export interface IndexedNote {
@@ -130,12 +131,13 @@ export class IndexDb {
     this.digestChange = xor53(this.digestChange, fileStateHash(note.id, note.size, note.mtimeMs));
     if (old) {
       this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
-      s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
+      s.ftsDelete.run(old.rowid, old.id, foldLetters(old.title), foldLetters(old.content), old.type);
       s.deleteMetadata.run(note.id);
     }
     const { lastInsertRowid } = s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
     const rowid = old ? old.rowid : lastInsertRowid;
-    s.ftsInsert.run(rowid, note.id, note.title, note.content, note.type);
+    // Folded words in the index, the note's own text in `notes` (what highlight and snippet show).
+    s.ftsInsert.run(rowid, note.id, foldLetters(note.title), foldLetters(note.content), note.type);
     for (const [key, value] of Object.entries(note.metadata)) {
       for (const [text, kind] of metadataRows(value)) s.insertMetadata.run(note.id, key, text, kind);
     }
@@ -147,7 +149,7 @@ export class IndexDb {
     const old = s.existing.get(id) as FtsRow | undefined;
     if (!old) return;
     this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
-    s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
+    s.ftsDelete.run(old.rowid, old.id, foldLetters(old.title), foldLetters(old.content), old.type);
     s.deleteMetadata.run(id);
     s.deleteNote.run(id);
   }
@@ -345,6 +347,7 @@ function openAndMigrate(file: string): Database.Database {
 }
 
 function applySchema(db: Database.Database): void {
+  db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
   // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
   // opening a fresh vault together, the second finds the first one's schema, not a race.
   const step = db.transaction((): boolean => {

@@ -51,6 +51,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   DELETE FROM nk_meta WHERE key = 'files_digest';
   `,
+  // 4: the full-text index holds letter-folded title and content (toolkit/text/fold-letters.ts:
+  // ł → l, ø → o, ß → ss, …), which unicode61 alone leaves apart. Refilled from the rows in place
+  // (no file is read); nk_fold is registered on every connection that migrates.
+  `
+  INSERT INTO notes_fts(notes_fts) VALUES('delete-all');
+  INSERT INTO notes_fts(rowid, id, title, content, type) SELECT rowid, id, nk_fold(title), nk_fold(content), type FROM notes;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

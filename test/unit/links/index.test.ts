@@ -125,6 +125,16 @@ describe('links index on fs-sqlite', () => {
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(1);
   });
 
+  it('resolves names letter-folded as search folds them: [[Lodz]] and [[łódź]] find Łódź', async () => {
+    const { vault } = await flint();
+    const lodz = await create(vault, 'Łódź', 'the city');
+    const oresund = await create(vault, 'Øresund Straße', 'the bridge');
+    const source = await create(vault, 'Source', 'See [[Lodz]], [[łódź]], [[LODZ|city]] and [[oresund strasse]].');
+    const links = (await vault.call('get_note_links', { identifier: source })) as { outgoing_internal: Row[] };
+    expect(links.outgoing_internal.map((l) => l.target_note_id)).toEqual([lodz, lodz, lodz, oresund]);
+    expect(((await vault.call('get_backlinks', { identifier: 'lodz' })) as { note_id: string }).note_id).toBe(lodz);
+  });
+
   it('unknown identifiers fail with not_found', async () => {
     const { vault } = await flint();
     await expect(vault.call('get_backlinks', { identifier: 'No Such Note' })).rejects.toMatchObject({ code: 'not_found' });

@@ -20,7 +20,8 @@ describe('parseAgentQuery', () => {
     ['node.js', P('"node js"'), undefined],
     ['title:plan', P('"title plan"'), undefined],
     ['"unclosed phrase', P('"unclosed phrase"'), undefined],
-    ['Café Über', P('"Café" AND "Über"'), undefined],
+    ['Café Über', P('"Cafe" AND "Uber"'), undefined],
+    ['Łódź straße', P('"Lodz" AND "strasse"'), undefined],
     ['!!! ( ) * ^ :', undefined, undefined],
     ['', undefined, undefined],
   ])('%j', (text, positive, negative) => {
