@@ -27,9 +27,11 @@ describe('index folding upgrade', () => {
       await instance.search?.close();
       await instance.store?.close();
 
-      // What an older notekernel left: schema 3, words indexed as written.
+      // What an older notekernel left: schema 3, words indexed as written, no title keys.
       const db = new Database(path.join(root, '.notekernel', 'notekernel.db'));
-      db.exec("INSERT INTO notes_fts(notes_fts) VALUES('delete-all'); INSERT INTO notes_fts(rowid, id, title, content, type) SELECT rowid, id, title, content, type FROM notes;");
+      db.exec(`DROP TABLE nk_title_keys; DROP TABLE notes_fts;
+        CREATE VIRTUAL TABLE notes_fts USING fts5(id UNINDEXED, title, content, type, content = 'notes', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2');
+        INSERT INTO notes_fts(rowid, id, title, content, type) SELECT rowid, id, title, content, type FROM notes;`);
       db.pragma('user_version = 3');
       expect(db.prepare("SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH 'lodz'").get()).toEqual({ n: 0 });
       db.close();
@@ -38,6 +40,7 @@ describe('index folding upgrade', () => {
       const page = await search.search({ text: 'lodz bjorn', limit: 5 });
       expect(page.hits.map((h) => h.id)).toEqual(['general/lodz.md']);
       expect(page.hits[0]?.snippet).toContain('<mark>Bjørn</mark>');
+      expect((await search.search({ text: 'Łódź', limit: 5 })).hits.map((h) => h.id)).toEqual(['general/lodz.md']);
       await instance.search?.close();
       await instance.store?.close();
     } finally {
