@@ -121,6 +121,24 @@ export interface NoteStore {
   watch?(listener: (change: ExternalChange) => void): () => void;
   /** capability `index-db` */
   readonly indexDb?: IndexDatabase;
+  /**
+   * A backend that reads every changed file in an index pass of its own (fs-sqlite's refresh)
+   * hands each batch it parsed to derived indexes (links, tags) here, so they are built from the
+   * same read of each file, not from a second pass (decision 026). Returns an unsubscribe function.
+   */
+  observeIndexPass?(observer: IndexPassObserver): () => void;
+}
+
+/**
+ * A derived index fed by the backend's index pass. Calls come one at a time, in order, and the
+ * pass waits for each, so a batch's notes are released before the next is read: memory stays
+ * bounded by the batch, whatever the vault's size.
+ */
+export interface IndexPassObserver {
+  /** Notes the pass (re)indexed, and ids it dropped (files gone or no longer notes). */
+  batch(notes: readonly Note[], removed: readonly string[]): void | Promise<void>;
+  /** The pass ended; `complete` is false when it stopped early (a closing vault) or failed. */
+  end(complete: boolean): void | Promise<void>;
 }
 
 /** Operators a metadata predicate may use (seed 000's `metadata_filters`). */

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { ExternalChange, IndexPassObserver, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
@@ -66,6 +66,7 @@ export class FsSqliteStore implements NoteStore {
   private readonly freshness = new IndexFreshness();
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
+  private readonly passObservers = new Set<IndexPassObserver>();
   private closed = false;
 
   constructor(
@@ -114,7 +115,12 @@ export class FsSqliteStore implements NoteStore {
   }
 
   private refreshWith(progress: ProgressReporter | undefined): (pause: () => Promise<void>) => Promise<RefreshReport> {
-    return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, ...(progress ? { progress } : {}) });
+    return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, observers: this.passObservers, ...(progress ? { progress } : {}) });
+  }
+
+  observeIndexPass(observer: IndexPassObserver): () => void {
+    this.passObservers.add(observer);
+    return () => void this.passObservers.delete(observer);
   }
 
   /** Resolves when the index rows can be read and written (no refresh under way). */

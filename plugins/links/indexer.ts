@@ -17,6 +17,8 @@ export interface ApplyResult {
   keys: Set<string>;
   /** The title before, when this write changed it. */
   oldTitle: string | null;
+  /** The keys the note's own links are stored under (resolve them again once every name is known). */
+  linkKeys: string[];
 }
 
 const KEY_CHUNK = 400;
@@ -34,7 +36,7 @@ export class LinkIndexer {
     const before: NoteNames | undefined = state ? { id: note.id, title: state.title, stem: state.stem } : this.names.get(note.id);
     this.names.add(after);
     if (state && state.content_hash === note.contentHash && state.title === after.title && state.stem === after.stem) {
-      return { changed: false, keys: new Set(), oldTitle: null };
+      return { changed: false, keys: new Set(), oldTitle: null, linkKeys: [] };
     }
     let oldTitle: string | null = null;
     const keys = new Set<string>();
@@ -47,7 +49,7 @@ export class LinkIndexer {
     }
     const { links, externals } = this.extract(note);
     this.links.replaceNote({ note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem }, links, externals, state === undefined);
-    return { changed: true, keys, oldTitle };
+    return { changed: true, keys, oldTitle, linkKeys: links.map((l) => l.target_key) };
   }
 
   /** A note is gone: its links out go, links into it re-resolve (usually to nothing: broken). */
