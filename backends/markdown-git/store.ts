@@ -40,6 +40,8 @@ export class MarkdownGitStore implements NoteStore {
   readonly index = new EntryIndex();
   private readonly locks: WriteLocks;
   private readonly root: string;
+  /** The first scan of the root (openInBackground); every call that needs the entry index waits for it. */
+  private opening: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
@@ -48,6 +50,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async get(id: string): Promise<Note | undefined> {
+    await this.opening;
     if (!isEntryId(id) && !isEntryId(`id__${id}`)) return undefined;
     const key = normaliseId(id);
     const record = this.index.primary(key);
@@ -65,6 +68,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async list(query: ListQuery = {}): Promise<NoteSummary[]> {
+    await this.opening;
     if (query.type !== undefined) return []; // no types here: nothing is of any type
     await this.deps.timestamps.sync();
     const rows = this.index.records().map((r) => toSummary(r, this.timesOf(r)));
@@ -81,10 +85,12 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async count(query: Pick<ListQuery, 'type'> = {}): Promise<number> {
+    await this.opening;
     return query.type !== undefined ? 0 : this.index.size;
   }
 
   async create(input: NewNote): Promise<Note> {
+    await this.opening;
     const title = assertTitle(input.title);
     const tags = normaliseTags(input.tags ?? []);
     assertText(input.content);
@@ -106,6 +112,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    await this.opening;
     const key = normaliseId(id);
     if (change.title !== undefined) assertTitle(change.title);
     if (change.content !== undefined) assertText(change.content);
@@ -149,6 +156,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
+    await this.opening;
     const key = normaliseId(id);
     return this.lock(key, async () => {
       const record = this.requireSingle(key);
@@ -167,6 +175,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async refresh(progress?: ProgressReporter): Promise<RefreshReport> {
+    await this.opening;
     const started = performance.now();
     this.deps.timestamps.relocate();
     await this.deps.timestamps.sync();
@@ -175,12 +184,23 @@ export class MarkdownGitStore implements NoteStore {
     return { ...report, ms: Math.round(performance.now() - started) };
   }
 
+  /**
+   * The opening scan and history walk run behind the open: a client's `initialize` and
+   * `tools/list` are answered while the entries are read (decision 026). Calls that need the
+   * entries wait for the scan; a failed scan fails them with its reason.
+   */
+  openInBackground(open: () => Promise<void>): void {
+    this.opening = open();
+    this.opening.catch(() => {}); // reported by the calls that wait on it
+  }
+
   /** Reads every changed file (size or mtime differ from what the index holds). Memory only. */
   rescan(progress?: ProgressReporter): Promise<Omit<RefreshReport, 'ms'>> {
     return rescanRoot(this.root, this.index, this.deps.logger, progress);
   }
 
   async close(): Promise<void> {
+    await this.opening.catch(() => {});
     this.locks.close();
     if (!this.deps.readOnly) await this.deps.timestamps.save();
   }

@@ -17,7 +17,10 @@ export interface ApplyResult {
   keys: Set<string>;
   /** The title before, when this write changed it. */
   oldTitle: string | null;
-  /** The keys the note's own links are stored under (resolve them again once every name is known). */
+  /**
+   * Keys of the note's own links that a note named later could still claim: unresolved, or
+   * resolved by a weaker name (stem, former) than a title that may yet appear.
+   */
   linkKeys: string[];
 }
 
@@ -49,7 +52,8 @@ export class LinkIndexer {
     }
     const { links, externals } = this.extract(note);
     this.links.replaceNote({ note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem }, links, externals, state === undefined);
-    return { changed: true, keys, oldTitle, linkKeys: links.map((l) => l.target_key) };
+    const open = links.filter((l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former');
+    return { changed: true, keys, oldTitle, linkKeys: open.map((l) => l.target_key) };
   }
 
   /** A note is gone: its links out go, links into it re-resolve (usually to nothing: broken). */

@@ -2,7 +2,8 @@
  * `npm run bench`: generates vaults under .bench-data/ (or BENCH_DIR) and prints each
  * benchmark beside a baseline measured in the same run. BENCH_NOTES scales the vault.
  * BENCH_ONLY picks groups, comma-separated: startup (includes the spawned row and the flint note
- * benches), links, search, git, or spawned (the spawned start-up row alone).
+ * benches), links, search, git, or spawned (the spawned start-up row alone); scale (issue 18:
+ * cold index with links, first answers after a spawn, the keyword set, titles first) only when named.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { benchLinks } from './links.js';
 import { benchSearch } from './search.js';
 import { benchGitTimestamps } from './git-timestamps.js';
 import { benchSpawnedStartupAlone } from './spawned-startup.js';
+import { benchScale } from './scale.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -26,5 +28,6 @@ if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, n
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
 if (only.has('search')) rows.push(...(await benchSearch(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('git')) rows.push(...(await benchGitTimestamps(workDir)));
+if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;
