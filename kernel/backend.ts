@@ -127,6 +127,12 @@ export interface NoteStore {
    * same read of each file, not from a second pass (decision 026). Returns an unsubscribe function.
    */
   observeIndexPass?(observer: IndexPassObserver): () => void;
+  /**
+   * A cheap token that changes whenever any note's bytes, name or presence changes (fs-sqlite:
+   * its files digest, decision 012), or undefined when the backend has none at hand. A derived
+   * index that stored the token of its last full check skips the next one when it is unchanged.
+   */
+  snapshotToken?(): Promise<string | undefined>;
 }
 
 /**

@@ -118,6 +118,12 @@ export class FsSqliteStore implements NoteStore {
     return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, observers: this.passObservers, ...(progress ? { progress } : {}) });
   }
 
+  async snapshotToken(): Promise<string | undefined> {
+    await this.freshness.ready();
+    const digest = this.db.filesDigest();
+    return digest === undefined ? undefined : `files:${digest}:${this.db.count()}`;
+  }
+
   observeIndexPass(observer: IndexPassObserver): () => void {
     this.passObservers.add(observer);
     return () => void this.passObservers.delete(observer);

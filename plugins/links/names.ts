@@ -72,6 +72,18 @@ export class NameIndex {
     this.former = former;
   }
 
+  /** The same from the names the link index stored with each note (no listing of the store). */
+  rebuildFromNames(names: Iterable<NoteNames>, former: Map<string, string>): void {
+    this.unbuilt = undefined;
+    this.former = former;
+    this.byTitle.clear();
+    this.byStem.clear();
+    this.byPath.clear();
+    this.byToken.clear();
+    this.names.clear();
+    for (const n of names) this.add(n);
+  }
+
   private built(): this {
     const summaries = this.unbuilt;
     if (summaries === undefined) return this;
