@@ -125,6 +125,18 @@ export interface NoteStore {
   /** capability `index-db` */
   readonly indexDb?: IndexDatabase;
   /**
+   * A backend that reads every changed file in an index pass of its own (fs-sqlite's refresh)
+   * hands each batch it parsed to derived indexes (links, tags) here, so they are built from the
+   * same read of each file, not from a second pass (decision 026). Returns an unsubscribe function.
+   */
+  observeIndexPass?(observer: IndexPassObserver): () => void;
+  /**
+   * A cheap token that changes whenever any note's bytes, name or presence changes (fs-sqlite:
+   * its files digest, decision 012), or undefined when the backend has none at hand. A derived
+   * index that stored the token of its last full check skips the next one when it is unchanged.
+   */
+  snapshotToken?(): Promise<string | undefined>;
+  /**
    * The type a note created without one gets, when the store's options set it explicitly
    * (fs-sqlite's `defaultType`): a config's choice, which wins over a vault's own default.
    */
@@ -173,6 +185,18 @@ export interface RemoteSync {
   stats(): Promise<RemoteSyncStats>;
   /** Drops the local copy and rebuilds it from the service (a full sync). */
   resetCache(): Promise<RemoteSyncReport>;
+}
+
+/**
+ * A derived index fed by the backend's index pass. Calls come one at a time, in order, and the
+ * pass waits for each, so a batch's notes are released before the next is read: memory stays
+ * bounded by the batch, whatever the vault's size.
+ */
+export interface IndexPassObserver {
+  /** Notes the pass (re)indexed, and ids it dropped (files gone or no longer notes). */
+  batch(notes: readonly Note[], removed: readonly string[]): void | Promise<void>;
+  /** The pass ended; `complete` is false when it stopped early (a closing vault) or failed. */
+  end(complete: boolean): void | Promise<void>;
 }
 
 /** Operators a metadata predicate may use (seed 000's `metadata_filters`). */

@@ -4,16 +4,17 @@
  * its letters and digits and emitted inside double quotes, so no character an agent types can
  * reach FTS5's own grammar (columns, NEAR, ^, parentheses): nothing here is a syntax error.
  */
-
-/** Words and digits as unicode61 sees them; everything else separates tokens. */
-const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+import { titleKey, words } from './title-key.js';
 
 /** Bounds an expression so a pasted document cannot become a huge query. */
 const MAX_CLAUSES = 32;
 const MAX_TOKENS_PER_CLAUSE = 16;
 
-/** The columns words are matched in (`id` is unindexed, `type` is a filter, not text). */
-const TEXT_COLUMNS = '{title content}';
+/**
+ * Words match in title and content: `id` and `type` are UNINDEXED (schema 4). A column filter
+ * (`{title content} :`) made FTS5 read every match's position list just to count it: twice the
+ * time of the same query without one.
+ */
 
 export interface FtsQuery {
   /** Rows must match this; undefined when the query has no positive term. */
@@ -29,8 +30,9 @@ interface Clause {
 
 type Item = Clause | 'OR';
 
+/** The words of a query, letter-folded as the index holds them (`Łódź` → `Lodz`). */
 export function tokens(text: string): string[] {
-  return text.match(TOKEN) ?? [];
+  return words(text);
 }
 
 /** `"tok tok"` (and `*` for a prefix), or undefined when the text holds no token at all. */
@@ -121,9 +123,20 @@ export function parseAgentQuery(text: string): FtsQuery {
     .join(' AND ');
   const negative = negatives.slice(0, MAX_CLAUSES).join(' OR ');
   return {
-    ...(positive ? { positive: `${TEXT_COLUMNS} : (${positive})` } : {}),
-    ...(negative ? { negative: `${TEXT_COLUMNS} : (${negative})` } : {}),
+    ...(positive ? { positive } : {}),
+    ...(negative ? { negative } : {}),
   };
+}
+
+/**
+ * The title a plain query names (`Project Quasar 13`, `"weekly review"`), as a title key; undefined
+ * when the query excludes, alternates or asks for a prefix, where "the note titled so" means nothing.
+ */
+export function titleKeyOfQuery(text: string): string | undefined {
+  const items = scan(text);
+  if (!items.length || items.some((item) => item === 'OR' || item.negated || item.phrase.endsWith('*'))) return undefined;
+  const key = titleKey(text);
+  return key === '' ? undefined : key;
 }
 
 /** `content_contains`: the words in order, the last one a prefix, in the content column only. */

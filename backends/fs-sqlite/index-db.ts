@@ -9,6 +9,8 @@ import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kern
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
+import { foldLetters } from '../../toolkit/text/fold-letters.js';
+import { titleKey } from './title-key.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
 
 export interface IndexedNote {
@@ -95,6 +97,8 @@ export class IndexDb {
       setDigest: db.prepare(`INSERT INTO nk_meta (key, value) VALUES ('${DIGEST_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
       ftsInsert: db.prepare('INSERT INTO notes_fts (rowid, id, title, content, type) VALUES (?, ?, ?, ?, ?)'),
       ftsDelete: db.prepare("INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)"),
+      setTitleKey: db.prepare('INSERT INTO nk_title_keys (note_rowid, key) VALUES (?, ?) ON CONFLICT(note_rowid) DO UPDATE SET key = excluded.key'),
+      deleteTitleKey: db.prepare('DELETE FROM nk_title_keys WHERE note_rowid = ?'),
       deleteMetadata: db.prepare('DELETE FROM note_metadata WHERE note_id = ?'),
       insertMetadata: db.prepare('INSERT INTO note_metadata (note_id, key, value, value_type) VALUES (?, ?, ?, ?)'),
       fileStates: db.prepare('SELECT id, size, mtime_ms, content_hash FROM notes INDEXED BY idx_notes_file_state').raw(),
@@ -130,12 +134,14 @@ export class IndexDb {
     this.digestChange = xor53(this.digestChange, fileStateHash(note.id, note.size, note.mtimeMs));
     if (old) {
       this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
-      s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
+      s.ftsDelete.run(old.rowid, old.id, foldLetters(old.title), foldLetters(old.content), old.type);
       s.deleteMetadata.run(note.id);
     }
     const { lastInsertRowid } = s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
     const rowid = old ? old.rowid : lastInsertRowid;
-    s.ftsInsert.run(rowid, note.id, note.title, note.content, note.type);
+    // Folded words in the index, the note's own text in `notes` (what highlight and snippet show).
+    s.ftsInsert.run(rowid, note.id, foldLetters(note.title), foldLetters(note.content), note.type);
+    s.setTitleKey.run(rowid, titleKey(note.title));
     for (const [key, value] of Object.entries(note.metadata)) {
       for (const [text, kind] of metadataRows(value)) s.insertMetadata.run(note.id, key, text, kind);
     }
@@ -147,7 +153,8 @@ export class IndexDb {
     const old = s.existing.get(id) as FtsRow | undefined;
     if (!old) return;
     this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
-    s.ftsDelete.run(old.rowid, old.id, old.title, old.content, old.type);
+    s.ftsDelete.run(old.rowid, old.id, foldLetters(old.title), foldLetters(old.content), old.type);
+    s.deleteTitleKey.run(old.rowid);
     s.deleteMetadata.run(id);
     s.deleteNote.run(id);
   }
@@ -345,6 +352,8 @@ function openAndMigrate(file: string): Database.Database {
 }
 
 function applySchema(db: Database.Database): void {
+  db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
+  db.function('nk_title_key', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? titleKey(text) : ''));
   // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
   // opening a fresh vault together, the second finds the first one's schema, not a race.
   const step = db.transaction((): boolean => {

@@ -11,6 +11,12 @@ import { packageRoot } from '../../kernel/package-root.js';
 import { parseChangedFile, type ChangedFile, type ParsedFile } from './parse-file.js';
 
 const WORKER_THRESHOLD = 1000;
+/**
+ * Batches handed to the worker ahead of the writer. Parsed notes wait in memory until written;
+ * posting every batch at once let a 100,000-note index hold most of the vault's text at once
+ * (0.9 GB peak). Two ahead keep the worker busy while the writer works on the third.
+ */
+const AHEAD = 2;
 // Built to dist/ only; sources under a test runner use it once built, or parse inline.
 const WORKER_SCRIPT = path.join(packageRoot(), 'dist', 'backends', 'fs-sqlite', 'parse-worker.js');
 
@@ -38,9 +44,15 @@ export async function* parsedBatches(changed: ChangedFile[], batchSize: number, 
     for (const [seq, resolve] of waiting) resolve((batches[seq] ?? []).map(parseChangedFile));
     waiting.clear();
   });
-  batches.forEach((files, seq) => worker.postMessage({ seq, files }));
+  let posted = 0;
+  const postUpTo = (limit: number): void => {
+    if (failure) return;
+    for (; posted < Math.min(limit, batches.length); posted++) worker.postMessage({ seq: posted, files: batches[posted] });
+  };
+  postUpTo(AHEAD + 1);
   try {
     for (let seq = 0; seq < batches.length; seq++) {
+      postUpTo(seq + AHEAD + 1);
       const ready = results.get(seq);
       if (ready) {
         results.delete(seq);

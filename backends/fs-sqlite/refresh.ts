@@ -5,10 +5,10 @@
  * decision 012).
  */
 import path from 'node:path';
-import type { RefreshReport } from '../../kernel/backend.js';
+import type { IndexPassObserver, RefreshReport } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
-import type { IndexDb } from './index-db.js';
+import type { IndexDb, IndexedNote } from './index-db.js';
 import { notesInScan, scanRulesOf, skippedByLayout, typeOfFolder, type Layout } from './layout.js';
 import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../toolkit/files/file-scan.js';
 import { xor53 } from '../../toolkit/files/file-digest.js';
@@ -27,10 +27,12 @@ export interface RefreshOptions {
    * serving; it may reject to stop the refresh (the vault is closing).
    */
   pause: () => Promise<void>;
+  /** Derived indexes fed batch by batch from this pass's reads (NoteStore.observeIndexPass). */
+  observers?: ReadonlySet<IndexPassObserver>;
 }
 
 export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
-  const { progress = noProgress, pause } = options;
+  const { progress = noProgress, pause, observers = new Set<IndexPassObserver>() } = options;
   const started = performance.now();
   const scan = await scanFilesInSlices(root, pause, undefined, scanRulesOf(layout));
   for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
@@ -64,34 +66,47 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   }
 
   const skipped: RefreshReport['skipped'] = [...scan.skipped];
+  const removedIds = [...known.keys()];
   let indexed = 0;
+  let complete = false;
   if (changed.length) progress.start('indexing notes', changed.length);
   try {
+    // Gone files first: a derived index then sees a file moved while nobody watched as one id
+    // gone and one with the same bytes new, in the same pass.
+    if (removedIds.length) {
+      db.transaction(() => removedIds.forEach((id) => db.remove(id)));
+      for (const observer of observers) await observer.batch([], removedIds);
+    }
     for await (const batch of parsedBatches(changed, BATCH, logger)) {
       await pause();
+      const notes: IndexedNote[] = [];
+      const dropped: string[] = [];
       db.transaction(() => {
         for (const parsed of batch) {
           if (!parsed.ok) {
             if (parsed.remove) {
               logger.warn({ path: parsed.id, reason: parsed.reason }, 'note file skipped');
               db.remove(parsed.id);
+              dropped.push(parsed.id);
             }
             skipped.push({ path: parsed.id, reason: parsed.reason });
             continue;
           }
           if (parsed.warnings) logger.warn({ path: parsed.note.id, warnings: parsed.warnings }, 'note read with warnings');
           db.upsert(parsed.note);
+          notes.push(parsed.note);
           indexed++;
         }
       });
+      for (const observer of observers) await observer.batch(notes, dropped);
       progress.tick(batch.length);
     }
+    complete = true;
   } finally {
     if (changed.length) progress.stop();
+    if (changed.length || removedIds.length) for (const observer of observers) await observer.end(complete);
   }
 
-  const removedIds = [...known.keys()];
-  if (removedIds.length) db.transaction(() => removedIds.forEach((id) => db.remove(id)));
   // The rows now match the files; a digest that still disagrees was wrong (written by another
   // hash, say) and would send every start down this slow path: it is recomputed once.
   if (skipped.length === scan.skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();

@@ -5,7 +5,7 @@
  */
 import type { SearchPage, SearchQuery } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
-import { combine, contentPhrase, parseAgentQuery } from './fts-query.js';
+import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery } from './fts-query.js';
 import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
 import { HIGHLIGHTS, MARK_COLUMNS, scoreSmallSet, SMALL_SET } from './search-rank.js';
 import { HIT_COLUMNS, LEAD, StatementCache, toHit, type HitRow } from './search-rows.js';
@@ -23,6 +23,8 @@ export interface PlannedSearch {
   match?: string;
   /** Whether the query has words of its own (then score orders by default). */
   hasText: boolean;
+  /** The title a plain query names (fts-query.ts titleKeyOfQuery): notes titled so rank first. */
+  titleKey?: string;
 }
 
 /** Everything but the ranking: shared by word search and the regex scan. */
@@ -38,7 +40,10 @@ export function planSearch(query: SearchQuery, options: { words: boolean }): Pla
   if (!match && fts.negative) {
     terms.push(`n.rowid NOT IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${params.add(fts.negative)})`);
   }
-  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined };
+  // A note titled by the query (or whose title continues it) is what its author looks for:
+  // ranked first, by an index seek rather than by scoring every note that holds those words.
+  const titled = options.words && !contains ? titleKeyOfQuery(query.text) : undefined;
+  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}) };
 }
 
 export function searchWords(cache: StatementCache, query: SearchQuery): SearchPage {
@@ -53,7 +58,7 @@ export function searchWords(cache: StatementCache, query: SearchQuery): SearchPa
     hasMetadataKey: (key) => cache.get('SELECT 1 FROM note_metadata WHERE key = ? LIMIT 1').get(key) !== undefined,
   });
   if (!ranked) return filteredPage(cache, plan, order, limit, offset, (query.metadata?.length ?? 0) > 0);
-  if (plan.hasText && bySortedScore) return rankedPage(cache, plan, limit, offset);
+  if (plan.hasText && bySortedScore) return plan.titleKey ? titleFirstPage(cache, plan, plan.titleKey, limit, offset) : rankedPage(cache, plan, limit, offset);
   return sortedMatches(cache, plan, order, limit, offset);
 }
 
@@ -111,6 +116,57 @@ function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, o
     )
     .all({ ...params.values, limit, offset }) as HitRow[];
   return { hits: rows.map(toHit), total };
+}
+
+/**
+ * Notes titled exactly as the query, then those whose title continues it ("Project Quasar 13" →
+ * "Project Quasar 13 b"), then every other match by relevance. bm25 weighs a title ten times
+ * the body but also each word's rarity, so on a vault of near-identical titles ("Project Quasar
+ * 16" holding "13" in its body) it put the named note anywhere in the first page. A page filled
+ * by titled notes needs no ranking at all, only the count.
+ */
+function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: string, limit: number, offset: number): SearchPage {
+  const want = offset + limit;
+  const titled = titledRowids(cache, plan, key, want);
+  if (!titled.length) return rankedPage(cache, plan, limit, offset);
+  const { params } = plan;
+  const match = params.add(plan.match);
+  let rest: SearchPage;
+  if (titled.length >= want) {
+    const filter = plan.terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = f.rowid AND ${plan.terms.join(' AND ')})` : '';
+    rest = { hits: [], total: countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE f.notes_fts MATCH ${match}${filter}`, params.values) };
+  } else {
+    rest = rankedPage(cache, plan, want, 0);
+  }
+  const rows = cache
+    .get(
+      `SELECT ${HIT_COLUMNS}, f.rowid AS rid, ${SNIPPET}, ${LEAD} FROM notes_fts f JOIN notes n ON n.rowid = f.rowid
+      WHERE f.notes_fts MATCH ${match} AND f.rowid IN (SELECT value FROM json_each(@rids))`,
+    )
+    .all({ ...params.values, rids: JSON.stringify(titled.slice(0, want)) }) as Array<HitRow & { rid: number }>;
+  const byRid = new Map(rows.map((r) => [r.rid, r]));
+  // Above every ranked score, in title order (scores compare within one query only).
+  const top = (rest.hits[0]?.score ?? 0) + 1;
+  const first = titled.flatMap((rid, i) => {
+    const row = byRid.get(rid);
+    return row ? [{ ...toHit(row), score: top + titled.length - i }] : [];
+  });
+  const seen = new Set(first.map((h) => h.id));
+  const hits = [...first, ...rest.hits.filter((h) => !seen.has(h.id))].slice(offset, want);
+  return { hits, total: rest.total };
+}
+
+/** Rowids of notes titled `key` (smallest rowid first), then of titles continuing it (in key order). */
+function titledRowids(cache: StatementCache, plan: PlannedSearch, key: string, want: number): number[] {
+  const filter = plan.terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = k.note_rowid AND ${plan.terms.join(' AND ')})` : '';
+  const values = { ...plan.params.values, tk: key, lo: `${key} `, hi: `${key} \u{10ffff}`, want };
+  const exact = cache.get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key = @tk${filter} ORDER BY k.note_rowid LIMIT @want`).pluck().all(values) as number[];
+  if (exact.length >= want) return exact;
+  const longer = cache
+    .get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key > @lo AND k.key < @hi${filter} ORDER BY k.key, k.note_rowid LIMIT @want`)
+    .pluck()
+    .all(values) as number[];
+  return [...exact, ...longer].slice(0, want);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ExternalChange, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type { ExternalChange, IndexPassObserver, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import type { JournalStorage } from '../../kernel/journal.js';
 import { DEFAULT_JOURNAL_WINDOW, FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
@@ -70,6 +70,7 @@ export class FsSqliteStore implements NoteStore {
   private readonly freshness = new IndexFreshness();
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
+  private readonly passObservers = new Set<IndexPassObserver>();
   private closed = false;
 
   constructor(
@@ -124,7 +125,18 @@ export class FsSqliteStore implements NoteStore {
   }
 
   private refreshWith(progress: ProgressReporter | undefined): (pause: () => Promise<void>) => Promise<RefreshReport> {
-    return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, ...(progress ? { progress } : {}) });
+    return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, observers: this.passObservers, ...(progress ? { progress } : {}) });
+  }
+
+  async snapshotToken(): Promise<string | undefined> {
+    await this.freshness.ready();
+    const digest = this.db.filesDigest();
+    return digest === undefined ? undefined : `files:${digest}:${this.db.count()}`;
+  }
+
+  observeIndexPass(observer: IndexPassObserver): () => void {
+    this.passObservers.add(observer);
+    return () => void this.passObservers.delete(observer);
   }
 
   /** Resolves when the index rows can be read and written (no refresh under way). */

@@ -66,13 +66,15 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       journalWindow: journalWindow(options.journal),
       ...(committer ? { committer } : {}),
     });
-    // A kill mid-write leaves a temp file that no later write reuses: swept at open.
-    if (!readOnly) sweepTempFiles(vaultRoot, await listTempFiles(vaultRoot), logger);
-    const report = await store.rescan(progress);
-    await timestamps.sync();
-    if (!readOnly) await timestamps.save();
-    logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
-    if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
+    store.openInBackground(async () => {
+      // A kill mid-write leaves a temp file that no later write reuses: swept at open.
+      if (!readOnly) sweepTempFiles(vaultRoot, await listTempFiles(vaultRoot), logger);
+      // The entry scan (file I/O) and the history walk (CPU) overlap.
+      const [report] = await Promise.all([store.rescan(progress), timestamps.sync()]);
+      if (!readOnly) await timestamps.save();
+      logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
+      if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
+    });
     return { store };
   },
 });

@@ -50,6 +50,8 @@ export class MarkdownGitStore implements NoteStore {
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
+  /** The first scan of the root (openInBackground); every call that needs the entry index waits for it. */
+  private opening: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
@@ -59,6 +61,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async get(id: string): Promise<Note | undefined> {
+    await this.opening;
     if (!isEntryId(id) && !isEntryId(`id__${id}`)) return undefined;
     const key = normaliseId(id);
     const record = this.index.primary(key);
@@ -76,6 +79,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async list(query: ListQuery = {}): Promise<NoteSummary[]> {
+    await this.opening;
     if (query.type !== undefined) return []; // no types here: nothing is of any type
     await this.deps.timestamps.sync();
     const rows = this.index.records().map((r) => toSummary(r, this.timesOf(r)));
@@ -92,10 +96,12 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async count(query: Pick<ListQuery, 'type'> = {}): Promise<number> {
+    await this.opening;
     return query.type !== undefined ? 0 : this.index.size;
   }
 
   async create(input: NewNote): Promise<Note> {
+    await this.opening;
     const title = assertTitle(input.title);
     const tags = normaliseTags(input.tags ?? []);
     assertText(input.content);
@@ -117,6 +123,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+    await this.opening;
     const key = normaliseId(id);
     if (change.title !== undefined) assertTitle(change.title);
     if (change.content !== undefined) assertText(change.content);
@@ -164,6 +171,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
+    await this.opening;
     const key = normaliseId(id);
     return this.lock(key, async () => {
       const record = this.requireSingle(key);
@@ -182,12 +190,23 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async refresh(progress?: ProgressReporter): Promise<RefreshReport> {
+    await this.opening;
     const started = performance.now();
     this.deps.timestamps.relocate();
     await this.deps.timestamps.sync();
     const report = await this.rescan(progress);
     await this.deps.timestamps.save();
     return { ...report, ms: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * The opening scan and history walk run behind the open: a client's `initialize` and
+   * `tools/list` are answered while the entries are read (decision 026). Calls that need the
+   * entries wait for the scan; a failed scan fails them with its reason.
+   */
+  openInBackground(open: () => Promise<void>): void {
+    this.opening = open();
+    this.opening.catch(() => {}); // reported by the calls that wait on it
   }
 
   /** Reads every changed file (size or mtime differ from what the index holds). Memory only. */
@@ -240,6 +259,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async close(): Promise<void> {
+    await this.opening.catch(() => {});
     this.closed = true;
     for (const stop of this.stopWatchers) this.stopping.push(stop());
     this.stopWatchers.clear();

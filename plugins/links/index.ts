@@ -40,6 +40,8 @@ export const linksPlugin = definePlugin<LinksOptions>({
       durable?.restore();
       void runtime.reconcile().catch((err: unknown) => ctx.logger.error({ err }, 'links: reconcile after the index rebuild failed'));
     });
+    // Links are extracted from the backend's own reads of each file, in its index pass.
+    const stopObserving = ctx.store.observeIndexPass?.(runtime.indexPassObserver());
     runtime.start((report) =>
       ctx.logger.info(
         { storage: links.kind, scanned: report.scanned, extracted: report.extracted, removed: report.removed, moved: report.moved.length, ms: report.ms },
@@ -51,7 +53,10 @@ export const linksPlugin = definePlugin<LinksOptions>({
       tools: options.tools ? linkTools(runtime) : [],
       hooks: runtime.hooks(),
       cli: [linksRepairCommand(runtime, ctx.store)],
-      dispose: () => runtime.close(),
+      dispose: () => {
+        stopObserving?.();
+        return runtime.close();
+      },
     };
   },
 });

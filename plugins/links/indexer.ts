@@ -17,6 +17,11 @@ export interface ApplyResult {
   keys: Set<string>;
   /** The title before, when this write changed it. */
   oldTitle: string | null;
+  /**
+   * Keys of the note's own links that a note named later could still claim: unresolved, or
+   * resolved by a weaker name (stem, former) than a title that may yet appear.
+   */
+  linkKeys: string[];
 }
 
 const KEY_CHUNK = 400;
@@ -34,7 +39,7 @@ export class LinkIndexer {
     const before: NoteNames | undefined = state ? { id: note.id, title: state.title, stem: state.stem } : this.names.get(note.id);
     this.names.add(after);
     if (state && state.content_hash === note.contentHash && state.title === after.title && state.stem === after.stem) {
-      return { changed: false, keys: new Set(), oldTitle: null };
+      return { changed: false, keys: new Set(), oldTitle: null, linkKeys: [] };
     }
     let oldTitle: string | null = null;
     const keys = new Set<string>();
@@ -47,7 +52,8 @@ export class LinkIndexer {
     }
     const { links, externals } = this.extract(note);
     this.links.replaceNote({ note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem }, links, externals, state === undefined);
-    return { changed: true, keys, oldTitle };
+    const open = links.filter((l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former');
+    return { changed: true, keys, oldTitle, linkKeys: open.map((l) => l.target_key) };
   }
 
   /** A note is gone: its links out go, links into it re-resolve (usually to nothing: broken). */

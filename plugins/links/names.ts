@@ -2,13 +2,14 @@
  * Which note a link names. Resolution (seed 000, seed 002, issue 5): an `id__XXXXXX` reference
  * by id; a target with a folder by vault path; then by title; then by filename stem; then by a
  * name the note had before (a former title, stem or path, so links survive renames and moves
- * until links_repair rewrites them). Every comparison is on `nameKey`: NFC, case-folded,
- * whitespace collapsed, a trailing `.md` dropped. Ties go to the smallest id, so every process
+ * until links_repair rewrites them). Every comparison is on `nameKey`: letter-folded as search
+ * folds (`[[Lodz]]` finds `Łódź`), case-folded, whitespace collapsed, a trailing `.md` dropped. Ties go to the smallest id, so every process
  * resolves the same way.
  */
 import path from 'node:path';
 import { locationOf, type NoteSummary } from '../../kernel/note.js';
 import type { NoteLink } from '../../toolkit/markdown/index.js';
+import { foldLetters } from '../../toolkit/text/fold-letters.js';
 
 export type ResolvedBy = 'id' | 'path' | 'title' | 'stem' | 'former';
 
@@ -20,7 +21,7 @@ export interface Resolution {
 /** The identity of a name: `My Note.md`, ` my  note ` and `MY NOTE` are one key. */
 export function nameKey(text: string): string {
   // Fast paths: this runs for every note at start-up and every link at extraction.
-  let key = NON_ASCII.test(text) ? text.normalize('NFC') : text;
+  let key = NON_ASCII.test(text) ? foldLetters(text) : text;
   key = key.trim();
   if (SPACE_RUN.test(key)) key = key.replace(/\s+/g, ' ');
   key = key.toLowerCase();
@@ -69,6 +70,18 @@ export class NameIndex {
   rebuild(summaries: readonly NoteSummary[], former: Map<string, string>): void {
     this.unbuilt = summaries;
     this.former = former;
+  }
+
+  /** The same from the names the link index stored with each note (no listing of the store). */
+  rebuildFromNames(names: Iterable<NoteNames>, former: Map<string, string>): void {
+    this.unbuilt = undefined;
+    this.former = former;
+    this.byTitle.clear();
+    this.byStem.clear();
+    this.byPath.clear();
+    this.byToken.clear();
+    this.names.clear();
+    for (const n of names) this.add(n);
   }
 
   private built(): this {

@@ -19,6 +19,8 @@ export type ReconcileReport = LinkReconcileReport;
 
 const READ_BATCH = 64;
 const FINGERPRINT = 'snapshot_fingerprint';
+/** The store's own snapshot token (NoteStore.snapshotToken) at the last complete reconcile. */
+const STORE_TOKEN = 'store_token';
 
 /** One hash over every note's id, hash, title and filename, in the store's own list order. */
 function fingerprintOf(summaries: readonly NoteSummary[]): string {
@@ -35,11 +37,23 @@ function fingerprintOf(summaries: readonly NoteSummary[]): string {
 export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: Logger, shouldStop: () => boolean = () => false): Promise<ReconcileReport> {
   const started = performance.now();
   const links = indexer.links;
+  // The store says nothing changed since the last complete reconcile: the names come from the
+  // link index itself, no listing (at 100,000 notes the listing alone took most of a second).
+  const token = await store.snapshotToken?.();
+  if (token !== undefined && links.meta(STORE_TOKEN) === token && links.meta(FINGERPRINT) !== undefined) {
+    const states = links.states();
+    indexer.names.rebuildFromNames(
+      [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
+      links.formers(),
+    );
+    return { scanned: states.size, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
+  }
   const summaries = await store.list();
   indexer.names.rebuild(summaries, links.formers());
   // Nothing changed since the last reconcile that saw this exact snapshot: skip the state read.
   const fingerprint = fingerprintOf(summaries);
   if (links.meta(FINGERPRINT) === fingerprint) {
+    if (token !== undefined) links.setMeta(STORE_TOKEN, token);
     return { scanned: summaries.length, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
   }
   const states = links.states();
@@ -98,7 +112,9 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   // On a first build every link was resolved against the complete name index already.
   if (states.size > 0 && keys.size > 0) links.transaction(() => indexer.reresolve(keys));
   // Hooks keep the index in step after this; a snapshot that differs later forces a full compare.
-  links.setMeta(FINGERPRINT, report.complete && !report.unreadable.length ? fingerprint : null);
+  const whole = report.complete && !report.unreadable.length;
+  links.setMeta(FINGERPRINT, whole ? fingerprint : null);
+  links.setMeta(STORE_TOKEN, whole && token !== undefined ? token : null);
   report.ms = Math.round(performance.now() - started);
   for (const m of report.moved) logger.info({ from: m.from, to: m.to, how: m.how }, 'note moved outside the server; links_repair rewrites its inbound links');
   for (const r of report.retitled) logger.info({ id: r.id, from: r.from, to: r.to }, 'note renamed outside the server; links_repair rewrites its inbound links');

@@ -4,7 +4,7 @@
  * hook never interleaves with a reconcile; rewrites run outside the queue (their own writes
  * come back through the hooks, which must not wait on them).
  */
-import type { NoteStore } from '../../kernel/backend.js';
+import type { IndexPassObserver, NoteStore } from '../../kernel/backend.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import type { HookHandlers, WriteSource } from '../../kernel/hooks.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -15,6 +15,7 @@ import { callProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
 import { neighbourhood, orphans, type GraphOptions } from './graph.js';
 import { LinkIndexer } from './indexer.js';
+import { linksIndexPass } from './index-pass.js';
 import { NameIndex, nameKey, stemOf } from './names.js';
 import { parseInner } from '../../toolkit/markdown/index.js';
 import { noteRename, reconcile, type ReconcileReport } from './reconcile.js';
@@ -109,6 +110,11 @@ export class LinksRuntime implements LinkIndexService {
         }),
       'note.afterMove': ({ note, fromId }) => this.run(() => this.links.transaction(() => void this.indexer.reresolve(this.indexer.move(fromId, note)))),
     };
+  }
+
+  /** Feeds the link index from the backend's own index pass (index-pass.ts). */
+  indexPassObserver(): IndexPassObserver {
+    return linksIndexPass(this.indexer, this.deps.logger, () => this.scheduleRepair());
   }
 
   /** Resolves a tool's identifier (id, id without `.md`, title or filename) to a note id. */

@@ -4,7 +4,8 @@
  * BENCH_ONLY picks groups, comma-separated: startup (includes the spawned row and the flint note
  * benches), links, search, git, hybrid (hybrid-search: 10k-note search, model embedding on 1 and
  * 2 threads; HYBRID_BENCH_NOTES, HYBRID_BENCH_EMBED_NOTES), simplenote (notarium: sync, list,
- * persist against the fake Simperium), journal, or spawned (the spawned start-up row alone).
+ * persist against the fake Simperium), journal, or spawned (the spawned start-up row alone); scale (issue 18:
+ * cold index with links, first answers after a spawn, the keyword set, titles first) only when named.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { benchGitTimestamps } from './git-timestamps.js';
 import { benchJournal } from './journal.js';
 import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { benchSimplenote } from './simplenote-sync.js';
+import { benchScale } from './scale.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -34,5 +36,6 @@ if (only.has('git')) rows.push(...(await benchGitTimestamps(workDir)));
 if (only.has('hybrid')) rows.push(...(await benchHybridSearch()));
 if (only.has('simplenote')) rows.push(...(await benchSimplenote(notes)));
 if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
+if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

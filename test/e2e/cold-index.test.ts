@@ -1,11 +1,15 @@
 /**
  * A cold index large enough to take the parse-worker path (≥ 1,000 changed files), through
- * the built CLI: every note indexed, a binary file skipped, nothing lost between threads.
+ * the built CLI: every note indexed, a binary file skipped, nothing lost between threads; and
+ * the links built in that same pass.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { generateLinkedVault } from '../support/generate-linked-vault.js';
 import { generateVault } from '../support/generate-vault.js';
+import { callTool, connectStdio } from '../support/mcp.js';
 import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
@@ -32,5 +36,40 @@ describe('cold index through the parse worker', () => {
     const planted = generated.notes.find((n) => n.phrase);
     const got = await runCli(['call', 'get_note', JSON.stringify({ identifier: planted?.id, fields: ['title'] }), '--vault', root, '--json']);
     expect(JSON.parse(got.stdout)).toEqual({ title: planted?.title });
+  });
+});
+
+describe('one index pass builds the links too (decision 026)', () => {
+  it('`index` leaves every note\'s links in the index; a served vault answers get_backlinks from it at once', async () => {
+    const root = await tempDir('nk-cold-links-');
+    dirs.push(root);
+    const generated = generateLinkedVault(root, 1200, { hubInbound: 150 });
+    const run = await runCli(['index', '--vault', root, '--profile', 'flint']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ indexed: 1200 });
+
+    const db = new Database(path.join(root, '.flint-note', 'notekernel.db'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM nk_links_state').get()).toEqual({ n: 1200 });
+      const hubIn = db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id = ?').get(generated.hub.id) as { n: number };
+      expect(hubIn.n).toBe(generated.inbound.get(generated.hub.id));
+      const resolvedIn = db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NOT NULL').get() as { n: number };
+      expect(resolvedIn.n).toBe([...generated.inbound.values()].reduce((a, b) => a + b, 0));
+      expect(db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NULL').get()).toEqual({ n: generated.broken });
+    } finally {
+      db.close();
+    }
+
+    const session = await connectStdio(['serve', '--profile', 'flint', '--vault', root]);
+    try {
+      const answer = await callTool(session.client, 'get_backlinks', { identifier: generated.hub.id });
+      const sources = new Set((answer.body as { backlinks: Array<{ source_note_id: string }> }).backlinks.map((b) => b.source_note_id));
+      expect(sources).toEqual(new Set(generated.hubLinks.map((l) => l.source)));
+      // The start-up reconcile found every note at the hash the pass extracted it from.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(session.stderr()).toMatch(/"extracted":0[^\n]*"links index ready"|"links index ready"[^\n]*"extracted":0/);
+    } finally {
+      await session.close();
+    }
   });
 });

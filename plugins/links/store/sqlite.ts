@@ -49,6 +49,13 @@ export const LINK_MIGRATIONS: readonly string[] = [
   );
   `,
   `CREATE TABLE nk_links_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Link keys are letter-folded since decision 026 (`łódź` and `lodz` are one key): every stored
+  // key may be stale, so the links are extracted again at the next reconcile. Former names and
+  // recorded moves stay (a former name with such letters resolves again once renamed anew).
+  `
+  DELETE FROM note_links; DELETE FROM external_links; DELETE FROM nk_links_detail; DELETE FROM nk_links_state;
+  DELETE FROM nk_links_meta WHERE key = 'snapshot_fingerprint';
+  `,
 ];
 
 const SELECT_LINK = `SELECT l.id, l.source_note_id, l.target_note_id, l.target_title, l.link_text, l.line_number, l.created,

@@ -2,7 +2,8 @@
  * The link index through the flint profile (fs-sqlite, `index-db`): extraction, resolution by
  * title then filename, broken links that resolve by themselves, deletes, the seed's tool shapes.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createTestKernel } from '../../support/temp.js';
 import { create, linkIndex, useFlint, type Row } from './helpers.js';
 
 const flint = useFlint();
@@ -123,6 +124,38 @@ describe('links index on fs-sqlite', () => {
     expect(await vault.call('migrate_links', {})).toMatchObject({ success: false, existing_links: 1 });
     expect(await vault.call('migrate_links', { force: true })).toMatchObject({ success: true, processed: 2, errors: 0 });
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(1);
+  });
+
+  it('resolves names letter-folded as search folds them: [[Lodz]] and [[łódź]] find Łódź', async () => {
+    const { vault } = await flint();
+    const lodz = await create(vault, 'Łódź', 'the city');
+    const oresund = await create(vault, 'Øresund Straße', 'the bridge');
+    const source = await create(vault, 'Source', 'See [[Lodz]], [[łódź]], [[LODZ|city]] and [[oresund strasse]].');
+    const links = (await vault.call('get_note_links', { identifier: source })) as { outgoing_internal: Row[] };
+    expect(links.outgoing_internal.map((l) => l.target_note_id)).toEqual([lodz, lodz, lodz, oresund]);
+    expect(((await vault.call('get_backlinks', { identifier: 'lodz' })) as { note_id: string }).note_id).toBe(lodz);
+  });
+
+  it('a reopened vault whose files did not change skips the listing: names come from the link index', async () => {
+    const first = await flint();
+    const target = await create(first.vault, 'Target Note', 'here');
+    const source = await create(first.vault, 'Source', 'see [[Target Note]]');
+    await linkIndex(first.vault).reconcile();
+    const again = await createTestKernel({ profile: 'flint', root: first.root, init: false });
+    try {
+      const list = vi.spyOn(again.vault.notes.store, 'list');
+      const back = (await again.vault.call('get_backlinks', { identifier: 'Target Note' })) as { note_id: string; backlinks: Row[] };
+      expect(back.note_id).toBe(target);
+      expect(back.backlinks.map((b) => b.source_note_id)).toEqual([source]);
+      expect(list).not.toHaveBeenCalled();
+      // A write changes the store's token: the next reconcile lists and compares again.
+      const hash = ((await again.vault.call('get_note', { identifier: source })) as { content_hash: string }).content_hash;
+      await again.vault.call('update_note', { identifier: source, content: 'no link now', content_hash: hash });
+      await linkIndex(again.vault).reconcile();
+      expect(list).toHaveBeenCalled();
+    } finally {
+      await again.kernel.close();
+    }
   });
 
   it('unknown identifiers fail with not_found', async () => {

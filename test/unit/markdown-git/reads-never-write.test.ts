@@ -54,6 +54,8 @@ describe('markdown-git reads never write', () => {
     git(root, ['commit', '-q', '-m', 'one'], 1_700_000_000);
     const memory = await createTestKernel({ profile: 'agent-memory', root, init: false });
     try {
+      // The open reads the entries and saves the history cache behind the open (decision 026): done here.
+      await memory.vault.notes.store.count();
       write(root, 'b id__Bbbbb2.md', '# B\n\nplain, edited and committed by a person\n');
       git(root, ['commit', '-q', '-am', 'two'], 1_700_000_100);
       const calls = spyOnWrites();

@@ -90,10 +90,32 @@ describe('folding and unicode', () => {
   });
 
   it('unicode titles are searchable', async () => {
-    expect(ids(await v.search.search({ text: 'uber strasse', limit: 10 }))).toEqual([]);
+    expect(ids(await v.search.search({ text: 'uber strasse', limit: 10 }))).toEqual(['general/strasse.md']);
     expect(ids(await v.search.search({ text: 'über straße', limit: 10 }))).toEqual(['general/strasse.md']);
     expect(ids(await v.search.search({ text: 'UBER', limit: 10 }))).toEqual(['general/strasse.md']);
     expect(ids(await v.search.search({ text: '日本語', limit: 10 }))).toEqual(['general/japanese.md']);
+  });
+
+  let latin: SearchVault;
+  beforeAll(async () => {
+    latin = await openSearchVault({
+      'general/lodz.md': { title: 'Trip to Łódź', body: 'Then Gdańsk, Bjørn in Ærøskøbing, Þórsmörk and Đakovo; the Œuvre of Kırşehir.' },
+      'general/other.md': { title: 'Elsewhere', body: 'Nothing folded here.' },
+    });
+  });
+
+  it('letters Unicode does not decompose fold too, in queries and in the index alike', async () => {
+    for (const text of ['lodz', 'Łódź', 'LODZ', 'gdansk', 'bjorn', 'aeroskobing', 'Ærøskøbing', 'thorsmork', 'dakovo', 'oeuvre', 'kirsehir', 'Kırşehir']) {
+      expect(ids(await latin.search.search({ text, limit: 10 })), text).toEqual(['general/lodz.md']);
+    }
+  });
+
+  it('highlights the note as written, not its folded form', async () => {
+    const [hit] = (await latin.search.search({ text: 'lodz', limit: 1 })).hits;
+    expect(hit?.note?.title).toBe('Trip to Łódź');
+    const [inBody] = (await latin.search.search({ text: 'bjorn', limit: 1 })).hits;
+    expect(inBody?.snippet).toContain('<mark>Bjørn</mark>');
+    expect(inBody?.snippet).toContain('Ærøskøbing');
   });
 });
 

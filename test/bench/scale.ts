@@ -1,0 +1,190 @@
+/**
+ * Issue 18 targets, on a generated Obsidian-style vault (test/support/generate-obsidian-vault:
+ * titles as filenames, families of near-identical titles, wikilinks between notes):
+ *  - cold `notekernel index` including links: ≤ 12 s and peak RSS ≤ 400 MB at 100,000 notes;
+ *    notes/s; baseline: reading and splitting every file (frontmatter from body) in one process;
+ *  - spawned `serve` on the indexed vault → first `search_notes`, and (a second spawn) first
+ *    `get_backlinks`: ≤ 100 ms at 10,000, ≤ 1 s at 100,000; baseline: spawn → `initialize`;
+ *  - the keyword set (exact titles, words, phrases, prefixes) p95 over MCP ≤ 5 ms at 10,000;
+ *    baseline: the same queries through the library;
+ *  - exact titles ranked first ≥ 95 %.
+ * `BENCH_ONLY=scale`; 10,000 notes, and 100,000 too with BENCH_LARGE=1 (generated once into BENCH_DIR).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createKernel } from '../../app/index.js';
+import { silentLogger } from '../../kernel/logger.js';
+import { CLI } from '../support/cli.js';
+import { generateObsidianVault, type ObsidianNote } from '../support/generate-obsidian-vault.js';
+import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
+
+const META_DIR = '.flint-note';
+
+export async function benchScale(workDir: string, options: { large?: boolean } = {}): Promise<BenchRow[]> {
+  const rows = await benchAt(workDir, 10_000, { indexTarget: 1.2, startTarget: 100 });
+  if (options.large) rows.push(...(await benchAt(workDir, 100_000, { indexTarget: 12, startTarget: 1000 })));
+  return rows;
+}
+
+async function benchAt(workDir: string, count: number, targets: { indexTarget: number; startTarget: number }): Promise<BenchRow[]> {
+  const root = path.join(workDir, `obsidian-vault-${count}`);
+  const notes = ensureVault(root, count);
+  const rows: BenchRow[] = [await coldIndex(root, count, targets.indexTarget)];
+  const titled = notes.filter((_, i) => i % Math.floor(count / 100) === 0).slice(0, 100);
+  rows.push(...(await firstAnswers(root, count, titled[0] as ObsidianNote, targets.startTarget)));
+  if (count <= 10_000) rows.push(...(await keywordSet(root, count, titled)));
+  return rows;
+}
+
+function ensureVault(root: string, count: number): ObsidianNote[] {
+  const truth = `${root}.truth.json`;
+  if (fs.existsSync(truth) && fs.existsSync(root)) return JSON.parse(fs.readFileSync(truth, 'utf8')) as ObsidianNote[];
+  fs.rmSync(root, { recursive: true, force: true });
+  console.log(`generating ${count} Obsidian-style notes in ${root} …`);
+  const generated = generateObsidianVault(root, count);
+  fs.writeFileSync(truth, JSON.stringify(generated.notes));
+  return generated.notes;
+}
+
+/** Bare read-and-split of every file, then `notekernel index` from nothing, its peak RSS from /proc. */
+async function coldIndex(root: string, count: number, targetS: number): Promise<BenchRow> {
+  fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true });
+  const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md'));
+  const baseline = await time(() => {
+    let parts = 0;
+    for (const f of files) {
+      const text = fs.readFileSync(path.join(f.parentPath, f.name), 'utf8');
+      const end = text.startsWith('---\n') ? text.indexOf('\n---', 4) : -1;
+      parts += end === -1 ? 1 : 2;
+    }
+    return parts;
+  });
+  const { ms, peakMb, links } = await indexOnce(root);
+  const seconds = ms / 1000;
+  const rate = Math.round(count / seconds);
+  return {
+    bench: `cold index incl. links, ${count} notes (notekernel index)`,
+    value: `${seconds.toFixed(2)} s, ${rate} notes/s, peak RSS ${peakMb} MB, ${links} links`,
+    target: `≤ ${targetS} s, ≤ 400 MB`,
+    baseline: `read + split every file ${fmt(baseline.ms)}`,
+    ratio: `${(ms / baseline.ms).toFixed(1)}× baseline`,
+    pass: seconds <= targetS && peakMb <= 400 && links > 0,
+  };
+}
+
+async function indexOnce(root: string): Promise<{ ms: number; peakMb: number; links: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, 'index', '--vault', root, '--profile', 'flint', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    } catch {
+      // gone
+    }
+  }, 25);
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearInterval(poll);
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`notekernel index failed: ${stderr}`);
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(root, META_DIR, 'notekernel.db'), { readonly: true });
+  const links = (db.prepare('SELECT count(*) AS n FROM note_links').get() as { n: number }).n;
+  db.close();
+  return { ms, peakMb: Math.round(peakKb / 1024), links };
+}
+
+async function connect(root: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'flint', '--log-level', 'warn'] });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Spawn → the first answer of one call, median of 5 spawns each; baseline spawn → initialize. */
+async function firstAnswers(root: string, count: number, note: ObsidianNote, targetMs: number): Promise<BenchRow[]> {
+  const spawnTo = async (call?: { name: string; arguments: Record<string, unknown> }): Promise<number> => {
+    const started = performance.now();
+    const client = await connect(root);
+    try {
+      if (!call) return performance.now() - started;
+      const result = await client.callTool(call);
+      if (result.isError) throw new Error(`${call.name} failed: ${JSON.stringify(result.content)}`);
+      return performance.now() - started;
+    } finally {
+      await client.close();
+    }
+  };
+  const runs = 5;
+  const init = await sample(runs, () => spawnTo());
+  const rows: BenchRow[] = [];
+  for (const [name, args] of [
+    ['search_notes', { query: note.title }],
+    ['get_backlinks', { identifier: note.id }],
+  ] as const) {
+    const total: number[] = [];
+    for (let i = 0; i < runs; i++) total.push(await spawnTo({ name, arguments: args }));
+    const beyond = percentile(total, 50) - percentile(init, 50);
+    rows.push({
+      bench: `spawned serve → first ${name}, ${count} notes`,
+      value: `p50 ${fmt(percentile(total, 50))} (${fmt(beyond)} after initialize)`,
+      target: `≤ ${targetMs} ms after initialize`,
+      baseline: `spawn → initialize p50 ${fmt(percentile(init, 50))}`,
+      ratio: `${(percentile(total, 50) / percentile(init, 50)).toFixed(2)}× baseline`,
+      pass: beyond <= targetMs,
+    });
+  }
+  return rows;
+}
+
+/** Exact titles, single words, phrases and prefixes, over MCP and through the library. */
+async function keywordSet(root: string, count: number, titled: ObsidianNote[]): Promise<BenchRow[]> {
+  const queries = titled.flatMap((n, i) => {
+    const words = n.title.split(' ');
+    return [n.title, words[1] ?? n.title, `"${words.slice(0, 2).join(' ')}"`, `${(words[1] ?? 'pro').slice(0, 4)}*`, ['budget', 'latency quasar', 'falcon release'][i % 3] as string];
+  });
+  const client = await connect(root);
+  const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
+  try {
+    const vault = await kernel.openVault(root);
+    const run = (i: number) => client.callTool({ name: 'search_notes', arguments: { query: queries[i % queries.length] } });
+    await sample(queries.length, run);
+    const mcp = await sample(queries.length * 2, run);
+    await sample(queries.length, (i) => vault.call('search_notes', { query: queries[i % queries.length] as string }));
+    const lib = await sample(queries.length * 2, (i) => vault.call('search_notes', { query: queries[i % queries.length] as string }));
+    const titleMs = await sample(titled.length, (i) => vault.call('search_notes', { query: (titled[i] as ObsidianNote).title }));
+    let first = 0;
+    for (const note of titled) {
+      const answer = (await vault.call('search_notes', { query: note.title })) as { results: Array<{ id: string }> };
+      if (answer.results[0]?.id === note.id) first++;
+    }
+    const share = (100 * first) / titled.length;
+    return [
+      {
+        bench: `keyword set p95, ${count} notes (MCP stdio, ${queries.length} queries)`,
+        value: `p95 ${fmt(percentile(mcp, 95))}, p50 ${fmt(percentile(mcp, 50))}`,
+        target: '≤ 5 ms p95',
+        baseline: `same queries, library p95 ${fmt(percentile(lib, 95))}`,
+        ratio: `${(percentile(mcp, 95) / percentile(lib, 95)).toFixed(2)}× baseline`,
+        pass: percentile(mcp, 95) <= 5,
+      },
+      {
+        bench: `exact title ranked first, ${count} notes`,
+        value: `${first}/${titled.length} (${share.toFixed(0)} %)`,
+        target: '≥ 95 %',
+        baseline: `title queries, library p50 ${fmt(percentile(titleMs, 50))} p95 ${fmt(percentile(titleMs, 95))}`,
+        ratio: '',
+        pass: share >= 95,
+      },
+    ];
+  } finally {
+    await client.close();
+    await kernel.close();
+  }
+}
