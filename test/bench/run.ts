@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: generates vaults under .bench-data/ (or BENCH_DIR) and prints each
  * benchmark beside a baseline measured in the same run. BENCH_NOTES scales the vault.
- * BENCH_ONLY picks groups, comma-separated: startup (includes the spawned row and the flint note
- * benches), links, search, git, hybrid (hybrid-search: 10k-note search, model embedding on 1 and
- * 2 threads; HYBRID_BENCH_NOTES, HYBRID_BENCH_EMBED_NOTES), simplenote (notarium: sync, list,
- * persist against the fake Simperium), journal, or spawned (the spawned start-up row alone); scale (issue 18:
- * cold index with links, first answers after a spawn, the keyword set, titles first) only when named.
+ * BENCH_ONLY picks groups, comma-separated. By default: startup (includes the spawned row and
+ * the flint note benches), links, search, git, hybrid (hybrid-search: 10k-note search, model
+ * embedding on 1 and 2 threads; HYBRID_BENCH_NOTES, HYBRID_BENCH_EMBED_NOTES), simplenote
+ * (notarium: sync, list, persist against the fake Simperium) and journal. Only when named:
+ * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
+ * after a spawn, the keyword set, titles first) and soak (issue 19: 8 HTTP clients, 10 minutes).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { benchJournal } from './journal.js';
 import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { benchSimplenote } from './simplenote-sync.js';
 import { benchScale } from './scale.js';
+import { benchSoak } from './soak.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -36,6 +38,7 @@ if (only.has('git')) rows.push(...(await benchGitTimestamps(workDir)));
 if (only.has('hybrid')) rows.push(...(await benchHybridSearch()));
 if (only.has('simplenote')) rows.push(...(await benchSimplenote(notes)));
 if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
+if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

@@ -129,3 +129,18 @@ async function oneCall(client: Client, worker: number, step: number, ids: string
   }
   return undefined;
 }
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * RSS just after warm-up against RSS at the end, each the median of a window (a quarter of what
+ * follows warm-up), so one sample taken before or after a garbage collection decides nothing.
+ */
+export function growthAfter(report: SoakReport, warmUpSeconds: number): { atWarmUp: number; highest: number; end: number } {
+  const after = report.rss.filter(([s]) => s >= warmUpSeconds).map(([, mb]) => mb);
+  const window = Math.max(1, Math.floor(after.length / 4));
+  return { atWarmUp: median(after.slice(0, window)), highest: Math.max(...after), end: median(after.slice(-window)) };
+}

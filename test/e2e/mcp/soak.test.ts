@@ -6,7 +6,7 @@
  * within 10 %.
  */
 import { describe, expect, it } from 'vitest';
-import { runSoak, type SoakReport } from '../../support/soak.js';
+import { growthAfter, runSoak, type SoakReport } from '../../support/soak.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 function print(label: string, report: SoakReport): void {
@@ -15,21 +15,6 @@ function print(label: string, report: SoakReport): void {
     `${label}: ${report.calls} calls (${report.callsPerSecond}/s, p50 ${report.p50Ms} ms, p99 ${report.p99Ms} ms), ` +
       `${report.failed} failed, ${report.sessions} sessions\n  RSS MB by second: ${curve.map(([s, mb]) => `${s}s ${mb}`).join(', ')}\n`,
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-/**
- * RSS just after warm-up against RSS at the end, each the median of a window (a quarter of what
- * follows warm-up), so one sample taken before or after a garbage collection decides nothing.
- */
-function growthAfter(report: SoakReport, warmUpSeconds: number): { atWarmUp: number; highest: number; end: number } {
-  const after = report.rss.filter(([s]) => s >= warmUpSeconds).map(([, mb]) => mb);
-  const window = Math.max(1, Math.floor(after.length / 4));
-  return { atWarmUp: median(after.slice(0, window)), highest: Math.max(...after), end: median(after.slice(-window)) };
 }
 
 describe('soak', () => {
