@@ -236,8 +236,8 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
       ['save', { text: '   \n  ' }, 'text'],
       ['save', { text: 'Tagged\nbody', tags: ['two words'] }, 'tags.0'],
       ['save', { id: 'dev1', local_version: target.local_version, tags: ['garden', 'bad tag'] }, 'tags.1'],
-      // 10 MB (decimal): the MCP SDK's stdio reader drops a connection whose message passes 10 MiB.
-      ['save', { text: `Huge\n${'x'.repeat(10_000_000)}` }, 'text'],
+      // Above a note's 1 MiB cap, below the message limit of every transport (4 MiB, decision 028).
+      ['save', { text: `Huge\n${'x'.repeat(2_000_000)}` }, 'text'],
       ['manage', { action: 'trash', id: 'dev1' }, 'local_version'],
     ];
     for (const [tool, args, field] of cases) {
@@ -245,6 +245,8 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
       expect(body.field, `${tool} ${JSON.stringify(args).slice(0, 120)}: ${body.message}`).toBe(field);
       expect(body.message).toContain(field);
     }
+    // 10 MB: refused by the one message limit before any tool runs; the session goes on.
+    await expect(session.client.callTool({ name: 'save', arguments: { text: `Huge\n${'x'.repeat(10_000_000)}` } })).rejects.toThrow(/above the size limit of 4194304 bytes/);
     expect(writes()).toBe(before);
     expect(await call<ListOutput>('list', { limit: 100, trash_status: 2 })).toEqual(listed);
     expect(fake.bucket().get('dev1')?.version).toBe(target.local_version);
