@@ -170,9 +170,9 @@ describe('kill -9 during journalled operations', () => {
       {
         async seed(root) {
           const notes = [{ title: 'Hub', content: 'The hub.\n' }, ...Array.from({ length: LINKERS }, (_, i) => ({ title: `Linker ${i}`, content: `Note ${i} points to [[Hub]] and [[Hub|the hub]].\n` }))];
-          const made = await runCli(['call', 'create_note', JSON.stringify({ notes }), '--profile', 'flint', '--vault', root]);
+          const made = await runCli(['call', 'create_note', JSON.stringify({ notes }), '--profile', 'flint', '--vault', root, '--json']);
           expect(made.code, made.stderr).toBe(0);
-          const hub = await runCli(['call', 'get_note', JSON.stringify({ identifier: 'general/hub.md' }), '--profile', 'flint', '--vault', root]);
+          const hub = await runCli(['call', 'get_note', JSON.stringify({ identifier: 'general/hub.md' }), '--profile', 'flint', '--vault', root, '--json']);
           hash = (JSON.parse(hub.stdout) as { content_hash: string }).content_hash;
         },
         probe: 'list_note_types',
@@ -237,7 +237,7 @@ describe('kill -9 during journalled operations', () => {
       'batch',
       {
         async seed(root) {
-          const made = await runCli(['call', 'create_note', JSON.stringify({ title: 'Seed', content: 'seed\n' }), '--profile', 'flint', '--vault', root]);
+          const made = await runCli(['call', 'create_note', JSON.stringify({ title: 'Seed', content: 'seed\n' }), '--profile', 'flint', '--vault', root, '--json']);
           expect(made.code, made.stderr).toBe(0);
         },
         probe: 'list_note_types',
