@@ -4,6 +4,7 @@
  * the store's compare-and-swap, keeps a separate search index in step, and notifies the
  * afterWrite/afterDelete listeners (links, tags, ...).
  */
+import { callProgress } from './progress.js';
 import type { NoteStore, NoteUpdate, ExternalChange } from './backend.js';
 import type { JournalEntry, JournalStep } from './journal.js';
 import { newEntryId, stateOf } from './operations.js';
@@ -147,8 +148,11 @@ export class NoteService {
     testCrashPoint(0);
     const outcomes: Array<PromiseSettledResult<Note>> = new Array(ready.length);
     let applied = 0;
+    // The calling tool starts the progress with its item count (callProgress, kernel/progress.ts).
+    const progress = callProgress();
     const record = (k: number, outcome: PromiseSettledResult<Note>) => {
       outcomes[k] = outcome;
+      progress.tick();
       testCrashPoint(++applied);
       const result = outcome.status === 'fulfilled' ? { id: outcome.value.id, hash: outcome.value.contentHash } : { error: toNotekernelError(outcome.reason).message };
       (entry.results as unknown[])[k] = result;

@@ -44,7 +44,7 @@ describe('one index pass builds the links too (decision 026)', () => {
     const root = await tempDir('nk-cold-links-');
     dirs.push(root);
     const generated = generateLinkedVault(root, 1200, { hubInbound: 150 });
-    const run = await runCli(['index', '--vault', root, '--profile', 'flint']);
+    const run = await runCli(['index', '--vault', root, '--profile', 'flint', '--json']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ indexed: 1200 });
 

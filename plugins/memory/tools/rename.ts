@@ -25,7 +25,9 @@ export const memoryRename = defineTool({
       ...inbound.map((r) => ({ kind: 'update' as const, id: r.note.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
     ];
     if (args.dry_run) return ctx.notes.previewPlan('memory_rename', items);
+    ctx.progress.start('renaming and rewriting links', items.length);
     const applied = await ctx.notes.applyPlan('memory_rename', items);
+    ctx.progress.stop();
     const [first, ...rest] = applied.results;
     if (first?.status !== 'fulfilled') throw first?.reason;
     const renamed = first.value;

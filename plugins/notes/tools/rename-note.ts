@@ -68,7 +68,9 @@ export const renameNoteTool = defineTool({
       ...rewrites.map((r) => ({ kind: 'update' as const, id: r.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
     ];
     if (args.dry_run) return { ...(await ctx.notes.previewPlan('rename_note', items)), ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}), ...withWarnings(warnings) };
+    ctx.progress.start('renaming and rewriting links', items.length);
     const applied = await ctx.notes.applyPlan('rename_note', items);
+    ctx.progress.stop();
     const [renamed, ...rewritten] = applied.results;
     if (renamed?.status !== 'fulfilled') throw renamed?.reason;
     const note = renamed.value;

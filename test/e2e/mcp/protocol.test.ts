@@ -133,8 +133,9 @@ describe('progress', () => {
     );
     expect(result.structuredContent).toMatchObject({ notes_with_updated_wikilinks: 300, total_wikilinks_updated: 300 });
     expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(seen.at(-1)).toMatchObject({ progress: 600, total: 600 });
-    expect(seen.map((p) => p.message).join('\n')).toMatch(/rewriting links \d+\/300/);
+    // One step per note of the journalled plan (decision 025): the renamed note and the 300 linking it.
+    expect(seen.at(-1)).toMatchObject({ progress: 301, total: 301 });
+    expect(seen.map((p) => p.message).join('\n')).toMatch(/rewriting links \d+\/301/);
     for (let i = 1; i < seen.length; i++) expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
   }, 120_000);
 
