@@ -52,7 +52,12 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
       try {
         // A first build re-resolves only keys both named in this pass and left open by a link:
         // re-reading every new name's links cost more than extracting them.
-        hadLinks ??= links.counts().links > 0;
+        if (hadLinks === undefined) {
+          hadLinks = links.counts().links > 0;
+          // Names notes gave up (kept beside the index, so they survive a lost one) resolve the
+          // links extracted below; the start-up reconcile, which loads them otherwise, comes later.
+          for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
+        }
         links.transaction(() => {
           for (const id of removed) {
             const state = links.state(id);
