@@ -13,16 +13,10 @@ import type { PluginTables } from './plugin-tables.js';
 
 type Refill = (pause: () => Promise<void>) => Promise<RefreshReport>;
 
-/**
- * The opening check waits this long after the opening refresh: reading every page competes for
- * the CPU with a fresh server's first answers and its links catch-up (two cores are common), and a
- * statement that meets a damaged page sooner starts a check at once anyway (`suspect`).
- */
-const OPENING_CHECK_DELAY_MS = 2_000;
-
 export class IndexHealing {
   private checking: Promise<void> | undefined;
-  private openingCheck: NodeJS.Timeout | undefined;
+  /** Damage reported while a check was under way: that check may have read the file before it. */
+  private suspectedDuring: unknown;
   private closed = false;
 
   constructor(
@@ -39,29 +33,32 @@ export class IndexHealing {
 
   /** A statement failed with a corruption error: check once, soon (never inside that statement). */
   suspect(err: unknown): void {
-    if (this.checking || this.closed) return;
+    if (this.closed) return;
+    if (this.checking) {
+      this.suspectedDuring ??= err ?? new Error('index damage reported');
+      return;
+    }
     this.logger.warn({ err }, 'the index reported damage; checking it');
-    this.checking = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.checkAndRebuild()).finally(() => {
-      this.checking = undefined;
-    });
+    this.checking = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.checkAndRebuild()).finally(() => this.checked());
+  }
+
+  /** A check ended: damage reported meanwhile gets a check of its own. */
+  private checked(): void {
+    this.checking = undefined;
+    const pending = this.suspectedDuring;
+    this.suspectedDuring = undefined;
+    if (pending !== undefined) this.suspect(pending);
   }
 
   /**
    * The opening check, off the event loop: a damaged page passes the open (schema, vault root)
    * and fails only the query that touches it, at every start; quick_check reads every page.
    */
-  checkInBackground(delayMs = OPENING_CHECK_DELAY_MS): void {
-    if (delayMs > 0) {
-      this.openingCheck = setTimeout(() => this.checkInBackground(0), delayMs);
-      this.openingCheck.unref();
-      return;
-    }
+  checkInBackground(): void {
     if (this.checking || this.closed) return;
     this.checking = quickCheckOffThread(this.db.file)
       .then((problems) => (problems.length ? this.checkAndRebuild() : undefined))
-      .finally(() => {
-        this.checking = undefined;
-      });
+      .finally(() => this.checked());
   }
 
   /** Checks the file; when damaged, empties it and refills it from the files. Resolves when done. */
@@ -89,7 +86,6 @@ export class IndexHealing {
   /** No new check starts; resolves when one under way has ended (the freshness close stops a rebuild). */
   close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.openingCheck);
     return this.checking ?? Promise.resolve();
   }
 }

@@ -65,6 +65,16 @@ function damaged(): boolean {
   }
 }
 
+/** Moves every page the WAL holds into the index file itself. */
+function checkpointFromAnotherConnection(): void {
+  const db = new Database(indexFile());
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
 /** Another process's write: the server's page cache is dropped and it reads the damaged page. */
 function touchFromAnotherConnection(): void {
   const db = new Database(indexFile());
@@ -127,6 +137,8 @@ describe('a damaged index page', () => {
     const session = await serve();
     expect(await answersCorrectly(session), lastFailure).toBe(true);
     let page = 0;
+    // The damage must hit the index's pages, not stale copies whose live versions sit in the WAL.
+    checkpointFromAnotherConnection();
     for (let seed = 7; !damaged(); seed++) page = damagePage(seed);
     touchFromAnotherConnection();
     const created: string[] = [];
