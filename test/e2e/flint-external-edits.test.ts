@@ -70,7 +70,8 @@ describe('external edits while serving', () => {
 
   it('uses no CPU while idle', async () => {
     const pid = session.pid() as number;
-    await new Promise((r) => setTimeout(r, 300));
+    // Start-up work ends with the opening integrity check, 2 s after the opening refresh (decision 019).
+    await new Promise((r) => setTimeout(r, 2500));
     const start = await cpuMs(pid);
     await new Promise((r) => setTimeout(r, 2000));
     const used = (await cpuMs(pid)) - start;
