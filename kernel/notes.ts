@@ -49,15 +49,7 @@ export class NoteService {
   }
 
   async create(input: NewNote): Promise<Note> {
-    const draft = await this.deps.hooks.beforeWrite({
-      op: 'create',
-      title: input.title,
-      content: input.content,
-      ...(input.type !== undefined ? { type: input.type } : {}),
-      metadata: { ...(input.metadata ?? {}) },
-      changedKeys: Object.keys(input.metadata ?? {}),
-    });
-    const note = await this.deps.store.create({ ...input, title: draft.title, content: draft.content, metadata: draft.metadata });
+    const note = await this.deps.store.create(await this.drafted(input));
     await this.afterWrite(note, 'create', 'tool');
     return note;
   }
@@ -196,7 +188,11 @@ export class NoteService {
       if (item.expectedHash !== undefined && previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
       return { step: { kind: 'delete', id: previous.id, before: stateOf(previous) } };
     }
-    const { input } = item;
+    return { step: { kind: 'create', input: await this.drafted(item.input) } };
+  }
+
+  /** A new note as the write hooks leave it (a schema's defaults, a normalised title). */
+  private async drafted(input: NewNote): Promise<NewNote> {
     const draft = await this.deps.hooks.beforeWrite({
       op: 'create',
       title: input.title,
@@ -205,7 +201,7 @@ export class NoteService {
       metadata: { ...(input.metadata ?? {}) },
       changedKeys: Object.keys(input.metadata ?? {}),
     });
-    return { step: { kind: 'create', input: { ...input, title: draft.title, content: draft.content, metadata: draft.metadata } } };
+    return { ...input, title: draft.title, content: draft.content, metadata: draft.metadata };
   }
 
   /** Creates first (a plan may link to them), then updates in store batches, then deletes. */

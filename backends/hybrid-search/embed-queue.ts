@@ -8,6 +8,7 @@
  * needed is dropped (`forget`).
  */
 import type { Logger } from '../../kernel/index.js';
+import type { BackgroundReport } from '../../kernel/backend.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
 
@@ -90,6 +91,13 @@ export class EmbedQueue {
       }),
     ]);
     clearTimeout(timer);
+  }
+
+  /** SearchIndex.finishBackground for either engine: waits for the queue, then how much it embedded. */
+  async finish(progress?: ProgressReporter): Promise<BackgroundReport> {
+    const started = performance.now();
+    await this.idle(progress);
+    return { done: this.embedded, ms: Math.round(performance.now() - started) };
   }
 
   /** Resolves when nothing is left to embed, ticking `progress` per passage embedded. */

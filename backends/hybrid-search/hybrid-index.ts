@@ -124,10 +124,8 @@ export class HybridSearchIndex implements SearchIndex {
     return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount) };
   }
 
-  async finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
-    const started = performance.now();
-    await this.queue.idle(progress);
-    return { done: this.queue.embedded, ms: Math.round(performance.now() - started) };
+  finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
+    return this.queue.finish(progress);
   }
 
   async close(): Promise<void> {

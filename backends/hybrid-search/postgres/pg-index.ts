@@ -137,10 +137,8 @@ export class PgHybridIndex implements SearchIndex {
     return ready >= total ? page : { ...page, vectors: { ready, total }, notice: vectorsNotice(ready, total) };
   }
 
-  async finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
-    const started = performance.now();
-    await this.queue.idle(progress);
-    return { done: this.queue.embedded, ms: Math.round(performance.now() - started) };
+  finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
+    return this.queue.finish(progress);
   }
 
   async close(): Promise<void> {
