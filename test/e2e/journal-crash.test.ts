@@ -145,6 +145,9 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
       wholly ??= which as 'before' | 'after';
       expect(which, `${label} ${key}: one note is ${which}, another ${wholly}`).toBe(wholly);
     }
+    // The recovery's own writes retire replaced versions under temp names and unlink them just
+    // after (decision 010): none may be left, but some may still be in flight at the first answer.
+    for (let waited = 0; tempFiles(root).length > 0 && waited < 3_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     expect(tempFiles(root), label).toEqual([]);
     await scenario.checkServed(session, wholly ?? 'before');
     const log = session.stderr();
