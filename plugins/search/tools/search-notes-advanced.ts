@@ -42,7 +42,7 @@ const input = z.object({
 export function searchNotesAdvancedTool(deps: SearchToolDeps) {
   return defineTool({
     name: 'search_notes_advanced',
-    description: 'Find notes by type, metadata (typed comparisons), dates, content and sort them. Answers {results, total, has_more}.',
+    description: 'Find notes by type, metadata (typed comparisons), dates, content and sort them.',
     input,
     output: searchOutput,
     annotations: { title: 'Search notes (structured)', ...ANNOTATIONS },

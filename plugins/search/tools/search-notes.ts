@@ -24,7 +24,7 @@ const input = z.object({
 export function searchNotesTool(deps: SearchToolDeps) {
   return defineTool({
     name: 'search_notes',
-    description: 'Search notes by words (ranked, title above content, snippets with <mark>ed matches) or by regex. Answers {results, total, has_more}.',
+    description: 'Search notes by words (ranked, title above content, snippets with <mark>ed matches) or by regex.',
     input,
     output: searchOutput,
     annotations: { title: 'Search notes', ...ANNOTATIONS },

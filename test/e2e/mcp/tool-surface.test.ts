@@ -231,8 +231,10 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
       const { tools } = await client.listTools();
       for (const tool of tools) {
         const writes = WRITES[tool.name];
-        expect(tool.annotations?.readOnlyHint, tool.name).toBe(writes === undefined);
-        if (writes) expect(tool.annotations?.destructiveHint, tool.name).toBe(writes === 'destructive');
+        // Absent hints take MCP's defaults: readOnlyHint false, destructiveHint true.
+        expect(tool.annotations?.readOnlyHint ?? false, tool.name).toBe(writes === undefined);
+        if (writes) expect(tool.annotations?.destructiveHint ?? true, tool.name).toBe(writes === 'destructive');
+        else expect(tool.annotations, tool.name).not.toHaveProperty('destructiveHint');
         expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
       }
     });
