@@ -34,6 +34,6 @@ export const batchOutput = {
 };
 
 /** Every field optional: a tool answering in one of several shapes (see the file comment). */
-export function anyOfShapes(...shapes: z.ZodRawShape[]): z.ZodObject {
+export function modesOutput(...shapes: z.ZodRawShape[]): z.ZodObject {
   return z.object(Object.assign({}, ...shapes) as z.ZodRawShape).partial();
 }

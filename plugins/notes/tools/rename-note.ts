@@ -5,7 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
-import { anyOfShapes, bool, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 export const renameNoteTool = defineTool({
   name: 'rename_note',
@@ -21,7 +21,7 @@ export const renameNoteTool = defineTool({
     dry_run: z.boolean().default(false).describe('true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
     vault_id: vaultIdField,
   }),
-  output: anyOfShapes(
+  output: modesOutput(
     {
       success: bool,
       message: str,
