@@ -50,7 +50,7 @@ export const noteRowOutput = {
   id: z.string(),
   filename: z.string(),
   title: z.string(),
-  type: z.string(),
+  type: z.string().optional(),
   path: z.string(),
   created: z.string(),
   modified: z.string(),

@@ -21,7 +21,7 @@ export function searchByLinksTool(runtime: LinksRuntime) {
       limit: limitField(100, 10_000, 'notes'),
       vault_id: vaultIdField,
     }),
-    output: z.object({ success: bool, notes: z.array(z.object({ id: str, title: str, type: str, filename: str, path: str, created: str, updated: str, size: num })), count: num, truncated: bool.optional() }),
+    output: z.object({ success: bool, notes: z.array(z.object({ id: str, title: str, type: str.optional(), filename: str, path: str, created: str, updated: str, size: num })), count: num, truncated: bool.optional() }),
     annotations: { title: 'Search by links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       await runtime.reconcile();
