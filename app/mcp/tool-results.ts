@@ -13,6 +13,7 @@ import { toNotekernelError } from '../../kernel/errors.js';
 import { DEFAULT_MESSAGE_BYTES, replyCeiling, tooLarge } from '../../kernel/message-limit.js';
 import type { ToolInfo } from '../../kernel/tool.js';
 
+/** Listed for a tool that declares no `output` (a third-party plugin's); every built-in tool declares one. */
 export const GENERIC_OUTPUT_SCHEMA: Tool['outputSchema'] = { type: 'object' };
 
 export function toolListing(tool: ToolInfo): Tool {

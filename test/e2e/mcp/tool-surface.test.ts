@@ -28,7 +28,7 @@ import { createTestKernel, tempDir, type TestKernel } from '../../support/temp.j
 const LIST_BUDGET: Record<string, number> = { flint: 57_000, zettelkasten: 25_300, 'agent-memory': 19_400, obsidian: 17_400, notarium: 7_800 };
 
 /** Tools whose answer carries the content_hash a later write needs: their schemas must say so. */
-const PRECISE_OUTPUT = ['get_note', 'rename_note', 'create_file', 'memory_read'];
+const HASH_IN_ANSWER = ['get_note', 'rename_note', 'create_file', 'memory_read'];
 
 /** Reads a note's or a note type's content_hash through the client, for the writing tools' samples. */
 type Sample = Record<string, unknown> | ((read: (tool: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>);
@@ -189,7 +189,7 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
         // A real description of the answer, not a bare {"type":"object"}.
         expect(Object.keys(tool.outputSchema?.properties ?? {}).length, tool.name).toBeGreaterThan(0);
       }
-      for (const name of PRECISE_OUTPUT.filter((n) => tools.some((t) => t.name === n))) {
+      for (const name of HASH_IN_ANSWER.filter((n) => tools.some((t) => t.name === n))) {
         expect(Object.keys(tools.find((t) => t.name === name)?.outputSchema?.properties ?? {}), name).toEqual(expect.arrayContaining([expect.stringMatching(/^content_?[hH]ash$/)]));
       }
       const bytes = JSON.stringify({ tools }).length;
