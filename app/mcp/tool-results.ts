@@ -13,6 +13,7 @@ import { toNotekernelError } from '../../kernel/errors.js';
 import { DEFAULT_MESSAGE_BYTES, replyCeiling, tooLarge } from '../../kernel/message-limit.js';
 import type { ToolInfo } from '../../kernel/tool.js';
 
+/** Listed for a tool that declares no `output` (a third-party plugin's); every built-in tool declares one. */
 export const GENERIC_OUTPUT_SCHEMA: Tool['outputSchema'] = { type: 'object' };
 
 export function toolListing(tool: ToolInfo): Tool {
@@ -25,10 +26,16 @@ export function toolListing(tool: ToolInfo): Tool {
   };
 }
 
-/** `idempotentHint: false` is MCP's default: saying it on every writing tool says nothing. */
+/**
+ * What MCP's defaults already say is left out (decision 017): `readOnlyHint: false`,
+ * `destructiveHint: true` and `idempotentHint: false` are the defaults, and a read-only tool's
+ * destructive and idempotent hints mean nothing (the specification says they matter only when
+ * `readOnlyHint` is false).
+ */
 function listedAnnotations(annotations: ToolInfo['annotations']): Tool['annotations'] {
-  const { idempotentHint, ...rest } = annotations;
-  return idempotentHint ? { ...rest, idempotentHint } : rest;
+  const { readOnlyHint, destructiveHint, idempotentHint, ...rest } = annotations;
+  if (readOnlyHint) return { ...rest, readOnlyHint };
+  return { ...rest, ...(destructiveHint === false ? { destructiveHint } : {}), ...(idempotentHint ? { idempotentHint } : {}) };
 }
 
 export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool = 'the tool'): CallToolResult {

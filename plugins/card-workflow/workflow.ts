@@ -94,3 +94,9 @@ export function normaliseTags(tags: readonly string[]): string[] {
 export function clip(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/** NextAction as an output schema: every step's answer carries one. */
+export const nextActionOutput = z.object({ tool: z.string(), instruction: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), wait_for_user: z.boolean().optional() });
+
+/** A naming-convention violation (commit_title, title_reflection). */
+export const violationsOutput = z.array(z.object({ rule: z.string(), message: z.string(), example: z.string() }));

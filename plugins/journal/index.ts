@@ -9,6 +9,7 @@ import { summarise, undoOperation } from '../../kernel/journal-undo.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
+import { bool, str, strs } from '../../kernel/tool-output.js';
 
 function listOperationsTool(journal: JournalStorage) {
   return defineTool({
@@ -18,6 +19,7 @@ function listOperationsTool(journal: JournalStorage) {
       limit: z.number().int().min(1).max(100).default(20).describe('how many, newest first'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ total: z.number(), operations: z.array(z.object({ id: str, operation: str, at: str, state: str, notes: strs, undoable: bool })) }),
     annotations: { title: 'List operations', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args) {
       const entries = await journal.list();
@@ -36,6 +38,7 @@ function undoOperationTool(journal: JournalStorage) {
       force: z.boolean().default(false).describe('undo even where a note changed since, keeping that note and adding its previous state as a conflict copy'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ operation_id: str, restored: strs, deleted: strs, recreated: strs, conflict_copies: z.array(z.object({ id: str, copy: str })) }),
     annotations: { title: 'Undo an operation', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       return undoOperation(journal, ctx.notes, args.operation_id, args.force);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /** Rows in seed 000's response shapes (NoteLinkRow, ExternalLinkRow) and the service's LinkRef. */
 import type { LinkRef } from './service.js';
 import type { ExternalRecord, LinkRecord, NoteLinkRow } from './store/types.js';
@@ -39,3 +40,14 @@ export function toLinkRef(r: LinkRecord): LinkRef {
     line_number: r.line_number,
   };
 }
+
+/** toNoteLinkRow's fields as an output schema. */
+export const noteLinkRowOutput = z.object({
+  id: z.number(),
+  source_note_id: z.string(),
+  target_note_id: z.string().nullable(),
+  target_title: z.string(),
+  link_text: z.string().nullable(),
+  line_number: z.number(),
+  created: z.string(),
+});

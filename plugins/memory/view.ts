@@ -3,6 +3,7 @@
  * updatedAt, status, path }`; a listed entry drops body and links. Status and org come from
  * where the file sits (seed 002: status is the folder), by the backend's own layout rule.
  */
+import { z } from 'zod';
 import { locationOf, type Metadata, type Note, type NoteSummary } from '../../kernel/note.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 
@@ -76,3 +77,29 @@ export function outboundLinks(text: string): OutboundLink[] {
 function statusOf(metadata: Metadata): 'active' | 'archived' {
   return metadata.status === 'archived' ? 'archived' : 'active';
 }
+
+/** EntryListItem as an output schema. */
+export const entryListItemOutput = {
+  id: z.string(),
+  title: z.string(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: z.string(),
+  org: z.string().optional(),
+  path: z.string(),
+};
+
+/** EntryView as an output schema. */
+export const entryViewOutput = z.object({
+  id: z.string(),
+  title: z.string(),
+  tags: z.array(z.string()),
+  links: z.array(z.object({ id: z.string(), displayText: z.string() })),
+  body: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: z.string(),
+  path: z.string(),
+  contentHash: z.string(),
+});

@@ -3,6 +3,7 @@ import { defineTool } from '../../kernel/tool.js';
 import { runStep } from './run.js';
 import { MIGRATION_STEPS } from './steps/index.js';
 import { requireVaultFolder } from '../../kernel/vault-info.js';
+import { bool, str, strs } from '../../kernel/tool-output.js';
 
 /**
  * The same migration as `notekernel migrate`, on the open vault's own folder only: an agent
@@ -15,6 +16,7 @@ export const migrateTool = defineTool({
     step: z.enum(MIGRATION_STEPS.map((s) => s.id) as [string, ...string[]]).describe('migration step id'),
     dry_run: z.boolean().optional().describe('report what would change and write nothing (default false)'),
   }),
+  output: z.object({ step: str, rootDir: str, dryRun: bool, migrated: z.array(z.object({ from: str, to: str, warnings: strs.optional() })), skipped: z.array(z.object({ path: str, reason: str })), errors: z.array(z.object({ path: str, reason: str })) }),
   annotations: { title: 'Migrate notes', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const dryRun = args.dry_run ?? false;

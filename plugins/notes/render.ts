@@ -41,3 +41,30 @@ export function renderNote(note: Note): Record<string, unknown> {
 export function renderCreated(note: Note): { id: string; type: string | undefined; title: string; filename: string; path: string; created: string } {
   return { id: note.id, type: note.type, title: note.title, filename: locationOf(note).filename, path: locationOf(note).path, created: note.created };
 }
+
+/** renderCreated's fields as an output schema. */
+export const createdOutput = { id: z.string(), type: z.string(), title: z.string(), filename: z.string(), path: z.string(), created: z.string() };
+
+/** noteRow's fields (list_notes_by_type, get_note_info) as an output schema. */
+export const noteRowOutput = {
+  id: z.string(),
+  filename: z.string(),
+  title: z.string(),
+  type: z.string().optional(),
+  path: z.string(),
+  created: z.string(),
+  modified: z.string(),
+  wikilink_format: z.string(),
+  suggested_wikilink: z.string(),
+};
+
+/** What a deletion reports for each note (DeleteOutcome). */
+export const deletedOutput = z.object({
+  id: z.string(),
+  deleted: z.boolean(),
+  timestamp: z.string(),
+  backup_path: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+  incoming_links: z.array(z.string()).optional(),
+  code: z.string().optional(),
+});

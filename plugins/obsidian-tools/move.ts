@@ -6,6 +6,7 @@
  * the links index names; each is rewritten with a compare-and-swap on the text just read, so a note
  * edited meanwhile is reported, never clobbered.
  */
+import { z } from 'zod';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
@@ -110,3 +111,12 @@ async function rewriteLinks(notes: NoteService, files: VaultFiles, at: string, f
   await writeNoteText(notes, files, at, applyReplacements(current.text, replacements), current.hash);
   return replacements.length;
 }
+
+/** MoveOutcome as an output schema. */
+export const moveOutcomeOutput = {
+  source: z.string(),
+  destination: z.string(),
+  links_updated: z.number(),
+  notes_updated: z.array(z.string()),
+  not_rewritten: z.array(z.object({ path: z.string(), reason: z.string() })),
+};

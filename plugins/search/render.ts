@@ -3,6 +3,7 @@
  * Field filtering keeps the search-specific fields (score, snippet, filename, path) whatever
  * `fields` asks for, as the seed says.
  */
+import { z } from 'zod';
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
 import { locationOf, type Metadata, type Note } from '../../kernel/note.js';
 import { filterFields } from '../../toolkit/fields.js';
@@ -84,3 +85,27 @@ export function excerpt(text: string, max = 200): string {
   const cut = flat.lastIndexOf(' ', max);
   return `${flat.slice(0, cut > max / 2 ? cut : max)}…`;
 }
+
+/** The search answer as an output schema; each result may be trimmed by `fields`. */
+export const searchOutput = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      type: z.string(),
+      tags: z.array(z.string()),
+      score: z.number(),
+      snippet: z.string(),
+      lastUpdated: z.string(),
+      filename: z.string(),
+      path: z.string(),
+      created: z.string(),
+      modified: z.string(),
+      size: z.number(),
+      metadata: z.record(z.string(), z.unknown()),
+    }).partial(),
+  ),
+  total: z.number(),
+  has_more: z.boolean(),
+  notice: z.string().optional(),
+});

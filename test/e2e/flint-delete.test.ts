@@ -71,7 +71,11 @@ describe('delete_note', () => {
 
   it('is annotated as destructive, like bulk_delete_notes', async () => {
     const { tools } = await v.session.client.listTools();
-    for (const name of ['delete_note', 'bulk_delete_notes']) expect(tools.find((t) => t.name === name)?.annotations, name).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    // Absent hints take MCP's defaults: readOnlyHint false, destructiveHint true.
+    for (const name of ['delete_note', 'bulk_delete_notes']) {
+      const annotations = tools.find((t) => t.name === name)?.annotations;
+      expect([annotations?.readOnlyHint ?? false, annotations?.destructiveHint ?? true], name).toEqual([false, true]);
+    }
   });
 });
 

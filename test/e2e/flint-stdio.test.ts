@@ -44,8 +44,10 @@ describe('flint profile over stdio', () => {
     expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['type', 'title', 'content', 'metadata', 'notes', 'vault_id']));
     const props = create?.inputSchema.properties as Record<string, { description?: string }>;
     expect(props.title?.description).toBeTruthy();
-    expect(create?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(byName.get('get_note')?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    // MCP's defaults are left out of tools/list: a write has no readOnlyHint, a read no destructive/idempotent hints.
+    expect(create?.annotations).toMatchObject({ destructiveHint: false });
+    expect(create?.annotations?.readOnlyHint ?? false).toBe(false);
+    expect(byName.get('get_note')?.annotations).toMatchObject({ readOnlyHint: true });
   });
 
   it('create_note writes general/<slug>.md with frontmatter, and get_note returns it with its hash', async () => {

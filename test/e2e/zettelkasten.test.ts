@@ -31,7 +31,7 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     expect(tools).toHaveLength(20);
     expect(tools.map((t) => t.name)).toContain('find_cards');
     for (const tool of tools) {
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name !== 'save_card');
+      expect(tool.annotations?.readOnlyHint ?? false, tool.name).toBe(tool.name !== 'save_card');
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
       }

@@ -3,7 +3,8 @@ import { defineTool } from '../../../kernel/tool.js';
 import { NotFoundError, ValidationError } from '../../../kernel/errors.js';
 import { validateTitle } from '../conventions.js';
 import { renderCard } from '../render.js';
-import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, withWarnings, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, withWarnings, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Formatter: every finalized component arrives in this one call; the server adds the timestamp. */
 export function applyTemplateTool(wf: CardWorkflow) {
@@ -21,6 +22,7 @@ export function applyTemplateTool(wf: CardWorkflow) {
         .optional()
         .describe('optional text per template section, keyed by section name ("Core Concept") or placeholder ("core_concept")'),
     }),
+    output: z.object({ formatted_card: str, template_used: str, timestamp_added: str, sections_populated: strs, sections_empty: strs, unknown_placeholders: strs, next_action: nextActionOutput, ...warningsOutput }),
     annotations: { title: 'Apply template', ...ANSWER_ONLY, idempotentHint: false },
     async handler(args) {
       const template = wf.templates.templates.get(args.template_type);

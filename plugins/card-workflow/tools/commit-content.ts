@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, contentSummary, nextAction, recordField, recordWarnings, withWarnings, wordCount } from '../workflow.js';
+import { ANSWER_ONLY, contentSummary, nextAction, recordField, recordWarnings, withWarnings, wordCount, nextActionOutput, violationsOutput } from '../workflow.js';
+import { num, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Commit of revised content (stage 2). */
 export const commitContentTool = defineTool({
@@ -11,6 +12,7 @@ export const commitContentTool = defineTool({
     title: z.string().trim().max(500).optional().describe('the final title (next_action.arguments carries it); passed on to heading_reflection'),
     thinking_record_id: recordField,
   }),
+  output: z.object({ status: str, content_length: num, next_action: nextActionOutput, ...warningsOutput }),
   annotations: { title: 'Commit content', ...ANSWER_ONLY },
   async handler(args) {
     const warnings = recordWarnings('commit_content', args.thinking_record_id, ['content_reflection']);

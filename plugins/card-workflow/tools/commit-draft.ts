@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, wordCount } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, wordCount, nextActionOutput, violationsOutput } from '../workflow.js';
+import { nullableStr, num, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 const PREVIEW_WORDS = 200;
 
@@ -13,6 +14,7 @@ export const commitDraftTool = defineTool({
     title: z.string().max(500).optional().describe('the confirmed title (next_action.arguments carries it)'),
     thinking_record_id: recordField,
   }),
+  output: z.object({ status: str, draft: z.object({ title: nullableStr, content: str, word_count: num }), message: str, next_stage: str, next_action: nextActionOutput, ...warningsOutput }),
   annotations: { title: 'Commit draft', ...ANSWER_ONLY },
   async handler(args) {
     const warnings = recordWarnings('commit_draft', args.thinking_record_id, ['content_thinker']);

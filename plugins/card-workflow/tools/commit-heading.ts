@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, recordField, recordWarnings, withWarnings, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Commit of the content heading; its length is checked against the conventions (a warning only). */
 export function commitHeadingTool(wf: CardWorkflow) {
@@ -12,6 +13,7 @@ export function commitHeadingTool(wf: CardWorkflow) {
       title: z.string().max(500).optional().describe('the final title (next_action.arguments carries it)'),
       thinking_record_id: recordField,
     }),
+    output: z.object({ status: str, heading: str, next_action: nextActionOutput, ...warningsOutput }),
     annotations: { title: 'Commit heading', ...ANSWER_ONLY },
     async handler(args) {
       const warnings = recordWarnings('commit_heading', args.thinking_record_id, ['heading_reflection']);

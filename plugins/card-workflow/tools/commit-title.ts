@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
-import { ANSWER_ONLY, nextAction, recordField, recordWarnings, stageField, withWarnings, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, recordField, recordWarnings, stageField, withWarnings, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /**
  * Commit: checks the title against the naming convention. A title that breaks a rule is answered
@@ -16,6 +17,7 @@ export function commitTitleTool(wf: CardWorkflow) {
       stage: stageField,
       thinking_record_id: recordField,
     }),
+    output: z.object({ status: str, stage: str.optional(), title: str, violations: violationsOutput.optional(), message: str.optional(), next_action: nextActionOutput, ...warningsOutput }),
     annotations: { title: 'Commit title', ...ANSWER_ONLY },
     async handler(args) {
       const stage = args.stage ?? 'draft';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, contentSummary, feedbackField, nextAction, recordId, wordCount } from '../workflow.js';
+import { ANSWER_ONLY, contentSummary, feedbackField, nextAction, recordId, wordCount, nextActionOutput, violationsOutput } from '../workflow.js';
+import { bool, record, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Reflector: the content needs a revision when the agent says so or the user gave feedback. */
 export const contentReflectionTool = defineTool({
@@ -13,6 +14,7 @@ export const contentReflectionTool = defineTool({
     needs_modification: z.boolean().optional().describe('your own verdict, if you reached one; it decides'),
     reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
   }),
+  output: z.object({ needs_modification: bool, reasoning: str, record_id: str, next_action: nextActionOutput, ...warningsOutput }),
   annotations: { title: 'Content reflection', ...ANSWER_ONLY },
   async handler(args) {
     const feedback = args.user_feedback?.trim() || undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, clip, nextAction, recordId } from '../workflow.js';
+import { ANSWER_ONLY, clip, nextAction, recordId, nextActionOutput, violationsOutput } from '../workflow.js';
+import { bool, record, str, strs } from '../../../kernel/tool-output.js';
 
 /** A think tool: records the key points the draft will cover (no-op, logged). */
 export const contentThinkerTool = defineTool({
@@ -10,6 +11,7 @@ export const contentThinkerTool = defineTool({
     title: z.string().trim().min(1).max(500).describe('the confirmed title'),
     key_points: z.array(z.string().trim().min(1).max(2000)).min(1).max(50).describe('the key points you identified'),
   }),
+  output: z.object({ thinking_recorded: bool, record_id: str, title: str, key_points: strs, next_action: nextActionOutput }),
   annotations: { title: 'Content thinker', ...ANSWER_ONLY },
   async handler(args, ctx) {
     const record = recordId('content_thinker', [args.title, args.key_points]);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, type CardWorkflow } from '../workflow.js';
+import { num, str } from '../../../kernel/tool-output.js';
 
 /**
  * Not in seed 001, which could save a card but never show it again: the saved cards in the
@@ -17,6 +18,7 @@ export function findCardsTool(wf: CardWorkflow) {
       query: z.string().max(500).optional().describe('words that must all appear in the filename or the first heading, e.g. "stateless design"'),
       filename: z.string().max(300).optional().describe('read this card whole, e.g. "20251021-Stateless-Tool-Chain-Design.md"'),
     }),
+    output: z.object({ cards: z.array(z.object({ filename: str, title: str })).optional(), count: num.optional(), filename: str.optional(), path: str.optional(), content: str.optional() }),
     annotations: { title: 'Find saved cards', ...ANSWER_ONLY },
     async handler(args, ctx) {
       const files = ctx.notes.store.files;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { contentPrompt } from '../prompts.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordField, stageField, type CardWorkflow, type Stage } from '../workflow.js';
+import { ANSWER_ONLY, feedbackField, nextAction, recordField, stageField, type CardWorkflow, type Stage, nextActionOutput, violationsOutput } from '../workflow.js';
+import { nullableStr, str, strs } from '../../../kernel/tool-output.js';
 
 /** Generator: the embedded prompt for the first draft (stage 1) or a revision with feedback (stage 2). */
 export function generateContentTool(wf: CardWorkflow) {
@@ -16,6 +17,7 @@ export function generateContentTool(wf: CardWorkflow) {
       user_feedback: feedbackField,
       thinking_record_id: recordField,
     }),
+    output: z.object({ stage: str, mode: str, embedded_prompt: str, confirmed_title: nullableStr.optional(), key_points_reminder: strs.optional(), next_action: nextActionOutput }),
     annotations: { title: 'Generate content', ...ANSWER_ONLY },
     async handler(args) {
       const revising = args.original_content !== undefined || args.user_feedback !== undefined;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { headingPrompt } from '../prompts.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordField, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, feedbackField, nextAction, recordField, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { num, str } from '../../../kernel/tool-output.js';
 
 /** Generator: the embedded prompt for a content heading (stage 2, optional). */
 export function generateHeadingTool(wf: CardWorkflow) {
@@ -14,6 +15,7 @@ export function generateHeadingTool(wf: CardWorkflow) {
       user_feedback: feedbackField,
       thinking_record_id: recordField,
     }),
+    output: z.object({ embedded_prompt: str, rules: z.object({ min_length: num, max_length: num }), next_action: nextActionOutput }),
     annotations: { title: 'Generate heading', ...ANSWER_ONLY },
     async handler(args) {
       const { min_length, max_length } = wf.conventions.rules.heading;

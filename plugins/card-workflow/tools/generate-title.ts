@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { titlePrompt } from '../prompts.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordField, stageField, type CardWorkflow, type Stage } from '../workflow.js';
+import { ANSWER_ONLY, feedbackField, nextAction, recordField, stageField, type CardWorkflow, type Stage, nextActionOutput, violationsOutput } from '../workflow.js';
+import { num, str, strs } from '../../../kernel/tool-output.js';
 
 /** Generator: returns the embedded prompt for a first title (stage 1) or a revision (stage 2). */
 export function generateTitleTool(wf: CardWorkflow) {
@@ -15,6 +16,7 @@ export function generateTitleTool(wf: CardWorkflow) {
       user_feedback: feedbackField,
       thinking_record_id: recordField,
     }),
+    output: z.object({ stage: str, mode: str, embedded_prompt: str, naming_conventions: str, rules: z.object({ format: str, min_length: num, max_length: num }), examples: strs, next_action: nextActionOutput }),
     annotations: { title: 'Generate title', ...ANSWER_ONLY },
     async handler(args) {
       const stage: Stage = args.stage ?? (args.original_title !== undefined || args.user_feedback !== undefined ? 'card' : 'draft');

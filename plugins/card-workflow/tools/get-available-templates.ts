@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { fallbackTemplate, mappingWarnings } from '../mapping.js';
 import { ANSWER_ONLY, type CardWorkflow } from '../workflow.js';
+import { nullableStr, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Utility: every template with its description and sections, and the malformed ones with why. */
 export function getAvailableTemplatesTool(wf: CardWorkflow) {
@@ -9,6 +10,7 @@ export function getAvailableTemplatesTool(wf: CardWorkflow) {
     name: 'get_available_templates',
     description: 'List the card templates with descriptions and sections; malformed ones are listed with the reason.',
     input: z.object({}),
+    output: z.object({ templates: z.array(z.object({ name: str, description: nullableStr, sections: strs, unknown_placeholders: strs, path: str })), invalid_templates: z.array(z.object({ name: str, path: str, error: str })), default_template: str, templates_directory: str, template_mapping_file: str, naming_conventions_file: str, ...warningsOutput }),
     annotations: { title: 'Available templates', ...ANSWER_ONLY },
     async handler() {
       const templates = [...wf.templates.templates.values()]

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { conceptWords } from '../conventions.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordId, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, feedbackField, nextAction, recordId, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { bool, record, str } from '../../../kernel/tool-output.js';
 
 /**
  * Reflector: a content heading is worth it when the agent says so, the user asks for one, or the
@@ -18,6 +19,7 @@ export function headingReflectionTool(wf: CardWorkflow) {
       needs_heading: z.boolean().optional().describe('your own verdict, if you reached one; it decides'),
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
     }),
+    output: z.object({ needs_heading: bool, reasoning: str, record_id: str, next_action: nextActionOutput }),
     annotations: { title: 'Heading reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;

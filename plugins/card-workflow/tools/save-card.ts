@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import type { CardWorkflow } from '../workflow.js';
+import { bool, nullableStr, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Persister: writes the card into the output directory (the one tool that writes). */
 export function saveCardTool(wf: CardWorkflow) {
@@ -11,6 +12,7 @@ export function saveCardTool(wf: CardWorkflow) {
       formatted_card: z.string().min(1).max(1_000_000).describe('the card exactly as apply_template returned it'),
       filename: z.string().max(1000).describe('file name only, e.g. 20251021-MCP-Stateless-Workflow.md; .md is added if missing'),
     }),
+    output: z.object({ status: str, filepath: str, relative_path: str, filename: str, requested_filename: str, sanitized: bool, created: bool, backup_created: bool, unchanged: bool.optional(), backup_path: str.optional(), note_id: nullableStr, message: str, ...warningsOutput }),
     annotations: { title: 'Save card', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async handler(args) {
       return wf.saveCard(args.formatted_card, args.filename);

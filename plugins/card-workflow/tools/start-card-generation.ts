@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
-import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, withWarnings, wordCount, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, withWarnings, wordCount, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { num, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Stage 2 starts with the user's final draft, the title and the user's own tags. */
 export function startCardGenerationTool(wf: CardWorkflow) {
@@ -13,6 +14,7 @@ export function startCardGenerationTool(wf: CardWorkflow) {
       title: z.string().trim().min(1).max(500).describe('the card title from stage 1'),
       tags: tagsField,
     }),
+    output: z.object({ status: str, received: z.object({ title: str, content_length: num, tags: strs }), next_action: nextActionOutput, ...warningsOutput }),
     annotations: { title: 'Start card generation', ...ANSWER_ONLY },
     async handler(args) {
       const tags = normaliseTags(args.tags);

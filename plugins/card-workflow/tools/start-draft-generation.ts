@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, nextAction } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, nextActionOutput, violationsOutput } from '../workflow.js';
+import { str } from '../../../kernel/tool-output.js';
 
 /** Stage 1 starts: nothing is stored, the answer names the next step. */
 export const startDraftGenerationTool = defineTool({
   name: 'start_draft_generation',
   description: 'Start a Zettelkasten card (stage 1: draft). Then follow next_action in every answer.',
   input: z.object({ topic: z.string().trim().min(1).max(1000).describe('the card topic, in the user\'s words') }),
+  output: z.object({ status: str, stage: str, topic: str, next_action: nextActionOutput }),
   annotations: { title: 'Start draft generation', ...ANSWER_ONLY },
   async handler(args) {
     return {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordId, type CardWorkflow } from '../workflow.js';
+import { ANSWER_ONLY, feedbackField, nextAction, recordId, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { bool, record, str } from '../../../kernel/tool-output.js';
 
 /**
  * Reflector: the title needs a revision when the agent says so, when the user gave feedback, or
@@ -17,6 +18,7 @@ export function titleReflectionTool(wf: CardWorkflow) {
       needs_modification: z.boolean().optional().describe('your own verdict, if you reached one; it decides'),
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
     }),
+    output: z.object({ needs_modification: bool, reasoning: str, record_id: str, original_title: str, violations: violationsOutput.optional(), next_action: nextActionOutput }),
     annotations: { title: 'Title reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, clip, nextAction, recordId } from '../workflow.js';
+import { ANSWER_ONLY, clip, nextAction, recordId, nextActionOutput, violationsOutput } from '../workflow.js';
+import { bool, record, str } from '../../../kernel/tool-output.js';
 
 /** A think tool: a no-op whose arguments are the inspectable record of the agent's reasoning. */
 export const titleThinkerTool = defineTool({
@@ -10,6 +11,7 @@ export const titleThinkerTool = defineTool({
     context_summary: z.string().trim().min(1).max(20_000).describe('your summary of the conversation context for this card'),
     topic: z.string().max(1000).optional().describe('the topic from start_draft_generation'),
   }),
+  output: z.object({ thinking_recorded: bool, record_id: str, context_summary: str, next_action: nextActionOutput }),
   annotations: { title: 'Title thinker', ...ANSWER_ONLY },
   async handler(args, ctx) {
     const record = recordId('title_thinker', args.context_summary);

@@ -3,6 +3,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { limitField } from './find-broken-links.js';
+import { bool, num, str } from '../../../kernel/tool-output.js';
 
 export function getLinkGraphTool(runtime: LinksRuntime) {
   return defineTool({
@@ -17,6 +18,7 @@ export function getLinkGraphTool(runtime: LinksRuntime) {
       limit: limitField(100, 1000, 'notes (and orphans)'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, center: str.optional(), depth: num.optional(), nodes: z.array(z.object({ id: str, title: str, distance: num })).optional(), edges: z.array(z.object({ source: str, target: str, count: num })).optional(), truncated: bool.optional(), orphans: z.array(z.object({ id: str, title: str })).optional(), orphan_count: num.optional() }),
     annotations: { title: 'Get link graph', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const wantOrphans = args.orphans ?? args.identifier === undefined;

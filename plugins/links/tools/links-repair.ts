@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
+import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
 
 export function linksRepairTool(runtime: LinksRuntime) {
   return defineTool({
@@ -14,6 +15,7 @@ export function linksRepairTool(runtime: LinksRuntime) {
       refresh: z.boolean().default(true).describe('Re-scan the vault for files changed on disk first (only changed files are read)'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, dry_run: bool, moves: z.array(z.object({ from_id: str, to_id: str, from_name: str, to_name: str, how: str, detected_at: str, repaired_at: nullableStr })), edits: z.array(z.object({ note_id: str, line_number: num, before: str, after: str })), links_updated: num, notes_updated: num, not_rewritten: z.array(z.object({ id: str, reason: str })), hint: str.optional() }),
     annotations: { title: 'Repair links', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       if (args.refresh) await ctx.notes.store.refresh(ctx.progress);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
+import { bool, num, str, strs } from '../../../kernel/tool-output.js';
 
 export function migrateLinksTool(runtime: LinksRuntime) {
   return defineTool({
@@ -12,6 +13,7 @@ export function migrateLinksTool(runtime: LinksRuntime) {
       force: z.boolean().default(false).describe('Rebuild even when the link tables already hold links'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, message: str, existing_links: num.optional(), total_notes: num.optional(), processed: num.optional(), errors: num.optional(), error_details: strs.optional() }),
     annotations: { title: 'Migrate links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       await runtime.ready();

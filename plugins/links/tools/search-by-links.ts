@@ -4,6 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { limitField } from './find-broken-links.js';
+import { bool, num, str } from '../../../kernel/tool-output.js';
 
 const ids = (what: string) => z.array(z.string().min(1)).min(1).optional().describe(what);
 
@@ -20,6 +21,7 @@ export function searchByLinksTool(runtime: LinksRuntime) {
       limit: limitField(100, 10_000, 'notes'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, notes: z.array(z.object({ id: str, title: str, type: str.optional(), filename: str, path: str, created: str, updated: str, size: num })), count: num, truncated: bool.optional() }),
     annotations: { title: 'Search by links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       await runtime.reconcile();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { entryView } from '../view.js';
+import { entryView, entryListItemOutput, entryViewOutput } from '../view.js';
 
 /** US-001 / US-007: a pure markdown entry, `# title\n\n#tag1 #tag2\n\nbody`, named `slug id__XXXXXX.md`. */
 export const memoryCapture = defineTool({
@@ -12,6 +12,7 @@ export const memoryCapture = defineTool({
     tags: z.array(z.string()).optional().describe('tags without spaces, e.g. ["people", "area__work"]; written as "#people #area__work" under the title'),
     org: z.string().optional().describe('organisation: the entry goes under orgs/{org}/'),
   }),
+  output: entryViewOutput,
   annotations: { title: 'Capture a memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const note = await ctx.notes.create({

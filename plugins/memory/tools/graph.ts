@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
+import { str, strs } from '../../../kernel/tool-output.js';
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
@@ -10,6 +11,7 @@ export const memoryLinks = defineTool({
   name: 'memory_links',
   description: 'Links of one entry: inbound (entries linking to it, with their titles) and outbound ([[id__X|text]] links in its body).',
   input: z.object({ id: idField }),
+  output: z.object({ inbound: z.array(z.object({ id: str, title: str })), outbound: z.array(z.object({ id: str, displayText: str })) }),
   annotations: { title: 'Links of a memory', ...readOnly },
   handler: (args, ctx) => memoryGraph(ctx).links(entryId(args.id)),
 });
@@ -19,6 +21,7 @@ export const memoryOrphans = defineTool({
   name: 'memory_orphans',
   description: 'Ids of entries that no other entry links to.',
   input: z.object({}),
+  output: z.object({ result: strs }),
   annotations: { title: 'Orphan memories', ...readOnly },
   handler: (_args, ctx) => memoryGraph(ctx).orphans(),
 });
@@ -28,6 +31,7 @@ export const memoryBrokenLinks = defineTool({
   name: 'memory_broken_links',
   description: 'Links pointing at entries that do not exist, as { sourceId, targetId } pairs.',
   input: z.object({}),
+  output: z.object({ result: z.array(z.object({ sourceId: str, targetId: str })) }),
   annotations: { title: 'Broken memory links', ...readOnly },
   handler: (_args, ctx) => memoryGraph(ctx).brokenLinks(),
 });

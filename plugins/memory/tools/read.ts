@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
-import { entryView, listItem } from '../view.js';
+import { entryView, listItem, entryListItemOutput, entryViewOutput } from '../view.js';
 
 /** US-001 (FR-10): a pure read; nothing on disk changes. */
 export const memoryRead = defineTool({
   name: 'memory_read',
   description: 'Read one memory entry: title, tags, outbound links, body, createdAt/updatedAt (from git), status and path.',
   input: z.object({ id: idField }),
+  output: entryViewOutput,
   annotations: { title: 'Read a memory', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const id = entryId(args.id);
@@ -27,6 +28,7 @@ export const memoryList = defineTool({
     tag: z.string().optional().describe('only entries with this tag (with or without the #)'),
     status: z.enum(['active', 'archived', 'all']).optional().describe('active (default), archived (under archive/), or all'),
   }),
+  output: z.object({ result: z.array(z.object(entryListItemOutput)) }),
   annotations: { title: 'List memories', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const status = args.status ?? 'active';

@@ -3,6 +3,7 @@ import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
+import { modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 
 /** US-005: heading + filename (id kept) + inbound display text that equalled the old title. */
 export const memoryRename = defineTool({
@@ -13,6 +14,7 @@ export const memoryRename = defineTool({
     new_title: z.string().min(1).describe('the new title, one line'),
     dry_run: z.boolean().default(false).describe('true: return the exact plan (every entry, with a unified diff of its text) and change nothing'),
   }),
+  output: modesOutput({ id: str, oldTitle: str, title: str, path: str, updatedInboundLinks: num }, planPreviewOutput),
   annotations: { title: 'Rename a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const id = entryId(args.id);

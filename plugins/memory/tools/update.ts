@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
-import { entryView } from '../view.js';
+import { entryView, entryListItemOutput, entryViewOutput } from '../view.js';
 
 /**
  * Changes an entry's body and/or tags (title: memory_rename). The `contentHash` from
@@ -18,6 +18,7 @@ export const memoryUpdate = defineTool({
     body: z.string().optional().describe('the new markdown body (replaces the old one)'),
     tags: z.array(z.string()).optional().describe('the new tags (replace the old ones), e.g. ["people", "area__work"]'),
   }),
+  output: entryViewOutput,
   annotations: { title: 'Update a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     if (args.body === undefined && args.tags === undefined) {

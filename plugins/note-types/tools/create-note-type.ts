@@ -7,6 +7,7 @@ import { formatDescription } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { assertTypeName } from '../type-name.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
+import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /** Used when the caller gives none: generic, so an agent still gets guidance for the new type. */
 const DEFAULT_INSTRUCTIONS = [
@@ -27,6 +28,7 @@ export function createNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       metadata_schema: metadataSchemaInput.optional(),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, message: str, type_name: str, path: str, content_hash: str, ...warningsOutput }),
     annotations: { title: 'Create note type', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       const name = assertTypeName(args.type_name);

@@ -10,6 +10,7 @@ import { BACKUPS, DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../../vault-config/
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { migrateNotes } from './migrate-notes.js';
+import { bool, num, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
@@ -23,6 +24,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       confirm: z.boolean().default(false).describe('Must be true when the vault config requires confirmation (the default)'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, message: str, result: z.object({ name: str, deleted: bool, timestamp: str, action: str, notes_affected: num, backup_path: str.optional(), migration_target: str.optional(), ...warningsOutput }) }),
     annotations: { title: 'Delete note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       const config = (await ctx.tryResolve(VAULT_CONFIG)?.get()) ?? DEFAULT_VAULT_CONFIG;

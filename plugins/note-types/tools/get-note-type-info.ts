@@ -6,6 +6,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { SCHEMA } from '../../schema/service.js';
 import type { NoteTypeInfo, NoteTypes } from '../service.js';
 import { assertTypeName } from '../type-name.js';
+import { record, str, strs } from '../../../kernel/tool-output.js';
 
 /** The type, or `not_found` listing the types that do exist. */
 export async function requireType(types: NoteTypes, name: string, field = 'type_name'): Promise<NoteTypeInfo> {
@@ -25,6 +26,7 @@ export function getNoteTypeInfoTool(types: NoteTypes) {
       type_name: z.string().min(1).describe('Name of the note type'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ type_name: str, description: str, agent_instructions: strs, metadata_schema: z.object({ fields: z.array(record) }), schema_errors: strs.optional(), schema_warnings: strs.optional(), schema_lines: strs.optional(), content_hash: str, path: str, created: str, updated: str }),
     annotations: { title: 'Get note type info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const info = await requireType(types, args.type_name);

@@ -4,6 +4,7 @@ import type { NoteStore } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { NoteTypes } from '../service.js';
+import { bool, nullableStr, num, str, strs } from '../../../kernel/tool-output.js';
 
 /** seed 000's list_note_types rows; also the body of the flint-note://types resource. */
 export async function noteTypeRows(types: NoteTypes, store: NoteStore) {
@@ -26,6 +27,7 @@ export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
     name: 'list_note_types',
     description: 'List all note types in the vault with their purpose, agent instructions and note counts.',
     input: z.object({ vault_id: vaultIdField }),
+    output: z.object({ result: z.array(z.object({ name: str, path: str, purpose: str, agentInstructions: strs, hasDescription: bool, noteCount: num, lastModified: nullableStr })) }),
     annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       return noteTypeRows(types, store);

@@ -7,6 +7,7 @@ import { formatDescription, parseDescription, replaceSection, SCHEMA_INTRO } fro
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
+import { bool, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 
 export function typeHashMismatch(typeName: string, current: string, provided: string): NotekernelError {
   return new NotekernelError(
@@ -37,6 +38,7 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           issue.addIssue({ code: 'custom', path: ['instructions'], message: 'At least one of instructions, description or metadata_schema must be provided' });
         }
       }),
+    output: z.object({ success: bool, type_name: str, fields_updated: strs, updated_info: z.object({ name: str, purpose: str, agent_instructions: strs }), content_hash: str, ...warningsOutput }),
     annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       const info = await requireType(types, args.type_name);

@@ -6,6 +6,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINKS, type LinkRef } from '../../links/service.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
 import { SCHEMA, isSystemKey, type FieldIssue, type TypeSchema } from '../../schema/service.js';
+import { bool, num, record, str, strs } from '../../../kernel/tool-output.js';
 
 export const analyzeNoteTool = defineTool({
   name: 'analyze_note',
@@ -15,6 +16,7 @@ export const analyzeNoteTool = defineTool({
     identifier: z.string().min(1).describe('Note id, e.g. "reading/atomic-habits.md"'),
     vault_id: vaultIdField,
   }),
+  output: z.object({ id: str, title: str, type: str, content_hash: str, schema: z.object({ fields: num, valid: bool, errors: strs }).nullable(), missing_required: strs, invalid_fields: z.array(record), unknown_fields: strs, missing_optional: strs, broken_links: z.array(z.object({ target: str, line_number: num, link_text: str.optional() })), links_checked: bool, agent_instructions: strs, content_stats: z.object({ words: num, lines: num, headings: num }), read_warnings: strs.optional(), suggestions: strs }),
   annotations: { title: 'Analyze note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const note = await ctx.notes.require(args.identifier);

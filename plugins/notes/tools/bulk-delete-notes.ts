@@ -5,6 +5,8 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { vaultConfig } from '../config.js';
 import { deleteNoteSafely } from '../deletion.js';
+import { bool, num, str } from '../../../kernel/tool-output.js';
+import { deletedOutput } from '../render.js';
 
 export const bulkDeleteNotesTool = defineTool({
   name: 'bulk_delete_notes',
@@ -17,6 +19,7 @@ export const bulkDeleteNotesTool = defineTool({
     confirm: z.boolean().default(false).describe('Set true to delete; required when the vault config requires confirmation (the default)'),
     vault_id: vaultIdField,
   }),
+  output: z.object({ success: bool, message: str, results: z.array(deletedOutput), summary: z.object({ total: num, successful: num, failed: num }) }),
   annotations: { title: 'Bulk delete notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.type === undefined && args.tags === undefined && args.pattern === undefined) {

@@ -7,8 +7,9 @@ import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
 import { vaultConfig } from '../config.js';
-import { renderCreated } from '../render.js';
+import { renderCreated, createdOutput } from '../render.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
+import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 
 const metadataField = z.record(z.string(), z.unknown()).optional().describe('Frontmatter fields, validated against the type\'s schema');
 
@@ -38,6 +39,7 @@ export const createNoteTool = defineTool({
       if (args.title === undefined) issue.addIssue({ code: 'custom', path: ['title'], message: 'Required (or pass notes: [...] for a batch)' });
       if (args.content === undefined) issue.addIssue({ code: 'custom', path: ['content'], message: 'Required (or pass notes: [...] for a batch)' });
     }),
+  output: modesOutput(createdOutput, { agent_instructions: strs, next_suggestions: str, vault_id: str, vault_name: str }, warningsOutput, batchOutput, planPreviewOutput),
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const defaultType = (await vaultConfig(ctx)).default_note_type;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { deleteNoteSafely } from '../deletion.js';
+import { bool, str } from '../../../kernel/tool-output.js';
+import { deletedOutput } from '../render.js';
 
 export const deleteNoteTool = defineTool({
   name: 'delete_note',
@@ -13,6 +15,7 @@ export const deleteNoteTool = defineTool({
     content_hash: z.string().min(1).optional().describe('Optional: delete only if the note still has this content_hash'),
     vault_id: vaultIdField,
   }),
+  output: z.object({ success: bool, message: str, result: deletedOutput }),
   annotations: { title: 'Delete note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const result = await deleteNoteSafely(ctx, args.identifier, {

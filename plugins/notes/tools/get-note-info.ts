@@ -3,6 +3,8 @@ import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { noteRow } from './list-notes-by-type.js';
+import { bool, str } from '../../../kernel/tool-output.js';
+import { noteRowOutput } from '../render.js';
 
 export const getNoteInfoTool = defineTool({
   name: 'get_note_info',
@@ -20,6 +22,7 @@ export const getNoteInfoTool = defineTool({
         issue.addIssue({ code: 'custom', path: ['title_or_filename'], message: 'Required (or pass title or filename)' });
       }
     }),
+  output: z.object({ found: bool, message: str.optional(), other_matches: z.array(z.object({ id: str, title: str })).optional() }).extend(z.object(noteRowOutput).partial().shape),
   annotations: { title: 'Get note info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const wanted = (args.title_or_filename ?? args.title ?? args.filename ?? '').toLowerCase();

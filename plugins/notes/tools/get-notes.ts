@@ -3,8 +3,9 @@ import { toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
-import { renderNote } from '../render.js';
+import { renderNote, noteOutput } from '../render.js';
 import { fieldsField } from './get-note.js';
+import { bool, num, str } from '../../../kernel/tool-output.js';
 
 export const getNotesTool = defineTool({
   name: 'get_notes',
@@ -14,6 +15,7 @@ export const getNotesTool = defineTool({
     fields: fieldsField,
     vault_id: vaultIdField,
   }),
+  output: z.object({ success: bool, results: z.array(z.object({ success: bool, note: noteOutput.optional(), error: str.optional(), code: str.optional() })), total_requested: num, successful: num, failed: num }),
   annotations: { title: 'Get notes', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     // Reads run side by side: each is one file read, and the answer keeps the request's order.

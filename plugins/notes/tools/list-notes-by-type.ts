@@ -4,6 +4,7 @@ import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../note-types/index.js';
+import { noteRowOutput } from '../render.js';
 
 /** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
 export function noteRow(n: NoteSummary) {
@@ -29,6 +30,7 @@ export const listNotesByTypeTool = defineTool({
     limit: z.number().int().min(1).max(1000).default(50).describe('Most notes to return (default 50)'),
     vault_id: vaultIdField,
   }),
+  output: z.object({ result: z.array(z.object(noteRowOutput)) }),
   annotations: { title: 'List notes by type', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   requires: ['types'],
   async handler(args, ctx) {

@@ -6,6 +6,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName, NOTE_TYPES } from '../../note-types/index.js';
 import { SCHEMA, isSystemKey } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
+import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 export const moveNoteTool = defineTool({
   name: 'move_note',
@@ -19,6 +20,7 @@ export const moveNoteTool = defineTool({
       .describe('content_hash from the last read of the note'),
     vault_id: vaultIdField,
   }),
+  output: z.object({ success: bool, message: str, old_identifier: str, new_identifier: str, old_type: str, new_type: str, filename: str, title: str, timestamp: str, content_hash: str, ...warningsOutput }),
   annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   requires: ['types'],
   async handler(args, ctx) {

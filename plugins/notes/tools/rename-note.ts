@@ -5,6 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
+import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 export const renameNoteTool = defineTool({
   name: 'rename_note',
@@ -20,21 +21,25 @@ export const renameNoteTool = defineTool({
     dry_run: z.boolean().default(false).describe('true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
     vault_id: vaultIdField,
   }),
-  output: z.object({
-    success: z.boolean(),
-    message: z.string(),
-    identifier: z.string(),
-    old_title: z.string(),
-    new_title: z.string(),
-    filename: z.string(),
-    content_hash: z.string(),
-    links_preserved: z.boolean(),
-    wikilinks_updated: z.boolean(),
-    notes_with_updated_wikilinks: z.number(),
-    total_wikilinks_updated: z.number(),
-    not_rewritten: z.array(z.unknown()).optional(),
-    warnings: z.array(z.string()).optional(),
-  }),
+  output: modesOutput(
+    {
+      success: bool,
+      message: str,
+      identifier: str,
+      old_title: str,
+      new_title: str,
+      filename: str,
+      content_hash: str,
+      links_preserved: bool,
+      wikilinks_updated: bool,
+      notes_with_updated_wikilinks: num,
+      total_wikilinks_updated: num,
+      not_rewritten: z.array(z.object({ id: str, reason: str })),
+      operation_id: str,
+    },
+    warningsOutput,
+    planPreviewOutput,
+  ),
   annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const before = await ctx.notes.require(args.identifier);

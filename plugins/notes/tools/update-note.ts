@@ -5,6 +5,7 @@ import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
+import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 const HASH_REQUIRED = 'content_hash is required: read the note (get_note or get_notes) and pass its content_hash';
 
@@ -45,6 +46,7 @@ export const updateNoteTool = defineTool({
       if (args.identifier === undefined) issue.addIssue({ code: 'custom', path: ['identifier'], message: 'Required (or pass updates: [...] for a batch)' });
       if (args.content_hash === undefined) issue.addIssue({ code: 'custom', path: ['content_hash'], message: HASH_REQUIRED });
     }),
+  output: modesOutput({ id: str, updated: bool, timestamp: str, content_hash: str }, warningsOutput, batchOutput, planPreviewOutput),
   annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.updates) return updateBatch(args.updates, ctx, args.dry_run);

@@ -8,6 +8,7 @@ import { writeNoteText } from '../../../toolkit/files/note-text.js';
 import { filesOf } from '../context.js';
 import { noteName, notePath } from '../vault-paths.js';
 import { linkSafe } from '../../../toolkit/markdown/wikilink-format.js';
+import { bool, str } from '../../../kernel/tool-output.js';
 
 function frontmatterOf(json: string | undefined): Metadata {
   if (json === undefined || json.trim() === '') return {};
@@ -29,6 +30,7 @@ export const createFile = defineTool({
     content: z.string().max(10_000_000).default('').describe('the note body (markdown)'),
     frontmatter: z.string().max(1_000_000).optional().describe('JSON object for the YAML frontmatter, e.g. \'{"tags": ["meeting"]}\''),
   }),
+  output: z.object({ path: str, created: bool, content_hash: str }),
   annotations: { title: 'Create a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);

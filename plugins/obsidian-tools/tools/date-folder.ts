@@ -6,6 +6,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { byPath, filesOf } from '../context.js';
 import { dayArg, dayOfValue, localDay } from '../dates.js';
 import { folderPath } from '../vault-paths.js';
+import { bool, str, strs } from '../../../kernel/tool-output.js';
 
 /** Frontmatter keys that hold a note's creation day in Obsidian vaults, the seed's `Date` first. */
 const CREATED_KEYS = ['Date', 'date', 'created', 'Created'];
@@ -20,6 +21,7 @@ export const searchByDateRange = defineTool({
     end_date: dayArg.describe('last day, YYYY-MM-DD'),
     date_type: z.enum(['created', 'modified']).default('modified').describe('modified (default) | created'),
   }),
+  output: z.object({ start_date: str, end_date: str, date_type: str, files: strs }),
   annotations: { title: 'Find notes by date', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     if (args.start_date > args.end_date) throw new ValidationError(`start_date ${args.start_date} is after end_date ${args.end_date}.`, { field: 'start_date' });
@@ -52,6 +54,7 @@ export const searchByFolder = defineTool({
     folder: z.string().max(4_096).describe('the folder, e.g. "Projects/Active"'),
     recursive: z.boolean().default(false).describe('include subfolders (default false)'),
   }),
+  output: z.object({ folder: str, recursive: bool, files: strs }),
   annotations: { title: 'List a folder', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);

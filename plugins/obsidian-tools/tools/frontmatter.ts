@@ -5,6 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { byPath, filesOf } from '../context.js';
 import { editFrontmatter, FRONTMATTER_OPERATIONS } from '../frontmatter-edit.js';
 import { notePath } from '../vault-paths.js';
+import { bool, num, str, strs } from '../../../kernel/tool-output.js';
 
 const field = z
   .string()
@@ -20,6 +21,7 @@ export const updateFrontmatter = defineTool({
   name: 'update_frontmatter',
   description: 'Change one frontmatter field of a note: set, remove, or append to a list. The body and every other field stay exactly as they were.',
   input: z.object({ path: z.string().min(1).max(4_096).describe('the note, relative to the vault or absolute inside it'), field, value, operation }),
+  output: z.object({ path: str, field: str, operation: str, value: z.unknown() }),
   annotations: { title: 'Update frontmatter', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
@@ -38,6 +40,7 @@ export const batchUpdateFrontmatter = defineTool({
     value,
     operation,
   }),
+  output: z.object({ field: str, operation: str, succeeded: num, failed: num, results: z.array(z.object({ path: str, ok: bool, value: z.unknown().optional(), error: z.object({ code: str, message: str }).optional() })) }),
   annotations: { title: 'Update frontmatter of several notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
@@ -77,6 +80,7 @@ export const listFilesByFrontmatter = defineTool({
     value: z.string().max(10_000).describe('the value to match'),
     match_type: z.enum(MATCH_TYPES).default('contains').describe('contains (default) | equals'),
   }),
+  output: z.object({ field: str, value: str.optional(), match_type: str, files: strs }),
   annotations: { title: 'Find notes by frontmatter', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const hits = (await ctx.notes.list()).filter((note) => matches(note.metadata[args.field], args.value, args.match_type)).map((note) => note.id);

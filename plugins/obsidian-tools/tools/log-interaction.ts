@@ -5,6 +5,7 @@ import { readNoteText, writeNoteText } from '../../../toolkit/files/note-text.js
 import { filesOf } from '../context.js';
 import { localDay } from '../dates.js';
 import { noteName } from '../vault-paths.js';
+import { bool, str } from '../../../kernel/tool-output.js';
 
 export const DAILY_NOTES_FOLDER = 'Daily Notes';
 
@@ -30,6 +31,7 @@ export const logInteraction = defineTool({
     files: z.array(z.string().min(1).max(4_096)).max(500).optional().describe('notes used, logged as [[links]]'),
     full_response: z.string().max(1_000_000).optional().describe('the full reply, for conversational logs'),
   }),
+  output: z.object({ path: str, logged: bool }),
   annotations: { title: 'Log to the daily note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);

@@ -3,7 +3,8 @@ import { toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { LINK_INDEX } from '../../links/service.js';
 import { filesOf } from '../context.js';
-import { moveNote, type MoveDeps } from '../move.js';
+import { moveNote, type MoveDeps, moveOutcomeOutput } from '../move.js';
+import { bool, num, str } from '../../../kernel/tool-output.js';
 
 const source = z.string().min(1).max(4_096).describe('the note to move, relative to the vault or absolute inside it');
 const destination = z
@@ -21,6 +22,7 @@ export const moveFile = defineTool({
   description:
     'Move (or rename) a note inside the vault. When its name changes, [[old name]] and [[old name|alias]] links to it in other notes are rewritten to the new name, as Obsidian does.',
   input: z.object({ source, destination }),
+  output: z.object(moveOutcomeOutput),
   annotations: { title: 'Move a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler: (args, ctx) => moveNote(depsOf(ctx), args.source, args.destination),
 });
@@ -35,6 +37,7 @@ export const batchMoveFiles = defineTool({
       .max(1_000)
       .describe('the moves: [{"source": "old/path.md", "destination": "new/path.md"}, ...]'),
   }),
+  output: z.object({ succeeded: num, failed: num, results: z.array(z.object({ ok: bool, error: z.object({ code: str, message: str }).optional() }).extend(z.object(moveOutcomeOutput).partial().shape)) }),
   annotations: { title: 'Move several notes', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const deps = depsOf(ctx);

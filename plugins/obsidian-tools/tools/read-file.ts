@@ -4,6 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { scanMarkdown } from '../../../toolkit/markdown/index.js';
 import { byPath, filesOf } from '../context.js';
 import { notePath } from '../vault-paths.js';
+import { str, strs } from '../../../kernel/tool-output.js';
 
 const pathArg = z.string().min(1).max(4_096).describe('the note: relative to the vault ("Projects/Plan.md") or an absolute path inside it');
 
@@ -19,6 +20,7 @@ export const readFile = defineTool({
   name: 'read_file',
   description: 'Read the full text of a vault note (frontmatter included). Paths outside the vault and tool folders (.obsidian, .git, ...) are refused.',
   input: z.object({ path: pathArg }),
+  output: z.object({ path: str, content: str }),
   annotations: { title: 'Read a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: (args, ctx) => readNote(ctx, args.path),
 });
@@ -27,6 +29,7 @@ export const findOutlinks = defineTool({
   name: 'find_outlinks',
   description: 'The notes a file links to with [[wikilinks]] (and ![[embeds]]): note names, deduplicated and sorted; [[note|alias]] and [[note#heading]] give "note".',
   input: z.object({ path: pathArg }),
+  output: z.object({ path: str, outlinks: strs }),
   annotations: { title: 'Links out of a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const note = await readNote(ctx, args.path);

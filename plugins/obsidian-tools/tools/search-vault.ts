@@ -3,6 +3,7 @@ import { SEARCH_MODES } from '../../../kernel/backend.js';
 import { CapabilityError } from '../../../kernel/errors.js';
 import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
+import { num, str } from '../../../kernel/tool-output.js';
 
 /** The query's words joined by OR, or undefined when it is one word or already uses the search syntax (quotes, OR, -exclusions). */
 export function anyWordQuery(query: string): string | undefined {
@@ -20,6 +21,7 @@ export const searchVault = defineTool({
     n_results: z.number().int().min(1).max(50).default(5).describe('how many notes to return (default 5, at most 50)'),
     mode: z.enum(SEARCH_MODES).default('hybrid').describe('hybrid (default) | semantic | keyword'),
   }),
+  output: z.object({ query: str, mode: str, results: z.array(z.object({ source: str, content: str, score: num })), total: num, notice: str.optional(), vectors: z.object({ ready: num, total: num }).optional() }),
   annotations: { title: 'Search the vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const index = ctx.tryResolve(SEARCH_INDEX);

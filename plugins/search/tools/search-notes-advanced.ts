@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { METADATA_OPERATORS, type SearchSortField } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { renderHits, respond, type SearchResponse } from '../render.js';
+import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { durationField, instantField, rangeOf } from '../time-args.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
 
@@ -42,8 +42,9 @@ const input = z.object({
 export function searchNotesAdvancedTool(deps: SearchToolDeps) {
   return defineTool({
     name: 'search_notes_advanced',
-    description: 'Find notes by type, metadata (typed comparisons), dates, content and sort them. Answers {results, total, has_more}.',
+    description: 'Find notes by type, metadata (typed comparisons), dates, content and sort them.',
     input,
+    output: searchOutput,
     annotations: { title: 'Search notes (structured)', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
       const now = new Date();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SearchIndex } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { respond, type SearchResponse } from '../render.js';
+import { respond, type SearchResponse, searchOutput } from '../render.js';
 import { renderSqlRows } from '../sql-rows.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
 
@@ -26,6 +26,7 @@ export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<Sea
       fields: searchFieldsField,
       vault_id: vaultIdField,
     }),
+    output: searchOutput,
     annotations: { title: 'Search notes (SQL)', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
       // One row past the limit tells whether more exist without counting them all.

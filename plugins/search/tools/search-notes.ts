@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { renderHits, respond, type SearchResponse } from '../render.js';
+import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
 
 export const SEARCH_NOTES_MAX_LIMIT = 100;
@@ -24,8 +24,9 @@ const input = z.object({
 export function searchNotesTool(deps: SearchToolDeps) {
   return defineTool({
     name: 'search_notes',
-    description: 'Search notes by words (ranked, title above content, snippets with <mark>ed matches) or by regex. Answers {results, total, has_more}.',
+    description: 'Search notes by words (ranked, title above content, snippets with <mark>ed matches) or by regex.',
     input,
+    output: searchOutput,
     annotations: { title: 'Search notes', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
       const page = await namingArguments('search_notes', { text: 'query', type: 'type_filter', regex: 'use_regex' }, () =>

@@ -7,13 +7,14 @@ import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { invalid } from '../errors.js';
 import { noteDataOf, textOf } from '../note-data.js';
-import { GetInputSchema, type NoteData } from '../schemas.js';
+import { GetInputSchema, type NoteData, NoteDataSchema } from '../schemas.js';
 
 export const getTool = defineTool({
   name: 'get',
   description:
     'Read one note by id (a list item\'s uuid), fresh from Simplenote. range_line_start (1-based) and range_line_count return part of the text; text_total_lines and text_is_partial tell what was left out. Returns {id, local_version, server_version, text, tags, modified_at, created_at, trash, ...}; pass local_version to save when changing it.',
   input: GetInputSchema,
+  output: NoteDataSchema,
   annotations: { title: 'Read a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx): Promise<NoteData> {
     const note = await ctx.notes.get(args.id);

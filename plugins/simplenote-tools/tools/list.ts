@@ -9,7 +9,7 @@ import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { listFilters, type ListFilters } from '../list-filters.js';
 import { isTrashed, listItemOf, previewOf, textOf } from '../note-data.js';
-import { ListInputSchema, type ListOutput } from '../schemas.js';
+import { ListInputSchema, type ListOutput, ListOutputSchema } from '../schemas.js';
 
 type Candidate = { note: NoteSummary; score: number };
 
@@ -19,6 +19,7 @@ export const listTool = defineTool({
     'List or search notes (local cache, refreshed by background sync or manage {action:"sync"}). query: words to find (all must match; "phrases", prefix*, -exclude, a OR b), plus tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD filters. Best matches first for a text query, else most recently modified. Returns {content:[{type,uuid,text,local_version,tags,modified_at,trash}], next_page?}.',
   input: ListInputSchema,
   requires: ['full-text'],
+  output: ListOutputSchema,
   annotations: { title: 'List notes', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx): Promise<ListOutput> {
     const limit = args.limit ?? 20;

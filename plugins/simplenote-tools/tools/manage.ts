@@ -8,7 +8,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { noteAtVersion, orVersionConflict } from '../current-note.js';
 import { invalid } from '../errors.js';
 import { versionOf } from '../note-data.js';
-import { ManageInputSchema, type ManageNoteActionOutput } from '../schemas.js';
+import { ManageInputSchema, type ManageNoteActionOutput, ManageOutputSchema } from '../schemas.js';
 
 export function manageTool(store: NoteStore, backendId: string) {
   const remote = () => requireMember(store.remote, backendId, 'remote-sync', 'tool manage');
@@ -18,6 +18,7 @@ export function manageTool(store: NoteStore, backendId: string) {
       'Note actions (need id and the local_version you read): trash, untrash, delete_permanently (trashes first, then deletes on Simplenote: cannot be undone). Service actions: get_stats (notes, trashed, sync cursor and metrics), sync (pull changes from other devices now; returns what it did), reset_cache (drop the local cache and rebuild it by a full sync).',
     input: ManageInputSchema,
     requires: ['remote-sync'],
+    output: ManageOutputSchema,
     annotations: { title: 'Manage notes and the sync', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx): Promise<ManageNoteActionOutput | Record<string, unknown>> {
       if (args.action === 'get_stats') return { ...(await remote().stats()) };

@@ -9,7 +9,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { noteAtVersion, orVersionConflict } from '../current-note.js';
 import { invalid } from '../errors.js';
 import { noteDataOf, textOf, titleAndContent } from '../note-data.js';
-import { SaveInputSchema, type NoteData } from '../schemas.js';
+import { SaveInputSchema, type NoteData, NoteDataSchema } from '../schemas.js';
 import { applyTextPatch } from '../text-patch.js';
 
 /** Far above any note a person writes; a larger text is almost surely a mistake (a file pasted whole). */
@@ -20,6 +20,7 @@ export const saveTool = defineTool({
   description:
     'Create a note (no id: give text, whose first line is the title) or change one (id + the local_version you read, and text or text_patch). text_patch: [{operation: addition|modification|deletion, line_number (1-based), value}], deletions and modifications addressing lines of the version you read, additions applied low to high at the line they take in the result. tags: single words. A note changed since you read it fails with a conflict: get it again and reapply. Returns the saved note, as get does.',
   input: SaveInputSchema,
+  output: NoteDataSchema,
   annotations: { title: 'Save a note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx): Promise<NoteData> {
     if (args.text !== undefined && args.text_patch !== undefined) throw invalid('text_patch', 'give either text or text_patch, not both.');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { TagIndex } from '../tag-index.js';
+import { bool, num, str } from '../../../kernel/tool-output.js';
 
 export function listTagsTool(index: TagIndex) {
   return defineTool({
@@ -12,6 +13,7 @@ export function listTagsTool(index: TagIndex) {
       limit: z.number().int().min(1).max(10_000).default(200).describe('At most this many tags (default 200); the answer says when more exist'),
       vault_id: vaultIdField,
     }),
+    output: z.object({ success: bool, tags: z.array(z.object({ tag: str, count: num })), total: num, truncated: bool.optional() }),
     annotations: { title: 'List tags', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       await index.reconcile();

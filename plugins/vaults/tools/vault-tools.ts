@@ -5,12 +5,24 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
+import { VAULT_REGISTRY, VAULT_ROUTER } from '../../../kernel/tokens.js';
 import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.js';
-import { VAULT_ROUTER } from '../../../kernel/tokens.js';
 import type { VaultRootPolicy } from '../allowed-roots.js';
+import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
 
 const vaultId = z.string().min(1).describe('Vault id, e.g. "work"');
+
+/** A registry entry as the tools show it. */
+const vaultOutput = z.object({
+  id: str,
+  name: str,
+  path: str,
+  description: str.optional(),
+  created: str.optional(),
+  last_used: str.optional(),
+  is_current: bool.optional(),
+  is_served: bool.optional(),
+});
 
 function registry(ctx: ToolContext): VaultRegistry {
   return ctx.resolve(VAULT_REGISTRY);
@@ -26,6 +38,7 @@ export const listVaultsTool = defineTool({
   name: 'list_vaults',
   description: 'List all configured vaults and which one is current.',
   input: z.object({}),
+  output: z.object({ vaults: z.array(vaultOutput), current_vault: nullableStr, served_vault: str }),
   annotations: { title: 'List vaults', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   global: true,
   async handler(_args, ctx) {
@@ -51,6 +64,7 @@ export const createVaultTool = (policyOf: RootPolicyOf) => defineTool({
     description: z.string().optional().describe('What this vault is for'),
     switch_to: z.boolean().optional().describe('Make it the current vault (default false)'),
   }),
+  output: z.object({ success: bool, vault: vaultOutput.optional(), message: str }),
   annotations: { title: 'Create vault', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
@@ -80,6 +94,7 @@ export const switchVaultTool = (policyOf: RootPolicyOf) => defineTool({
   description:
     'Make another registered vault the current one; later calls without vault_id go to it. Only vaults below an allowed root (see create_vault) can be switched to here; the notekernel CLI switches to any.',
   input: z.object({ vault_id: vaultId }),
+  output: z.object({ success: bool, vault: vaultOutput, message: str }),
   annotations: { title: 'Switch vault', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
@@ -96,6 +111,7 @@ export const getCurrentVaultTool = defineTool({
   name: 'get_current_vault',
   description: 'Show the vault being served: id, name, path, description and note counts.',
   input: z.object({}),
+  output: z.object({ id: str, name: str, path: str, description: nullableStr, registered: bool, profile: str, note_count: num, last_used: str.optional() }),
   annotations: { title: 'Current vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   global: true,
   async handler(_args, ctx) {
@@ -120,6 +136,7 @@ export const updateVaultTool = defineTool({
   input: z
     .object({ vault_id: vaultId, name: z.string().min(1).optional().describe('New display name'), description: z.string().optional().describe('New description') })
     .refine((a) => a.name !== undefined || a.description !== undefined, { message: 'Give name or description', path: ['name'] }),
+  output: z.object({ success: bool, vault: vaultOutput.optional() }),
   annotations: { title: 'Update vault', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
@@ -135,6 +152,7 @@ export const removeVaultTool = defineTool({
   name: 'remove_vault',
   description: 'Remove a vault from the registry. Its files are kept on disk.',
   input: z.object({ vault_id: vaultId }),
+  output: z.object({ success: bool, removed: vaultOutput, message: str }),
   annotations: { title: 'Remove vault', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   global: true,
   async handler(args, ctx) {
