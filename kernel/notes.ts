@@ -5,6 +5,7 @@
  * afterWrite/afterDelete listeners (links, tags, ...).
  */
 import { callProgress } from './progress.js';
+import { callCaller } from './caller.js';
 import type { NoteStore, NoteUpdate, ExternalChange } from './backend.js';
 import type { JournalEntry, JournalStep } from './journal.js';
 import { newEntryId, stateOf } from './operations.js';
@@ -134,8 +135,28 @@ export class NoteService {
   async applyPlan(operation: string, items: readonly PlanItem[]): Promise<AppliedPlan> {
     const prepared = await Promise.allSettled(items.map((item) => this.prepareStep(item)));
     const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
+    const { entryId, outcomes } = await this.runPlan(operation, ready);
+    const byIndex = new Map(ready.map((r, k) => [r.index, outcomes[k] as PromiseSettledResult<Note>]));
+    return {
+      ...(entryId ? { entryId } : {}),
+      results: prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>))),
+    };
+  }
+
+  /**
+   * Steps recorded already (an undo puts notes back into states the journal kept): journalled
+   * and applied as `applyPlan` applies its own, with no hooks run again. `undoes` names the
+   * entry an undo undoes.
+   */
+  async applyRecorded(operation: string, steps: ReadonlyArray<Prepared>, undoes?: string): Promise<AppliedPlan> {
+    const { entryId, outcomes } = await this.runPlan(operation, steps, undoes);
+    return { ...(entryId ? { entryId } : {}), results: outcomes };
+  }
+
+  /** Plan durably, apply, close (decision 025). */
+  private async runPlan(operation: string, ready: ReadonlyArray<Prepared>, undoes?: string): Promise<{ entryId?: string; outcomes: Array<PromiseSettledResult<Note>> }> {
     const journal = this.deps.store.journal;
-    const entry: JournalEntry = { id: newEntryId(), operation, at: new Date().toISOString(), state: 'pending', steps: ready.map((r) => r.step), results: [] };
+    const entry: JournalEntry = { id: newEntryId(), operation, by: callCaller(), ...(undoes ? { undoes } : {}), at: new Date().toISOString(), state: 'pending', steps: ready.map((r) => r.step), results: [] };
     if (journal && ready.length) await journal.begin(entry);
     testCrashPoint(0);
     const outcomes: Array<PromiseSettledResult<Note>> = new Array(ready.length);
@@ -153,11 +174,7 @@ export class NoteService {
     await this.applySteps(ready, record);
     testCrashPoint(Number.POSITIVE_INFINITY);
     if (journal && ready.length) await journal.finish({ ...entry, state: 'done' });
-    const byIndex = new Map(ready.map((r, k) => [r.index, outcomes[k] as PromiseSettledResult<Note>]));
-    return {
-      ...(journal && ready.length ? { entryId: entry.id } : {}),
-      results: prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>))),
-    };
+    return { ...(journal && ready.length ? { entryId: entry.id } : {}), outcomes };
   }
 
   /**
@@ -183,6 +200,11 @@ export class NoteService {
       if (prepared.previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(prepared.previous.contentHash, item.expectedHash, { identifier: item.id });
       return { step: { kind: 'update', id: item.id, before: stateOf(prepared.previous), change: prepared.update.change }, previous: prepared.previous, titleChanged: prepared.titleChanged };
     }
+    if (item.kind === 'move') {
+      const previous = await this.require(item.id);
+      if (previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
+      return { step: { kind: 'move', id: previous.id, before: stateOf(previous), type: item.type, to: item.to } };
+    }
     if (item.kind === 'delete') {
       const previous = await this.require(item.id);
       if (item.expectedHash !== undefined && previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
@@ -204,7 +226,7 @@ export class NoteService {
     return { ...input, title: draft.title, content: draft.content, metadata: draft.metadata };
   }
 
-  /** Creates first (a plan may link to them), then updates in store batches, then deletes. */
+  /** Creates first (a plan may link to them), then updates in store batches, then moves, then deletes. */
   private async applySteps(ready: ReadonlyArray<Prepared>, record: (k: number, outcome: PromiseSettledResult<Note>) => void): Promise<void> {
     const indexed = ready.map((r, k) => ({ ...r, k }));
     const creates = indexed.filter((r) => r.step.kind === 'create');
@@ -228,6 +250,12 @@ export class NoteService {
         const outcome = stored[j] as PromiseSettledResult<Note>;
         record(r.k, outcome.status === 'rejected' ? outcome : await settle(this.announceUpdate(outcome.value, r.previous as Note, r.titleChanged === true).then(() => outcome.value)));
       }));
+    }
+    for (const r of indexed.filter((x) => x.step.kind === 'move')) {
+      const step = r.step as Extract<JournalStep, { kind: 'move' }>;
+      const moved = this.move(step.id, step.type, step.before.hash);
+      const { change } = step;
+      record(r.k, await settle(change ? moved.then((note) => this.writeRecorded(note.id, change, note.contentHash)) : moved));
     }
     for (const r of indexed.filter((x) => x.step.kind === 'delete')) {
       const step = r.step as Extract<JournalStep, { kind: 'delete' }>;
@@ -282,7 +310,9 @@ export class NoteService {
 export type PlanItem =
   | ({ kind: 'update'; previous?: Note } & NoteUpdate)
   | { kind: 'create'; input: NewNote }
-  | { kind: 'delete'; id: string; expectedHash?: string };
+  | { kind: 'delete'; id: string; expectedHash?: string }
+  /** To another type; `to` is the id the store gives it there (the journal finds it by it after a crash). */
+  | { kind: 'move'; id: string; type: string; to: string; expectedHash: string };
 
 export interface AppliedPlan {
   /** The journal entry, where the store keeps a journal (undo names it). */
@@ -294,9 +324,11 @@ export interface AppliedPlan {
 export interface PlannedNote {
   /** Position in the items given. */
   index: number;
-  action: 'create' | 'update' | 'delete';
+  action: 'create' | 'update' | 'delete' | 'move';
   /** Absent for a create: the store chooses the id when it writes. */
   id?: string;
+  /** A move's new id. */
+  to?: string;
   title: { before: string | null; after: string | null };
   /** Metadata keys whose values would change. */
   metadata_changed: string[];
@@ -318,6 +350,9 @@ function describeStep(step: JournalStep, index: number): PlannedNote {
   if (step.kind === 'delete') {
     return { index, action: 'delete', id: step.id, title: { before: step.before.title, after: null }, metadata_changed: [], diff: unifiedDiff(step.before.content, '') };
   }
+  if (step.kind === 'move') {
+    return { index, action: 'move', id: step.id, to: step.to, title: { before: step.before.title, after: step.before.title }, metadata_changed: step.before.type === step.type ? [] : ['type'], diff: '' };
+  }
   const { before, change } = step;
   const metadata = change.metadata ?? before.metadata;
   const keys = [...new Set([...Object.keys(before.metadata), ...Object.keys(metadata)])].filter((k) => JSON.stringify(before.metadata[k]) !== JSON.stringify(metadata[k]));
@@ -331,7 +366,7 @@ function describeStep(step: JournalStep, index: number): PlannedNote {
   };
 }
 
-interface Prepared {
+export interface Prepared {
   step: JournalStep;
   previous?: Note;
   titleChanged?: boolean;

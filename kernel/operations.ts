@@ -31,7 +31,8 @@ export type StepCondition = 'before' | 'after' | 'changed';
  * Where one step's note stands now. `after` is recognised by the recorded hash, else by the
  * title and content the step was to write (a store may stamp other fields, such as `updated`).
  */
-export function conditionOf(step: JournalStep, result: StepResult | undefined, current: Note | undefined): StepCondition {
+export function conditionOf(step: JournalStep, result: StepResult | undefined, current: Note | undefined, moved?: Note): StepCondition {
+  if (step.kind === 'move') return moveCondition(step, result, current, moved);
   if (step.kind === 'create') {
     if (!current) return 'before';
     return result?.hash === current.contentHash || (current.title === step.input.title && current.content === step.input.content) ? 'after' : 'changed';
@@ -47,9 +48,25 @@ export function conditionOf(step: JournalStep, result: StepResult | undefined, c
   return (title === undefined || current.title === title) && (content === undefined || current.content === content) ? 'after' : 'changed';
 }
 
+/**
+ * A move writes the note under its new id, then removes the old file: both present, the new
+ * one with the note's title and text, is a move cut short — still `before` (rolling forward
+ * removes the old file; rolling back the new one, see `halfMoved`).
+ */
+function moveCondition(step: Extract<JournalStep, { kind: 'move' }>, result: StepResult | undefined, current: Note | undefined, moved: Note | undefined): StepCondition {
+  const movedIsIt = moved !== undefined && (result?.hash === moved.contentHash || (moved.title === step.before.title && moved.content === step.before.content));
+  if (current) return current.contentHash === step.before.hash && (moved === undefined || movedIsIt) ? 'before' : 'changed';
+  return movedIsIt ? 'after' : 'changed';
+}
+
+/** A move cut short between writing the new file and removing the old one. */
+export function halfMoved(step: JournalStep, current: Note | undefined, moved: Note | undefined): boolean {
+  return step.kind === 'move' && current !== undefined && moved !== undefined;
+}
+
 /** The notes an entry names, for listings and logs. */
 export function entryNotes(entry: JournalEntry): string[] {
-  return entry.steps.map((step, k) => (step.kind === 'create' ? (entry.results?.[k]?.id ?? `(new) ${step.input.title}`) : step.id));
+  return entry.steps.map((step, k) => (step.kind === 'create' ? (entry.results?.[k]?.id ?? `(new) ${step.input.title}`) : step.kind === 'move' ? `${step.id} → ${step.to}` : step.id));
 }
 
 /** The update time a kept state recorded (where the store writes one into the note), to write it back unchanged. */

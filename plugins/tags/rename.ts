@@ -5,7 +5,7 @@
  * changed meanwhile is reported, never overwritten. Dry run first (the default).
  */
 import { ContentHashMismatchError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
-import type { NoteService } from '../../kernel/notes.js';
+import type { NoteService, PlanItem, PlanPreview } from '../../kernel/notes.js';
 import { extractTags, isTagName, tagKey } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
@@ -27,6 +27,9 @@ export interface TagRenameReport {
   occurrences: number;
   notes_updated: number;
   not_rewritten: Array<{ id: string; reason: string }>;
+  /** A dry run's exact plan (NoteService.previewPlan): what the real run writes. */
+  plan?: PlanPreview;
+  operation_id?: string;
 }
 
 export async function renameTag(
@@ -53,6 +56,7 @@ export async function renameTag(
   const report: TagRenameReport = { dry_run: args.dryRun, from, to, notes: [], notes_affected: 0, occurrences: 0, notes_updated: 0, not_rewritten: [] };
   const ids = await index.notesWith({ any: [from], nested: args.nested });
   progress.start('renaming tag', ids.length);
+  const items: Array<PlanItem & { kind: 'update' }> = [];
   for (const id of ids) {
     progress.tick();
     const note = await notes.get(id);
@@ -72,18 +76,27 @@ export async function renameTag(
     report.notes.push(entry);
     report.notes_affected++;
     report.occurrences += entry.inline.length + (tagsChanged ? note.tags.filter((t) => retag(t.replace(/^#/, '')) !== null).length : 0);
-    if (args.dryRun) continue;
-    try {
-      const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
-      const updated = await notes.update(id, change, note.contentHash, note);
-      await index.run(() => index.apply(updated));
+    const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
+    items.push({ kind: 'update', id, change, expectedHash: note.contentHash, previous: note });
+  }
+  progress.stop();
+  if (args.dryRun) return { ...report, plan: await notes.previewPlan('rename_tag', items) };
+  // Every note's change is one journalled operation (decision 025): all or none after a crash, undoable.
+  progress.start('renaming tag', items.length);
+  const applied = await notes.applyPlan('rename_tag', items);
+  progress.stop();
+  for (const [k, outcome] of applied.results.entries()) {
+    const id = (items[k] as PlanItem & { kind: 'update' }).id;
+    if (outcome.status === 'fulfilled') {
+      await index.run(() => index.apply(outcome.value));
       report.notes_updated++;
-    } catch (err) {
+    } else {
+      const err = outcome.reason;
       const reason = err instanceof ContentHashMismatchError ? 'changed while the tag was being renamed (content_hash_mismatch); run rename_tag again' : toNotekernelError(err).message;
       report.not_rewritten.push({ id, reason });
     }
   }
-  progress.stop();
+  if (applied.entryId) report.operation_id = applied.entryId;
   return report;
 }
 

@@ -9,7 +9,9 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { BACKUPS, DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../../vault-config/index.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
-import { migrateNotes } from './migrate-notes.js';
+import { assertNoClashes, deletionItems, migrateNotes, migrationItems } from './migrate-notes.js';
+import { dryRunField } from '../../../kernel/dry-run.js';
+import type { NoteService } from '../../../kernel/notes.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
@@ -21,6 +23,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       action: z.enum(['error', 'migrate', 'delete']).default('error').describe('What to do with its notes'),
       target_type: z.string().min(1).optional().describe("Type to move the notes to (action 'migrate')"),
       confirm: z.boolean().default(false).describe('Must be true when the vault config requires confirmation (the default)'),
+      dry_run: dryRunField,
       vault_id: vaultIdField,
     }),
     annotations: { title: 'Delete note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -50,6 +53,11 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           { field: 'action', note_count: notes.length, max_bulk_delete: config.deletion.max_bulk_delete },
         );
       }
+      if (args.dry_run) {
+        if (target) await assertNoClashes(ctx.notes, notes, target);
+        const items = target ? migrationItems(notes, target) : args.action === 'delete' ? deletionItems(notes) : [];
+        return { ...(await ctx.notes.previewPlan('delete_note_type', items)), type_name: info.name, action: args.action, ...(target ? { migration_target: target } : {}) };
+      }
       if (config.deletion.require_confirmation && !args.confirm) {
         throw new ValidationError(
           `Deleting note type '${info.name}' (action '${args.action}', ${notes.length} note(s)) requires confirmation. Set confirm=true to proceed.`,
@@ -66,8 +74,9 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           backupPath = (await backups.backup(`type-${info.name}`, entries, { type: info.name, action: args.action })).path;
         }
       }
-      if (target) await migrateNotes(ctx.notes, notes, target);
-      if (args.action === 'delete') await deleteAll(ctx.notes, notes, backupPath);
+      let operationId: string | undefined;
+      if (target) operationId = await migrateNotes(ctx.notes, notes, target);
+      if (args.action === 'delete') operationId = await deleteAll(ctx.notes, notes, backupPath);
       if (info.hasDescription) await files.remove(types.descriptionPath(info.name));
       try {
         await fs.rmdir(files.resolve(info.name));
@@ -88,6 +97,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           ...(target ? { migration_target: target } : {}),
           ...(warnings.length ? { warnings } : {}),
         },
+        ...(operationId ? { operation_id: operationId } : {}),
       };
     },
   });
@@ -106,18 +116,16 @@ async function readAll(notes: { get(id: string): Promise<Note | undefined> }, id
   return read.filter((n): n is Note => n !== undefined);
 }
 
-async function deleteAll(notes: { delete(id: string, hash?: string): Promise<Note> }, list: Note[], backupPath: string | undefined): Promise<void> {
-  const deleted: string[] = [];
-  for (const note of list) {
-    try {
-      await notes.delete(note.id, note.contentHash);
-      deleted.push(note.id);
-    } catch (err) {
-      const error = toNotekernelError(err);
-      throw new ConflictError(
-        `Deleting note ${note.id} failed (${error.message}); the note type was kept. ${deleted.length} note(s) were deleted before it${backupPath ? `, backed up in ${backupPath}` : ''}.`,
-        { failed: note.id, cause: error.toBody(), deleted, ...(backupPath ? { backup_path: backupPath } : {}) },
-      );
-    }
-  }
+/** One journalled operation; a note that cannot be deleted keeps the type (the others are gone, and undo_operation brings them back). */
+async function deleteAll(notes: NoteService, list: Note[], backupPath: string | undefined): Promise<string | undefined> {
+  const applied = await notes.applyPlan('delete_note_type', deletionItems(list));
+  const failedAt = applied.results.findIndex((r) => r.status === 'rejected');
+  if (failedAt < 0) return applied.entryId;
+  const failed = list[failedAt] as Note;
+  const error = toNotekernelError((applied.results[failedAt] as PromiseRejectedResult).reason);
+  const deleted = list.filter((_, k) => applied.results[k]?.status === 'fulfilled').map((n) => n.id);
+  throw new ConflictError(
+    `Deleting note ${failed.id} failed (${error.message}); the note type was kept. ${deleted.length} note(s) were deleted${backupPath ? `, backed up in ${backupPath}` : ''}${applied.entryId ? `; undo_operation ${applied.entryId} brings them back` : ''}.`,
+    { failed: failed.id, cause: error.toBody(), deleted, ...(backupPath ? { backup_path: backupPath } : {}), ...(applied.entryId ? { operation_id: applied.entryId } : {}) },
+  );
 }
