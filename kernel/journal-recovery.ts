@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import type { Note } from './note.js';
 import type { NoteService } from './notes.js';
 import { ConflictError, toNotekernelError } from './errors.js';
-import { conditionOf, halfMoved, recordedUpdate, type StepCondition } from './operations.js';
+import { conditionOf, halfMoved, recordedUpdate, textCondition, textHash, type StepCondition } from './operations.js';
 
 export interface RecoveryReport {
   entry: string;
@@ -54,6 +54,11 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
   const looked: Looked[] = [];
   for (const [k, step] of entry.steps.entries()) {
     const result = entry.results?.[k] ?? undefined;
+    if (step.kind === 'text') {
+      const now = await notes.readText(step.path);
+      looked.push({ step, result, current: undefined, moved: undefined, condition: textCondition(step, now?.hash ?? null) });
+      continue;
+    }
     const id = step.kind === 'create' ? result?.id : step.id;
     const current = id !== undefined ? await notes.get(id) : undefined;
     const moved = step.kind === 'move' ? await notes.get(step.to) : undefined;
@@ -81,7 +86,8 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
 async function rollForward({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
     if (step.kind === 'update') await notes.writeRecorded(step.id, step.change, step.before.hash);
-    else if (step.kind === 'move' && halfMoved(step, current, moved)) await notes.delete(step.id, step.before.hash);
+    else if (step.kind === 'text') await notes.applyText(step);
+    else if (step.kind === 'move' && moved && halfMoved(step, current, moved)) await notes.finishMove(step.id, step.before.hash, moved);
     else if (step.kind === 'move') await notes.move(step.id, step.type, step.before.hash);
     else if (step.kind === 'delete') await notes.delete(step.id, step.before.hash);
     else await createOnce(step, notes);
@@ -105,7 +111,9 @@ async function createOnce(step: Extract<JournalStep, { kind: 'create' }>, notes:
 
 async function rollBack({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
-    if (step.kind === 'move' && moved) {
+    if (step.kind === 'text') {
+      await notes.applyText({ ...step, before: step.text === null ? null : { text: step.text, hash: textHash(step.text) as string }, text: step.before?.text ?? null });
+    } else if (step.kind === 'move' && moved) {
       // Cut short: the old file is whole, the copy goes; done: the note moves back.
       if (current) await notes.delete(moved.id, moved.contentHash);
       else await moveBack(notes, step, moved);
@@ -132,5 +140,6 @@ export async function moveBack(notes: NoteService, step: Extract<JournalStep, { 
 }
 
 function noteName(l: Looked): string {
+  if (l.step.kind === 'text') return l.step.path;
   return l.step.kind === 'create' ? (l.result?.id ?? `new note "${l.step.input.title}"`) : l.step.id;
 }

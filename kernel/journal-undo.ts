@@ -7,10 +7,10 @@
  * copy), so nobody's later work is lost.
  */
 import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from './errors.js';
-import type { JournalEntry, JournalStep, JournalStorage, NoteState, StepResult } from './journal.js';
+import type { FileText, JournalEntry, JournalStep, JournalStorage, NoteState, StepResult } from './journal.js';
 import type { NewNote, Note, NoteChange } from './note.js';
 import type { NoteService } from './notes.js';
-import { entryNotes, recordedUpdate, stateOf } from './operations.js';
+import { entryNotes, recordedUpdate, stateOf, textHash } from './operations.js';
 
 export interface OperationSummary {
   id: string;
@@ -56,6 +56,8 @@ interface Touched {
   step: JournalStep;
   result: StepResult;
   current: Note | undefined;
+  /** A text step's file now (null: none). */
+  file?: FileText | null;
 }
 
 type Outcome = keyof Pick<UndoReport, 'restored' | 'deleted' | 'recreated' | 'moved_back'> | 'conflict_copy';
@@ -74,9 +76,12 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
   for (const [k, step] of entry.steps.entries()) {
     const result = entry.results?.[k];
     if (!result || result.error !== undefined || result.id === undefined) continue; // the step did not happen
-    touched.push({ step, result, current: await notes.get(result.id) });
+    touched.push({ step, result, current: await notes.get(result.id), ...(step.kind === 'text' ? { file: (await notes.readText(step.path)) ?? null } : {}) });
   }
-  const changed = touched.filter((t) => (t.step.kind === 'delete' ? t.current !== undefined : t.current?.contentHash !== t.result.hash));
+  const changed = touched.filter((t) => {
+    if (t.step.kind === 'text') return (t.file?.hash ?? null) !== textHash(t.step.text);
+    return t.step.kind === 'delete' ? t.current !== undefined : t.current?.contentHash !== t.result.hash;
+  });
   if (changed.length && !force) {
     const names = changed.map((t) => t.result.id as string);
     throw new ConflictError(
@@ -88,6 +93,16 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
   for (const t of touched) {
     const id = t.result.id as string;
     const { step, current } = t;
+    if (step.kind === 'text') {
+      if (changed.includes(t)) {
+        if (step.before === null) continue; // a file it made that someone worked on since stays
+        plan.push({ id, outcome: 'conflict_copy', step: { kind: 'text', path: conflictPath(step.path, entryId), before: null, text: step.before.text } });
+      } else {
+        const outcome = step.before === null ? 'deleted' : step.text === null ? 'recreated' : 'restored';
+        plan.push({ id, outcome, step: { kind: 'text', path: step.path, before: t.file ?? null, text: step.before?.text ?? null } });
+      }
+      continue;
+    }
     if (changed.includes(t)) {
       if (step.kind === 'create') continue; // a created note someone worked on since stays
       const before = step.before;
@@ -122,6 +137,11 @@ export async function markUndone(journal: JournalStorage, entry: JournalEntry, e
   if (entry.undoes === undefined) return;
   const undone = (entries ?? (await journal.list())).find((e) => e.id === entry.undoes);
   if (undone?.state === 'undone') await journal.finish({ ...undone, state: 'done' });
+}
+
+/** Beside the note, for a forced undo of an exact-text change: "Plan (conflict copy <entry>).md". */
+function conflictPath(relPath: string, entryId: string): string {
+  return relPath.replace(/(\.md)?$/i, ` (conflict copy ${entryId})$1`);
 }
 
 /** The kept state written back as it was, `updated` stamp included. */

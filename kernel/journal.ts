@@ -29,7 +29,17 @@ export type JournalStep =
    * A note moved to another type (a store with `types`): `to` is the id it gets there; `change`
    * (an undo's) is then written exactly, so a note moved back is its old file again.
    */
-  | { kind: 'move'; id: string; before: NoteState; type: string; to: string; change?: NoteChange };
+  | { kind: 'move'; id: string; before: NoteState; type: string; to: string; change?: NoteChange }
+  /**
+   * A note file's exact text (a store with `files`: frontmatter as the user wrote it, no keys
+   * added): `before` null, a new file; `text` null, the file removed. Its after hash is known.
+   */
+  | { kind: 'text'; path: string; before: FileText | null; text: string | null };
+
+export interface FileText {
+  text: string;
+  hash: string;
+}
 
 /** What became of one step, as far as the process that ran it got to record. */
 export interface StepResult {

@@ -294,7 +294,7 @@ describe('kill -9 during journalled operations', () => {
           const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: `${to}/draft-7.md` })).body as { backlinks: unknown[] };
           expect(backlinks.backlinks.length).toBe(1);
           const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
-          expect(broken.count).toBe(0);
+          expect(broken.count, `${wholly} ${JSON.stringify(broken)}`).toBe(0);
         },
       },
       ['0', '1', '100', '199', 'end'],
