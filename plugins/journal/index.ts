@@ -1,7 +1,8 @@
 /**
  * journal: the agent's view of the operation journal (decision 025) — `list_operations` shows
- * the recent multi-note operations (which tool, when, which notes, whether each can be undone),
- * `undo_operation` puts one back. Served wherever the store keeps a journal; nothing otherwise.
+ * the recent multi-note operations (which tool, who asked, when, which notes, whether each can
+ * be undone), `undo_operation` puts one back — itself as a journalled operation, listed and
+ * undoable in turn. Served wherever the store keeps a journal; nothing otherwise.
  */
 import { z } from 'zod';
 import type { JournalStorage } from '../../kernel/journal.js';
@@ -13,7 +14,7 @@ import { vaultIdField } from '../../kernel/vault-id.js';
 function listOperationsTool(journal: JournalStorage) {
   return defineTool({
     name: 'list_operations',
-    description: 'Recent multi-note operations (renames with link rewrites, batch creates, ...), newest first: id, tool, time, state and the notes each touched. undo_operation takes an id from here.',
+    description: 'Recent multi-note operations (renames with link rewrites, batches, moves, deletes, ...), newest first: id, tool, who asked, time, state and the notes each touched. undo_operation takes an id from here.',
     input: z.object({
       limit: z.number().int().min(1).max(100).default(20).describe('how many, newest first'),
       vault_id: vaultIdField,

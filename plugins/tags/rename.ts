@@ -1,8 +1,10 @@
 /**
  * rename_tag across the vault: frontmatter `tags` and inline `#tags`, nested tags with them
  * (`#a/b` → `#x/b` when renaming `a` to `x`). Index-driven: only notes the tag index lists are
- * read. Each note is written through NoteService.update with the hash just read, so a note
- * changed meanwhile is reported, never overwritten. Dry run first (the default).
+ * read. Every note's change is planned with the hash just read and applied as one journalled
+ * operation (decision 025), so a note changed meanwhile is reported, never overwritten, a crash
+ * leaves all or none, and undo_operation takes it back. Dry run first (the default): it carries
+ * the exact plan, with each note's unified diff.
  */
 import { ContentHashMismatchError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
 import type { NoteService, PlanItem, PlanPreview } from '../../kernel/notes.js';
