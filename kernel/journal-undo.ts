@@ -68,7 +68,7 @@ type Outcome = keyof Pick<UndoReport, 'restored' | 'deleted' | 'recreated' | 'mo
  * undo puts the operation's changes back (its entry is then `done` again).
  */
 export async function undoOperation(journal: JournalStorage, notes: NoteService, entryId: string, force: boolean): Promise<UndoReport> {
-  const entries = await journal.list();
+  const entries = await listOperations(journal);
   const entry = entries.find((e) => e.id === entryId);
   if (!entry) throw new NotFoundError(`No operation ${entryId} in the journal (it keeps the most recent ones): list_operations shows them.`, { field: 'operation_id', operation_id: entryId });
   if (!isUndoable(entry)) throw new ValidationError(`Operation ${entryId} (${entry.operation}) is ${entry.state}: only a completed operation can be undone.`, { field: 'operation_id', state: entry.state });
@@ -129,6 +129,26 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
   if (failed.length) report.failed = failed;
   await markUndone(journal, entry, entries);
   return report;
+}
+
+/**
+ * Every kept entry, newest first, each in the state its undos give it: an undo that stands
+ * (done, or finished at start-up) leaves the entry it undid `undone`; an undo undone in turn
+ * leaves it `done`. Derived here rather than trusted from the entry's own file, so a crash
+ * between closing an undo and marking what it undid changes nothing.
+ */
+export async function listOperations(journal: JournalStorage): Promise<JournalEntry[]> {
+  const entries = await journal.list();
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  // Newest first: an undo's own state is settled (by any later undo of it) before it settles its target's.
+  for (const { id } of entries) {
+    const undo = byId.get(id) as JournalEntry;
+    const target = undo.undoes !== undefined ? byId.get(undo.undoes) : undefined;
+    if (!target) continue;
+    if (undo.state === 'done' || undo.state === 'rolled-forward') byId.set(target.id, { ...target, state: 'undone' });
+    else if (undo.state === 'undone' && target.state === 'undone') byId.set(target.id, { ...target, state: 'done' });
+  }
+  return entries.map((e) => byId.get(e.id) as JournalEntry);
 }
 
 /** The entry is `undone`; when it was itself an undo, the entry it undid is `done` again (its changes are back). */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { JournalStorage } from '../../kernel/journal.js';
-import { summarise, undoOperation } from '../../kernel/journal-undo.js';
+import { listOperations, summarise, undoOperation } from '../../kernel/journal-undo.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
@@ -21,7 +21,7 @@ function listOperationsTool(journal: JournalStorage) {
     }),
     annotations: { title: 'List operations', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args) {
-      const entries = await journal.list();
+      const entries = await listOperations(journal);
       return { total: entries.length, operations: entries.slice(0, args.limit).map(summarise) };
     },
   });
