@@ -57,10 +57,11 @@ export async function renameTag(
   await index.reconcile();
   const report: TagRenameReport = { dry_run: args.dryRun, from, to, notes: [], notes_affected: 0, occurrences: 0, notes_updated: 0, not_rewritten: [] };
   const ids = await index.notesWith({ any: [from], nested: args.nested });
-  progress.start('renaming tag', ids.length);
+  // A dry run reports its reading; a real run its writing (applyPlan ticks each note), one count each.
+  if (args.dryRun) progress.start('renaming tag', ids.length);
   const items: Array<PlanItem & { kind: 'update' }> = [];
   for (const id of ids) {
-    progress.tick();
+    if (args.dryRun) progress.tick();
     const note = await notes.get(id);
     if (!note) continue;
     const entry: TagRenameNote = { id, title: note.title, inline: [] };
@@ -81,8 +82,10 @@ export async function renameTag(
     const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
     items.push({ kind: 'update', id, change, expectedHash: note.contentHash, previous: note });
   }
-  progress.stop();
-  if (args.dryRun) return { ...report, plan: await notes.previewPlan('rename_tag', items) };
+  if (args.dryRun) {
+    progress.stop();
+    return { ...report, plan: await notes.previewPlan('rename_tag', items) };
+  }
   // Every note's change is one journalled operation (decision 025): all or none after a crash, undoable.
   progress.start('renaming tag', items.length);
   const applied = await notes.applyPlan('rename_tag', items);
