@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import type { Note } from './note.js';
 import type { NoteService } from './notes.js';
 import { ConflictError, toNotekernelError } from './errors.js';
-import { conditionOf, recordedUpdate, type StepCondition } from './operations.js';
+import { conditionOf, halfMoved, recordedUpdate, textCondition, textHash, type StepCondition } from './operations.js';
 
 export interface RecoveryReport {
   entry: string;
@@ -27,6 +27,11 @@ export async function recoverJournal(journal: JournalStorage, notes: NoteService
     const report = await recoverEntry(entry, notes);
     const recovery: JournalRecovery = { at: new Date().toISOString(), outcome: report.outcome, problems: report.problems, applied: report.applied };
     await journal.finish({ ...entry, state: report.outcome, recovery });
+    // An undo finished at start-up leaves the operation it undid undone, as a finished undo does.
+    if (report.outcome === 'rolled-forward' && entry.undoes !== undefined) {
+      const undone = (await journal.list()).find((e) => e.id === entry.undoes);
+      if (undone) await journal.finish({ ...undone, state: 'undone' });
+    }
     logger.warn(
       { entry: entry.id, operation: entry.operation, outcome: report.outcome, notes: entry.steps.length, applied: report.applied, problems: report.problems },
       `journal: an operation interrupted by a crash was ${report.outcome === 'rolled-forward' ? 'finished' : 'rolled back'}`,
@@ -40,6 +45,8 @@ interface Looked {
   step: JournalStep;
   result: StepResult | undefined;
   current: Note | undefined;
+  /** For a move: the note at its new id. */
+  moved: Note | undefined;
   condition: StepCondition;
 }
 
@@ -47,9 +54,15 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
   const looked: Looked[] = [];
   for (const [k, step] of entry.steps.entries()) {
     const result = entry.results?.[k] ?? undefined;
+    if (step.kind === 'text') {
+      const now = await notes.readText(step.path);
+      looked.push({ step, result, current: undefined, moved: undefined, condition: textCondition(step, now?.hash ?? null) });
+      continue;
+    }
     const id = step.kind === 'create' ? result?.id : step.id;
     const current = id !== undefined ? await notes.get(id) : undefined;
-    looked.push({ step, result, current, condition: conditionOf(step, result, current) });
+    const moved = step.kind === 'move' ? await notes.get(step.to) : undefined;
+    looked.push({ step, result, current, moved, condition: conditionOf(step, result, current, moved) });
   }
   const changed = looked.filter((l) => l.condition === 'changed');
   const problems = changed.map((l) => `${noteName(l)}: changed since the operation was planned (neither its before nor its after state); left as it is`);
@@ -62,7 +75,7 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
     }
     return { entry: entry.id, operation: entry.operation, outcome: 'rolled-forward', applied, problems };
   }
-  for (const l of looked.filter((x) => x.condition === 'after')) {
+  for (const l of looked.filter((x) => x.condition === 'after' || (x.condition === 'before' && halfMoved(x.step, x.current, x.moved)))) {
     const failure = await rollBack(l, notes);
     if (failure) problems.push(`${noteName(l)}: ${failure}`);
     else applied++;
@@ -70,9 +83,12 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
   return { entry: entry.id, operation: entry.operation, outcome: 'rolled-back', applied, problems };
 }
 
-async function rollForward({ step }: Looked, notes: NoteService): Promise<string | undefined> {
+async function rollForward({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
     if (step.kind === 'update') await notes.writeRecorded(step.id, step.change, step.before.hash);
+    else if (step.kind === 'text') await notes.applyText(step);
+    else if (step.kind === 'move' && moved && halfMoved(step, current, moved)) await notes.finishMove(step.id, step.before.hash, moved);
+    else if (step.kind === 'move') await notes.move(step.id, step.type, step.before.hash);
     else if (step.kind === 'delete') await notes.delete(step.id, step.before.hash);
     else await createOnce(step, notes);
     return undefined;
@@ -93,9 +109,15 @@ async function createOnce(step: Extract<JournalStep, { kind: 'create' }>, notes:
   }
 }
 
-async function rollBack({ step, current }: Looked, notes: NoteService): Promise<string | undefined> {
+async function rollBack({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
-    if (step.kind === 'update' && current) {
+    if (step.kind === 'text') {
+      await notes.applyText({ ...step, before: step.text === null ? null : { text: step.text, hash: textHash(step.text) as string }, text: step.before?.text ?? null });
+    } else if (step.kind === 'move' && moved) {
+      // Cut short: the old file is whole, the copy goes; done: the note moves back.
+      if (current) await notes.delete(moved.id, moved.contentHash);
+      else await moveBack(notes, step, moved);
+    } else if (step.kind === 'update' && current) {
       const { title, content, metadata, tags } = step.before;
       await notes.writeRecorded(step.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, current.contentHash);
     } else if (step.kind === 'create' && current) {
@@ -110,6 +132,14 @@ async function rollBack({ step, current }: Looked, notes: NoteService): Promise<
   }
 }
 
+/** Back to its type, then its kept state (with its kept `updated`), so the file is as it was. */
+export async function moveBack(notes: NoteService, step: Extract<JournalStep, { kind: 'move' }>, moved: Note): Promise<Note> {
+  const back = await notes.move(moved.id, step.before.type ?? '', moved.contentHash);
+  const { title, content, metadata, tags } = step.before;
+  return notes.writeRecorded(back.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, back.contentHash);
+}
+
 function noteName(l: Looked): string {
+  if (l.step.kind === 'text') return l.step.path;
   return l.step.kind === 'create' ? (l.result?.id ?? `new note "${l.step.input.title}"`) : l.step.id;
 }

@@ -24,7 +24,22 @@ export type JournalStep =
   /** `change` is what the store is asked to write (hooks already applied, metadata complete). */
   | { kind: 'update'; id: string; before: NoteState; change: NoteChange }
   | { kind: 'create'; input: NewNote }
-  | { kind: 'delete'; id: string; before: NoteState };
+  | { kind: 'delete'; id: string; before: NoteState }
+  /**
+   * A note moved to another type (a store with `types`): `to` is the id it gets there; `change`
+   * (an undo's) is then written exactly, so a note moved back is its old file again.
+   */
+  | { kind: 'move'; id: string; before: NoteState; type: string; to: string; change?: NoteChange }
+  /**
+   * A note file's exact text (a store with `files`: frontmatter as the user wrote it, no keys
+   * added): `before` null, a new file; `text` null, the file removed. Its after hash is known.
+   */
+  | { kind: 'text'; path: string; before: FileText | null; text: string | null };
+
+export interface FileText {
+  text: string;
+  hash: string;
+}
 
 /** What became of one step, as far as the process that ran it got to record. */
 export interface StepResult {
@@ -47,6 +62,10 @@ export interface JournalEntry {
   id: string;
   /** The tool (or kernel call) that asked for the operation. */
   operation: string;
+  /** Who asked: the MCP client (`name version`), `cli`, or `library` (kernel/caller.ts). */
+  by?: string;
+  /** For an undo: the entry it undid. */
+  undoes?: string;
   at: string;
   state: JournalState;
   steps: JournalStep[];

@@ -5,18 +5,21 @@
  * afterWrite/afterDelete listeners (links, tags, ...).
  */
 import { callProgress } from './progress.js';
-import type { NoteStore, NoteUpdate, ExternalChange } from './backend.js';
-import type { JournalEntry, JournalStep } from './journal.js';
+import { callCaller } from './caller.js';
+import path from 'node:path';
+import type { NoteStore, NoteUpdate, ExternalChange, VaultFiles } from './backend.js';
+import { contentHash } from './util/hash.js';
+import type { FileText, JournalEntry, JournalStep } from './journal.js';
 import { newEntryId, stateOf } from './operations.js';
 import { testCrashPoint } from './test-crash.js';
 import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
-import { ContentHashMismatchError, NotFoundError, toNotekernelError } from './errors.js';
+import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError, toNotekernelError } from './errors.js';
 import type { IndexOutbox } from './index-outbox.js';
 import { settle } from './util/settle.js';
-import { unifiedDiff } from './util/unified-diff.js';
+import { describeStep, type PlannedNote, type PlanPreview } from './plan-preview.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
@@ -125,6 +128,18 @@ export class NoteService {
   }
 
   /**
+   * Completes a move cut short between writing the note under its new id and removing the old
+   * file (journal recovery): the old file goes, and the note under its new id is announced again —
+   * at start-up the indexes may have seen both files, so the listeners hear a delete and a write
+   * (which re-resolves links by title to the one left), not a move.
+   */
+  async finishMove(fromId: string, expectedHash: string, moved: Note): Promise<Note> {
+    await this.delete(fromId, expectedHash);
+    await this.afterWrite(moved, 'update', 'tool');
+    return moved;
+  }
+
+  /**
    * A multi-note operation, journalled where the store keeps a journal (decision 025): every
    * step is prepared first (hooks run, notes read), the whole plan is written durably, then the
    * steps are applied — each its own compare-and-swap, failing alone — and the entry is closed.
@@ -134,8 +149,28 @@ export class NoteService {
   async applyPlan(operation: string, items: readonly PlanItem[]): Promise<AppliedPlan> {
     const prepared = await Promise.allSettled(items.map((item) => this.prepareStep(item)));
     const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
+    const { entryId, outcomes } = await this.runPlan(operation, ready);
+    const byIndex = new Map(ready.map((r, k) => [r.index, outcomes[k] as PromiseSettledResult<Note>]));
+    return {
+      ...(entryId ? { entryId } : {}),
+      results: prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>))),
+    };
+  }
+
+  /**
+   * Steps recorded already (an undo puts notes back into states the journal kept): journalled
+   * and applied as `applyPlan` applies its own, with no hooks run again. `undoes` names the
+   * entry an undo undoes.
+   */
+  async applyRecorded(operation: string, steps: ReadonlyArray<Prepared>, undoes?: string): Promise<AppliedPlan> {
+    const { entryId, outcomes } = await this.runPlan(operation, steps, undoes);
+    return { ...(entryId ? { entryId } : {}), results: outcomes };
+  }
+
+  /** Plan durably, apply, close (decision 025). */
+  private async runPlan(operation: string, ready: ReadonlyArray<Prepared>, undoes?: string): Promise<{ entryId?: string; outcomes: Array<PromiseSettledResult<Note>> }> {
     const journal = this.deps.store.journal;
-    const entry: JournalEntry = { id: newEntryId(), operation, at: new Date().toISOString(), state: 'pending', steps: ready.map((r) => r.step), results: [] };
+    const entry: JournalEntry = { id: newEntryId(), operation, by: callCaller(), ...(undoes ? { undoes } : {}), at: new Date().toISOString(), state: 'pending', steps: ready.map((r) => r.step), results: [] };
     if (journal && ready.length) await journal.begin(entry);
     testCrashPoint(0);
     const outcomes: Array<PromiseSettledResult<Note>> = new Array(ready.length);
@@ -153,11 +188,7 @@ export class NoteService {
     await this.applySteps(ready, record);
     testCrashPoint(Number.POSITIVE_INFINITY);
     if (journal && ready.length) await journal.finish({ ...entry, state: 'done' });
-    const byIndex = new Map(ready.map((r, k) => [r.index, outcomes[k] as PromiseSettledResult<Note>]));
-    return {
-      ...(journal && ready.length ? { entryId: entry.id } : {}),
-      results: prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>))),
-    };
+    return { ...(journal && ready.length ? { entryId: entry.id } : {}), outcomes };
   }
 
   /**
@@ -183,6 +214,21 @@ export class NoteService {
       if (prepared.previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(prepared.previous.contentHash, item.expectedHash, { identifier: item.id });
       return { step: { kind: 'update', id: item.id, before: stateOf(prepared.previous), change: prepared.update.change }, previous: prepared.previous, titleChanged: prepared.titleChanged };
     }
+    if (item.kind === 'text') {
+      const before = await this.readText(item.path);
+      if ((before?.hash ?? null) !== item.expectedHash) {
+        if (item.expectedHash === null) throw new ConflictError(`${item.path} already exists; nothing was overwritten.`, { path: item.path });
+        if (!before) throw new NotFoundError(`No note at ${item.path}.`, { path: item.path });
+        throw new ContentHashMismatchError(before.hash, item.expectedHash, { identifier: item.path });
+      }
+      if (item.text !== null && this.deps.store.readsNoteAt?.(item.path) === false) throw new ValidationError(`${item.path} is not where this vault keeps a note.`, { path: item.path });
+      return { step: { kind: 'text', path: item.path, before: before ?? null, text: item.text } };
+    }
+    if (item.kind === 'move') {
+      const previous = await this.require(item.id);
+      if (previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
+      return { step: { kind: 'move', id: previous.id, before: stateOf(previous), type: item.type, to: item.to } };
+    }
     if (item.kind === 'delete') {
       const previous = await this.require(item.id);
       if (item.expectedHash !== undefined && previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
@@ -204,7 +250,7 @@ export class NoteService {
     return { ...input, title: draft.title, content: draft.content, metadata: draft.metadata };
   }
 
-  /** Creates first (a plan may link to them), then updates in store batches, then deletes. */
+  /** Creates first (a plan may link to them), then updates in store batches, then moves, then deletes. */
   private async applySteps(ready: ReadonlyArray<Prepared>, record: (k: number, outcome: PromiseSettledResult<Note>) => void): Promise<void> {
     const indexed = ready.map((r, k) => ({ ...r, k }));
     const creates = indexed.filter((r) => r.step.kind === 'create');
@@ -229,6 +275,16 @@ export class NoteService {
         record(r.k, outcome.status === 'rejected' ? outcome : await settle(this.announceUpdate(outcome.value, r.previous as Note, r.titleChanged === true).then(() => outcome.value)));
       }));
     }
+    // Exact texts: new files first (a move's copy), then rewrites, then removals (a move's source).
+    const texts = indexed.filter((x) => x.step.kind === 'text') as Array<(typeof indexed)[number] & { step: TextStep }>;
+    const phase = (t: TextStep) => (t.before === null ? 0 : t.text === null ? 2 : 1);
+    for (const r of texts.sort((a, b) => phase(a.step) - phase(b.step))) record(r.k, await settle(this.applyText(r.step)));
+    for (const r of indexed.filter((x) => x.step.kind === 'move')) {
+      const step = r.step as Extract<JournalStep, { kind: 'move' }>;
+      const moved = this.move(step.id, step.type, step.before.hash);
+      const { change } = step;
+      record(r.k, await settle(change ? moved.then((note) => this.writeRecorded(note.id, change, note.contentHash)) : moved));
+    }
     for (const r of indexed.filter((x) => x.step.kind === 'delete')) {
       const step = r.step as Extract<JournalStep, { kind: 'delete' }>;
       record(r.k, await settle(this.delete(step.id, step.before.hash)));
@@ -244,6 +300,48 @@ export class NoteService {
     const note = await this.deps.store.update(id, change, expectedHash);
     await this.announceUpdate(note, previous, change.title !== undefined && change.title !== previous.title);
     return note;
+  }
+
+  /** A note file's exact text and hash, or undefined when there is no such file (a store with `files`). */
+  async readText(relPath: string): Promise<FileText | undefined> {
+    const text = await this.files('exact text').readText(relPath);
+    return text === undefined ? undefined : { text, hash: contentHash(text) };
+  }
+
+  /**
+   * Writes `text` at `relPath` as it is (an Obsidian vault's own bytes: frontmatter as the user
+   * wrote it, no keys added) if the file is still at `expectedHash` (`null`: it must not exist
+   * yet), atomically under the store's lock, then reads it back through the store (which
+   * indexes it) and tells the listeners, as a tool's write. Undefined when the store keeps no
+   * note at that path: the file is written, there is nothing to announce.
+   */
+  async writeText(relPath: string, text: string, expectedHash: string | null): Promise<Note | undefined> {
+    const files = this.files('exact text');
+    const previous = expectedHash === null ? undefined : await this.get(relPath);
+    const folder = path.posix.dirname(relPath);
+    if (folder !== '.') await files.mkdir(folder);
+    try {
+      await files.writeText(relPath, text, { expectedHash: expectedHash ?? '' });
+    } catch (err) {
+      if (expectedHash === null && err instanceof ContentHashMismatchError) throw new ConflictError(`${relPath} already exists; nothing was overwritten.`, { path: relPath });
+      throw err;
+    }
+    const note = await this.get(relPath).catch(() => undefined);
+    if (!note) return undefined;
+    await this.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) }, 'tool');
+    return note;
+  }
+
+  /** One text step as planned: the file written, or removed. */
+  async applyText(step: TextStep): Promise<Note> {
+    if (step.text === null) return this.delete(step.path, step.before?.hash);
+    const note = await this.writeText(step.path, step.text, step.before?.hash ?? null);
+    if (!note) throw new ValidationError(`${step.path} was written but is not where this vault keeps a note.`, { path: step.path });
+    return note;
+  }
+
+  private files(what: string): VaultFiles {
+    return requireMember(this.deps.store.files, this.deps.storageBackend, 'files', what);
   }
 
   /** Creates exactly `input` (prepared once already) and tells the listeners. */
@@ -282,7 +380,13 @@ export class NoteService {
 export type PlanItem =
   | ({ kind: 'update'; previous?: Note } & NoteUpdate)
   | { kind: 'create'; input: NewNote }
-  | { kind: 'delete'; id: string; expectedHash?: string };
+  | { kind: 'delete'; id: string; expectedHash?: string }
+  /** To another type; `to` is the id the store gives it there (the journal finds it by it after a crash). */
+  | { kind: 'move'; id: string; type: string; to: string; expectedHash: string }
+  /** A note file's exact new text (`null`: removed), if it is still at `expectedHash` (`null`: no file yet). */
+  | { kind: 'text'; path: string; text: string | null; expectedHash: string | null };
+
+type TextStep = Extract<JournalStep, { kind: 'text' }>;
 
 export interface AppliedPlan {
   /** The journal entry, where the store keeps a journal (undo names it). */
@@ -290,48 +394,7 @@ export interface AppliedPlan {
   results: Array<PromiseSettledResult<Note>>;
 }
 
-/** One note of a dry run: what would happen to it, and its text's unified diff. */
-export interface PlannedNote {
-  /** Position in the items given. */
-  index: number;
-  action: 'create' | 'update' | 'delete';
-  /** Absent for a create: the store chooses the id when it writes. */
-  id?: string;
-  title: { before: string | null; after: string | null };
-  /** Metadata keys whose values would change. */
-  metadata_changed: string[];
-  diff: string;
-}
-
-export interface PlanPreview {
-  dry_run: true;
-  operation: string;
-  notes: PlannedNote[];
-  refused: Array<{ index: number; code: string; error: string }>;
-}
-
-function describeStep(step: JournalStep, index: number): PlannedNote {
-  if (step.kind === 'create') {
-    const { input } = step;
-    return { index, action: 'create', title: { before: null, after: input.title }, metadata_changed: Object.keys(input.metadata ?? {}).sort(), diff: unifiedDiff('', input.content) };
-  }
-  if (step.kind === 'delete') {
-    return { index, action: 'delete', id: step.id, title: { before: step.before.title, after: null }, metadata_changed: [], diff: unifiedDiff(step.before.content, '') };
-  }
-  const { before, change } = step;
-  const metadata = change.metadata ?? before.metadata;
-  const keys = [...new Set([...Object.keys(before.metadata), ...Object.keys(metadata)])].filter((k) => JSON.stringify(before.metadata[k]) !== JSON.stringify(metadata[k]));
-  return {
-    index,
-    action: 'update',
-    id: step.id,
-    title: { before: before.title, after: change.title ?? before.title },
-    metadata_changed: keys.sort(),
-    diff: unifiedDiff(before.content, change.content ?? before.content),
-  };
-}
-
-interface Prepared {
+export interface Prepared {
   step: JournalStep;
   previous?: Note;
   titleChanged?: boolean;
@@ -360,3 +423,5 @@ export function updateEach(store: NoteStore, items: readonly NoteUpdate[]): Prom
     Promise.resolve([]),
   );
 }
+
+export type { PlannedNote, PlanPreview } from './plan-preview.js';

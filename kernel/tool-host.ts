@@ -20,4 +20,6 @@ export interface ToolHost {
 /** Per-call extras a surface passes along with the arguments. */
 export interface CallOptions {
   progress?: ProgressReporter;
+  /** Who asks (an MCP client's `name version`, `cli`); the journal records it. Default `library`. */
+  caller?: string;
 }

@@ -6,6 +6,7 @@ import type { Scope, Token } from './container.js';
 import { NotFoundError, toNotekernelError } from './errors.js';
 import type { HookRunner } from './hooks.js';
 import { noProgress, withCallProgress } from './progress.js';
+import { callCaller, withCaller } from './caller.js';
 import type { CallOptions } from './tool-host.js';
 import type { Logger } from './logger.js';
 import type { NoteService } from './notes.js';
@@ -69,7 +70,9 @@ export class Vault {
     try {
       if (!this.isGlobalTool(name)) assertVault(this.info.id, args);
       const ctx = this.toolContext(options);
-      return await withCallProgress(ctx.progress, () => this.parts.registry.invoke(name, args, ctx));
+      const run = () => withCallProgress(ctx.progress, () => this.parts.registry.invoke(name, args, ctx));
+      // A call made from inside another (a tool calling a tool) keeps the outer call's caller.
+      return await withCaller(options.caller ?? callCaller(), run);
     } catch (err) {
       const error = toNotekernelError(err);
       if (error.code === 'internal') this.parts.logger.error({ err, tool: name }, 'tool failed unexpectedly');

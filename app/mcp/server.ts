@@ -67,7 +67,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
     const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.sendNotification(n));
     return inFlight.run(async () => {
       try {
-        const value = await vault.call(params.name, params.arguments ?? {}, progress ? { progress } : {});
+        const value = await vault.call(params.name, params.arguments ?? {}, { caller: clientName(server), ...(progress ? { progress } : {}) });
         await progress?.sent();
         return renderResult(value, options.maxMessageBytes, params.name);
       } catch (err) {
@@ -108,4 +108,10 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   });
 
   return server;
+}
+
+/** The client as its `initialize` named itself, for the journal's "who". */
+function clientName(server: Server): string {
+  const client = server.getClientVersion();
+  return client ? `${client.name} ${client.version}`.trim() : 'mcp';
 }

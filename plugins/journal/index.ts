@@ -1,11 +1,12 @@
 /**
  * journal: the agent's view of the operation journal (decision 025) — `list_operations` shows
- * the recent multi-note operations (which tool, when, which notes, whether each can be undone),
- * `undo_operation` puts one back. Served wherever the store keeps a journal; nothing otherwise.
+ * the recent multi-note operations (which tool, who asked, when, which notes, whether each can
+ * be undone), `undo_operation` puts one back — itself as a journalled operation, listed and
+ * undoable in turn. Served wherever the store keeps a journal; nothing otherwise.
  */
 import { z } from 'zod';
 import type { JournalStorage } from '../../kernel/journal.js';
-import { summarise, undoOperation } from '../../kernel/journal-undo.js';
+import { listOperations, summarise, undoOperation } from '../../kernel/journal-undo.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
@@ -14,7 +15,7 @@ import { bool, str, strs } from '../../kernel/tool-output.js';
 function listOperationsTool(journal: JournalStorage) {
   return defineTool({
     name: 'list_operations',
-    description: 'Recent multi-note operations (renames with link rewrites, batch creates, ...), newest first: id, tool, time, state and the notes each touched. undo_operation takes an id from here.',
+    description: 'Recent multi-note operations (renames with link rewrites, batches, moves, deletes, ...), newest first: id, tool, who asked, time, state and the notes each touched. undo_operation takes an id from here.',
     input: z.object({
       limit: z.number().int().min(1).max(100).default(20).describe('how many, newest first'),
       vault_id: vaultIdField,
@@ -22,7 +23,7 @@ function listOperationsTool(journal: JournalStorage) {
     output: z.object({ total: z.number(), operations: z.array(z.object({ id: str, operation: str, at: str, state: str, notes: strs, undoable: bool })) }),
     annotations: { title: 'List operations', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args) {
-      const entries = await journal.list();
+      const entries = await listOperations(journal);
       return { total: entries.length, operations: entries.slice(0, args.limit).map(summarise) };
     },
   });

@@ -11,7 +11,7 @@ import { toRelative } from '../../toolkit/files/paths.js';
 import { LINKS } from '../links/service.js';
 import { BACKUPS } from '../vault-config/index.js';
 import { vaultConfig } from './config.js';
-import { locationOf } from '../../kernel/note.js';
+import { locationOf, type Note } from '../../kernel/note.js';
 
 export interface DeleteOutcome {
   id: string;
@@ -23,6 +23,24 @@ export interface DeleteOutcome {
 }
 
 export async function deleteNoteSafely(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string }): Promise<DeleteOutcome> {
+  const checked = await checkDeletion(ctx, identifier, options);
+  const backupPath = await backUp(ctx, checked);
+  await ctx.notes.delete(checked.note.id, checked.currentHash);
+  return outcomeOf(checked, backupPath);
+}
+
+/** A note that may be deleted: read, its incoming links checked, confirmation given where needed. */
+export interface CheckedDeletion {
+  note: Note;
+  relPath?: string;
+  raw?: string;
+  currentHash: string;
+  sources: string[];
+  warnings: string[];
+  createBackups: boolean;
+}
+
+export async function checkDeletion(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string }): Promise<CheckedDeletion> {
   const config = await vaultConfig(ctx);
   const note = await ctx.notes.require(identifier);
   const files = ctx.notes.store.files;
@@ -46,17 +64,23 @@ export async function deleteNoteSafely(ctx: ToolContext, identifier: string, opt
       ...(sources.length ? { incoming_links: sources } : {}),
     });
   }
-  let backupPath: string | undefined;
-  if (config.deletion.create_backups) {
-    const backups = ctx.tryResolve(BACKUPS);
-    if (backups && relPath) {
-      const entry = { relPath, ...(raw !== undefined ? { text: raw } : {}) };
-      backupPath = (await backups.backup(`note-${locationOf(note).filename.replace(/\.md$/i, '')}`, [entry], { id: note.id, title: note.title })).path;
-    } else {
-      warnings.push('No backup was made: backups need the vault-config plugin and raw file access.');
-    }
+  return { note, ...(relPath !== undefined ? { relPath } : {}), ...(raw !== undefined ? { raw } : {}), currentHash, sources, warnings, createBackups: config.deletion.create_backups };
+}
+
+/** The backup the vault config asks for; its path, or a warning on `checked` when none can be made. */
+export async function backUp(ctx: ToolContext, checked: CheckedDeletion): Promise<string | undefined> {
+  if (!checked.createBackups) return undefined;
+  const backups = ctx.tryResolve(BACKUPS);
+  if (!backups || !checked.relPath) {
+    checked.warnings.push('No backup was made: backups need the vault-config plugin and raw file access.');
+    return undefined;
   }
-  await ctx.notes.delete(note.id, currentHash);
+  const entry = { relPath: checked.relPath, ...(checked.raw !== undefined ? { text: checked.raw } : {}) };
+  return (await backups.backup(`note-${locationOf(checked.note).filename.replace(/\.md$/i, '')}`, [entry], { id: checked.note.id, title: checked.note.title })).path;
+}
+
+export function outcomeOf(checked: CheckedDeletion, backupPath: string | undefined): DeleteOutcome {
+  const { note, warnings, sources } = checked;
   return {
     id: note.id,
     deleted: true,

@@ -9,7 +9,7 @@ import type { NoteService } from '../../kernel/notes.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { editableFrontmatter, replaceFrontmatter } from '../../kernel/util/frontmatter.js';
-import { readNoteText, writeNoteText } from '../../toolkit/files/note-text.js';
+import { readNoteText, writeNoteText, type NoteText } from '../../toolkit/files/note-text.js';
 
 export const FRONTMATTER_OPERATIONS = ['set', 'remove', 'append'] as const;
 export type FrontmatterOperation = (typeof FRONTMATTER_OPERATIONS)[number];
@@ -55,10 +55,15 @@ function applied(metadata: Metadata, edit: FrontmatterEdit): Metadata {
 
 /** Applies `edit` to the note at `rel`; returns the field's new value (undefined once removed). */
 export async function editFrontmatter(notes: NoteService, files: VaultFiles, rel: string, edit: FrontmatterEdit): Promise<MetadataValue | undefined> {
+  const planned = await planFrontmatter(files, rel, edit);
+  if (planned.text !== planned.current.text) await writeNoteText(notes, files, rel, planned.text, planned.current.hash);
+  return planned.value;
+}
+
+/** What `edit` makes of the note at `rel`, written nowhere: its text now, its new text, the field's new value. */
+export async function planFrontmatter(files: VaultFiles, rel: string, edit: FrontmatterEdit): Promise<{ current: NoteText; text: string; value: MetadataValue | undefined }> {
   const current = await readNoteText(files, rel);
   if (!current) throw new NotFoundError(`No note at ${rel}.`, { path: rel });
   const next = applied(editableFrontmatter(current.text, rel), edit);
-  const text = replaceFrontmatter(current.text, next);
-  if (text !== current.text) await writeNoteText(notes, files, rel, text, current.hash);
-  return next[edit.field];
+  return { current, text: replaceFrontmatter(current.text, next), value: next[edit.field] };
 }

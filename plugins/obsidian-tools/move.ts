@@ -3,8 +3,8 @@
  * over an existing file), and when that changes its name, `[[old name]]`, `[[old name|alias]]`,
  * `[[old name#heading]]` and `![[old name]]` in the notes linking to it become the new name (a
  * link by path, `[[Old/Place/old name]]`, becomes the new path). The linking notes are the ones
- * the links index names; each is rewritten with a compare-and-swap on the text just read, so a note
- * edited meanwhile is reported, never clobbered.
+ * the links index names; each is rewritten with a compare-and-swap on the text planned from, so a
+ * note edited meanwhile is reported, never clobbered. The whole move is one journalled operation.
  */
 import { z } from 'zod';
 import fs from 'node:fs/promises';
@@ -12,8 +12,8 @@ import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
 import type { NoteService } from '../../kernel/notes.js';
-import { contentHash } from '../../kernel/util/hash.js';
-import { readNoteText, writeNoteText } from '../../toolkit/files/note-text.js';
+import type { FileText } from '../../kernel/journal.js';
+import type { PlanItem } from '../../kernel/notes.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { formatWikilink, linkSafe } from '../../toolkit/markdown/wikilink-format.js';
@@ -37,46 +37,142 @@ export interface MoveDeps {
 const fold = (s: string): string => s.normalize('NFC').toLocaleLowerCase();
 
 export async function moveNote(deps: MoveDeps, sourceInput: string, destinationInput: string): Promise<MoveOutcome> {
-  const { notes, files, links } = deps;
-  const from = notePath(files, sourceInput, 'source').rel;
-  const to = (await intoFolder(files, destinationInput, from)) ?? notePath(files, destinationInput, 'destination').rel;
-  if (from === to) throw new ValidationError(`source and destination are the same file (${from}).`, { field: 'destination' });
-  const current = await readNoteText(files, from);
-  if (!current) throw new NotFoundError(`No note at ${from}.`, { field: 'source', path: from });
-  if (fold(from) !== fold(to) && (await files.exists(to))) throw new ConflictError(`${to} already exists; nothing was moved.`, { field: 'destination', path: to });
-  if (!linkSafe(noteName(to))) throw new ValidationError(`destination "${noteName(to)}" holds a character a [[wikilink]] cannot (one of [ ] | # ^).`, { field: 'destination' });
-  const linking = new Set((await links.incoming(from)).map((ref) => ref.source_note_id));
-  if (fold(from) === fold(to)) {
-    // Only the case of the name changes: on a case-insensitive file system the new name is the
-    // old file, so it is written first under a temporary name.
-    await writeNoteText(notes, files, `${from}.moving.md`, current.text, null);
-    await notes.delete(from, current.hash);
-    await writeNoteText(notes, files, to, current.text, null);
+  const [outcome] = (await moveNotes(deps, [{ source: sourceInput, destination: destinationInput }], 'move_file')).outcomes;
+  if (outcome instanceof Error) throw outcome;
+  return outcome as MoveOutcome;
+}
+
+export interface MovesResult {
+  /** Per move, in order: what it did, or why it was refused. */
+  outcomes: Array<MoveOutcome | Error>;
+  operation_id?: string;
+}
+
+/**
+ * Several moves as one journalled operation (decision 025): every file's new text is planned
+ * first (the copies, the sources removed, every linking note's rewrites — a note named by several
+ * moves is rewritten once, with all of them), then written as one plan: a crash leaves all or
+ * none, and undo_operation puts every file back. A dry run returns that plan and writes nothing.
+ */
+export async function moveNotes(deps: MoveDeps, moves: ReadonlyArray<{ source: string; destination: string }>, operation: string): Promise<MovesResult> {
+  const plan = new MovePlan(deps);
+  const outcomes: Array<MoveOutcome | Error> = [];
+  for (const move of moves) outcomes.push(await plan.add(move.source, move.destination).catch((err: unknown) => toNotekernelError(err)));
+  const items = await plan.items();
+  const applied = await deps.notes.applyPlan(operation, items);
+  const failed = new Map(items.flatMap((item, k) => (applied.results[k]?.status === 'rejected' ? [[item.path, toNotekernelError((applied.results[k] as PromiseRejectedResult).reason)]] : [])));
+  for (const [k, outcome] of outcomes.entries()) {
+    if (outcome instanceof Error) continue;
+    const failure = failed.get(outcome.destination) ?? failed.get(outcome.source);
+    if (failure) {
+      // The source changed (or went) while the plan ran: the copy goes, the source stays as it is.
+      if (!failed.has(outcome.destination)) await deps.notes.delete(outcome.destination).catch(() => undefined);
+      outcomes[k] = failure;
+      continue;
+    }
+    for (const at of outcome.notes_updated.filter((p) => failed.has(p))) outcome.not_rewritten.push({ path: at, reason: (failed.get(at) as Error).message });
+    outcome.notes_updated = outcome.notes_updated.filter((p) => !failed.has(p));
+  }
+  return { outcomes, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+}
+
+/** The same plan, written nowhere. */
+export async function previewMoves(deps: MoveDeps, moves: ReadonlyArray<{ source: string; destination: string }>, operation: string) {
+  const plan = new MovePlan(deps, true);
+  const refused: Array<{ source: string; destination: string; error: string }> = [];
+  for (const move of moves) await plan.add(move.source, move.destination).catch((err: unknown) => refused.push({ ...move, error: toNotekernelError(err).message }));
+  return { ...(await deps.notes.previewPlan(operation, await plan.items())), ...(refused.length ? { refused_moves: refused } : {}) };
+}
+
+/** Files as the moves planned so far leave them (null: removed), over the files on disk. */
+class MovePlan {
+  private readonly planned = new Map<string, string | null>();
+  private readonly onDisk = new Map<string, FileText | undefined>();
+  private readonly movedTo = new Map<string, string>();
+
+  constructor(
+    private readonly deps: MoveDeps,
+    private readonly dryRun = false,
+  ) {}
+
+  async add(sourceInput: string, destinationInput: string): Promise<MoveOutcome> {
+    const { files, links } = this.deps;
+    const from = notePath(files, sourceInput, 'source').rel;
+    const to = (await intoFolder(files, destinationInput, from)) ?? notePath(files, destinationInput, 'destination').rel;
+    if (from === to) throw new ValidationError(`source and destination are the same file (${from}).`, { field: 'destination' });
+    const text = await this.read(from);
+    if (text === undefined) throw new NotFoundError(`No note at ${from}.`, { field: 'source', path: from });
+    if (fold(from) === fold(to)) return this.caseRename(from, to, text);
+    if ((await this.read(to)) !== undefined) throw new ConflictError(`${to} already exists; nothing was moved.`, { field: 'destination', path: to });
+    if (!linkSafe(noteName(to))) throw new ValidationError(`destination "${noteName(to)}" holds a character a [[wikilink]] cannot (one of [ ] | # ^).`, { field: 'destination' });
+    const linking = new Set((await links.incoming(from)).map((ref) => ref.source_note_id));
+    this.planned.set(to, text);
+    this.planned.set(from, null);
+    this.movedTo.set(from, to);
+    const outcome: MoveOutcome = { source: from, destination: to, links_updated: 0, notes_updated: [], not_rewritten: [] };
+    for (const source of [...linking].sort()) {
+      const at = this.movedTo.get(source) ?? source;
+      const before = await this.read(at);
+      if (before === undefined) continue;
+      const rewritten = rewrittenLinks(before, from, to);
+      if (rewritten.count === 0) continue;
+      this.planned.set(at, rewritten.text);
+      outcome.links_updated += rewritten.count;
+      outcome.notes_updated.push(at);
+    }
+    return outcome;
+  }
+
+  /**
+   * Only the case of the name changes: on a case-insensitive file system the new name is the old
+   * file, which one plan step per path cannot say; it goes through a temporary name at once,
+   * outside the journal (each step still a compare-and-swap), and is not part of a dry run.
+   */
+  private async caseRename(from: string, to: string, text: string): Promise<MoveOutcome> {
+    if (this.dryRun) throw new ValidationError(`${from} → ${to} changes only the case of the name: it is done directly, not planned; a dry run leaves it out.`, { field: 'destination' });
+    if (this.planned.has(from) || this.planned.has(to)) throw new ConflictError(`${from} is part of another move in this batch; move it on its own.`, { field: 'source', path: from });
+    const { notes } = this.deps;
+    const linking = [...new Set((await this.deps.links.incoming(from)).map((ref) => ref.source_note_id))].sort();
+    const hash = (this.onDisk.get(from) as FileText).hash;
+    await notes.writeText(`${from}.moving.md`, text, null);
+    await notes.delete(from, hash);
+    await notes.writeText(to, text, null);
     await notes.delete(`${from}.moving.md`);
-  } else {
-    await writeNoteText(notes, files, to, current.text, null);
-    try {
-      await notes.delete(from, current.hash);
-    } catch (err) {
-      // The source changed (or went) while it was copied: undo the copy, keep the source as it is.
-      await notes.delete(to, contentHash(current.text));
-      throw err;
-    }
-  }
-  const outcome: MoveOutcome = { source: from, destination: to, links_updated: 0, notes_updated: [], not_rewritten: [] };
-  for (const source of [...linking].sort()) {
-    const at = source === from ? to : source;
-    try {
-      const count = await rewriteLinks(notes, files, at, from, to);
-      if (count > 0) {
-        outcome.links_updated += count;
+    this.onDisk.delete(from);
+    this.onDisk.delete(to);
+    const outcome: MoveOutcome = { source: from, destination: to, links_updated: 0, notes_updated: [], not_rewritten: [] };
+    for (const source of linking) {
+      const at = source === from ? to : source;
+      try {
+        const before = await notes.readText(at);
+        const rewritten = before ? rewrittenLinks(before.text, from, to) : { text: '', count: 0 };
+        if (!before || rewritten.count === 0) continue;
+        await notes.writeText(at, rewritten.text, before.hash);
+        outcome.links_updated += rewritten.count;
         outcome.notes_updated.push(at);
+      } catch (err) {
+        outcome.not_rewritten.push({ path: at, reason: toNotekernelError(err).message });
       }
-    } catch (err) {
-      outcome.not_rewritten.push({ path: at, reason: toNotekernelError(err).message });
     }
+    return outcome;
   }
-  return outcome;
+
+  /** One text step per file whose planned text differs from the one on disk. */
+  async items(): Promise<Array<PlanItem & { kind: 'text' }>> {
+    const items: Array<PlanItem & { kind: 'text' }> = [];
+    for (const [path, text] of this.planned) {
+      const disk = this.onDisk.get(path);
+      if ((disk?.text ?? null) === text) continue;
+      items.push({ kind: 'text', path, text, expectedHash: disk?.hash ?? null });
+    }
+    return items;
+  }
+
+  private async read(path: string): Promise<string | undefined> {
+    if (this.planned.has(path)) return this.planned.get(path) ?? undefined;
+    if (!this.onDisk.has(path)) this.onDisk.set(path, await this.deps.notes.readText(path));
+    return this.onDisk.get(path)?.text;
+  }
 }
 
 /** A destination that names a folder (`Archive/`, or an existing folder): the note keeps its file name there. */
@@ -91,25 +187,21 @@ async function intoFolder(files: VaultFiles, destination: string, from: string):
   return target.rel === '' ? name : `${target.rel}/${name}`;
 }
 
-/** Rewrites the links in `at` that name `from` by name or by path; returns how many. */
-async function rewriteLinks(notes: NoteService, files: VaultFiles, at: string, from: string, to: string): Promise<number> {
-  const current = await readNoteText(files, at);
-  if (!current) return 0;
+/** `text` with the links that name `from` by name or by path naming `to`; how many. */
+function rewrittenLinks(text: string, from: string, to: string): { text: string; count: number } {
   const oldName = fold(noteName(from));
   const oldPath = fold(from.replace(/\.md$/i, ''));
   const newName = noteName(to);
   const newPath = to.replace(/\.md$/i, '');
   const replacements: Array<{ start: number; end: number; text: string }> = [];
-  for (const link of scanMarkdown(current.text, { tags: false }).links) {
+  for (const link of scanMarkdown(text, { tags: false }).links) {
     if (link.kind === 'markdown') continue;
     const target = fold(link.target.replace(/\.md$/i, ''));
     const next = target === oldPath && oldPath.includes('/') ? newPath : target === oldName ? newName : undefined;
     if (next === undefined || next === link.target) continue;
     replacements.push({ start: link.start, end: link.end, text: formatWikilink(link, next, link.alias) });
   }
-  if (!replacements.length) return 0;
-  await writeNoteText(notes, files, at, applyReplacements(current.text, replacements), current.hash);
-  return replacements.length;
+  return { text: replacements.length ? applyReplacements(text, replacements) : text, count: replacements.length };
 }
 
 /** MoveOutcome as an output schema. */

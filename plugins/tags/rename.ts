@@ -1,11 +1,13 @@
 /**
  * rename_tag across the vault: frontmatter `tags` and inline `#tags`, nested tags with them
  * (`#a/b` → `#x/b` when renaming `a` to `x`). Index-driven: only notes the tag index lists are
- * read. Each note is written through NoteService.update with the hash just read, so a note
- * changed meanwhile is reported, never overwritten. Dry run first (the default).
+ * read. Every note's change is planned with the hash just read and applied as one journalled
+ * operation (decision 025), so a note changed meanwhile is reported, never overwritten, a crash
+ * leaves all or none, and undo_operation takes it back. Dry run first (the default): it carries
+ * the exact plan, with each note's unified diff.
  */
 import { ContentHashMismatchError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
-import type { NoteService } from '../../kernel/notes.js';
+import type { NoteService, PlanItem, PlanPreview } from '../../kernel/notes.js';
 import { extractTags, isTagName, tagKey } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
@@ -27,6 +29,9 @@ export interface TagRenameReport {
   occurrences: number;
   notes_updated: number;
   not_rewritten: Array<{ id: string; reason: string }>;
+  /** A dry run's exact plan (NoteService.previewPlan): what the real run writes. */
+  plan?: PlanPreview;
+  operation_id?: string;
 }
 
 export async function renameTag(
@@ -52,9 +57,11 @@ export async function renameTag(
   await index.reconcile();
   const report: TagRenameReport = { dry_run: args.dryRun, from, to, notes: [], notes_affected: 0, occurrences: 0, notes_updated: 0, not_rewritten: [] };
   const ids = await index.notesWith({ any: [from], nested: args.nested });
-  progress.start('renaming tag', ids.length);
+  // A dry run reports its reading; a real run its writing (applyPlan ticks each note), one count each.
+  if (args.dryRun) progress.start('renaming tag', ids.length);
+  const items: Array<PlanItem & { kind: 'update' }> = [];
   for (const id of ids) {
-    progress.tick();
+    if (args.dryRun) progress.tick();
     const note = await notes.get(id);
     if (!note) continue;
     const entry: TagRenameNote = { id, title: note.title, inline: [] };
@@ -72,18 +79,29 @@ export async function renameTag(
     report.notes.push(entry);
     report.notes_affected++;
     report.occurrences += entry.inline.length + (tagsChanged ? note.tags.filter((t) => retag(t.replace(/^#/, '')) !== null).length : 0);
-    if (args.dryRun) continue;
-    try {
-      const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
-      const updated = await notes.update(id, change, note.contentHash, note);
-      await index.run(() => index.apply(updated));
+    const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
+    items.push({ kind: 'update', id, change, expectedHash: note.contentHash, previous: note });
+  }
+  if (args.dryRun) {
+    progress.stop();
+    return { ...report, plan: await notes.previewPlan('rename_tag', items) };
+  }
+  // Every note's change is one journalled operation (decision 025): all or none after a crash, undoable.
+  progress.start('renaming tag', items.length);
+  const applied = await notes.applyPlan('rename_tag', items);
+  progress.stop();
+  for (const [k, outcome] of applied.results.entries()) {
+    const id = (items[k] as PlanItem & { kind: 'update' }).id;
+    if (outcome.status === 'fulfilled') {
+      await index.run(() => index.apply(outcome.value));
       report.notes_updated++;
-    } catch (err) {
+    } else {
+      const err = outcome.reason;
       const reason = err instanceof ContentHashMismatchError ? 'changed while the tag was being renamed (content_hash_mismatch); run rename_tag again' : toNotekernelError(err).message;
       report.not_rewritten.push({ id, reason });
     }
   }
-  progress.stop();
+  if (applied.entryId) report.operation_id = applied.entryId;
   return report;
 }
 

@@ -13,7 +13,8 @@ export const obsidianProfile: ProfilePreset = {
   search: { backend: 'hybrid-search' },
   // links: the link index behind find_backlinks and the rewrites of move_file; its flint tools
   // are not part of this surface. tags: list_tags over frontmatter and #inline tags.
-  plugins: { links: { tools: false }, tags: true, 'obsidian-tools': true, 'agent-preferences': true },
+  // journal: list_operations / undo_operation over move_file, batch_move_files and batch_update_frontmatter.
+  plugins: { links: { tools: false }, tags: true, 'obsidian-tools': true, 'agent-preferences': true, journal: true },
   // rename_tag writes through the store's frontmatter serialiser (flint's key order and an
   // `updated` stamp), which an Obsidian vault's files should not get; list_tags stays.
   tools: { hide: ['rename_tag'] },

@@ -4,7 +4,8 @@
  * (the same tools then run unjournalled, as on a store without one); the same operations run on
  * both, interleaved, and the medians are compared (target ≤ 1.3×):
  *  - rename_note of a note with 200 inbound links (title + 200 rewrites), renamed back and forth;
- *  - a 1,000-note batch create_note.
+ *  - a 1,000-note batch create_note;
+ *  - a type migration: delete_note_type moving 200 notes to another type.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,7 +33,7 @@ export async function benchJournal(workDir: string, count = 2_000): Promise<Benc
     // Detached: NoteService.applyPlan runs every step the same way, without the plan and close writes.
     (plain.notes.store as { journal?: unknown }).journal = undefined;
     await Promise.all([journalled.resolve(LINK_INDEX).broken(), plain.resolve(LINK_INDEX).broken()]);
-    return [await renames(journalled, plain, generated), await batches(journalled, plain)];
+    return [await renames(journalled, plain, generated), await batches(journalled, plain), await migrations(journalled, plain)];
   } finally {
     await kernel.close();
   }
@@ -64,6 +65,22 @@ async function batches(journalled: Vault, plain: Vault): Promise<BenchRow> {
     }
   }
   return row('create_note batch of 1,000, journalled', samples);
+}
+
+async function migrations(journalled: Vault, plain: Vault): Promise<BenchRow> {
+  const samples = { journalled: [] as number[], plain: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const [which, vault] of [['journalled', journalled], ['plain', plain]] as const) {
+      const type = `migrating-${run}`;
+      await vault.call('create_note_type', { type_name: type, description: 'notes about to move' });
+      await vault.call('create_note', { notes: Array.from({ length: 200 }, (_, i) => ({ type, title: `Moving ${run} note ${i}`, content: `Body ${i}, see [[Moving ${run} note ${(i + 1) % 200}]].\n` })) });
+      const migrated = await time(() => vault.call('delete_note_type', { type_name: type, action: 'migrate', target_type: 'general', confirm: true }));
+      const moved = (migrated.value as { result: { notes_affected: number } }).result.notes_affected;
+      if (moved !== 200) throw new Error(`migration moved ${moved} of 200 notes in the ${which} vault`);
+      samples[which].push(migrated.ms);
+    }
+  }
+  return row('delete_note_type migrate of 200 notes, journalled', samples);
 }
 
 function row(bench: string, samples: { journalled: number[]; plain: number[] }): BenchRow {

@@ -1,6 +1,8 @@
 /**
  * kill -9 of a real `serve` at 20 points during a journalled operation — a rename with 200
- * inbound links (flint), a memory_rename with 100 (agent-memory), a 500-note batch create —
+ * inbound links (flint), a memory_rename with 100 (agent-memory), a 500-note batch create, a
+ * type migration moving 200 linked notes (delete_note_type's migrate), the undo of a 200-link
+ * rename (an undo is journalled too) —
  * then a restart: every note is wholly in its before or its after state (file by file against
  * both), the set as a whole is one or the other, no temp file is a note, no id is on two files,
  * the index and the links agree with the files, and a recovery is logged. Half the points are
@@ -253,6 +255,85 @@ describe('kill -9 during journalled operations', () => {
         },
       },
       ['0', '1', '250', '499', 'end'],
+    );
+  }, 600_000);
+
+  it('a type migration of 200 linked notes: each note in exactly one type folder, wholly before or after, links agree', async () => {
+    const MIGRATED = 200;
+    const cli = async (tool: string, args: unknown, root: string) => {
+      const done = await runCli(['call', tool, JSON.stringify(args), '--profile', 'flint', '--vault', root, '--json']);
+      expect(done.code, done.stderr).toBe(0);
+    };
+    await runScenario(
+      'migrate',
+      {
+        async seed(root) {
+          await cli('create_note_type', { type_name: 'drafts', description: 'drafts' }, root);
+          await cli('create_note_type', { type_name: 'archive', description: 'the archive' }, root);
+          const notes = Array.from({ length: MIGRATED }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `Draft ${i} follows [[Draft ${(i + 1) % MIGRATED}]].\n` }));
+          await cli('create_note', { notes }, root);
+        },
+        probe: 'list_note_types',
+        serveArgs: (root) => ['serve', '--profile', 'flint', '--vault', root],
+        run: (session) => session.client.callTool({ name: 'delete_note_type', arguments: { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true } }),
+        states(root) {
+          // Keyed by filename: a note in both folders (a move cut short) is never one state.
+          const byName = new Map<string, string>();
+          for (const [rel, text] of readFiles(root)) {
+            const name = path.basename(rel);
+            if (name === '_description.md') continue; // the type's own file goes after the journalled moves
+            const state = `${path.dirname(rel)}:${flintState(text)}`;
+            byName.set(name, byName.has(name) ? `${byName.get(name)}\n<also>\n${state}` : state);
+          }
+          return byName;
+        },
+        async checkServed(session, wholly) {
+          const types = (await callTool(session.client, 'list_note_types', {})).body as Array<{ name: string; noteCount: number }>;
+          const [from, to] = wholly === 'after' ? ['drafts', 'archive'] : ['archive', 'drafts'];
+          expect(types.find((t) => t.name === to)?.noteCount).toBe(MIGRATED);
+          expect(types.find((t) => t.name === from)?.noteCount ?? 0).toBe(0);
+          const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: `${to}/draft-7.md` })).body as { backlinks: unknown[] };
+          expect(backlinks.backlinks.length).toBe(1);
+          const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
+          expect(broken.count, `${wholly} ${JSON.stringify(broken)}`).toBe(0);
+        },
+      },
+      ['0', '1', '100', '199', 'end'],
+    );
+  }, 600_000);
+
+  it('the undo of a 200-link rename: every note wholly renamed or wholly put back, links agree', async () => {
+    let operationId = '';
+    await runScenario(
+      'undo',
+      {
+        async seed(root) {
+          const cli = async (tool: string, args: unknown) => {
+            const done = await runCli(['call', tool, JSON.stringify(args), '--profile', 'flint', '--vault', root, '--json']);
+            expect(done.code, done.stderr).toBe(0);
+            return JSON.parse(done.stdout) as Record<string, unknown>;
+          };
+          await cli('create_note', { notes: [{ title: 'Hub', content: 'The hub.\n' }, ...Array.from({ length: LINKERS }, (_, i) => ({ title: `Linker ${i}`, content: `Note ${i} points to [[Hub]].\n` }))] });
+          const hub = await cli('get_note', { identifier: 'general/hub.md' });
+          operationId = (await cli('rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash })).operation_id as string;
+          expect(operationId).toBeTruthy();
+        },
+        probe: 'list_note_types',
+        serveArgs: (root) => ['serve', '--profile', 'flint', '--vault', root],
+        run: (session) => session.client.callTool({ name: 'undo_operation', arguments: { operation_id: operationId } }),
+        states: (root) => new Map([...readFiles(root)].map(([rel, text]) => [rel, flintState(text)])),
+        async checkServed(session, wholly) {
+          const title = wholly === 'after' ? 'Hub' : 'Central Hub';
+          const hub = (await callTool(session.client, 'get_note', { identifier: 'general/hub.md' })).body as { title: string };
+          expect(hub.title).toBe(title);
+          const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
+          expect(broken.count).toBe(0);
+          const listed = (await callTool(session.client, 'list_operations', {})).body as { operations: Array<{ id: string; state: string }> };
+          // Finished (at once or at the restart), the undo leaves the rename undone; rolled back, done.
+          expect(listed.operations.find((o) => o.id === operationId)?.state).toBe(wholly === 'after' ? 'undone' : 'done');
+        },
+      },
+      ['0', '1', '100', '199', 'end'],
     );
   }, 600_000);
 });

@@ -1,6 +1,7 @@
 /**
  * dry_run on the tools that change more than one note (rename_note, memory_rename, batch
- * create_note), over MCP against the built server: the dry run writes nothing (every file byte
+ * create_note and update_note, bulk_delete_notes, delete_note_type's migrate and delete,
+ * rename_tag), over MCP against the built server: the dry run writes nothing (every file byte
  * for byte, no journal entry), and its plan is exactly what the real run then applies — the same
  * notes, titles and text changes (each note's diff compared with the one its real before and
  * after text give, the diff itself checked against GNU diff in the unit tests).
@@ -157,5 +158,77 @@ describe('dry runs return the plan the real run applies', () => {
     expect(done.operation_id).toBeTruthy();
     const after = await Promise.all(ids.map(read));
     expect(plan.notes.map((n) => ({ id: n.id, diff: n.diff }))).toEqual(ids.map((id, i) => ({ id, diff: unifiedDiff(before[i]?.content ?? '', after[i]?.content ?? '') })));
+  }, 120_000);
+
+  it('bulk_delete_notes: the notes it would delete, each with its whole text, and the real run deletes exactly those', async () => {
+    const root = await tempDir('nk-dry-bulk-');
+    dirs.push(root);
+    const session = await open('flint', root);
+    await call(session, 'create_note', { notes: [...Array.from({ length: 6 }, (_, i) => ({ title: `Old ${i}`, content: `obsolete ${i}\n` })), { title: 'Keep', content: 'kept\n' }] });
+    const files = snapshot(root);
+    const journalBefore = journalFiles(root, '.flint-note');
+    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'bulk_delete_notes', { pattern: '^Old', dry_run: true });
+    expect(snapshot(root)).toEqual(files);
+    expect(journalFiles(root, '.flint-note')).toEqual(journalBefore);
+    expect(plan.refused).toEqual([]);
+    const done = await call<{ summary: { successful: number }; operation_id: string }>(session, 'bulk_delete_notes', { pattern: '^Old', confirm: true });
+    expect(done.summary.successful).toBe(6);
+    expect(done.operation_id).toBeTruthy();
+    const gone = [...files.keys()].filter((rel) => !fs.existsSync(path.join(root, rel))).sort();
+    expect(plan.notes.map((n) => n.id).sort()).toEqual(gone);
+    for (const n of plan.notes) {
+      expect(n.action).toBe('delete');
+      expect(n.diff).toContain(`-obsolete ${n.title.before?.slice(4)}`);
+    }
+  }, 120_000);
+
+  it('delete_note_type migrate and delete: the moves and deletes the real runs make', async () => {
+    const root = await tempDir('nk-dry-type-');
+    dirs.push(root);
+    const session = await open('flint', root);
+    for (const type of ['drafts', 'scratch', 'archive']) await call(session, 'create_note_type', { type_name: type, description: `${type} notes` });
+    await call(session, 'create_note', { notes: Array.from({ length: 5 }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `draft ${i}\n` })) });
+    await call(session, 'create_note', { notes: Array.from({ length: 3 }, (_, i) => ({ type: 'scratch', title: `Scratch ${i}`, content: `scratch ${i}\n` })) });
+    const files = snapshot(root);
+    const migrate = await call<{ notes: PlannedNote[] & Array<{ to: string }> }>(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', dry_run: true });
+    const remove = await call<{ notes: PlannedNote[] }>(session, 'delete_note_type', { type_name: 'scratch', action: 'delete', dry_run: true });
+    expect(snapshot(root)).toEqual(files);
+    await call(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true });
+    await call(session, 'delete_note_type', { type_name: 'scratch', action: 'delete', confirm: true });
+    const after = snapshot(root);
+    const moved = [...files.keys()].filter((rel) => rel.startsWith('drafts/') && !rel.endsWith('_description.md'));
+    expect(migrate.notes.map((n) => ({ id: n.id, to: (n as unknown as { to: string }).to, action: n.action })).sort((a, b) => (a.id ?? '').localeCompare(b.id ?? ''))).toEqual(
+      moved.sort().map((rel) => ({ id: rel, to: rel.replace('drafts/', 'archive/'), action: 'move' })),
+    );
+    for (const rel of moved) {
+      expect(after.has(rel)).toBe(false);
+      expect(after.has(rel.replace('drafts/', 'archive/'))).toBe(true);
+    }
+    const deleted = [...files.keys()].filter((rel) => rel.startsWith('scratch/') && !rel.endsWith('_description.md')).sort();
+    expect(remove.notes.map((n) => n.id).sort()).toEqual(deleted);
+    for (const rel of deleted) expect(after.has(rel)).toBe(false);
+  }, 120_000);
+
+  it('rename_tag: the plan holds the diff the real rename writes', async () => {
+    const root = await tempDir('nk-dry-tag-');
+    dirs.push(root);
+    const session = await open('flint', root);
+    const created = await call<{ results: Array<{ result: { id: string } }> }>(session, 'create_note', {
+      notes: [...Array.from({ length: 8 }, (_, i) => ({ title: `Tagged ${i}`, content: `about #project/alpha and #projectx\nline ${i}\n` })), { title: 'Other', content: 'no tags\n' }],
+    });
+    const ids = created.results.map((r) => r.result.id);
+    const read = (id: string) => call<{ content: string }>(session, 'get_note', { identifier: id });
+    const before = await Promise.all(ids.map(read));
+    const files = snapshot(root);
+    const dry = await call<{ plan: { notes: PlannedNote[] } }>(session, 'rename_tag', { from: 'project', to: 'work' });
+    expect(snapshot(root)).toEqual(files);
+    const real = await call<{ notes_updated: number; operation_id: string }>(session, 'rename_tag', { from: 'project', to: 'work', dry_run: false });
+    expect(real.notes_updated).toBe(8);
+    expect(real.operation_id).toBeTruthy();
+    const after = await Promise.all(ids.map(read));
+    const changed = ids.flatMap((id, i) => (before[i]?.content === after[i]?.content ? [] : [{ id, diff: unifiedDiff(before[i]?.content ?? '', after[i]?.content ?? '') }]));
+    expect(dry.plan.notes.map((n) => ({ id: n.id, diff: n.diff }))).toEqual(changed);
+    expect(changed).toHaveLength(8);
+    expect(changed[0]?.diff).toContain('+about #work/alpha and #projectx');
   }, 120_000);
 });

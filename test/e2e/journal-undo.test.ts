@@ -3,12 +3,15 @@
  * list_operations (tool, time, notes) and undone byte for byte — in a server started after the
  * rename; an undo after an outside edit of one touched note is refused naming that note, and
  * with force: true keeps the edit and adds the previous state as a conflict copy; a batch create
- * is undone by deleting the notes it made.
+ * is undone by deleting the notes it made; a bulk delete and a type migration are undone (the
+ * deleted notes come back with their text, the moved notes are their old files again); an undo
+ * is itself listed and can be undone; list_operations names who asked (the MCP client, `cli`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
+import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
@@ -42,6 +45,8 @@ async function call<T>(session: StdioSession, name: string, args: Record<string,
 interface Operation {
   id: string;
   operation: string;
+  by?: string;
+  undoes?: string;
   at: string;
   state: string;
   notes: string[];
@@ -119,5 +124,66 @@ describe('undo of a journalled operation', () => {
     const undone = await call<{ deleted: string[] }>(session, 'undo_operation', { operation_id: created.operation_id });
     expect(undone.deleted).toHaveLength(20);
     expect(noteFiles(root)).toEqual(before);
+  }, 120_000);
+
+  it('undoes a bulk delete: every deleted note comes back with its title, text and tags; the undo is listed and undone in turn', async () => {
+    const root = await tempDir('nk-undo-delete-');
+    dirs.push(root);
+    const session = await open('flint', root);
+    await call(session, 'create_note', { notes: Array.from({ length: 8 }, (_, i) => ({ title: `Gone ${i}`, content: `text of ${i}\n#keep-me\n` })) });
+    const read = (id: string) => call<{ title: string; content: string; tags: string[] }>(session, 'get_note', { identifier: id });
+    const ids = Array.from({ length: 8 }, (_, i) => `general/gone-${i}.md`);
+    const before = await Promise.all(ids.map(read));
+    const deleted = await call<{ operation_id: string; summary: { successful: number } }>(session, 'bulk_delete_notes', { pattern: '^Gone', confirm: true });
+    expect(deleted.summary.successful).toBe(8);
+    for (const id of ids) expect(fs.existsSync(path.join(root, id))).toBe(false);
+
+    const undone = await call<{ recreated: string[]; undo_operation_id: string }>(session, 'undo_operation', { operation_id: deleted.operation_id });
+    expect(undone.recreated.sort()).toEqual([...ids].sort());
+    const back = await Promise.all(ids.map(read));
+    expect(back.map((n) => ({ title: n.title, content: n.content, tags: n.tags }))).toEqual(before.map((n) => ({ title: n.title, content: n.content, tags: n.tags })));
+
+    const listed = await call<{ operations: Operation[] }>(session, 'list_operations', {});
+    const undoEntry = listed.operations.find((o) => o.id === undone.undo_operation_id) as Operation;
+    expect(undoEntry).toMatchObject({ operation: 'undo_operation', undoes: deleted.operation_id, state: 'done', undoable: true, by: 'notekernel-e2e 1.0.0' });
+    expect(listed.operations.find((o) => o.id === deleted.operation_id)).toMatchObject({ operation: 'bulk_delete_notes', state: 'undone', by: 'notekernel-e2e 1.0.0' });
+
+    // Undoing the undo deletes them again, and the bulk delete is done (undoable) once more.
+    const redo = await call<{ deleted: string[] }>(session, 'undo_operation', { operation_id: undone.undo_operation_id });
+    expect(redo.deleted.sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(fs.existsSync(path.join(root, id))).toBe(false);
+    const relisted = await call<{ operations: Operation[] }>(session, 'list_operations', {});
+    expect(relisted.operations.find((o) => o.id === deleted.operation_id)).toMatchObject({ state: 'done', undoable: true });
+  }, 120_000);
+
+  it('undoes a type migration: every moved note is its old file again, byte for byte', async () => {
+    const root = await tempDir('nk-undo-migrate-');
+    dirs.push(root);
+    const session = await open('flint', root);
+    for (const type of ['drafts', 'archive']) await call(session, 'create_note_type', { type_name: type, description: `${type} notes` });
+    await call(session, 'create_note', { notes: Array.from({ length: 6 }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `draft ${i} links [[Draft ${(i + 1) % 6}]]\n` })) });
+    const before = noteFiles(root);
+    const drafts = [...before.keys()].filter((rel) => rel.startsWith('drafts/') && !rel.endsWith('_description.md'));
+    const migrated = await call<{ operation_id: string }>(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true });
+    for (const rel of drafts) expect(fs.existsSync(path.join(root, rel.replace('drafts/', 'archive/')))).toBe(true);
+    const undone = await call<{ moved_back: string[] }>(session, 'undo_operation', { operation_id: migrated.operation_id });
+    expect(undone.moved_back.sort()).toEqual([...drafts].sort());
+    const now = noteFiles(root);
+    for (const rel of drafts) {
+      expect(now.get(rel), rel).toBe(before.get(rel));
+      expect(now.has(rel.replace('drafts/', 'archive/'))).toBe(false);
+    }
+    const broken = await call<{ count: number }>(session, 'find_broken_links', {});
+    expect(broken.count).toBe(0);
+  }, 120_000);
+
+  it('names the command line as who asked', async () => {
+    const root = await tempDir('nk-undo-cli-');
+    dirs.push(root);
+    const made = await runCli(['call', 'create_note', JSON.stringify({ notes: [{ title: 'A', content: 'a\n' }, { title: 'B', content: 'b\n' }] }), '--profile', 'flint', '--vault', root, '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const session = await open('flint', root);
+    const listed = await call<{ operations: Operation[] }>(session, 'list_operations', {});
+    expect(listed.operations[0]).toMatchObject({ operation: 'create_note', by: 'cli' });
   }, 120_000);
 });

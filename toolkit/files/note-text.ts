@@ -5,9 +5,7 @@
  * through the store (which indexes it) and announced to NoteService, so links, tags and a separate
  * search index see it at once, as a tool's write, without waiting for the watcher.
  */
-import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
-import { ConflictError, ContentHashMismatchError } from '../../kernel/errors.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { contentHash } from '../../kernel/util/hash.js';
@@ -24,23 +22,8 @@ export async function readNoteText(files: VaultFiles, relPath: string): Promise<
   return text === undefined ? undefined : { text, hash: contentHash(text) };
 }
 
-/**
- * Writes `text` at `relPath` if the file is still at `expectedHash` (`null`: it must not exist yet),
- * and returns the note as the store now reads it — undefined when the store's layout keeps no
- * note there (a file at the root of a typed vault): the file is written, there is nothing to announce.
- */
+/** NoteService.writeText: the exact text, compare-and-swapped, indexed and announced. */
 export async function writeNoteText(notes: NoteService, files: VaultFiles, relPath: string, text: string, expectedHash: string | null): Promise<Note | undefined> {
-  const previous = expectedHash === null ? undefined : await notes.get(relPath);
-  const folder = path.posix.dirname(relPath);
-  if (folder !== '.') await files.mkdir(folder);
-  try {
-    await files.writeText(relPath, text, { expectedHash: expectedHash ?? '' });
-  } catch (err) {
-    if (expectedHash === null && err instanceof ContentHashMismatchError) throw new ConflictError(`${relPath} already exists; nothing was overwritten.`, { path: relPath });
-    throw err;
-  }
-  const note = await notes.get(relPath).catch(() => undefined);
-  if (!note) return undefined;
-  await notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) }, 'tool');
-  return note;
+  void files; // the store's own files: NoteService reaches them itself
+  return notes.writeText(relPath, text, expectedHash);
 }

@@ -13,7 +13,7 @@ import { progressBar } from '../progress-bar.js';
 export async function runTool(options: CommonOptions & OutputOptions, tool: string, args: unknown, flags: Record<string, string> = {}): Promise<void> {
   const { kernel, router } = await openFromOptions(options, { defaultLogLevel: 'warn' });
   try {
-    const result = await router.call(tool, args, { progress: progressBar() });
+    const result = await router.call(tool, args, { progress: progressBar(), caller: 'cli' });
     emit(options, result, renderToolResult);
   } catch (err) {
     const error = toNotekernelError(err);

@@ -9,8 +9,10 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { BACKUPS, DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../../vault-config/index.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
-import { migrateNotes } from './migrate-notes.js';
-import { bool, num, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { assertNoClashes, deletionItems, migrateNotes, migrationItems } from './migrate-notes.js';
+import { dryRunField } from '../../../kernel/dry-run.js';
+import type { NoteService } from '../../../kernel/notes.js';
+import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
@@ -22,9 +24,14 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       action: z.enum(['error', 'migrate', 'delete']).default('error').describe('What to do with its notes'),
       target_type: z.string().min(1).optional().describe("Type to move the notes to (action 'migrate')"),
       confirm: z.boolean().default(false).describe('Must be true when the vault config requires confirmation (the default)'),
+      dry_run: dryRunField,
       vault_id: vaultIdField,
     }),
-    output: z.object({ success: bool, message: str, result: z.object({ name: str, deleted: bool, timestamp: str, action: str, notes_affected: num, backup_path: str.optional(), migration_target: str.optional(), ...warningsOutput }) }),
+    output: modesOutput(
+      { success: bool, message: str, result: z.object({ name: str, deleted: bool, timestamp: str, action: str, notes_affected: num, backup_path: str.optional(), migration_target: str.optional(), ...warningsOutput }), operation_id: str },
+      planPreviewOutput,
+      { type_name: str, action: str, migration_target: str },
+    ),
     annotations: { title: 'Delete note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       const config = (await ctx.tryResolve(VAULT_CONFIG)?.get()) ?? DEFAULT_VAULT_CONFIG;
@@ -52,6 +59,11 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           { field: 'action', note_count: notes.length, max_bulk_delete: config.deletion.max_bulk_delete },
         );
       }
+      if (args.dry_run) {
+        if (target) await assertNoClashes(ctx.notes, notes, target);
+        const items = target ? migrationItems(notes, target) : args.action === 'delete' ? deletionItems(notes) : [];
+        return { ...(await ctx.notes.previewPlan('delete_note_type', items)), type_name: info.name, action: args.action, ...(target ? { migration_target: target } : {}) };
+      }
       if (config.deletion.require_confirmation && !args.confirm) {
         throw new ValidationError(
           `Deleting note type '${info.name}' (action '${args.action}', ${notes.length} note(s)) requires confirmation. Set confirm=true to proceed.`,
@@ -68,8 +80,9 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           backupPath = (await backups.backup(`type-${info.name}`, entries, { type: info.name, action: args.action })).path;
         }
       }
-      if (target) await migrateNotes(ctx.notes, notes, target);
-      if (args.action === 'delete') await deleteAll(ctx.notes, notes, backupPath);
+      let operationId: string | undefined;
+      if (target) operationId = await migrateNotes(ctx.notes, notes, target);
+      if (args.action === 'delete') operationId = await deleteAll(ctx.notes, notes, backupPath);
       if (info.hasDescription) await files.remove(types.descriptionPath(info.name));
       try {
         await fs.rmdir(files.resolve(info.name));
@@ -90,6 +103,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
           ...(target ? { migration_target: target } : {}),
           ...(warnings.length ? { warnings } : {}),
         },
+        ...(operationId ? { operation_id: operationId } : {}),
       };
     },
   });
@@ -108,18 +122,16 @@ async function readAll(notes: { get(id: string): Promise<Note | undefined> }, id
   return read.filter((n): n is Note => n !== undefined);
 }
 
-async function deleteAll(notes: { delete(id: string, hash?: string): Promise<Note> }, list: Note[], backupPath: string | undefined): Promise<void> {
-  const deleted: string[] = [];
-  for (const note of list) {
-    try {
-      await notes.delete(note.id, note.contentHash);
-      deleted.push(note.id);
-    } catch (err) {
-      const error = toNotekernelError(err);
-      throw new ConflictError(
-        `Deleting note ${note.id} failed (${error.message}); the note type was kept. ${deleted.length} note(s) were deleted before it${backupPath ? `, backed up in ${backupPath}` : ''}.`,
-        { failed: note.id, cause: error.toBody(), deleted, ...(backupPath ? { backup_path: backupPath } : {}) },
-      );
-    }
-  }
+/** One journalled operation; a note that cannot be deleted keeps the type (the others are gone, and undo_operation brings them back). */
+async function deleteAll(notes: NoteService, list: Note[], backupPath: string | undefined): Promise<string | undefined> {
+  const applied = await notes.applyPlan('delete_note_type', deletionItems(list));
+  const failedAt = applied.results.findIndex((r) => r.status === 'rejected');
+  if (failedAt < 0) return applied.entryId;
+  const failed = list[failedAt] as Note;
+  const error = toNotekernelError((applied.results[failedAt] as PromiseRejectedResult).reason);
+  const deleted = list.filter((_, k) => applied.results[k]?.status === 'fulfilled').map((n) => n.id);
+  throw new ConflictError(
+    `Deleting note ${failed.id} failed (${error.message}); the note type was kept. ${deleted.length} note(s) were deleted${backupPath ? `, backed up in ${backupPath}` : ''}${applied.entryId ? `; undo_operation ${applied.entryId} brings them back` : ''}.`,
+    { failed: failed.id, cause: error.toBody(), deleted, ...(backupPath ? { backup_path: backupPath } : {}), ...(applied.entryId ? { operation_id: applied.entryId } : {}) },
+  );
 }

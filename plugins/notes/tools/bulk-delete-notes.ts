@@ -4,8 +4,9 @@ import type { NoteSummary } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { vaultConfig } from '../config.js';
-import { deleteNoteSafely } from '../deletion.js';
-import { bool, num, str } from '../../../kernel/tool-output.js';
+import { backUp, checkDeletion, outcomeOf, type CheckedDeletion, type DeleteOutcome } from '../deletion.js';
+import { dryRunField } from '../../../kernel/dry-run.js';
+import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 import { deletedOutput } from '../render.js';
 
 export const bulkDeleteNotesTool = defineTool({
@@ -17,9 +18,14 @@ export const bulkDeleteNotesTool = defineTool({
     tags: z.array(z.string().min(1)).min(1).optional().describe('Only notes carrying all of these tags'),
     pattern: z.string().min(1).max(500).optional().describe('Only notes whose title or content matches this regular expression (case-insensitive)'),
     confirm: z.boolean().default(false).describe('Set true to delete; required when the vault config requires confirmation (the default)'),
+    dry_run: dryRunField,
     vault_id: vaultIdField,
   }),
-  output: z.object({ success: bool, message: str, results: z.array(deletedOutput), summary: z.object({ total: num, successful: num, failed: num }) }),
+  output: modesOutput(
+    { success: bool, message: str, results: z.array(deletedOutput), summary: z.object({ total: num, successful: num, failed: num }), operation_id: str },
+    planPreviewOutput,
+    { failed: z.array(deletedOutput) },
+  ),
   annotations: { title: 'Bulk delete notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.type === undefined && args.tags === undefined && args.pattern === undefined) {
@@ -34,27 +40,53 @@ export const bulkDeleteNotesTool = defineTool({
         { field: 'type', matched: ids.length, max_bulk_delete: config.deletion.max_bulk_delete, would_delete: ids },
       );
     }
-    if (ids.length > 0 && config.deletion.require_confirmation && !args.confirm) {
+    if (ids.length > 0 && config.deletion.require_confirmation && !args.confirm && !args.dry_run) {
       throw new ValidationError(`Bulk deletion of ${ids.length} note(s) requires confirmation. Set confirm=true to proceed.`, { field: 'confirm', would_delete: ids });
     }
-    const results = [];
+    const results: Array<DeleteOutcome | Failed> = [];
+    const checked: CheckedDeletion[] = [];
     for (const id of ids) {
       try {
-        results.push(await deleteNoteSafely(ctx, id, { confirm: args.confirm }));
+        checked.push(await checkDeletion(ctx, id, { confirm: args.confirm || args.dry_run }));
       } catch (err) {
-        const error = toNotekernelError(err);
-        results.push({ id, deleted: false, timestamp: new Date().toISOString(), code: error.code, warnings: [`Failed to delete: ${error.message}`] });
+        results.push(failure(id, err));
       }
     }
+    // Every deletion is one journalled operation: a crash deletes all or none, undo_operation brings them back.
+    const items = checked.map((c) => ({ kind: 'delete' as const, id: c.note.id, expectedHash: c.note.contentHash }));
+    if (args.dry_run) return { ...(await ctx.notes.previewPlan('bulk_delete_notes', items)), ...(results.length ? { failed: results } : {}) };
+    const backups = await Promise.all(checked.map((c) => backUp(ctx, c)));
+    ctx.progress.start('deleting notes', items.length);
+    const applied = await ctx.notes.applyPlan('bulk_delete_notes', items);
+    ctx.progress.stop();
+    checked.forEach((c, k) => {
+      const outcome = applied.results[k] as PromiseSettledResult<unknown>;
+      results.push(outcome.status === 'fulfilled' ? outcomeOf(c, backups[k]) : failure(c.note.id, outcome.reason));
+    });
+    results.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
     const successful = results.filter((r) => r.deleted).length;
     return {
       success: true,
       message: `Bulk delete completed: ${successful} deleted, ${results.length - successful} failed`,
       results,
       summary: { total: results.length, successful, failed: results.length - successful },
+      ...(applied.entryId ? { operation_id: applied.entryId } : {}),
     };
   },
 });
+
+interface Failed {
+  id: string;
+  deleted: false;
+  timestamp: string;
+  code: string;
+  warnings: string[];
+}
+
+function failure(id: string, err: unknown): Failed {
+  const error = toNotekernelError(err);
+  return { id, deleted: false, timestamp: new Date().toISOString(), code: error.code, warnings: [`Failed to delete: ${error.message}`] };
+}
 
 async function findMatching(ctx: ToolContext, criteria: { type?: string; tags?: string[]; pattern?: string }): Promise<NoteSummary[]> {
   let regex: RegExp | undefined;

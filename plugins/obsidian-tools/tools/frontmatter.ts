@@ -3,7 +3,8 @@ import { toNotekernelError } from '../../../kernel/errors.js';
 import type { MetadataValue } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { byPath, filesOf } from '../context.js';
-import { editFrontmatter, FRONTMATTER_OPERATIONS } from '../frontmatter-edit.js';
+import { editFrontmatter, FRONTMATTER_OPERATIONS, planFrontmatter } from '../frontmatter-edit.js';
+import { dryRunField } from '../../../kernel/dry-run.js';
 import { notePath } from '../vault-paths.js';
 import { bool, num, str, strs } from '../../../kernel/tool-output.js';
 
@@ -39,26 +40,48 @@ export const batchUpdateFrontmatter = defineTool({
     field,
     value,
     operation,
+    dry_run: dryRunField,
   }),
   output: z.object({ field: str, operation: str, succeeded: num, failed: num, results: z.array(z.object({ path: str, ok: bool, value: z.unknown().optional(), error: z.object({ code: str, message: str }).optional() })) }),
   annotations: { title: 'Update frontmatter of several notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
+    const edit = { field: args.field, value: args.value, operation: args.operation };
     const results: Array<{ path: string; ok: boolean; value?: MetadataValue | null; error?: { code: string; message: string } }> = [];
+    const planned: Array<{ rel: string; text: string; hash: string; value: MetadataValue | undefined; at: number }> = [];
     for (const input of args.paths) {
       try {
         const { rel } = notePath(files, input, 'paths');
-        const now = await editFrontmatter(ctx.notes, files, rel, { field: args.field, value: args.value, operation: args.operation });
-        results.push({ path: rel, ok: true, value: now ?? null });
+        const same = planned.find((p) => p.rel === rel);
+        if (same) {
+          // Named twice: one change (the plan holds each file once).
+          results.push({ path: rel, ok: true, value: same.value ?? null });
+          continue;
+        }
+        const plan = await planFrontmatter(files, rel, edit);
+        results.push({ path: rel, ok: true, value: plan.value ?? null });
+        if (plan.text !== plan.current.text) planned.push({ rel, text: plan.text, hash: plan.current.hash, value: plan.value, at: results.length - 1 });
       } catch (err) {
-        const e = toNotekernelError(err);
-        results.push({ path: input, ok: false, error: { code: e.code, message: e.message } });
+        results.push({ path: input, ok: false, error: errorOf(err) });
       }
     }
+    // Every changed file is one journalled operation (decision 025): all or none after a crash, undoable.
+    const items = planned.map((p) => ({ kind: 'text' as const, path: p.rel, text: p.text, expectedHash: p.hash }));
+    if (args.dry_run) return { ...(await ctx.notes.previewPlan('batch_update_frontmatter', items)), ...(results.some((r) => !r.ok) ? { failed: results.filter((r) => !r.ok) } : {}) };
+    const applied = await ctx.notes.applyPlan('batch_update_frontmatter', items);
+    planned.forEach((p, k) => {
+      const outcome = applied.results[k] as PromiseSettledResult<unknown>;
+      if (outcome.status === 'rejected') results[p.at] = { path: p.rel, ok: false, error: errorOf(outcome.reason) };
+    });
     const succeeded = results.filter((r) => r.ok).length;
-    return { field: args.field, operation: args.operation, succeeded, failed: results.length - succeeded, results };
+    return { field: args.field, operation: args.operation, succeeded, failed: results.length - succeeded, results, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
   },
 });
+
+function errorOf(err: unknown): { code: string; message: string } {
+  const e = toNotekernelError(err);
+  return { code: e.code, message: e.message };
+}
 
 export const MATCH_TYPES = ['contains', 'equals'] as const;
 

@@ -3,8 +3,9 @@ import { toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { LINK_INDEX } from '../../links/service.js';
 import { filesOf } from '../context.js';
-import { moveNote, type MoveDeps, moveOutcomeOutput } from '../move.js';
-import { bool, num, str } from '../../../kernel/tool-output.js';
+import { moveNotes, previewMoves, type MoveDeps, type MoveOutcome, moveOutcomeOutput } from '../move.js';
+import { dryRunField } from '../../../kernel/dry-run.js';
+import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 
 const source = z.string().min(1).max(4_096).describe('the note to move, relative to the vault or absolute inside it');
 const destination = z
@@ -21,36 +22,44 @@ export const moveFile = defineTool({
   name: 'move_file',
   description:
     'Move (or rename) a note inside the vault. When its name changes, [[old name]] and [[old name|alias]] links to it in other notes are rewritten to the new name, as Obsidian does.',
-  input: z.object({ source, destination }),
-  output: z.object(moveOutcomeOutput),
+  input: z.object({ source, destination, dry_run: dryRunField }),
+  output: modesOutput(moveOutcomeOutput, { operation_id: str }, planPreviewOutput),
   annotations: { title: 'Move a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler: (args, ctx) => moveNote(depsOf(ctx), args.source, args.destination),
+  async handler(args, ctx) {
+    if (args.dry_run) return previewMoves(depsOf(ctx), [args], 'move_file');
+    const { outcomes, operation_id } = await moveNotes(depsOf(ctx), [args], 'move_file');
+    const [outcome] = outcomes;
+    if (outcome instanceof Error) throw outcome;
+    return { ...(outcome as MoveOutcome), ...(operation_id ? { operation_id } : {}) };
+  },
 });
 
 export const batchMoveFiles = defineTool({
   name: 'batch_move_files',
-  description: 'Move several notes, one after another, each as move_file does (links rewritten). Goes on after a failure; reports each move.',
+  description: 'Move several notes, each as move_file does (links rewritten), as one operation. Goes on after a failure; reports each move.',
   input: z.object({
     moves: z
       .array(z.object({ source, destination }).strict())
       .min(1)
       .max(1_000)
       .describe('the moves: [{"source": "old/path.md", "destination": "new/path.md"}, ...]'),
+    dry_run: dryRunField,
   }),
-  output: z.object({ succeeded: num, failed: num, results: z.array(z.object({ ok: bool, error: z.object({ code: str, message: str }).optional() }).extend(z.object(moveOutcomeOutput).partial().shape)) }),
+  output: modesOutput(
+    { succeeded: num, failed: num, results: z.array(z.object({ ok: bool, error: z.object({ code: str, message: str }).optional() }).extend(z.object(moveOutcomeOutput).partial().shape)), operation_id: str },
+    planPreviewOutput,
+  ),
   annotations: { title: 'Move several notes', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    const deps = depsOf(ctx);
-    const results = [];
-    for (const move of args.moves) {
-      try {
-        results.push({ ok: true as const, ...(await moveNote(deps, move.source, move.destination)) });
-      } catch (err) {
-        const e = toNotekernelError(err);
-        results.push({ ok: false as const, source: move.source, destination: move.destination, error: { code: e.code, message: e.message } });
-      }
-    }
+    if (args.dry_run) return previewMoves(depsOf(ctx), args.moves, 'batch_move_files');
+    const { outcomes, operation_id } = await moveNotes(depsOf(ctx), args.moves, 'batch_move_files');
+    const results = outcomes.map((outcome, k) => {
+      if (!(outcome instanceof Error)) return { ok: true as const, ...outcome };
+      const e = toNotekernelError(outcome);
+      const move = args.moves[k] as { source: string; destination: string };
+      return { ok: false as const, source: move.source, destination: move.destination, error: { code: e.code, message: e.message } };
+    });
     const succeeded = results.filter((r) => r.ok).length;
-    return { succeeded, failed: results.length - succeeded, results };
+    return { succeeded, failed: results.length - succeeded, results, ...(operation_id ? { operation_id } : {}) };
   },
 });

@@ -1,11 +1,16 @@
-/** note-types internals: safe type names, in-place section edits, migration rollback. */
+/** note-types internals: safe type names, in-place section edits, migration rollback (on a real flint vault). */
 import { describe, expect, it } from 'vitest';
-import { ConflictError, ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ConflictError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Note } from '../../../kernel/note.js';
 import type { NoteService } from '../../../kernel/notes.js';
 import { parseDescription, replaceSection } from '../../../plugins/note-types/description.js';
 import { migrateNotes } from '../../../plugins/note-types/tools/migrate-notes.js';
 import { assertTypeName, typeNameProblem } from '../../../plugins/note-types/type-name.js';
+import { useFlint } from '../links/helpers.js';
+
+const flint = useFlint();
 
 describe('type names', () => {
   it.each([
@@ -82,14 +87,13 @@ describe('migrateNotes', () => {
     size: 0,
   });
 
-  function fakeNotes(existing: string[], failOn?: string) {
+  function fakeNotes(existing: string[]) {
     const moves: Array<[string, string]> = [];
     const service = {
       async get(id: string) {
         return existing.includes(id) ? note(id) : undefined;
       },
-      async move(id: string, type: string, hash: string) {
-        if (id === failOn) throw new ContentHashMismatchError('sha256:now', hash);
+      async move(id: string, type: string) {
         moves.push([id, type]);
         return { ...note(`${type}/${id.split('/')[1]}`) };
       },
@@ -105,15 +109,16 @@ describe('migrateNotes', () => {
     expect(moves).toEqual([]);
   });
 
-  it('moves the already-moved notes back when one move fails', async () => {
-    const { service, moves } = fakeNotes([], 'ideas/c.md');
-    const error = await migrateNotes(service, [note('ideas/a.md'), note('ideas/b.md'), note('ideas/c.md')], 'projects').catch((e: unknown) => e);
+  it('moves the already-moved notes back, byte for byte, when one move fails', async () => {
+    const { vault, root } = await flint();
+    for (const type of ['ideas', 'outbox']) await vault.call('create_note_type', { type_name: type, description: type });
+    for (const name of ['a', 'b', 'c']) await vault.call('create_note', { type: 'ideas', title: name, content: `${name} body\n` });
+    const read = async (id: string) => (await vault.notes.get(id)) as Note;
+    const list = [await read('ideas/a.md'), await read('ideas/b.md'), { ...(await read('ideas/c.md')), contentHash: 'sha256:stale' }];
+    const files = await Promise.all(['a', 'b', 'c'].map((n) => fs.readFile(path.join(root, 'ideas', `${n}.md`), 'utf8')));
+    const error = await migrateNotes(vault.notes, list, 'outbox').catch((e: unknown) => e);
     expect(toNotekernelError(error).toBody()).toMatchObject({ error: 'conflict', failed: 'ideas/c.md', cause: { error: 'content_hash_mismatch' } });
-    expect(moves).toEqual([
-      ['ideas/a.md', 'projects'],
-      ['ideas/b.md', 'projects'],
-      ['projects/b.md', 'ideas'],
-      ['projects/a.md', 'ideas'],
-    ]);
+    expect(await Promise.all(['a', 'b', 'c'].map((n) => fs.readFile(path.join(root, 'ideas', `${n}.md`), 'utf8')))).toEqual(files);
+    expect(await fs.readdir(path.join(root, 'outbox'))).not.toContain('a.md');
   });
 });
