@@ -20,7 +20,7 @@ function listOperationsTool(journal: JournalStorage) {
       limit: z.number().int().min(1).max(100).default(20).describe('how many, newest first'),
       vault_id: vaultIdField,
     }),
-    output: z.object({ total: z.number(), operations: z.array(z.object({ id: str, operation: str, at: str, state: str, notes: strs, undoable: bool })) }),
+    output: z.object({ total: z.number(), operations: z.array(z.object({ id: str, operation: str, by: str.optional(), at: str, state: str, notes: strs, undoable: bool, undoes: str.optional() })) }),
     annotations: { title: 'List operations', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args) {
       const entries = await listOperations(journal);
@@ -39,7 +39,7 @@ function undoOperationTool(journal: JournalStorage) {
       force: z.boolean().default(false).describe('undo even where a note changed since, keeping that note and adding its previous state as a conflict copy'),
       vault_id: vaultIdField,
     }),
-    output: z.object({ operation_id: str, restored: strs, deleted: strs, recreated: strs, conflict_copies: z.array(z.object({ id: str, copy: str })) }),
+    output: z.object({ operation_id: str, undo_operation_id: str.optional(), restored: strs, deleted: strs, recreated: strs, moved_back: strs, conflict_copies: z.array(z.object({ id: str, copy: str })), failed: z.array(z.object({ id: str, error: str })).optional() }),
     annotations: { title: 'Undo an operation', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       return undoOperation(journal, ctx.notes, args.operation_id, args.force);

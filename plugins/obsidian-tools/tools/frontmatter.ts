@@ -6,7 +6,9 @@ import { byPath, filesOf } from '../context.js';
 import { editFrontmatter, FRONTMATTER_OPERATIONS, planFrontmatter } from '../frontmatter-edit.js';
 import { dryRunField } from '../../../kernel/dry-run.js';
 import { notePath } from '../vault-paths.js';
-import { bool, num, str, strs } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
+
+const fileOutcome = z.object({ path: str, ok: bool, value: z.unknown().optional(), error: z.object({ code: str, message: str }).optional() });
 
 const field = z
   .string()
@@ -42,7 +44,11 @@ export const batchUpdateFrontmatter = defineTool({
     operation,
     dry_run: dryRunField,
   }),
-  output: z.object({ field: str, operation: str, succeeded: num, failed: num, results: z.array(z.object({ path: str, ok: bool, value: z.unknown().optional(), error: z.object({ code: str, message: str }).optional() })) }),
+  output: modesOutput(
+    { field: str, operation: str, succeeded: num, failed: num, results: z.array(fileOutcome), operation_id: str },
+    planPreviewOutput,
+    { refused_files: z.array(fileOutcome) },
+  ),
   annotations: { title: 'Update frontmatter of several notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
@@ -67,7 +73,7 @@ export const batchUpdateFrontmatter = defineTool({
     }
     // Every changed file is one journalled operation (decision 025): all or none after a crash, undoable.
     const items = planned.map((p) => ({ kind: 'text' as const, path: p.rel, text: p.text, expectedHash: p.hash }));
-    if (args.dry_run) return { ...(await ctx.notes.previewPlan('batch_update_frontmatter', items)), ...(results.some((r) => !r.ok) ? { failed: results.filter((r) => !r.ok) } : {}) };
+    if (args.dry_run) return { ...(await ctx.notes.previewPlan('batch_update_frontmatter', items)), ...(results.some((r) => !r.ok) ? { refused_files: results.filter((r) => !r.ok) } : {}) };
     const applied = await ctx.notes.applyPlan('batch_update_frontmatter', items);
     planned.forEach((p, k) => {
       const outcome = applied.results[k] as PromiseSettledResult<unknown>;

@@ -7,6 +7,8 @@ import { moveNotes, previewMoves, type MoveDeps, type MoveOutcome, moveOutcomeOu
 import { dryRunField } from '../../../kernel/dry-run.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 
+const refusedMoves = z.array(z.object({ source: str, destination: str, error: str }));
+
 const source = z.string().min(1).max(4_096).describe('the note to move, relative to the vault or absolute inside it');
 const destination = z
   .string()
@@ -23,7 +25,7 @@ export const moveFile = defineTool({
   description:
     'Move (or rename) a note inside the vault. When its name changes, [[old name]] and [[old name|alias]] links to it in other notes are rewritten to the new name, as Obsidian does.',
   input: z.object({ source, destination, dry_run: dryRunField }),
-  output: modesOutput(moveOutcomeOutput, { operation_id: str }, planPreviewOutput),
+  output: modesOutput(moveOutcomeOutput, { operation_id: str }, planPreviewOutput, { refused_moves: refusedMoves }),
   annotations: { title: 'Move a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.dry_run) return previewMoves(depsOf(ctx), [args], 'move_file');
@@ -48,6 +50,7 @@ export const batchMoveFiles = defineTool({
   output: modesOutput(
     { succeeded: num, failed: num, results: z.array(z.object({ ok: bool, error: z.object({ code: str, message: str }).optional() }).extend(z.object(moveOutcomeOutput).partial().shape)), operation_id: str },
     planPreviewOutput,
+    { refused_moves: refusedMoves },
   ),
   annotations: { title: 'Move several notes', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {

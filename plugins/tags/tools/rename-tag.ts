@@ -3,7 +3,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renameTag } from '../rename.js';
 import type { TagIndex } from '../tag-index.js';
-import { bool, num, str, strs } from '../../../kernel/tool-output.js';
+import { bool, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
 
 export function renameTagTool(index: TagIndex) {
   return defineTool({
@@ -17,7 +17,7 @@ export function renameTagTool(index: TagIndex) {
       include_nested: z.boolean().default(true).describe('Also rename nested tags below it (default true)'),
       vault_id: vaultIdField,
     }),
-    output: z.object({ success: bool, dry_run: bool, from: str, to: str, notes: z.array(z.object({ id: str, title: str, frontmatter: z.object({ before: strs, after: strs }).optional(), inline: z.array(z.object({ line: num, before: str, after: str })) })), notes_affected: num, occurrences: num, notes_updated: num, not_rewritten: z.array(z.object({ id: str, reason: str })), hint: str.optional() }),
+    output: z.object({ success: bool, dry_run: bool, from: str, to: str, notes: z.array(z.object({ id: str, title: str, frontmatter: z.object({ before: strs, after: strs }).optional(), inline: z.array(z.object({ line: num, before: str, after: str })) })), notes_affected: num, occurrences: num, notes_updated: num, not_rewritten: z.array(z.object({ id: str, reason: str })), hint: str.optional(), plan: z.object(planPreviewOutput).optional(), operation_id: str.optional() }),
     annotations: { title: 'Rename tag', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const report = await renameTag(index, ctx.notes, { from: args.from, to: args.to, dryRun: args.dry_run, nested: args.include_nested }, ctx.progress);

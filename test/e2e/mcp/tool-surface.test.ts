@@ -25,7 +25,7 @@ import { createTestKernel, tempDir, type TestKernel } from '../../support/temp.j
  * (decision 017: the 25 KB target and precise output schemas conflict). flint's pin leaves
  * ~3 KB for dry runs on more tools (a dry_run argument and the plan preview in their answers).
  */
-const LIST_BUDGET: Record<string, number> = { flint: 58_000, zettelkasten: 24_400, 'agent-memory': 18_900, obsidian: 17_000, notarium: 7_700 };
+const LIST_BUDGET: Record<string, number> = { flint: 58_000, zettelkasten: 24_400, 'agent-memory': 19_900, obsidian: 22_500, notarium: 7_700 };
 
 /** Tools whose answer carries the content_hash a later write needs: their schemas must say so. */
 const HASH_IN_ANSWER = ['get_note', 'rename_note', 'create_file', 'memory_read'];
@@ -73,11 +73,16 @@ const SAMPLE_ARGS: Record<string, Sample> = {
   move_note: async (read) => ({ identifier: 'general/spare.md', new_type: 'daily', content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash }),
   delete_note: { identifier: 'general/gone.md', confirm: true },
   undo_operation: async (read) => {
-    // A journalled operation to undo: a batch create (flint) or a memory rename (agent-memory).
-    await read('create_note', { notes: [{ title: 'Undone', content: 'x' }] }).catch(async () => {
-      const entry = (await read('memory_capture', { title: 'Undone memory', body: 'x' })) as { id: string };
-      await read('memory_rename', { id: entry.id, new_title: 'Undone memory renamed' });
-    });
+    // A journalled operation to undo: a batch create (flint), a memory rename (agent-memory) or a frontmatter batch (obsidian).
+    await read('create_note', { notes: [{ title: 'Undone', content: 'x' }] })
+      .catch(async () => {
+        const entry = (await read('memory_capture', { title: 'Undone memory', body: 'x' })) as { id: string };
+        await read('memory_rename', { id: entry.id, new_title: 'Undone memory renamed' });
+      })
+      .catch(async () => {
+        await read('create_file', { path: 'Undone.md', content: 'x' });
+        await read('batch_update_frontmatter', { paths: ['Undone.md'], field: 'status', value: 'undone' });
+      });
     return { operation_id: ((await read('list_operations', {})).operations as Array<{ id: string }>)[0]?.id };
   },
   memory_read: async (read) => ({ id: ((await read('memory_list', {})).result as Array<{ id: string }>)[0]?.id }),
