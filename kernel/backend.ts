@@ -137,6 +137,13 @@ export interface NoteStore {
    */
   snapshotToken?(): Promise<string | undefined>;
   /**
+   * Resolves when a read-only answer (a search, a link query) may come from the index as it
+   * stands, with a sentence when its rows are known to lag the files. fs-sqlite, once watching
+   * (a server), resolves at once while its opening refresh catches up on an index a refresh once
+   * brought level with the files (decision 026); a first build is waited for. Writes still wait.
+   */
+  whenReadable?(): Promise<{ lagging?: string }>;
+  /**
    * The type a note created without one gets, when the store's options set it explicitly
    * (fs-sqlite's `defaultType`): a config's choice, which wins over a vault's own default.
    */

@@ -46,6 +46,8 @@ interface FtsRow {
 }
 
 const DIGEST_KEY = 'files_digest';
+/** Present once a refresh brought the rows level with the files (IndexDb.everLevel). */
+const LEVEL_KEY = 'rows_level_once';
 
 /**
  * WAL checkpoints run when writes pause this long, not inside the write that crosses SQLite's
@@ -95,6 +97,8 @@ export class IndexDb {
       existing: db.prepare('SELECT rowid, id, title, content, type, size, mtime_ms FROM notes WHERE id = ?'),
       digest: db.prepare(`SELECT value FROM nk_meta WHERE key = '${DIGEST_KEY}'`).pluck(),
       setDigest: db.prepare(`INSERT INTO nk_meta (key, value) VALUES ('${DIGEST_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
+      everLevel: db.prepare(`SELECT 1 FROM nk_meta WHERE key = '${LEVEL_KEY}'`).pluck(),
+      markLevel: db.prepare(`INSERT OR IGNORE INTO nk_meta (key, value) VALUES ('${LEVEL_KEY}', '1')`),
       ftsInsert: db.prepare('INSERT INTO notes_fts (rowid, id, title, content, type) VALUES (?, ?, ?, ?, ?)'),
       ftsDelete: db.prepare("INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)"),
       setTitleKey: db.prepare('INSERT INTO nk_title_keys (note_rowid, key) VALUES (?, ?) ON CONFLICT(note_rowid) DO UPDATE SET key = excluded.key'),
@@ -187,6 +191,19 @@ export class IndexDb {
   filesDigest(): number | undefined {
     const value = this.statements.digest.get() as string | undefined;
     return value === undefined ? undefined : Number(value);
+  }
+
+  /**
+   * Whether a refresh ever brought every row level with the files. The rows are then a whole
+   * earlier state of the vault (later refreshes change them note by note), worth answering from
+   * while the next refresh catches up; a first build cut short is not (decision 026).
+   */
+  everLevel(): boolean {
+    return this.statements.everLevel.get() !== undefined;
+  }
+
+  markLevel(): void {
+    if (!this.everLevel()) this.statements.markLevel.run();
   }
 
   /** Computes the digest from the rows when the index has none (made by an older notekernel). */

@@ -70,6 +70,17 @@ export class IndexFreshness {
     throw new BackendUnavailableError(`The index could not be brought up to date (${reason}); run \`notekernel index\` or reopen the vault.`, { reason });
   }
 
+  /**
+   * For reads that may answer from the rows as they stand (`servable`: a whole earlier state of
+   * the vault): starts a refresh that waits to begin and resolves at once while one runs.
+   * Otherwise (a first build under way, a failed refresh) as `ready()`.
+   */
+  async readable(servable: boolean): Promise<void> {
+    this.scheduled?.start();
+    if (servable && this.running) return;
+    await this.ready();
+  }
+
   /** Drops a refresh not yet begun, stops one under way at its next slice, and waits for it to end. */
   async close(): Promise<void> {
     this.closing = true;

@@ -50,6 +50,6 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     const store = new FsSqliteStore(vaultRoot, layout, db, logger, options.defaultType, journalWindow(options.journal));
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));
-    return { store, search: createSearchIndex(db, logger, () => store.whenIndexed()) };
+    return { store, search: createSearchIndex(db, logger, () => store.whenIndexed(), () => store.whenReadable()) };
   },
 });

@@ -29,10 +29,12 @@ export interface RefreshOptions {
   pause: () => Promise<void>;
   /** Derived indexes fed batch by batch from this pass's reads (NoteStore.observeIndexPass). */
   observers?: ReadonlySet<IndexPassObserver>;
+  /** Told how many note files differ from their rows once the scan knows, before any is applied. */
+  onBehind?: (files: number) => void;
 }
 
 export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
-  const { progress = noProgress, pause, observers = new Set<IndexPassObserver>() } = options;
+  const { progress = noProgress, pause, observers = new Set<IndexPassObserver>(), onBehind } = options;
   const started = performance.now();
   const scan = await scanFilesInSlices(root, pause, undefined, scanRulesOf(layout));
   for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
@@ -47,6 +49,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   }
   const outsideLayout = skippedByLayout(layout, scan);
   if (digest === db.filesDigest()) {
+    db.markLevel();
     const report = { scanned: noteCount, indexed: 0, removed: 0, skipped: [...scan.skipped, ...outsideLayout], ms: Math.round(performance.now() - started) };
     logger.debug(report, 'index refreshed: no file changed');
     return report;
@@ -67,6 +70,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
 
   const skipped: RefreshReport['skipped'] = [...scan.skipped];
   const removedIds = [...known.keys()];
+  if (changed.length || removedIds.length) onBehind?.(changed.length + removedIds.length);
   let indexed = 0;
   let complete = false;
   if (changed.length) progress.start('indexing notes', changed.length);
@@ -110,6 +114,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   // The rows now match the files; a digest that still disagrees was wrong (written by another
   // hash, say) and would send every start down this slow path: it is recomputed once.
   if (skipped.length === scan.skipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
+  db.markLevel();
   const report = { scanned: files.length, indexed, removed: removedIds.length, skipped: [...skipped, ...outsideLayout], ms: Math.round(performance.now() - started) };
   logger.debug(report, 'index refreshed');
   return report;

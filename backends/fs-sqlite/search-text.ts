@@ -7,6 +7,7 @@ import type { SearchPage, SearchQuery } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery } from './fts-query.js';
 import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
+import { broadPage, isBroad } from './search-broad.js';
 import { HIGHLIGHTS, MARK_COLUMNS, scoreSmallSet, SMALL_SET } from './search-rank.js';
 import { HIT_COLUMNS, LEAD, StatementCache, toHit, type HitRow } from './search-rows.js';
 
@@ -25,6 +26,8 @@ export interface PlannedSearch {
   hasText: boolean;
   /** The title a plain query names (fts-query.ts titleKeyOfQuery): notes titled so rank first. */
   titleKey?: string;
+  /** Words only: no exclusion, phrase filter or other filter (search-broad.ts may rank it). */
+  wordsOnly: boolean;
 }
 
 /** Everything but the ranking: shared by word search and the regex scan. */
@@ -43,7 +46,8 @@ export function planSearch(query: SearchQuery, options: { words: boolean }): Pla
   // A note titled by the query (or whose title continues it) is what its author looks for:
   // ranked first, by an index seek rather than by scoring every note that holds those words.
   const titled = options.words && !contains ? titleKeyOfQuery(query.text) : undefined;
-  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}) };
+  const wordsOnly = fts.negative === undefined && !containsText && terms.length === 0;
+  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}), wordsOnly };
 }
 
 export function searchWords(cache: StatementCache, query: SearchQuery): SearchPage {
@@ -91,6 +95,7 @@ function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, o
   const where = `f.notes_fts MATCH ${match}${filter}`;
   const total = countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${where}`, params.values);
   if (total === 0 || offset >= total) return { hits: [], total };
+  if (total > SMALL_SET && plan.wordsOnly && plan.match !== undefined && isBroad(cache, total)) return broadPage(cache, plan.match, total, limit, offset);
   if (total <= SMALL_SET) {
     const scored = scoreSmallSet(cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`), params.values);
     const page = scored.slice(offset, offset + limit);

@@ -27,24 +27,36 @@ export interface FsSqliteSearchIndex extends SearchIndex {
   sql(query: string, params?: SqlParams, options?: SqlQueryOptions): Promise<Array<Record<string, unknown>>>;
 }
 
-/** `indexed` resolves when the index rows are up to date (the store's refresh); every call waits for it. */
-export function createSearchIndex(db: IndexDb, logger: Logger = silentLogger(), indexed: () => Promise<void> = async () => {}): FsSqliteSearchIndex {
+/**
+ * `indexed` resolves when the index rows are up to date (the store's refresh): writes wait for it.
+ * `readable` resolves when searches may read the rows as they stand (FsSqliteStore.whenReadable).
+ */
+export function createSearchIndex(
+  db: IndexDb,
+  logger: Logger = silentLogger(),
+  indexed: () => Promise<void> = async () => {},
+  readable: () => Promise<{ lagging?: string }> = async () => (await indexed(), {}),
+): FsSqliteSearchIndex {
   const cache = new StatementCache(db.db);
   const sandbox = new SqlSandbox({ dbFile: db.file, logger });
+  const pageOf = async (query: SearchQuery): Promise<SearchPage> => {
+    if (!query.regex || query.text.trim() === '') return searchWords(cache, query);
+    try {
+      return await searchRegex(cache, sandbox, query);
+    } catch (err) {
+      if (err instanceof SandboxFailure) throw new NotekernelError('internal', `The regex scan failed: ${err.message}`);
+      throw err;
+    }
+  };
   return {
     async search(query: SearchQuery): Promise<SearchPage> {
-      await indexed();
+      const { lagging } = await readable();
       if (typeof query.text !== 'string') throw new ValidationError('text: give the words to search for (or "").', { field: 'text' });
-      if (!query.regex || query.text.trim() === '') return searchWords(cache, query);
-      try {
-        return await searchRegex(cache, sandbox, query);
-      } catch (err) {
-        if (err instanceof SandboxFailure) throw new NotekernelError('internal', `The regex scan failed: ${err.message}`);
-        throw err;
-      }
+      const page = await pageOf(query);
+      return lagging && !page.notice ? { ...page, notice: lagging } : page;
     },
     async sql(query, params, options) {
-      await indexed();
+      await readable();
       return runSql(sandbox, query, params, options);
     },
     async upsert(note: Note): Promise<void> {

@@ -71,6 +71,10 @@ export class FsSqliteStore implements NoteStore {
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private readonly passObservers = new Set<IndexPassObserver>();
+  /** Note files the refresh under way found changed and has not applied all of yet (0: none known). */
+  private behind = 0;
+  /** Set by `watch()`: a server, which follows the files and gains from answering before the refresh. */
+  private following = false;
   private closed = false;
 
   constructor(
@@ -125,7 +129,32 @@ export class FsSqliteStore implements NoteStore {
   }
 
   private refreshWith(progress: ProgressReporter | undefined): (pause: () => Promise<void>) => Promise<RefreshReport> {
-    return (pause) => refreshIndex(this.root, this.layout, this.db, this.logger, { pause, observers: this.passObservers, ...(progress ? { progress } : {}) });
+    return async (pause) => {
+      try {
+        return await refreshIndex(this.root, this.layout, this.db, this.logger, {
+          pause,
+          observers: this.passObservers,
+          onBehind: (files) => (this.behind = files),
+          ...(progress ? { progress } : {}),
+        });
+      } finally {
+        this.behind = 0;
+      }
+    };
+  }
+
+  /**
+   * A served vault (one that follows the files, `watch()`) answers searches and link queries from
+   * the index as it stands while the refresh catches up, when a refresh once brought it level
+   * with the files (a note app answers from its last index too); a first build is waited for, and
+   * so is the refresh by a one-shot call, which has no later answer to gain it for. Writes still
+   * wait (`freshness.ready()`), so whatever a caller wrote is in the rows its next read sees. The
+   * notice says when the rows are known to lag.
+   */
+  async whenReadable(): Promise<{ lagging?: string }> {
+    await this.freshness.readable(this.following && this.db.everLevel());
+    if (this.behind === 0 || !this.freshness.busy) return {};
+    return { lagging: `The index is catching up with ${this.behind} note file${this.behind === 1 ? '' : 's'} changed since it was last updated; these results may not reflect them yet.` };
   }
 
   async snapshotToken(): Promise<string | undefined> {
@@ -328,6 +357,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   watch(listener: (change: ExternalChange) => void): () => void {
+    this.following = true;
     const stop = watchNoteFiles(this.root, this.layout, this.logger, async (relPaths) => {
       for (const rel of relPaths) {
         const change = await this.syncPath(rel);

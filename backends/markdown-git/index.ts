@@ -17,6 +17,9 @@ import { LocalCreated } from './local-created.js';
 import { MarkdownGitStore } from './store.js';
 import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
 
+/** How long the entry scan and history walk wait after the open unless a call needs them sooner. */
+const OPEN_DELAY_MS = 200;
+
 export const markdownGitOptions = z
   .object({
     metaDir: z
@@ -74,7 +77,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       if (!readOnly) await timestamps.save();
       logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
       if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
-    });
+    }, OPEN_DELAY_MS);
     return { store };
   },
 });

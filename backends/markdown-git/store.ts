@@ -50,8 +50,12 @@ export class MarkdownGitStore implements NoteStore {
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
-  /** The first scan of the root (openInBackground); every call that needs the entry index waits for it. */
+  /** The first scan of the root (openInBackground); every call that needs the entry index waits for it (`opened()`). */
   private opening: Promise<void> = Promise.resolve();
+  /** Starts the first scan now when it still waits for its delay. */
+  private startOpening: (() => void) | undefined;
+  /** Run when the first scan begins, before it reads anything (watchers); undefined once begun. */
+  private beforeOpening: Array<() => void> | undefined = [];
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
@@ -61,7 +65,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async get(id: string): Promise<Note | undefined> {
-    await this.opening;
+    await this.opened();
     if (!isEntryId(id) && !isEntryId(`id__${id}`)) return undefined;
     const key = normaliseId(id);
     const record = this.index.primary(key);
@@ -79,7 +83,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async list(query: ListQuery = {}): Promise<NoteSummary[]> {
-    await this.opening;
+    await this.opened();
     if (query.type !== undefined) return []; // no types here: nothing is of any type
     await this.deps.timestamps.sync();
     const rows = this.index.records().map((r) => toSummary(r, this.timesOf(r)));
@@ -96,12 +100,12 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async count(query: Pick<ListQuery, 'type'> = {}): Promise<number> {
-    await this.opening;
+    await this.opened();
     return query.type !== undefined ? 0 : this.index.size;
   }
 
   async create(input: NewNote): Promise<Note> {
-    await this.opening;
+    await this.opened();
     const title = assertTitle(input.title);
     const tags = normaliseTags(input.tags ?? []);
     assertText(input.content);
@@ -123,7 +127,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
-    await this.opening;
+    await this.opened();
     const key = normaliseId(id);
     if (change.title !== undefined) assertTitle(change.title);
     if (change.content !== undefined) assertText(change.content);
@@ -171,7 +175,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
-    await this.opening;
+    await this.opened();
     const key = normaliseId(id);
     return this.lock(key, async () => {
       const record = this.requireSingle(key);
@@ -190,7 +194,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async refresh(progress?: ProgressReporter): Promise<RefreshReport> {
-    await this.opening;
+    await this.opened();
     const started = performance.now();
     this.deps.timestamps.relocate();
     await this.deps.timestamps.sync();
@@ -204,9 +208,38 @@ export class MarkdownGitStore implements NoteStore {
    * `tools/list` are answered while the entries are read (decision 026). Calls that need the
    * entries wait for the scan; a failed scan fails them with its reason.
    */
-  openInBackground(open: () => Promise<void>): void {
-    this.opening = open();
+  /**
+   * Runs `open` (the entry scan and history walk) behind the open: after `delayMs`, or at once
+   * when a call needs the entries. A client's handshake is answered before the walk, which is
+   * CPU on the one JavaScript thread, competes with it (as fs-sqlite's refresh, decision 013).
+   */
+  openInBackground(open: () => Promise<void>, delayMs = 0): void {
+    let begin: () => void = () => {};
+    const begun = new Promise<void>((resolve) => (begin = resolve));
+    const timer = setTimeout(() => this.startOpening?.(), delayMs);
+    timer.unref();
+    this.startOpening = () => {
+      clearTimeout(timer);
+      this.startOpening = undefined;
+      begin();
+    };
+    this.opening = begun.then(() => {
+      const waiting = this.beforeOpening ?? [];
+      this.beforeOpening = undefined;
+      for (const fn of waiting) fn();
+      return open();
+    });
     this.opening.catch(() => {}); // reported by the calls that wait on it
+  }
+
+  private whenOpeningBegins(fn: () => void): void {
+    if (this.beforeOpening) this.beforeOpening.push(fn);
+    else fn();
+  }
+
+  private opened(): Promise<void> {
+    this.startOpening?.();
+    return this.opening;
   }
 
   /** Reads every changed file (size or mtime differ from what the index holds). Memory only. */
@@ -221,15 +254,24 @@ export class MarkdownGitStore implements NoteStore {
    * its id: only the last file of an id going away is a delete.
    */
   watch(listener: (change: ExternalChange) => void): () => void {
-    const stop = watchNoteFiles(this.root, { kind: 'flat', metaDir: this.deps.metaDir }, this.deps.logger, async (relPaths) => {
-      for (const rel of relPaths) {
-        const change = await this.syncPath(rel);
-        if (change) listener(change);
-      }
+    let stop: (() => Promise<void>) | undefined;
+    let cancelled = false;
+    // Node's recursive watch walks and watches every file (~150 ms of the main thread at 10,000
+    // entries): it starts with the opening scan, not before `initialize` is answered. Started
+    // before the scan reads anything, so no change falls between the two.
+    this.whenOpeningBegins(() => {
+      if (cancelled || this.closed) return;
+      stop = watchNoteFiles(this.root, { kind: 'flat', metaDir: this.deps.metaDir }, this.deps.logger, async (relPaths) => {
+        for (const rel of relPaths) {
+          const change = await this.syncPath(rel);
+          if (change) listener(change);
+        }
+      });
+      this.stopWatchers.add(stop);
     });
-    this.stopWatchers.add(stop);
     return () => {
-      if (this.stopWatchers.delete(stop)) this.stopping.push(stop());
+      cancelled = true;
+      if (stop && this.stopWatchers.delete(stop)) this.stopping.push(stop());
     };
   }
 
@@ -259,7 +301,7 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async close(): Promise<void> {
-    await this.opening.catch(() => {});
+    await this.opened().catch(() => {});
     this.closed = true;
     for (const stop of this.stopWatchers) this.stopping.push(stop());
     this.stopWatchers.clear();

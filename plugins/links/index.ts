@@ -53,9 +53,11 @@ export const linksPlugin = definePlugin<LinksOptions>({
       tools: options.tools ? linkTools(runtime) : [],
       hooks: runtime.hooks(),
       cli: [linksRepairCommand(runtime, ctx.store)],
-      dispose: () => {
+      dispose: async () => {
         stopObserving?.();
-        return runtime.close();
+        await runtime.close();
+        // A former-names write still in flight lands before the vault counts as closed.
+        await durable?.flushed();
       },
     };
   },

@@ -21,6 +21,18 @@ const READ_BATCH = 64;
 const FINGERPRINT = 'snapshot_fingerprint';
 /** The store's own snapshot token (NoteStore.snapshotToken) at the last complete reconcile. */
 const STORE_TOKEN = 'store_token';
+/** Set while a reconcile extracts: its link index is then a part-built one, not an earlier whole. */
+const PARTIAL = 'reconcile_partial';
+
+/**
+ * Whether the link index is a whole earlier state worth answering from before the start-up
+ * reconcile (decision 026): it holds notes, and no reconcile was cut short while filling it.
+ * (The store's index pass builds links batch by batch with the notes; the store itself says
+ * whether those rows may be read, NoteStore.whenReadable.)
+ */
+export function answersBeforeReconcile(links: LinkIndexer['links']): boolean {
+  return links.meta(PARTIAL) === undefined;
+}
 
 /** One hash over every note's id, hash, title and filename, in the store's own list order. */
 function fingerprintOf(summaries: readonly NoteSummary[]): string {
@@ -66,6 +78,7 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   });
 
   const report: ReconcileReport = { scanned: summaries.length, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: 0 };
+  links.setMeta(PARTIAL, '1');
   const keys = new Set<string>();
   const moves = pairByHash(vanished, fresh);
   const movedTo = new Set<string>();
@@ -115,6 +128,7 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   const whole = report.complete && !report.unreadable.length;
   links.setMeta(FINGERPRINT, whole ? fingerprint : null);
   links.setMeta(STORE_TOKEN, whole && token !== undefined ? token : null);
+  links.setMeta(PARTIAL, report.complete ? null : '1');
   report.ms = Math.round(performance.now() - started);
   for (const m of report.moved) logger.info({ from: m.from, to: m.to, how: m.how }, 'note moved outside the server; links_repair rewrites its inbound links');
   for (const r of report.retitled) logger.info({ id: r.id, from: r.from, to: r.to }, 'note renamed outside the server; links_repair rewrites its inbound links');

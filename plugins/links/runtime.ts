@@ -18,7 +18,7 @@ import { LinkIndexer } from './indexer.js';
 import { linksIndexPass } from './index-pass.js';
 import { NameIndex, nameKey, stemOf } from './names.js';
 import { parseInner } from '../../toolkit/markdown/index.js';
-import { noteRename, reconcile, type ReconcileReport } from './reconcile.js';
+import { answersBeforeReconcile, noteRename, reconcile, type ReconcileReport } from './reconcile.js';
 import { toLinkRef } from './render.js';
 import { planRewrites, rewriteNotes, type RewriteDeps } from './rewrite.js';
 import { renameRule, repairRule, staleSources } from './rules.js';
@@ -45,6 +45,9 @@ export class LinksRuntime implements LinkIndexService {
   private readonly mutex = new KeyedMutex();
   private pending: Promise<void> = Promise.resolve();
   private initial: Promise<void> = Promise.resolve();
+  /** Names came from the link index at start, so queries answer before the start-up reconcile ends. */
+  private early = false;
+  private reconciled = false;
   private onStarted: ((report: ReconcileReport) => void) | undefined;
   private startTimer: NodeJS.Timeout | undefined;
   private closing = false;
@@ -88,9 +91,36 @@ export class LinksRuntime implements LinkIndexService {
       const onDone = this.onStarted;
       this.onStarted = undefined;
       clearTimeout(this.startTimer);
-      this.initial = this.reconcile().then(onDone, (err: unknown) => this.deps.logger.error({ err }, 'links: start-up reconcile failed'));
+      this.early = this.namesFromIndex();
+      this.initial = this.reconcile()
+        .then(onDone, (err: unknown) => this.deps.logger.error({ err }, 'links: start-up reconcile failed'))
+        .finally(() => (this.reconciled = true));
     }
     return this.initial;
+  }
+
+  /**
+   * Link queries answer from the link index as it stands while the store's refresh and the
+   * start-up reconcile catch up, when it is a whole earlier state and the store serves its own
+   * rows meanwhile (NoteStore.whenReadable, decision 026); otherwise after the reconcile.
+   * Writes and renames still wait for the reconcile (`ready()`).
+   */
+  private async answerable(): Promise<void> {
+    const initial = this.ready();
+    if (this.early && !this.reconciled && this.deps.store.whenReadable) await this.deps.store.whenReadable();
+    else await initial;
+  }
+
+  /** The name index from the link index's own note states, when it may answer before the reconcile. */
+  private namesFromIndex(): boolean {
+    if (!this.deps.store.whenReadable || !answersBeforeReconcile(this.links)) return false;
+    const states = this.links.states();
+    if (states.size === 0) return false;
+    this.names.rebuildFromNames(
+      [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
+      this.links.formers(),
+    );
+    return true;
   }
 
   /** Catches up with the store; `scheduleRepair` is off when a repair is the caller. */
@@ -119,7 +149,7 @@ export class LinksRuntime implements LinkIndexService {
 
   /** Resolves a tool's identifier (id, id without `.md`, title or filename) to a note id. */
   async noteId(identifier: string): Promise<string> {
-    await this.ready();
+    await this.answerable();
     const known = this.names.lookup(identifier);
     if (known) return known;
     try {
@@ -176,37 +206,37 @@ export class LinksRuntime implements LinkIndexService {
   }
 
   async incoming(noteId: string): Promise<LinkRef[]> {
-    await this.ready();
+    await this.answerable();
     return this.links.incoming(noteId).map(toLinkRef);
   }
 
   async brokenFrom(noteId: string): Promise<LinkRef[]> {
-    await this.ready();
+    await this.answerable();
     return this.links.outgoing(noteId).filter((l) => l.target_note_id === null).map(toLinkRef);
   }
 
   async outgoing(noteId: string): Promise<LinkRef[]> {
-    await this.ready();
+    await this.answerable();
     return this.links.outgoing(noteId).map(toLinkRef);
   }
 
   async broken(): Promise<LinkRef[]> {
-    await this.ready();
+    await this.answerable();
     return this.links.broken().map(toLinkRef);
   }
 
   async orphans(): Promise<Array<{ id: string; title: string }>> {
-    await this.ready();
+    await this.answerable();
     return orphans(this.links, this.names);
   }
 
   async graph(noteId: string, options?: GraphOptions): Promise<LinkGraph> {
-    await this.ready();
+    await this.answerable();
     return neighbourhood(this.links, this.names, noteId, options);
   }
 
   async resolve(target: string): Promise<string | null> {
-    await this.ready();
+    await this.answerable();
     const inner = parseInner(target.replace(/^!?\[\[|\]\]$/g, ''));
     if (!inner) return null;
     const key = this.names.keyFor({ ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 }, '');

@@ -28,10 +28,13 @@ export const tagsPlugin = definePlugin<TagsOptions>({
     const tags = ctx.store.indexDb && ctx.capabilities.has('index-db') ? createSqliteTagStore(ctx.store.indexDb, ctx.pluginId) : createMemoryTagStore();
     const index = new TagIndex({ tags, store: ctx.store, logger: ctx.logger });
     if (ctx.capabilities.has('index-db')) ctx.store.indexDb?.onRebuilt(() => index.invalidate());
+    // Tags are extracted from the backend's own reads of each file, in its index pass.
+    const stopObserving = ctx.store.observeIndexPass?.(index.indexPassObserver());
     return {
       services: [provide(TAGS, index)],
       tools: options.tools ? [listTagsTool(index), renameTagTool(index)] : [],
       hooks: index.hooks(),
+      ...(stopObserving ? { dispose: stopObserving } : {}),
     };
   },
 });

@@ -5,7 +5,7 @@
  * (and before the vault-wide tools) re-reads only notes whose content hash changed: first use
  * rather than start-up, so start-up stays fast and a vault nobody asks about tags never pays.
  */
-import type { NoteStore } from '../../kernel/backend.js';
+import type { IndexPassObserver, NoteStore } from '../../kernel/backend.js';
 import type { HookHandlers } from '../../kernel/hooks.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
@@ -46,6 +46,34 @@ export class TagIndex implements TagsService {
 
   apply(note: Note): void {
     this.deps.tags.replace(note.id, note.contentHash, tagsOfNote(note));
+  }
+
+  /**
+   * Tags taken from the backend's own index pass (NoteStore.observeIndexPass, decision 026), so
+   * `notekernel index` leaves them complete and the first use finds every note at its hash. The
+   * pass reads each file after any write a hook noted (writes wait for it), so its read wins.
+   */
+  indexPassObserver(): IndexPassObserver {
+    return {
+      batch: (notes, removed) => {
+        try {
+          this.deps.tags.transaction(() => {
+            for (const id of removed) {
+              this.pending.delete(id);
+              this.deps.tags.remove(id);
+            }
+            for (const note of notes) {
+              this.pending.delete(note.id);
+              this.apply(note);
+            }
+          });
+        } catch (err) {
+          // The notes index stands; the next reconcile re-reads what this batch did not store.
+          this.deps.logger.error({ err }, 'tags: a batch of the index pass failed');
+        }
+      },
+      end: () => {},
+    };
   }
 
   /** Applies the changes the hooks noted; call inside `run`. */

@@ -39,7 +39,7 @@ describe('cold index through the parse worker', () => {
   });
 });
 
-describe('one index pass builds the links too (decision 026)', () => {
+describe('one index pass builds the links and tags too (decision 026)', () => {
   it('`index` leaves every note\'s links in the index; a served vault answers get_backlinks from it at once', async () => {
     const root = await tempDir('nk-cold-links-');
     dirs.push(root);
@@ -56,6 +56,10 @@ describe('one index pass builds the links too (decision 026)', () => {
       const resolvedIn = db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NOT NULL').get() as { n: number };
       expect(resolvedIn.n).toBe([...generated.inbound.values()].reduce((a, b) => a + b, 0));
       expect(db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NULL').get()).toEqual({ n: generated.broken });
+      // Tags come from the same pass: every note's frontmatter tag, none from code blocks.
+      expect(db.prepare('SELECT count(*) AS n FROM nk_tags_state').get()).toEqual({ n: 1200 });
+      expect(db.prepare("SELECT count(*) AS n FROM note_tags WHERE source = 'frontmatter'").get()).toEqual({ n: 1200 });
+      expect(db.prepare("SELECT count(*) AS n FROM note_tags WHERE tag = 'not-a-tag'").get()).toEqual({ n: 0 });
     } finally {
       db.close();
     }
@@ -68,6 +72,10 @@ describe('one index pass builds the links too (decision 026)', () => {
       // The start-up reconcile found every note at the hash the pass extracted it from.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(session.stderr()).toMatch(/"extracted":0[^\n]*"links index ready"|"links index ready"[^\n]*"extracted":0/);
+      // list_tags answers from the pass's tags (every note already at its hash).
+      const tags = await callTool(session.client, 'list_tags', {});
+      expect(tags.isError).toBe(false);
+      expect(JSON.stringify(tags.body)).not.toContain('not-a-tag');
     } finally {
       await session.close();
     }

@@ -14,6 +14,7 @@ import { silentLogger } from '../../../kernel/logger.js';
 import { LinkIndexer } from '../../../plugins/links/indexer.js';
 import { NameIndex } from '../../../plugins/links/names.js';
 import { reconcile } from '../../../plugins/links/reconcile.js';
+import type { LinksRuntime } from '../../../plugins/links/runtime.js';
 import { createMemoryLinkStore } from '../../../plugins/links/store/memory.js';
 import { contentOf, create, linkIndex, useFlint, writeNoteFile } from './helpers.js';
 
@@ -105,7 +106,7 @@ describe('moves outside the server', () => {
     const kernel = await createKernel({ profile: 'flint', config: {}, logger: pino({ level: 'info' }, sink) });
     try {
       const vault = await kernel.openVault(root);
-      await linkIndex(vault).broken(); // waits for the start-up reconcile
+      await (linkIndex(vault) as LinksRuntime).settle(); // the start-up reconcile (link queries answer before it)
       const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       // The backend's index pass hands the changed files over as it reads them (decision 026);
       // the start-up reconcile then finds every note at its hash and reads nothing.
