@@ -22,9 +22,7 @@ export const searchVault = defineTool({
     wait_for_vectors: z
       .boolean()
       .default(false)
-      .describe(
-        'hybrid and semantic: first wait until every passage of the vault has its vector (the first indexing of a large vault takes minutes), reporting progress when the client sent a progressToken; default false answers at once from the vectors that are ready',
-      ),
+      .describe('semantic/hybrid: first wait until every passage has its vector (progress sent if asked); false answers now from the vectors ready'),
   }),
   annotations: { title: 'Search the vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
