@@ -70,11 +70,10 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   if (vector === undefined) return keyword;
   const semantic = semanticRanking(state, await vector, accept);
   if (mode === 'semantic') return semantic;
-  const bestChunk = new Map<string, number | undefined>();
-  // The keyword leg's chunk holds the query's words, so its snippet shows why the note matched.
-  for (const r of semantic) bestChunk.set(r.id, r.chunkId);
-  for (const r of keyword) bestChunk.set(r.id, r.chunkId);
-  return reciprocalRankFusion([keyword.map((r) => r.id), semantic.map((r) => r.id)]).map((fused) => ({ id: fused.id, score: fused.score, chunkId: bestChunk.get(fused.id) }));
+  const legs = [keyword, semantic];
+  // The keyword leg comes first, so a note it holds takes its chunk from there: that chunk holds
+  // the query's words, and its snippet shows why the note matched.
+  return reciprocalRankFusion(legs.map((leg) => leg.map((r) => r.id))).map((fused) => ({ id: fused.id, score: fused.score, chunkId: legs[fused.list]![fused.rank]!.chunkId }));
 }
 
 function keywordRanking(db: Database.Database, match: string | undefined, accept: Accept): Ranked[] {

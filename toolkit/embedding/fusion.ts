@@ -5,13 +5,21 @@
  */
 export const RRF_K = 60;
 
+export interface FusedItem {
+  id: string;
+  score: number;
+  /** The first list that holds the id, and its 0-based rank there (where a caller finds its own entry). */
+  list: number;
+  rank: number;
+}
+
 /**
  * Fused scores, best first; `lists` hold ids best first (rank 1 is the first element). Equal
  * scores go to the earlier list (then the better rank there): each list's first place scores the
  * same 1/(k+1), and a note found by its exact words (the keyword list, passed first) should not
  * lose a coin toss to the nearest vector.
  */
-export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k = RRF_K): Array<{ id: string; score: number }> {
+export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k = RRF_K): FusedItem[] {
   // Parallel arrays, one entry per id: a search fuses thousands of ids, and an object per id per
   // list (then a spread per result) cost more than the rest of the fusion (decision 023).
   const at = new Map<string, number>();
@@ -36,5 +44,5 @@ export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k 
   });
   const order = Array.from(ids, (_, i) => i);
   order.sort((a, b) => scores[b]! - scores[a]! || firstList[a]! - firstList[b]! || firstRank[a]! - firstRank[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-  return order.map((i) => ({ id: ids[i]!, score: scores[i]! }));
+  return order.map((i) => ({ id: ids[i]!, score: scores[i]!, list: firstList[i]!, rank: firstRank[i]! }));
 }
