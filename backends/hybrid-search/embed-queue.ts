@@ -136,9 +136,11 @@ export class EmbedQueue {
   private pump(): void {
     while (!this.closed && this.retryTimer === undefined && this.running < this.concurrency && this.urgent.size + this.backlog.size > 0) {
       const batch: Array<[string, string, boolean]> = [];
+      // Near the end the rest is shared out, so no thread idles while another embeds a last full batch.
+      const size = Math.min(this.batchSize, Math.ceil((this.urgent.size + this.backlog.size) / this.concurrency));
       for (const [lane, urgent] of [[this.urgent, true], [this.backlog, false]] as const) {
         for (const [hash, text] of lane) {
-          if (batch.length >= this.batchSize) break;
+          if (batch.length >= size) break;
           lane.delete(hash);
           batch.push([hash, text, urgent]);
         }

@@ -43,10 +43,14 @@ const SNIPPET_CHARS = 200;
 export async function searchIndex(state: SearchState, query: SearchQuery): Promise<SearchPage> {
   const parsed = parseQuery(query.text);
   const excluded = excludedNotes(state.db, parsed);
-  const accept = (id: string) => {
-    const note = state.notes.get(id);
-    return note !== undefined && (query.type === undefined || note.type === query.type) && !excluded.has(id);
-  };
+  // Without a filter every indexed note is accepted: no per-note call on thousands of hits.
+  const accept =
+    query.type === undefined && excluded.size === 0
+      ? undefined
+      : (id: string) => {
+          const note = state.notes.get(id);
+          return note !== undefined && (query.type === undefined || note.type === query.type) && !excluded.has(id);
+        };
   const ranked = hasTerms(parsed) ? await rank(state, query, parsed, accept) : recent(state, accept);
   const offset = query.offset ?? 0;
   const snippetMatch = ftsMatch(parsed, 'any');
@@ -54,32 +58,36 @@ export async function searchIndex(state: SearchState, query: SearchQuery): Promi
   return { hits, total: ranked.length };
 }
 
-async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: (id: string) => boolean): Promise<Ranked[]> {
+type Accept = ((id: string) => boolean) | undefined;
+
+async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: Accept): Promise<Ranked[]> {
   const mode = query.mode ?? 'hybrid';
   const join = mode === 'keyword' ? 'all' : (state.tuning.fusionKeywords ?? 'all');
+  // Asked first: the model embeds the query on its thread while this one runs the keyword leg.
+  const vector = mode === 'keyword' ? undefined : state.queryVectors.of(semanticSentence(query.text));
+  vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, ftsMatch(parsed, join), accept);
-  if (mode === 'keyword') return keyword;
-  const semantic = await semanticRanking(state, query.text, accept);
+  if (vector === undefined) return keyword;
+  const semantic = semanticRanking(state, await vector, accept);
   if (mode === 'semantic') return semantic;
-  const bestChunk = new Map<string, number | undefined>();
-  // The keyword leg's chunk holds the query's words, so its snippet shows why the note matched.
-  for (const r of [...semantic, ...keyword]) bestChunk.set(r.id, r.chunkId);
-  return reciprocalRankFusion([keyword.map((r) => r.id), semantic.map((r) => r.id)]).map((fused) => ({ ...fused, chunkId: bestChunk.get(fused.id) }));
+  const legs = [keyword, semantic];
+  // The keyword leg comes first, so a note it holds takes its chunk from there: that chunk holds
+  // the query's words, and its snippet shows why the note matched.
+  return reciprocalRankFusion(legs.map((leg) => leg.map((r) => r.id))).map((fused) => ({ id: fused.id, score: fused.score, chunkId: legs[fused.list]![fused.rank]!.chunkId }));
 }
 
-function keywordRanking(db: Database.Database, match: string | undefined, accept: (id: string) => boolean): Ranked[] {
+function keywordRanking(db: Database.Database, match: string | undefined, accept: Accept): Ranked[] {
   if (match === undefined) return [];
-  const rows = db
-    .prepare<[string], { noteId: string; chunkId: number; score: number }>(
-      `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
+  const rows = statement<[string], { noteId: string; chunkId: number; score: number }>(
+    db,
+    `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
        FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
        JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
-    )
-    .all(match);
+  ).all(match);
   const seen = new Set<string>();
   const ranked: Ranked[] = [];
   for (const row of rows) {
-    if (seen.has(row.noteId) || !accept(row.noteId)) continue;
+    if (seen.has(row.noteId) || (accept && !accept(row.noteId))) continue;
     seen.add(row.noteId);
     // bm25 is lower-is-better; SearchHit.score is higher-is-better.
     ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId });
@@ -87,16 +95,15 @@ function keywordRanking(db: Database.Database, match: string | undefined, accept
   return ranked;
 }
 
-async function semanticRanking(state: SearchState, text: string, accept: (id: string) => boolean): Promise<Ranked[]> {
-  const vector = await state.queryVectors.of(semanticSentence(text));
+function semanticRanking(state: SearchState, vector: Float32Array, accept: Accept): Ranked[] {
   const minScore = state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
-  return state.matrix.rankNotes(vector!, minScore, accept).map((s) => ({ id: s.noteId, score: s.score, chunkId: s.chunkId }));
+  return state.matrix.rankNotes(vector, minScore, accept);
 }
 
 /** Every accepted note, most recently updated first (an empty text lists notes). */
-function recent(state: SearchState, accept: (id: string) => boolean): Ranked[] {
+function recent(state: SearchState, accept: Accept): Ranked[] {
   return [...state.notes.values()]
-    .filter((note) => accept(note.id))
+    .filter((note) => !accept || accept(note.id))
     .sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? -1 : 1))
     .map((note) => ({ id: note.id, score: 0 }));
 }
@@ -104,25 +111,35 @@ function recent(state: SearchState, accept: (id: string) => boolean): Ranked[] {
 function excludedNotes(db: Database.Database, parsed: ParsedQuery): Set<string> {
   const match = ftsExcluded(parsed);
   if (match === undefined) return new Set();
-  const rows = db.prepare<[string], { noteId: string }>('SELECT DISTINCT c.note_id AS noteId FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?').all(match);
+  const rows = statement<[string], { noteId: string }>(db, 'SELECT DISTINCT c.note_id AS noteId FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?').all(match);
   return new Set(rows.map((r) => r.noteId));
 }
 
 /** FTS5's own snippet of the chunk (query words in `<mark>`), else the start of the chunk. */
 function snippetOf(db: Database.Database, ranked: Ranked, match: string | undefined): string {
-  const chunkId = ranked.chunkId ?? db.prepare<[string], { id: number }>('SELECT id FROM chunks WHERE note_id = ? ORDER BY seq LIMIT 1').get(ranked.id)?.id;
+  const chunkId = ranked.chunkId ?? statement<[string], { id: number }>(db, 'SELECT id FROM chunks WHERE note_id = ? ORDER BY seq LIMIT 1').get(ranked.id)?.id;
   if (chunkId === undefined) return '';
   if (match !== undefined) {
-    const marked = db
-      .prepare<[string, number], { text: string; heading: string }>(
-        `SELECT snippet(chunks_fts, 2, '<mark>', '</mark>', '…', 32) AS text, snippet(chunks_fts, 1, '<mark>', '</mark>', '…', 12) AS heading
+    const marked = statement<[string, number], { text: string; heading: string }>(
+      db,
+      `SELECT snippet(chunks_fts, 2, '<mark>', '</mark>', '…', 32) AS text, snippet(chunks_fts, 1, '<mark>', '</mark>', '…', 12) AS heading
          FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`,
-      )
-      .get(match, chunkId);
+    ).get(match, chunkId);
     if (marked?.text.includes('<mark>')) return marked.text;
     if (marked?.heading.includes('<mark>')) return marked.heading;
   }
-  const chunk = db.prepare<[number], { heading: string; text: string }>('SELECT heading, text FROM chunks WHERE id = ?').get(chunkId);
+  const chunk = statement<[number], { heading: string; text: string }>(db, 'SELECT heading, text FROM chunks WHERE id = ?').get(chunkId);
   const text = chunk?.text || chunk?.heading || '';
   return text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text;
+}
+
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** Compiled once per connection: compiling a statement cost more per search than running some. */
+function statement<P extends unknown[], R>(db: Database.Database, sql: string): Database.Statement<P, R> {
+  let byText = prepared.get(db);
+  if (!byText) prepared.set(db, (byText = new Map()));
+  let compiled = byText.get(sql);
+  if (!compiled) byText.set(sql, (compiled = db.prepare(sql)));
+  return compiled as unknown as Database.Statement<P, R>;
 }

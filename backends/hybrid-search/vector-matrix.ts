@@ -1,92 +1,138 @@
 /**
- * Every chunk vector of a vault in one contiguous Float32Array, scanned in full per query. At
- * 10,000 chunks × 512-d that is 20 MB and a few milliseconds (decision 018): no approximate
- * index to build, tune or keep in step. Vectors are unit length, so the dot product is the cosine.
+ * Every chunk vector of a vault in one contiguous block of floats, scanned in full per query
+ * (`dot-rows.ts`, WebAssembly SIMD). At 13,000 chunks × 512-d that is 27 MB and ~3 ms of CPU
+ * (decision 023): no approximate index to build, tune or keep in step. Vectors are unit length,
+ * so the dot product is the cosine.
+ *
+ * A query allocates almost nothing (decision 023): notes are numbered densely, each row knows its
+ * note's number, and the best score per note lands in a typed array kept between queries — a
+ * Map entry and an object per passing row cost more than the dot products themselves.
  */
+import { dotRows, type DotRows } from './dot-rows.js';
+
 export interface NoteSimilarity {
-  noteId: string;
+  /** The note's id. */
+  id: string;
   /** The best chunk's cosine. */
   score: number;
   chunkId: number;
 }
 
 export class VectorMatrix {
-  private data: Float32Array;
-  private noteIds: string[] = [];
-  private chunkIds: number[] = [];
+  private readonly rowsStore: DotRows;
+  /** Per row: its chunk id and its note's number. */
+  private chunkIds: Int32Array;
+  private rowNotes: Int32Array;
+  private rows = 0;
   private readonly slotOf = new Map<number, number>();
+  /** Note numbers: the id of each, its rows, numbers free for reuse. */
+  private readonly noteNumber = new Map<string, number>();
+  private noteNames: string[] = [];
+  private noteRows: number[] = [];
+  private readonly freeNumbers: number[] = [];
+  /** Per note number, reused by every query: best score and its row. */
+  private best = new Float32Array(0);
+  private bestRow = new Int32Array(0);
 
-  constructor(private readonly dim: number) {
-    this.data = new Float32Array(dim * 256);
+  constructor(
+    private readonly dim: number,
+    options: { script?: boolean } = {},
+  ) {
+    this.rowsStore = dotRows(dim, 256, options);
+    this.chunkIds = new Int32Array(256);
+    this.rowNotes = new Int32Array(256);
   }
 
   get size(): number {
-    return this.chunkIds.length;
+    return this.rows;
   }
 
   add(chunkId: number, noteId: string, vector: Float32Array): void {
     if (this.slotOf.has(chunkId)) this.delete(chunkId);
-    const slot = this.chunkIds.length;
-    if ((slot + 1) * this.dim > this.data.length) {
-      const grown = new Float32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data.set(vector, slot * this.dim);
-    this.noteIds.push(noteId);
-    this.chunkIds.push(chunkId);
+    const slot = this.rows;
+    if (slot === this.chunkIds.length) this.grow();
+    this.rowsStore.data.set(vector, slot * this.dim);
+    this.chunkIds[slot] = chunkId;
+    this.rowNotes[slot] = this.numberOf(noteId);
     this.slotOf.set(chunkId, slot);
+    this.rows += 1;
   }
 
   /** Moves the last row into the freed slot, so the rows stay contiguous. */
   delete(chunkId: number): void {
     const slot = this.slotOf.get(chunkId);
     if (slot === undefined) return;
-    const last = this.chunkIds.length - 1;
+    this.release(this.rowNotes[slot]!);
+    const last = this.rows - 1;
     if (slot !== last) {
-      this.data.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
-      this.noteIds[slot] = this.noteIds[last]!;
+      this.rowsStore.data.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.rowNotes[slot] = this.rowNotes[last]!;
       this.chunkIds[slot] = this.chunkIds[last]!;
       this.slotOf.set(this.chunkIds[slot]!, slot);
     }
-    this.noteIds.pop();
-    this.chunkIds.pop();
+    this.rows = last;
     this.slotOf.delete(chunkId);
   }
 
   /** Notes whose best chunk reaches `minScore`, best first (ties by id). */
-  rankNotes(query: Float32Array, minScore: number, accept: (noteId: string) => boolean = () => true): NoteSimilarity[] {
-    const scores = this.dots(query);
-    const best = new Map<string, NoteSimilarity>();
+  rankNotes(query: Float32Array, minScore: number, accept?: (noteId: string) => boolean): NoteSimilarity[] {
+    const { rowNotes } = this;
+    if (this.best.length < this.noteNames.length) {
+      this.best = new Float32Array(this.noteNames.length * 2);
+      this.bestRow = new Int32Array(this.noteNames.length * 2);
+    }
+    const { best, bestRow } = this;
+    const touched: number[] = [];
+    const scores = this.rowsStore.dots(query, this.rows);
     for (let slot = 0; slot < scores.length; slot++) {
       const score = scores[slot]!;
       if (score < minScore) continue;
-      const noteId = this.noteIds[slot]!;
-      const seen = best.get(noteId);
-      if (!seen || score > seen.score) best.set(noteId, { noteId, score, chunkId: this.chunkIds[slot]! });
+      const note = rowNotes[slot]!;
+      // bestRow holds row + 1 for a note this query reached, 0 for one it has not (reset below).
+      if (bestRow[note] === 0) {
+        best[note] = score;
+        bestRow[note] = slot + 1;
+        touched.push(note);
+      } else if (score > best[note]!) {
+        best[note] = score;
+        bestRow[note] = slot + 1;
+      }
     }
-    return [...best.values()].filter((s) => accept(s.noteId)).sort((a, b) => b.score - a.score || (a.noteId < b.noteId ? -1 : 1));
+    const names = this.noteNames;
+    const kept = accept ? touched.filter((note) => accept(names[note]!)) : touched;
+    kept.sort((x, y) => best[y]! - best[x]! || (names[x]! < names[y]! ? -1 : 1));
+    const ranked = kept.map((note) => ({ id: names[note]!, score: best[note]!, chunkId: this.chunkIds[bestRow[note]! - 1]! }));
+    for (const note of touched) bestRow[note] = 0;
+    return ranked;
   }
 
-  /** Every row's dot product with `query`: one tight loop over the matrix, four sums at a time. */
-  private dots(query: Float32Array): Float32Array {
-    const { data, dim } = this;
-    const scores = new Float32Array(this.chunkIds.length);
-    for (let slot = 0, base = 0; slot < scores.length; slot++, base += dim) {
-      let a = 0;
-      let b = 0;
-      let c = 0;
-      let d = 0;
-      let i = 0;
-      for (; i + 3 < dim; i += 4) {
-        a += data[base + i]! * query[i]!;
-        b += data[base + i + 1]! * query[i + 1]!;
-        c += data[base + i + 2]! * query[i + 2]!;
-        d += data[base + i + 3]! * query[i + 3]!;
-      }
-      for (; i < dim; i++) a += data[base + i]! * query[i]!;
-      scores[slot] = a + b + c + d;
+  private numberOf(noteId: string): number {
+    let n = this.noteNumber.get(noteId);
+    if (n === undefined) {
+      n = this.freeNumbers.pop() ?? this.noteNames.length;
+      this.noteNumber.set(noteId, n);
+      this.noteNames[n] = noteId;
+      this.noteRows[n] = 0;
     }
-    return scores;
+    this.noteRows[n]! += 1;
+    return n;
+  }
+
+  private release(n: number): void {
+    this.noteRows[n]! -= 1;
+    if (this.noteRows[n]! > 0) return;
+    this.noteNumber.delete(this.noteNames[n]!);
+    this.freeNumbers.push(n);
+  }
+
+  private grow(): void {
+    const rows = this.chunkIds.length * 2;
+    this.rowsStore.grow(rows);
+    const chunkIds = new Int32Array(rows);
+    chunkIds.set(this.chunkIds);
+    this.chunkIds = chunkIds;
+    const rowNotes = new Int32Array(rows);
+    rowNotes.set(this.rowNotes);
+    this.rowNotes = rowNotes;
   }
 }

@@ -20,12 +20,18 @@ export const searchVault = defineTool({
     query: z.string().trim().min(1).max(2_000).describe('what to look for, in plain words or a question'),
     n_results: z.number().int().min(1).max(50).default(5).describe('how many notes to return (default 5, at most 50)'),
     mode: z.enum(SEARCH_MODES).default('hybrid').describe('hybrid (default) | semantic | keyword'),
+    wait_for_vectors: z
+      .boolean()
+      .default(false)
+      .describe('semantic/hybrid: first wait until every passage has its vector (progress sent if asked); false answers now from the vectors ready'),
   }),
   output: z.object({ query: str, mode: str, results: z.array(z.object({ source: str, content: str, score: num })), total: num, notice: str.optional(), vectors: z.object({ ready: num, total: num }).optional() }),
   annotations: { title: 'Search the vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const index = ctx.tryResolve(SEARCH_INDEX);
     if (!index) throw new CapabilityError('search_vault needs a search index; this vault has none.', { capability: 'full-text' });
+    // The wait reports on the call's progress channel (MCP notifications/progress when asked for).
+    if (args.wait_for_vectors && args.mode !== 'keyword') await index.finishBackground?.(ctx.progress);
     const page = await index.search({ text: args.query, limit: args.n_results, mode: args.mode });
     let hits = page.hits;
     let total = page.total;
@@ -44,7 +50,7 @@ export const searchVault = defineTool({
       results: hits.map((hit) => ({ source: hit.id, content: hit.snippet, score: hit.score })),
       total,
       // While vectors are still being built the ranking by meaning saw only part of the vault.
-      ...(page.notice ? { notice: page.notice, vectors: page.vectors } : {}),
+      ...(page.notice ? { notice: `${page.notice} Pass wait_for_vectors: true to wait for the rest.`, vectors: page.vectors } : {}),
     };
   },
 });
