@@ -73,6 +73,18 @@ export async function benchFlintNotes(root: string, ids: string[], idleSeconds =
   return rows;
 }
 
+/** Resolves once the process has used no CPU for 3 s (at most 20 s). */
+async function settled(pid: number): Promise<void> {
+  let quietSince = performance.now();
+  let last = cpuMs(pid);
+  for (const started = performance.now(); performance.now() - started < 20_000 && performance.now() - quietSince < 3000; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = cpuMs(pid);
+    if (now !== last) quietSince = performance.now();
+    last = now;
+  }
+}
+
 async function idleCpu(root: string, seconds: number): Promise<{ server: number; baseline: number }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
   const client = new Client({ name: 'bench-idle', version: '1' });
@@ -81,9 +93,9 @@ async function idleCpu(root: string, seconds: number): Promise<{ server: number;
   await client.callTool({ name: 'find_broken_links', arguments: {} });
   const baseline = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   // The opening integrity check (quick_check) runs 2 s after the opening refresh (decision 019):
-  // start-up work, so the window opens after it.
-  await new Promise((r) => setTimeout(r, 3500));
+  // start-up work, so the window opens once the server has used no CPU for longer than that delay.
   const serverPid = transport.pid as number;
+  await settled(serverPid);
   const start = { server: cpuMs(serverPid), baseline: cpuMs(baseline.pid as number) };
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const used = { server: cpuMs(serverPid) - start.server, baseline: cpuMs(baseline.pid as number) - start.baseline };
