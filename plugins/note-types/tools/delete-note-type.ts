@@ -11,17 +11,18 @@ import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { migrateNotes } from './migrate-notes.js';
 import { bool, num, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { confirmField } from '../../../toolkit/tool-fields.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
     name: 'delete_note_type',
     description:
-      "Delete a note type. action 'error' (default) refuses while it holds notes; 'migrate' moves its notes to target_type; 'delete' deletes them (backed up first, at most max_bulk_delete).",
+      'Delete a note type. If it holds notes: action error refuses, migrate moves them to target_type, delete deletes them (backed up; at most max_bulk_delete).',
     input: z.object({
-      type_name: z.string().min(1).describe('Name of the note type to delete'),
-      action: z.enum(['error', 'migrate', 'delete']).default('error').describe('What to do with its notes'),
-      target_type: z.string().min(1).optional().describe("Type to move the notes to (action 'migrate')"),
-      confirm: z.boolean().default(false).describe('Must be true when the vault config requires confirmation (the default)'),
+      type_name: z.string().min(1),
+      action: z.enum(['error', 'migrate', 'delete']).default('error').describe('For its notes'),
+      target_type: z.string().min(1).optional().describe('Where migrate moves the notes'),
+      confirm: confirmField,
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, message: str, result: z.object({ name: str, deleted: bool, timestamp: str, action: str, notes_affected: num, backup_path: str.optional(), migration_target: str.optional(), ...warningsOutput }) }),

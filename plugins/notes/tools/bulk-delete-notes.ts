@@ -7,16 +7,17 @@ import { vaultConfig } from '../config.js';
 import { deleteNoteSafely } from '../deletion.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
 import { deletedOutput } from '../render.js';
+import { confirmField } from '../../../toolkit/tool-fields.js';
 
 export const bulkDeleteNotesTool = defineTool({
   name: 'bulk_delete_notes',
   description:
-    'Delete every note matching all given criteria (type, tags, pattern), at most max_bulk_delete at once. Without confirm: true it only lists what would be deleted.',
+    'Delete every note matching all criteria given (type, tags, pattern), at most max_bulk_delete; a refusal for want of confirm lists them.',
   input: z.object({
     type: z.string().min(1).optional().describe('Only notes of this type'),
-    tags: z.array(z.string().min(1)).min(1).optional().describe('Only notes carrying all of these tags'),
-    pattern: z.string().min(1).max(500).optional().describe('Only notes whose title or content matches this regular expression (case-insensitive)'),
-    confirm: z.boolean().default(false).describe('Set true to delete; required when the vault config requires confirmation (the default)'),
+    tags: z.array(z.string().min(1)).min(1).optional().describe('Only notes with all these tags'),
+    pattern: z.string().min(1).max(500).optional().describe('Regex over title and content, case-insensitive'),
+    confirm: confirmField,
     vault_id: vaultIdField,
   }),
   output: z.object({ success: bool, message: str, results: z.array(deletedOutput), summary: z.object({ total: num, successful: num, failed: num }) }),
