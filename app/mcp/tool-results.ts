@@ -22,7 +22,7 @@ export function toolListing(tool: ToolInfo): Tool {
     description: tool.description,
     inputSchema: tool.inputSchema as Tool['inputSchema'],
     outputSchema: (tool.outputSchema as Tool['outputSchema'] | undefined) ?? GENERIC_OUTPUT_SCHEMA,
-    annotations: listedAnnotations(tool.annotations),
+    annotations: listedAnnotations(tool.name, tool.annotations),
   };
 }
 
@@ -30,10 +30,12 @@ export function toolListing(tool: ToolInfo): Tool {
  * What MCP's defaults already say is left out (decision 017): `readOnlyHint: false`,
  * `destructiveHint: true` and `idempotentHint: false` are the defaults, and a read-only tool's
  * destructive and idempotent hints mean nothing (the specification says they matter only when
- * `readOnlyHint` is false).
+ * `readOnlyHint` is false). So is a title that only spells the name out ("List tags" for
+ * list_tags): a client shows the name when there is no title.
  */
-function listedAnnotations(annotations: ToolInfo['annotations']): Tool['annotations'] {
-  const { readOnlyHint, destructiveHint, idempotentHint, ...rest } = annotations;
+function listedAnnotations(name: string, annotations: ToolInfo['annotations']): Tool['annotations'] {
+  const { readOnlyHint, destructiveHint, idempotentHint, title, ...open } = annotations;
+  const rest = title === undefined || spellsOut(title, name) ? open : { title, ...open };
   if (readOnlyHint) return { ...rest, readOnlyHint };
   return { ...rest, ...(destructiveHint === false ? { destructiveHint } : {}), ...(idempotentHint ? { idempotentHint } : {}) };
 }
@@ -66,4 +68,8 @@ export function renderError(err: unknown, advice = ''): CallToolResult {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function spellsOut(title: string, name: string): boolean {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '_') === name.toLowerCase();
 }

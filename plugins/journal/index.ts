@@ -11,13 +11,14 @@ import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
 import { bool, str, strs } from '../../kernel/tool-output.js';
+import { limitField } from '../../toolkit/tool-fields.js';
 
 function listOperationsTool(journal: JournalStorage) {
   return defineTool({
     name: 'list_operations',
-    description: 'Recent multi-note operations (renames with link rewrites, batches, moves, deletes, ...), newest first: id, tool, who asked, time, state and the notes each touched. undo_operation takes an id from here.',
+    description: 'Recent multi-note operations (renames rewriting links, batches, moves, deletes, ...), newest first: who asked, when, state and the notes each touched.',
     input: z.object({
-      limit: z.number().int().min(1).max(100).default(20).describe('how many, newest first'),
+      limit: limitField(20, 100),
       vault_id: vaultIdField,
     }),
     output: z.object({ total: z.number(), operations: z.array(z.object({ id: str, operation: str, by: str.optional(), at: str, state: str, notes: strs, undoable: bool, undoes: str.optional() })) }),
@@ -33,10 +34,10 @@ function undoOperationTool(journal: JournalStorage) {
   return defineTool({
     name: 'undo_operation',
     description:
-      'Undo one operation from list_operations: every note it changed gets its previous text, title and metadata back; notes it created are deleted, notes it deleted come back. Refused, naming the notes, when one changed since, unless force: true (then that note keeps its current text and its previous state becomes a conflict copy).',
+      'Undo an operation from list_operations: every note it changed, created or deleted goes back to how it was. Refused, naming the notes, if one changed since, unless force.',
     input: z.object({
-      operation_id: z.string().min(1).describe('the id list_operations shows'),
-      force: z.boolean().default(false).describe('undo even where a note changed since, keeping that note and adding its previous state as a conflict copy'),
+      operation_id: z.string().min(1).describe('From list_operations'),
+      force: z.boolean().default(false).describe('Undo anyway; changed notes keep their text, the old one in a conflict copy'),
       vault_id: vaultIdField,
     }),
     output: z.object({ operation_id: str, undo_operation_id: str.optional(), restored: strs, deleted: strs, recreated: strs, moved_back: strs, conflict_copies: z.array(z.object({ id: str, copy: str })), failed: z.array(z.object({ id: str, error: str })).optional() }),

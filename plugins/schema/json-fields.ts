@@ -11,19 +11,18 @@ import { definitionProblems } from './validate.js';
 export const jsonFieldInput = z.object({
   name: z.string().min(1).describe('Frontmatter key'),
   type: z.enum(FIELD_TYPES),
-  description: z.string().optional().describe('What the field holds'),
-  required: z.boolean().optional().describe('Every note of the type must have it (default false)'),
+  description: z.string().optional(),
+  required: z.boolean().optional().describe('Every note must have it'),
   constraints: z
     .object({
-      min: z.number().optional().describe('number: minimum; string/array: min length'),
-      max: z.number().optional().describe('number: maximum; string/array: max length'),
-      pattern: z.string().optional().describe('string: regex the value matches'),
+      min: z.number().optional().describe('Minimum (length for string/array)'),
+      max: z.number().optional().describe('Maximum (length for string/array)'),
+      pattern: z.string().optional().describe('Regex a string must match'),
       options: z.array(z.string()).optional().describe('select: allowed values'),
-      format: z.string().optional().describe('date: YYYY-MM-DD for a date without time'),
+      format: z.string().optional().describe('date: YYYY-MM-DD for no time part'),
     })
-    .optional()
-    .describe('Value rules'),
-  default: z.unknown().optional().describe('Value for notes created without it'),
+    .optional(),
+  default: z.unknown().optional().describe('Used when a new note lacks it'),
 });
 
 export type JsonFieldInput = z.output<typeof jsonFieldInput>;

@@ -8,19 +8,19 @@ import type { TimeRange } from '../../kernel/backend.js';
 
 const DURATION = /^(\d{1,6})([hdwmy])$/;
 
-export const durationField = (what: string) =>
+export const durationField = () =>
   z
     .string()
     .regex(DURATION, 'a duration such as 12h, 7d, 2w, 1m or 1y')
     .optional()
-    .describe(`${what} in the last 12h, 7d, 2w, 1m (months) or 1y`);
+    .describe('Last 12h, 7d, 2w, 1m (months) or 1y');
 
 export const instantField = (what: string) =>
   z
     .string()
     .refine((v) => DURATION.test(v) || !Number.isNaN(Date.parse(v)), 'an ISO-8601 date/time (2024-06-01, 2024-06-01T12:00:00Z) or a duration such as 7d')
     .optional()
-    .describe(`${what}: ISO-8601 date/time, or a duration ago (7d)`);
+    .describe(`${what}: ISO-8601, or a duration ago (7d)`);
 
 /** The instant `text` names: a duration counts back from `now`. */
 export function instantOf(text: string, now: Date): string {

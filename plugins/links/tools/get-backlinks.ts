@@ -3,14 +3,14 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
-import { identifierField } from './get-note-links.js';
+import { noteRefField } from '../../../toolkit/tool-fields.js';
 import { bool, str } from '../../../kernel/tool-output.js';
 
 export function getBacklinksTool(runtime: LinksRuntime) {
   return defineTool({
     name: 'get_backlinks',
-    description: 'Links from other notes to this note (newest first), each with its source note and line.',
-    input: z.object({ identifier: identifierField, vault_id: vaultIdField }),
+    description: 'Links from other notes to this one, newest first, each with its source note and line.',
+    input: z.object({ identifier: noteRefField, vault_id: vaultIdField }),
     output: z.object({ success: bool, note_id: str, backlinks: z.array(noteLinkRowOutput) }),
     annotations: { title: 'Get backlinks', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {

@@ -2,20 +2,20 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
-import { limitField } from './find-broken-links.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
+import { limitField } from '../../../toolkit/tool-fields.js';
 
 export function getLinkGraphTool(runtime: LinksRuntime) {
   return defineTool({
     name: 'get_link_graph',
     description:
-      'The link neighbourhood of a note to N hops (notes with titles and distance, edges with link counts), and/or the orphans: notes no other note links to. Without identifier: orphans only.',
+      "A note's link neighbourhood to depth hops (notes with distance, edges with link counts) and/or orphans: notes nothing links to.",
     input: z.object({
-      identifier: z.string().min(1).optional().describe('Centre note (id, title or filename); omit to list orphans only'),
-      depth: z.number().int().min(1).max(5).default(1).describe('Hops from the centre, 1–5 (default 1)'),
-      direction: z.enum(['both', 'out', 'in']).default('both').describe('Follow outgoing links, incoming links, or both (default)'),
-      orphans: z.boolean().optional().describe('Also list orphan notes (default: only when no identifier is given)'),
-      limit: limitField(100, 1000, 'notes (and orphans)'),
+      identifier: z.string().min(1).optional().describe('Centre note (id, title or filename); omit for orphans only'),
+      depth: z.number().int().min(1).max(5).default(1).describe('Hops from the centre'),
+      direction: z.enum(['both', 'out', 'in']).default('both').describe('Links to follow'),
+      orphans: z.boolean().optional().describe('List orphans too (default: only without identifier)'),
+      limit: limitField(100, 1000),
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, center: str.optional(), depth: num.optional(), nodes: z.array(z.object({ id: str, title: str, distance: num })).optional(), edges: z.array(z.object({ source: str, target: str, count: num })).optional(), truncated: bool.optional(), orphans: z.array(z.object({ id: str, title: str })).optional(), orphan_count: num.optional() }),

@@ -4,14 +4,13 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toExternalLinkRow, toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
-
-export const identifierField = z.string().min(1).describe('Note id ("type/filename.md"), or its title or filename');
+import { noteRefField } from '../../../toolkit/tool-fields.js';
 
 export function getNoteLinksTool(runtime: LinksRuntime) {
   return defineTool({
     name: 'get_note_links',
-    description: 'All links of a note: outgoing wikilinks (target_note_id null when broken), outgoing external URLs, and incoming links.',
-    input: z.object({ identifier: identifierField, vault_id: vaultIdField }),
+    description: "A note's outgoing wikilinks (target_note_id null when broken), external URLs and incoming links.",
+    input: z.object({ identifier: noteRefField, vault_id: vaultIdField }),
     output: z.object({ success: bool, note_id: str, outgoing_internal: z.array(noteLinkRowOutput), outgoing_external: z.array(z.object({ id: num, note_id: str, url: str, title: nullableStr, line_number: num, link_type: str, created: str })), incoming: z.array(noteLinkRowOutput) }),
     annotations: { title: 'Get note links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {

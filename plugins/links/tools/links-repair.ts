@@ -3,16 +3,17 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
+import { previewFirstField } from '../../../toolkit/tool-fields.js';
 
 export function linksRepairTool(runtime: LinksRuntime) {
   return defineTool({
     name: 'links_repair',
     description:
-      'Find notes renamed or moved outside the server (mv, git, a file manager) and rewrite the links that still use their old names. Dry run by default: shows each edit; pass dry_run: false to apply.',
+      'Rewrite links still using old names of notes renamed or moved outside the server (mv, git, a file manager).',
     input: z.object({
-      dry_run: z.boolean().default(true).describe('true (default): list the edits only; false: write them'),
-      identifier: z.string().min(1).optional().describe('Repair only links to this note (id, title or filename)'),
-      refresh: z.boolean().default(true).describe('Re-scan the vault for files changed on disk first (only changed files are read)'),
+      dry_run: previewFirstField,
+      identifier: z.string().min(1).optional().describe('Only links to this note (id, title or filename)'),
+      refresh: z.boolean().default(true).describe('Re-read files changed on disk first'),
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, dry_run: bool, moves: z.array(z.object({ from_id: str, to_id: str, from_name: str, to_name: str, how: str, detected_at: str, repaired_at: nullableStr })), edits: z.array(z.object({ note_id: str, line_number: num, before: str, after: str })), links_updated: num, notes_updated: num, not_rewritten: z.array(z.object({ id: str, reason: str })), hint: str.optional() }),

@@ -8,9 +8,9 @@ export function migrateLinksTool(runtime: LinksRuntime) {
   return defineTool({
     name: 'migrate_links',
     description:
-      'Rebuild the link tables from every note. Rarely needed: links are kept up to date automatically. Refuses when links exist unless force is true.',
+      'Rebuild the link tables from all notes (rarely needed: links stay current). Refuses if links exist, unless force.',
     input: z.object({
-      force: z.boolean().default(false).describe('Rebuild even when the link tables already hold links'),
+      force: z.boolean().default(false).describe('Rebuild even if links exist'),
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, message: str, existing_links: num.optional(), total_notes: num.optional(), processed: num.optional(), errors: num.optional(), error_details: strs.optional() }),

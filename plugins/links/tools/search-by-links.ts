@@ -3,8 +3,8 @@ import type { NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
-import { limitField } from './find-broken-links.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
+import { limitField } from '../../../toolkit/tool-fields.js';
 
 const ids = (what: string) => z.array(z.string().min(1)).min(1).optional().describe(what);
 
@@ -12,13 +12,13 @@ export function searchByLinksTool(runtime: LinksRuntime) {
   return defineTool({
     name: 'search_by_links',
     description:
-      'Find notes by their links. Criteria combine (all must hold): has_links_to, linked_from, external_domains (a domain matches its subdomains), broken_links.',
+      'Notes meeting all the criteria given (a domain matches its subdomains).',
     input: z.object({
-      has_links_to: ids('Notes that link to any of these notes (ids, titles or filenames)'),
-      linked_from: ids('Notes linked from any of these notes'),
-      external_domains: ids('Notes with an external link to any of these domains, e.g. "github.com"'),
-      broken_links: z.boolean().optional().describe('true: only notes holding at least one broken link'),
-      limit: limitField(100, 10_000, 'notes'),
+      has_links_to: ids('Linking to any of these (id, title or filename)'),
+      linked_from: ids('Linked from any of these'),
+      external_domains: ids('Linking out to any of these, e.g. "github.com"'),
+      broken_links: z.boolean().optional().describe('true: holding a broken link'),
+      limit: limitField(100, 10_000),
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, notes: z.array(z.object({ id: str, title: str, type: str.optional(), filename: str, path: str, created: str, updated: str, size: num })), count: num, truncated: bool.optional() }),

@@ -20,11 +20,11 @@ const DEFAULT_SCHEMA_LINES = ['tags: Relevant tags for categorization (optional,
 export function createNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
     name: 'create_note_type',
-    description: 'Create a note type: a folder with a _description.md holding its purpose, agent instructions and metadata schema.',
+    description: 'Create a note type: a folder whose _description.md holds its purpose, agent instructions and metadata schema.',
     input: z.object({
-      type_name: z.string().min(1).describe('Name of the type, also its folder: letters, digits, "_" and "-"'),
-      description: z.string().trim().min(1).describe('What notes of this type are for'),
-      agent_instructions: z.array(z.string()).optional().describe('How an agent should help with notes of this type, one instruction per item'),
+      type_name: z.string().min(1).describe('Also its folder name: letters, digits, _ and -'),
+      description: z.string().trim().min(1).describe('What its notes are for'),
+      agent_instructions: z.array(z.string()).optional().describe('How an agent should handle its notes, one per item'),
       metadata_schema: metadataSchemaInput.optional(),
       vault_id: vaultIdField,
     }),

@@ -10,21 +10,21 @@ import { BACKUPS, DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../../vault-config/
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { assertNoClashes, deletionItems, migrateNotes, migrationItems } from './migrate-notes.js';
-import { dryRunField } from '../../../kernel/dry-run.js';
 import type { NoteService } from '../../../kernel/notes.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
     name: 'delete_note_type',
     description:
-      "Delete a note type. action 'error' (default) refuses while it holds notes; 'migrate' moves its notes to target_type; 'delete' deletes them (backed up first, at most max_bulk_delete).",
+      'Delete a note type. If it holds notes: action error refuses, migrate moves them to target_type, delete deletes them (backed up; at most max_bulk_delete).',
     input: z.object({
-      type_name: z.string().min(1).describe('Name of the note type to delete'),
-      action: z.enum(['error', 'migrate', 'delete']).default('error').describe('What to do with its notes'),
-      target_type: z.string().min(1).optional().describe("Type to move the notes to (action 'migrate')"),
-      confirm: z.boolean().default(false).describe('Must be true when the vault config requires confirmation (the default)'),
-      dry_run: dryRunField,
+      type_name: z.string().min(1),
+      action: z.enum(['error', 'migrate', 'delete']).default('error').describe('For its notes'),
+      target_type: z.string().min(1).optional().describe('Where migrate moves the notes'),
+      confirm: confirmField,
+      dry_run: planDryRunField(),
       vault_id: vaultIdField,
     }),
     output: modesOutput(

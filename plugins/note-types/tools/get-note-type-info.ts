@@ -21,9 +21,9 @@ export function getNoteTypeInfoTool(types: NoteTypes) {
   return defineTool({
     name: 'get_note_type_info',
     description:
-      'Get a note type: purpose, agent instructions, metadata schema (fields and any schema errors) and the content_hash update_note_type needs.',
+      "A note type's purpose, agent instructions, metadata schema (with its errors) and the content_hash update_note_type needs.",
     input: z.object({
-      type_name: z.string().min(1).describe('Name of the note type'),
+      type_name: z.string().min(1),
       vault_id: vaultIdField,
     }),
     output: z.object({ type_name: str, description: str, agent_instructions: strs, metadata_schema: z.object({ fields: z.array(record) }), schema_errors: strs.optional(), schema_warnings: strs.optional(), schema_lines: strs.optional(), content_hash: str, path: str, created: str, updated: str }),

@@ -25,7 +25,7 @@ export async function noteTypeRows(types: NoteTypes, store: NoteStore) {
 export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
   return defineTool({
     name: 'list_note_types',
-    description: 'List all note types in the vault with their purpose, agent instructions and note counts.',
+    description: 'All note types with their purpose, agent instructions and note counts.',
     input: z.object({ vault_id: vaultIdField }),
     output: z.object({ result: z.array(z.object({ name: str, path: str, purpose: str, agentInstructions: strs, hasDescription: bool, noteCount: num, lastModified: nullableStr })) }),
     annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -11,9 +11,9 @@ import { isSystemKey, jsonFieldInput, SCHEMA, type FieldDefinition, type JsonFie
 export const metadataSchemaInput = z
   .union([
     z.array(jsonFieldInput),
-    z.object({ fields: z.array(jsonFieldInput).describe('Field definitions'), version: z.string().optional().describe('Schema version (kept for compatibility)') }),
+    z.object({ fields: z.array(jsonFieldInput), version: z.string().optional().describe('Ignored') }),
   ])
-  .describe('Metadata fields: a list, or {fields: [...]}');
+  .describe('Frontmatter fields of its notes');
 
 export function fieldList(input: z.output<typeof metadataSchemaInput>): JsonFieldInput[] {
   return Array.isArray(input) ? input : input.fields;

@@ -21,15 +21,15 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
     name: 'update_note_type',
     description:
-      "Update a note type's agent instructions, description and/or metadata schema. content_hash (from get_note_type_info) is required; other sections of _description.md are kept.",
+      "Change a note type's description, agent instructions and/or metadata schema; the rest of its _description.md is kept.",
     input: z
       .object({
-        type_name: z.string().min(1).describe('Name of the note type'),
+        type_name: z.string().min(1),
         content_hash: z
           .string({ error: 'content_hash is required: call get_note_type_info and pass its content_hash' })
-          .describe('content_hash from get_note_type_info; the update is refused if the type changed since'),
-        instructions: z.union([z.string(), z.array(z.string())]).optional().describe('New agent instructions: newline-separated (bullets optional) or a list'),
-        description: z.string().trim().min(1).optional().describe('New purpose of the note type'),
+          .describe('From get_note_type_info; refused if the type changed since'),
+        instructions: z.union([z.string(), z.array(z.string())]).optional().describe('Replace the agent instructions: one per line (bullets optional) or a list'),
+        description: z.string().trim().min(1).optional().describe('New purpose'),
         metadata_schema: metadataSchemaInput.optional(),
         vault_id: vaultIdField,
       })

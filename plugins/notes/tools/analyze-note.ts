@@ -7,13 +7,14 @@ import { LINKS, type LinkRef } from '../../links/service.js';
 import { NOTE_TYPES } from '../../note-types/index.js';
 import { SCHEMA, isSystemKey, type FieldIssue, type TypeSchema } from '../../schema/service.js';
 import { bool, num, record, str, strs } from '../../../kernel/tool-output.js';
+import { noteIdField } from '../../../toolkit/tool-fields.js';
 
 export const analyzeNoteTool = defineTool({
   name: 'analyze_note',
   description:
-    "Check a note against its type, without an LLM: missing required fields, invalid or unknown metadata, unfilled optional fields, broken links, schema faults, and the type's agent instructions, with suggestions.",
+    "Check a note against its type (no LLM): missing required, invalid or unknown metadata, empty optional fields, broken links, schema faults; with suggestions and the type's agent instructions.",
   input: z.object({
-    identifier: z.string().min(1).describe('Note id, e.g. "reading/atomic-habits.md"'),
+    identifier: noteIdField,
     vault_id: vaultIdField,
   }),
   output: z.object({ id: str, title: str, type: str, content_hash: str, schema: z.object({ fields: num, valid: bool, errors: strs }).nullable(), missing_required: strs, invalid_fields: z.array(record), unknown_fields: strs, missing_optional: strs, broken_links: z.array(z.object({ target: str, line_number: num, link_text: str.optional() })), links_checked: bool, agent_instructions: strs, content_stats: z.object({ words: num, lines: num, headings: num }), read_warnings: strs.optional(), suggestions: strs }),

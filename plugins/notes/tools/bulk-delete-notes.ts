@@ -5,20 +5,20 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { vaultConfig } from '../config.js';
 import { backUp, checkDeletion, outcomeOf, type CheckedDeletion, type DeleteOutcome } from '../deletion.js';
-import { dryRunField } from '../../../kernel/dry-run.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 import { deletedOutput } from '../render.js';
+import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
 
 export const bulkDeleteNotesTool = defineTool({
   name: 'bulk_delete_notes',
   description:
-    'Delete every note matching all given criteria (type, tags, pattern), at most max_bulk_delete at once. Without confirm: true it only lists what would be deleted.',
+    'Delete every note matching all criteria given (type, tags, pattern), at most max_bulk_delete; a refusal for want of confirm lists them.',
   input: z.object({
     type: z.string().min(1).optional().describe('Only notes of this type'),
-    tags: z.array(z.string().min(1)).min(1).optional().describe('Only notes carrying all of these tags'),
-    pattern: z.string().min(1).max(500).optional().describe('Only notes whose title or content matches this regular expression (case-insensitive)'),
-    confirm: z.boolean().default(false).describe('Set true to delete; required when the vault config requires confirmation (the default)'),
-    dry_run: dryRunField,
+    tags: z.array(z.string().min(1)).min(1).optional().describe('Only notes with all these tags'),
+    pattern: z.string().min(1).max(500).optional().describe('Regex over title and content, case-insensitive'),
+    confirm: confirmField,
+    dry_run: planDryRunField(),
     vault_id: vaultIdField,
   }),
   output: modesOutput(

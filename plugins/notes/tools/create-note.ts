@@ -10,28 +10,29 @@ import { vaultConfig } from '../config.js';
 import { renderCreated, createdOutput } from '../render.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { planDryRunField } from '../../../toolkit/tool-fields.js';
 
-const metadataField = z.record(z.string(), z.unknown()).optional().describe('Frontmatter fields, validated against the type\'s schema');
-
-const noteInput = z.object({
-  type: z.string().min(1).optional().describe('Note type (folder); the vault\'s default_note_type when omitted'),
-  title: z.string().trim().min(1).describe('Note title'),
-  content: z.string().describe('Markdown body'),
-  metadata: metadataField,
-});
+// A batch item's fields are described once, on the single-note arguments.
+const noteFields = {
+  type: z.string().min(1).optional(),
+  title: z.string().trim().min(1),
+  content: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+};
+const noteInput = z.object(noteFields);
 
 export const createNoteTool = defineTool({
   name: 'create_note',
   description:
-    'Create a note (type, title, content, metadata) or many at once (notes: [...]). Answers carry the type\'s agent instructions and name the vault.',
+    "Create a note, or many (notes). Answers carry the type's agent instructions and name the vault.",
   input: z
     .object({
-      type: noteInput.shape.type,
-      title: z.string().trim().min(1).optional().describe('Note title (single note)'),
+      type: noteFields.type.describe("Default: the vault's default_note_type"),
+      title: z.string().trim().min(1).optional().describe('Single note'),
       content: z.string().optional().describe('Markdown body (single note)'),
-      metadata: metadataField,
-      notes: z.array(noteInput).min(1).max(1000).optional().describe('Batch: notes to create, each {type, title, content, metadata}'),
-      dry_run: z.boolean().default(false).describe('Batch only — true: return the exact plan (every note, with its text as a unified diff) and create nothing'),
+      metadata: noteFields.metadata.describe("Frontmatter, checked against the type's schema"),
+      notes: z.array(noteInput).min(1).max(1000).optional().describe('Batch instead of one note; fields as for one'),
+      dry_run: planDryRunField('Batch only. '),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {

@@ -4,15 +4,16 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { deleteNoteSafely } from '../deletion.js';
 import { bool, str } from '../../../kernel/tool-output.js';
 import { deletedOutput } from '../render.js';
+import { noteIdField } from '../../../toolkit/tool-fields.js';
 
 export const deleteNoteTool = defineTool({
   name: 'delete_note',
   description:
-    'Delete a note. Needs confirm: true when the vault config requires confirmation (the default) or other notes link to it; a backup is kept under .flint-note/backups.',
+    'Delete a note, backed up under .flint-note/backups. Needs confirm: true unless the vault config waives it and no note links here.',
   input: z.object({
-    identifier: z.string().min(1).describe('Note id, e.g. "general/old-idea.md"'),
-    confirm: z.boolean().default(false).describe('Set true to confirm the deletion'),
-    content_hash: z.string().min(1).optional().describe('Optional: delete only if the note still has this content_hash'),
+    identifier: noteIdField,
+    confirm: z.boolean().default(false).describe('Confirms the deletion'),
+    content_hash: z.string().min(1).optional().describe('Delete only if the note still has this hash'),
     vault_id: vaultIdField,
   }),
   output: z.object({ success: bool, message: str, result: deletedOutput }),

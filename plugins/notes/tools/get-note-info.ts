@@ -8,13 +8,13 @@ import { noteRowOutput } from '../render.js';
 
 export const getNoteInfoTool = defineTool({
   name: 'get_note_info',
-  description: 'Find a note by its title or filename and get its id and wikilink forms (exact matches first, then titles containing the text).',
+  description: 'Find notes by title or filename: ids and wikilink forms; exact matches first, then titles containing it.',
   input: z
     .object({
-      title_or_filename: z.string().trim().min(1).optional().describe('Title or filename (with or without .md) to look up'),
-      title: z.string().trim().min(1).optional().describe('Title to look up (alternative to title_or_filename)'),
-      filename: z.string().trim().min(1).optional().describe('Filename to look up (alternative to title_or_filename)'),
-      type: z.string().min(1).optional().describe('Only look in this note type'),
+      title_or_filename: z.string().trim().min(1).optional().describe('Title, or filename with or without .md'),
+      title: z.string().trim().min(1).optional().describe('Instead of title_or_filename'),
+      filename: z.string().trim().min(1).optional().describe('Instead of title_or_filename'),
+      type: z.string().min(1).optional().describe('Only this note type'),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {

@@ -3,17 +3,18 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { noteOutput, renderNote } from '../render.js';
+import { noteIdField } from '../../../toolkit/tool-fields.js';
 
 export const fieldsField = z
   .array(z.string())
   .optional()
-  .describe('Return only these fields: id, type, title, content, content_hash, created, updated, metadata.<key>, metadata.*');
+  .describe('Only these: id, type, title, content, content_hash, created, updated, metadata.<key>, metadata.*');
 
 export const getNoteTool = defineTool({
   name: 'get_note',
-  description: 'Get a note by identifier ("type/filename.md"), with its content_hash for later updates. Use fields to trim the answer.',
+  description: 'A note by id, with the content_hash writes to it need.',
   input: z.object({
-    identifier: z.string().min(1).describe('Note id, e.g. "general/my-note.md"'),
+    identifier: noteIdField,
     fields: fieldsField,
     vault_id: vaultIdField,
   }),

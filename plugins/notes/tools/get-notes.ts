@@ -9,9 +9,9 @@ import { bool, num, str } from '../../../kernel/tool-output.js';
 
 export const getNotesTool = defineTool({
   name: 'get_notes',
-  description: 'Get several notes at once (each with its content_hash); a missing note fails only its own item. Use fields to trim the answer.',
+  description: 'Several notes by id, each with its content_hash; a missing one fails only its own item.',
   input: z.object({
-    identifiers: z.array(z.string().min(1)).min(1).max(500).describe('Note ids, e.g. ["general/a.md", "projects/b.md"]'),
+    identifiers: z.array(z.string().min(1)).min(1).max(500).describe('Note ids, "type/filename.md"'),
     fields: fieldsField,
     vault_id: vaultIdField,
   }),

@@ -5,6 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../note-types/index.js';
 import { noteRowOutput } from '../render.js';
+import { limitField } from '../../../toolkit/tool-fields.js';
 
 /** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
 export function noteRow(n: NoteSummary) {
@@ -24,10 +25,10 @@ export function noteRow(n: NoteSummary) {
 
 export const listNotesByTypeTool = defineTool({
   name: 'list_notes_by_type',
-  description: 'List the notes of one type, most recently updated first, with ids and ready-made wikilinks.',
+  description: 'Notes of one type, latest updated first, with ids and ready-made wikilinks.',
   input: z.object({
-    type: z.string().min(1).describe('Note type, e.g. "projects"'),
-    limit: z.number().int().min(1).max(1000).default(50).describe('Most notes to return (default 50)'),
+    type: z.string().min(1).describe('Note type'),
+    limit: limitField(50, 1000),
     vault_id: vaultIdField,
   }),
   output: z.object({ result: z.array(z.object(noteRowOutput)) }),

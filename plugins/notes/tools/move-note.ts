@@ -7,17 +7,18 @@ import { assertTypeName, NOTE_TYPES } from '../../note-types/index.js';
 import { SCHEMA, isSystemKey } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { CONTENT_HASH, noteIdField } from '../../../toolkit/tool-fields.js';
 
 export const moveNoteTool = defineTool({
   name: 'move_note',
-  description: 'Move a note to another note type, keeping its filename, title, content and metadata. content_hash required.',
+  description: 'Move a note to another type, keeping its filename, title, content and metadata.',
   input: z.object({
-    identifier: z.string().min(1).describe('Note id, e.g. "general/idea.md"'),
-    new_type: z.string().min(1).describe('The existing note type to move it to'),
+    identifier: noteIdField,
+    new_type: z.string().min(1).describe('An existing note type'),
     content_hash: z
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)
-      .describe('content_hash from the last read of the note'),
+      .describe(CONTENT_HASH),
     vault_id: vaultIdField,
   }),
   output: z.object({ success: bool, message: str, old_identifier: str, new_identifier: str, old_type: str, new_type: str, filename: str, title: str, timestamp: str, content_hash: str, ...warningsOutput }),

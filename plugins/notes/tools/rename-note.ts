@@ -6,19 +6,20 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { CONTENT_HASH, noteIdField, planDryRunField } from '../../../toolkit/tool-fields.js';
 
 export const renameNoteTool = defineTool({
   name: 'rename_note',
   description:
-    "Change a note's title. Its id and filename stay the same, so links by id keep working; [[Old Title]] wikilinks in other notes are rewritten when the links plugin is loaded.",
+    "Change a note's title; id and filename stay, so links by id hold. [[Old Title]] wikilinks elsewhere are rewritten (links plugin).",
   input: z.object({
-    identifier: z.string().min(1).describe('Note id, e.g. "projects/website-redesign.md"'),
-    new_title: z.string().trim().min(1).regex(/^[^\r\n]*$/, 'a title is one line').describe('The new title'),
+    identifier: noteIdField,
+    new_title: z.string().trim().min(1).regex(/^[^\r\n]*$/, 'a title is one line').describe('One line'),
     content_hash: z
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)
-      .describe('content_hash from the last read of the note'),
-    dry_run: z.boolean().default(false).describe('true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
+      .describe(CONTENT_HASH),
+    dry_run: planDryRunField(),
     vault_id: vaultIdField,
   }),
   output: modesOutput(

@@ -6,20 +6,19 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { CONTENT_HASH, planDryRunField } from '../../../toolkit/tool-fields.js';
 
 const HASH_REQUIRED = 'content_hash is required: read the note (get_note or get_notes) and pass its content_hash';
 
-const contentField = z.string().optional().describe('New markdown body (omit to keep the current one)');
-const metadataField = z
-  .record(z.string(), z.unknown())
-  .optional()
-  .describe('Metadata fields to set, merged into the existing ones; a null value removes that field');
+// A batch item's fields are described once, on the single-update arguments.
+const contentField = z.string().optional();
+const metadataField = z.record(z.string(), z.unknown()).optional();
 
 const updateItem = z.object({
-  identifier: z.string().min(1).describe('Note id, e.g. "general/my-note.md"'),
+  identifier: z.string().min(1),
   content: contentField,
   metadata: metadataField,
-  content_hash: z.string({ error: HASH_REQUIRED }).min(1, HASH_REQUIRED).describe('content_hash from the last read of this note'),
+  content_hash: z.string({ error: HASH_REQUIRED }).min(1, HASH_REQUIRED),
 });
 
 type UpdateItem = z.output<typeof updateItem>;
@@ -27,15 +26,15 @@ type UpdateItem = z.output<typeof updateItem>;
 export const updateNoteTool = defineTool({
   name: 'update_note',
   description:
-    'Update a note\'s content and/or metadata (content_hash required), or many at once (updates: [...], each with its own content_hash). A stale hash fails with content_hash_mismatch.',
+    "Change a note's content and/or metadata, or many notes' (updates). A stale content_hash fails with content_hash_mismatch.",
   input: z
     .object({
       identifier: z.string().min(1).optional().describe('Note id (single update)'),
-      content: contentField,
-      metadata: metadataField,
-      content_hash: z.string().min(1, HASH_REQUIRED).optional().describe('content_hash from the last read of the note (single update; required)'),
-      updates: z.array(updateItem).min(1).max(1000).optional().describe('Batch: [{identifier, content?, metadata?, content_hash}]'),
-      dry_run: z.boolean().default(false).describe('Batch only — true: return the exact plan (every note, with a unified diff of its text) and change nothing'),
+      content: contentField.describe('New markdown body; omit to keep it'),
+      metadata: metadataField.describe('Fields to set, merged into the frontmatter; null removes one'),
+      content_hash: z.string().min(1, HASH_REQUIRED).optional().describe(`${CONTENT_HASH} (single update; required)`),
+      updates: z.array(updateItem).min(1).max(1000).optional().describe('Batch instead of one update; fields as for one'),
+      dry_run: planDryRunField('Batch only. '),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {

@@ -19,7 +19,7 @@ export const searchByDateRange = defineTool({
   input: z.object({
     start_date: dayArg.describe('first day, YYYY-MM-DD'),
     end_date: dayArg.describe('last day, YYYY-MM-DD'),
-    date_type: z.enum(['created', 'modified']).default('modified').describe('modified (default) | created'),
+    date_type: z.enum(['created', 'modified']).default('modified').describe('which date to compare'),
   }),
   output: z.object({ start_date: str, end_date: str, date_type: str, files: strs }),
   annotations: { title: 'Find notes by date', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -52,7 +52,7 @@ export const searchByFolder = defineTool({
   description: 'The notes in a folder (relative to the vault; "" or "." for its root), with recursive: true also those in its subfolders. Sorted vault paths.',
   input: z.object({
     folder: z.string().max(4_096).describe('the folder, e.g. "Projects/Active"'),
-    recursive: z.boolean().default(false).describe('include subfolders (default false)'),
+    recursive: z.boolean().default(false).describe('include subfolders'),
   }),
   output: z.object({ folder: str, recursive: bool, files: strs }),
   annotations: { title: 'List a folder', readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -4,7 +4,7 @@ import type { MetadataValue } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { byPath, filesOf } from '../context.js';
 import { editFrontmatter, FRONTMATTER_OPERATIONS, planFrontmatter } from '../frontmatter-edit.js';
-import { dryRunField } from '../../../kernel/dry-run.js';
+import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { notePath } from '../vault-paths.js';
 import { bool, modesOutput, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
 
@@ -18,7 +18,7 @@ const field = z
   .refine((f) => !/[\n\r\0]/.test(f), 'a field name is one line')
   .describe('the frontmatter field, e.g. "tags", "status", "company"');
 const value = z.string().max(100_000).optional().describe('the value; lists and mappings as JSON, e.g. \'["tag1", "tag2"]\' (not needed for remove)');
-const operation = z.enum(FRONTMATTER_OPERATIONS).default('set').describe('set (default) adds or replaces; remove deletes the field; append adds to a list (made if missing), skipping duplicates');
+const operation = z.enum(FRONTMATTER_OPERATIONS).default('set').describe('set adds or replaces; remove deletes the field; append adds to a list (made if missing), skipping duplicates');
 
 export const updateFrontmatter = defineTool({
   name: 'update_frontmatter',
@@ -42,7 +42,7 @@ export const batchUpdateFrontmatter = defineTool({
     field,
     value,
     operation,
-    dry_run: dryRunField,
+    dry_run: planDryRunField(),
   }),
   output: modesOutput(
     { field: str, operation: str, succeeded: num, failed: num, results: z.array(fileOutcome), operation_id: str },
@@ -107,7 +107,7 @@ export const listFilesByFrontmatter = defineTool({
   input: z.object({
     field,
     value: z.string().max(10_000).describe('the value to match'),
-    match_type: z.enum(MATCH_TYPES).default('contains').describe('contains (default) | equals'),
+    match_type: z.enum(MATCH_TYPES).default('contains').describe('How the value must match'),
   }),
   output: z.object({ field: str, value: str.optional(), match_type: str, files: strs }),
   annotations: { title: 'Find notes by frontmatter', readOnlyHint: true, idempotentHint: true, openWorldHint: false },

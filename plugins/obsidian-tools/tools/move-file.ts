@@ -4,7 +4,7 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { LINK_INDEX } from '../../links/service.js';
 import { filesOf } from '../context.js';
 import { moveNotes, previewMoves, type MoveDeps, type MoveOutcome, moveOutcomeOutput } from '../move.js';
-import { dryRunField } from '../../../kernel/dry-run.js';
+import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 
 const refusedMoves = z.array(z.object({ source: str, destination: str, error: str }));
@@ -24,7 +24,7 @@ export const moveFile = defineTool({
   name: 'move_file',
   description:
     'Move (or rename) a note inside the vault. When its name changes, [[old name]] and [[old name|alias]] links to it in other notes are rewritten to the new name, as Obsidian does.',
-  input: z.object({ source, destination, dry_run: dryRunField }),
+  input: z.object({ source, destination, dry_run: planDryRunField() }),
   output: modesOutput(moveOutcomeOutput, { operation_id: str }, planPreviewOutput, { refused_moves: refusedMoves }),
   annotations: { title: 'Move a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
@@ -45,7 +45,7 @@ export const batchMoveFiles = defineTool({
       .min(1)
       .max(1_000)
       .describe('the moves: [{"source": "old/path.md", "destination": "new/path.md"}, ...]'),
-    dry_run: dryRunField,
+    dry_run: planDryRunField(),
   }),
   output: modesOutput(
     { succeeded: num, failed: num, results: z.array(z.object({ ok: bool, error: z.object({ code: str, message: str }).optional() }).extend(z.object(moveOutcomeOutput).partial().shape)), operation_id: str },

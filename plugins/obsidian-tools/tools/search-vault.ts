@@ -18,12 +18,12 @@ export const searchVault = defineTool({
     'Search the vault. mode "hybrid" (default) fuses meaning (sentence vectors) and exact words by Reciprocal Rank Fusion; "semantic" finds notes by meaning even when no word is shared; "keyword" matches words exactly, notes holding every word first, then those holding some. Returns the best n_results notes, each with its path (source), the passage that matched (content) and a score.',
   input: z.object({
     query: z.string().trim().min(1).max(2_000).describe('what to look for, in plain words or a question'),
-    n_results: z.number().int().min(1).max(50).default(5).describe('how many notes to return (default 5, at most 50)'),
-    mode: z.enum(SEARCH_MODES).default('hybrid').describe('hybrid (default) | semantic | keyword'),
+    n_results: z.number().int().min(1).max(50).default(5).describe('how many notes to return'),
+    mode: z.enum(SEARCH_MODES).default('hybrid').describe('hybrid fuses semantic and keyword ranks'),
     wait_for_vectors: z
       .boolean()
       .default(false)
-      .describe('semantic/hybrid: first wait until every passage has its vector (progress sent if asked); false answers now from the vectors ready'),
+      .describe('semantic/hybrid: first wait until every passage has its vector (progress sent if asked)'),
   }),
   output: z.object({ query: str, mode: str, results: z.array(z.object({ source: str, content: str, score: num })), total: num, notice: str.optional(), vectors: z.object({ ready: num, total: num }).optional() }),
   annotations: { title: 'Search the vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -6,35 +6,36 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { durationField, instantField, rangeOf } from '../time-args.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
+import { limitField, offsetField } from '../../../toolkit/tool-fields.js';
 
 export const SEARCH_ADVANCED_MAX_LIMIT = 500;
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 const metadataFilter = z.object({
-  key: z.string().min(1).describe('Metadata key, e.g. "status" or "tags"'),
+  key: z.string().min(1).describe('e.g. "status" or "tags"'),
   operator: z.enum(METADATA_OPERATORS).default('=').describe('LIKE takes % and _ wildcards; IN a list or "a,b,c"'),
-  value: z.union([scalar, z.array(scalar)]).describe('Compared as stored: numbers as numbers, dates as dates, lists element-wise'),
+  value: z.union([scalar, z.array(scalar)]).describe('Compared typed: numbers, dates; lists element-wise'),
 });
 
 const sortEntry = z.object({
-  field: z.string().min(1).describe('title, type, created, updated, size, score, or metadata.<key> (e.g. metadata.priority)'),
+  field: z.string().min(1).describe('title, type, created, updated, size, score or metadata.<key>'),
   order: z.enum(['asc', 'desc']).default('asc'),
 });
 
 const input = z.object({
-  type: z.string().min(1).optional().describe('Only notes of this type, e.g. "todo"'),
-  metadata_filters: z.array(metadataFilter).max(20).optional().describe('All must hold, e.g. [{"key":"priority","operator":">=","value":3}]'),
-  updated_within: durationField('Updated'),
-  updated_after: instantField('Updated at or after'),
-  updated_before: instantField('Updated before'),
-  created_within: durationField('Created'),
-  created_after: instantField('Created at or after'),
-  created_before: instantField('Created before'),
-  content_contains: z.string().max(500).optional().describe('Content holds these words in this order (case and accents ignored)'),
-  sort: z.array(sortEntry).max(5).optional().describe('Sort keys, first wins; default updated desc'),
-  limit: z.number().int().min(1).max(SEARCH_ADVANCED_MAX_LIMIT).default(50).describe('Most results'),
-  offset: z.number().int().min(0).default(0).describe('Skip this many (paging; see has_more)'),
+  type: z.string().min(1).optional().describe('Only this note type'),
+  metadata_filters: z.array(metadataFilter).max(20).optional().describe('All must hold'),
+  updated_within: durationField(),
+  updated_after: instantField('At or after'),
+  updated_before: instantField('Before'),
+  created_within: durationField(),
+  created_after: instantField('At or after'),
+  created_before: instantField('Before'),
+  content_contains: z.string().max(500).optional().describe('These words in this order; case and accents ignored'),
+  sort: z.array(sortEntry).max(5).optional().describe('First key wins; default: updated desc'),
+  limit: limitField(50, SEARCH_ADVANCED_MAX_LIMIT),
+  offset: offsetField,
   fields: searchFieldsField,
   vault_id: vaultIdField,
 });
@@ -42,7 +43,7 @@ const input = z.object({
 export function searchNotesAdvancedTool(deps: SearchToolDeps) {
   return defineTool({
     name: 'search_notes_advanced',
-    description: 'Find notes by type, metadata (typed comparisons), dates, content and sort them.',
+    description: 'Find notes by type, metadata (typed comparisons), dates and content, sorted.',
     input,
     output: searchOutput,
     annotations: { title: 'Search notes (structured)', ...ANNOTATIONS },

@@ -6,6 +6,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { respond, type SearchResponse, searchOutput } from '../render.js';
 import { renderSqlRows } from '../sql-rows.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
+import { limitField } from '../../../toolkit/tool-fields.js';
 
 const param = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -14,15 +15,15 @@ export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<Sea
   return defineTool({
     name: 'search_notes_sql',
     description:
-      'Run one read-only SELECT over the index: notes(id, title, content, type, filename, path, created, updated, size), ' +
-      'note_metadata(note_id, key, value, value_type), notes_fts (FTS5). Rows naming a note id come back as search results.',
+      'One read-only SELECT over the index: notes(id, title, content, type, filename, path, created, updated, size), ' +
+      'note_metadata(note_id, key, value, value_type), notes_fts (FTS5). Rows with a note id come back as search results.',
     input: z.object({
-      query: z.string().min(1).describe('One SELECT (or WITH ... SELECT) statement; no writes, PRAGMA, ATTACH or second statement'),
+      query: z.string().min(1).describe('SELECT or WITH ... SELECT; no PRAGMA or ATTACH'),
       params: z
         .union([z.array(param), z.record(z.string(), param)])
         .optional()
-        .describe('Values bound to ? (a list) or to @name / :name (an object)'),
-      limit: z.number().int().min(1).max(cap).default(Math.min(100, cap)).describe('Most rows'),
+        .describe('For ? (a list) or @name / :name (an object)'),
+      limit: limitField(Math.min(100, cap), cap),
       fields: searchFieldsField,
       vault_id: vaultIdField,
     }),

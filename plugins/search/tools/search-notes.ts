@@ -4,6 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
+import { limitField, offsetField } from '../../../toolkit/tool-fields.js';
 
 export const SEARCH_NOTES_MAX_LIMIT = 100;
 
@@ -12,11 +13,11 @@ const input = z.object({
     .string()
     .max(1000)
     .default('')
-    .describe('Words to find (all must match): "exact phrase", plan* (prefix), -word (exclude), a OR b. Empty: most recently updated notes'),
-  type_filter: z.string().min(1).optional().describe('Only notes of this type, e.g. "meeting"'),
-  limit: z.number().int().min(1).max(SEARCH_NOTES_MAX_LIMIT).default(10).describe('Most results'),
-  offset: z.number().int().min(0).default(0).describe('Skip this many (paging; see has_more)'),
-  use_regex: z.boolean().default(false).describe('Treat query as a JavaScript regex over title and content (case-insensitive; /source/flags to choose flags)'),
+    .describe('All words must match: "exact phrase", plan* (prefix), -word (exclude), a OR b; empty: latest notes'),
+  type_filter: z.string().min(1).optional().describe('Only this note type'),
+  limit: limitField(10, SEARCH_NOTES_MAX_LIMIT),
+  offset: offsetField,
+  use_regex: z.boolean().default(false).describe('query is a JavaScript regex over title and content: case-insensitive, or /source/flags'),
   fields: searchFieldsField,
   vault_id: vaultIdField,
 });

@@ -3,14 +3,15 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { TagIndex } from '../tag-index.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
+import { limitField } from '../../../toolkit/tool-fields.js';
 
 export function listTagsTool(index: TagIndex) {
   return defineTool({
     name: 'list_tags',
-    description: 'All tags in the vault (frontmatter and inline #tags, case-insensitive) with how many notes carry each, most used first.',
+    description: 'All tags (frontmatter and inline #tags, case-insensitive) with their note counts, most used first.',
     input: z.object({
-      prefix: z.string().min(1).optional().describe('Only tags starting with this, e.g. "project/" for nested tags'),
-      limit: z.number().int().min(1).max(10_000).default(200).describe('At most this many tags (default 200); the answer says when more exist'),
+      prefix: z.string().min(1).optional().describe('Only tags starting with this, e.g. "project/"'),
+      limit: limitField(200, 10_000),
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, tags: z.array(z.object({ tag: str, count: num })), total: num, truncated: bool.optional() }),

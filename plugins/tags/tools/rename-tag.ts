@@ -4,17 +4,18 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renameTag } from '../rename.js';
 import type { TagIndex } from '../tag-index.js';
 import { bool, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
+import { previewFirstField } from '../../../toolkit/tool-fields.js';
 
 export function renameTagTool(index: TagIndex) {
   return defineTool({
     name: 'rename_tag',
     description:
-      'Rename a tag in every note: frontmatter tags and inline #tags, nested tags too (#a/b → #x/b). Dry run by default: lists each change; pass dry_run: false to apply.',
+      'Rename a tag in every note: frontmatter and inline #tags, nested ones too (#a/b → #x/b).',
     input: z.object({
-      from: z.string().min(1).describe('The tag to rename, with or without #'),
-      to: z.string().min(1).describe('Its new name (an existing tag merges the two)'),
-      dry_run: z.boolean().default(true).describe('true (default): list the changes only; false: write them'),
-      include_nested: z.boolean().default(true).describe('Also rename nested tags below it (default true)'),
+      from: z.string().min(1).describe('With or without #'),
+      to: z.string().min(1).describe('New name; an existing tag merges'),
+      dry_run: previewFirstField,
+      include_nested: z.boolean().default(true).describe('Also rename tags nested below it'),
       vault_id: vaultIdField,
     }),
     output: z.object({ success: bool, dry_run: bool, from: str, to: str, notes: z.array(z.object({ id: str, title: str, frontmatter: z.object({ before: strs, after: strs }).optional(), inline: z.array(z.object({ line: num, before: str, after: str })) })), notes_affected: num, occurrences: num, notes_updated: num, not_rewritten: z.array(z.object({ id: str, reason: str })), hint: str.optional(), plan: z.object(planPreviewOutput).optional(), operation_id: str.optional() }),

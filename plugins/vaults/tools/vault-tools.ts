@@ -10,7 +10,7 @@ import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.
 import type { VaultRootPolicy } from '../allowed-roots.js';
 import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
 
-const vaultId = z.string().min(1).describe('Vault id, e.g. "work"');
+const vaultId = z.string().min(1);
 
 /** A registry entry as the tools show it. */
 const vaultOutput = z.object({
@@ -36,7 +36,7 @@ async function describeVault(ctx: ToolContext, entry: VaultEntry | undefined) {
 
 export const listVaultsTool = defineTool({
   name: 'list_vaults',
-  description: 'List all configured vaults and which one is current.',
+  description: 'All registered vaults, marking the current one (where calls without vault_id go).',
   input: z.object({}),
   output: z.object({ vaults: z.array(vaultOutput), current_vault: nullableStr, served_vault: str }),
   annotations: { title: 'List vaults', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -55,14 +55,14 @@ export type RootPolicyOf = (ctx: ToolContext) => VaultRootPolicy;
 export const createVaultTool = (policyOf: RootPolicyOf) => defineTool({
   name: 'create_vault',
   description:
-    'Create a vault: a folder with the default note types, registered under an id. Files already there are kept. ' +
-    'The folder must be below an allowed root: by default the folder holding the served vault (relative paths start there), plus plugins.vaults.allowed_roots; never a hidden or system folder. A refusal names the allowed roots.',
+    'Register a folder as a vault with the default note types; files there are kept. It must be below an allowed root: ' +
+    "the served vault's parent (relative paths start there) or plugins.vaults.allowed_roots; not hidden or a system folder.",
   input: z.object({
     vault_id: vaultId,
     name: z.string().min(1).describe('Display name'),
-    path: z.string().min(1).describe('Folder for the vault (created if missing)'),
+    path: z.string().min(1).describe('Folder, created if missing'),
     description: z.string().optional().describe('What this vault is for'),
-    switch_to: z.boolean().optional().describe('Make it the current vault (default false)'),
+    switch_to: z.boolean().optional().describe('Also make it current'),
   }),
   output: z.object({ success: bool, vault: vaultOutput.optional(), message: str }),
   annotations: { title: 'Create vault', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -92,7 +92,7 @@ export const createVaultTool = (policyOf: RootPolicyOf) => defineTool({
 export const switchVaultTool = (policyOf: RootPolicyOf) => defineTool({
   name: 'switch_vault',
   description:
-    'Make another registered vault the current one; later calls without vault_id go to it. Only vaults below an allowed root (see create_vault) can be switched to here; the notekernel CLI switches to any.',
+    'Make a registered vault the current one (see list_vaults). Only below an allowed root (see create_vault); the CLI switches to any.',
   input: z.object({ vault_id: vaultId }),
   output: z.object({ success: bool, vault: vaultOutput, message: str }),
   annotations: { title: 'Switch vault', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -109,7 +109,7 @@ export const switchVaultTool = (policyOf: RootPolicyOf) => defineTool({
 
 export const getCurrentVaultTool = defineTool({
   name: 'get_current_vault',
-  description: 'Show the vault being served: id, name, path, description and note counts.',
+  description: 'The served vault: id, name, path, description, note count.',
   input: z.object({}),
   output: z.object({ id: str, name: str, path: str, description: nullableStr, registered: bool, profile: str, note_count: num, last_used: str.optional() }),
   annotations: { title: 'Current vault', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -134,7 +134,7 @@ export const updateVaultTool = defineTool({
   name: 'update_vault',
   description: "Change a vault's name or description.",
   input: z
-    .object({ vault_id: vaultId, name: z.string().min(1).optional().describe('New display name'), description: z.string().optional().describe('New description') })
+    .object({ vault_id: vaultId, name: z.string().min(1).optional().describe('New display name'), description: z.string().optional() })
     .refine((a) => a.name !== undefined || a.description !== undefined, { message: 'Give name or description', path: ['name'] }),
   output: z.object({ success: bool, vault: vaultOutput.optional() }),
   annotations: { title: 'Update vault', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -150,7 +150,7 @@ export const updateVaultTool = defineTool({
 
 export const removeVaultTool = defineTool({
   name: 'remove_vault',
-  description: 'Remove a vault from the registry. Its files are kept on disk.',
+  description: 'Unregister a vault; its files stay on disk.',
   input: z.object({ vault_id: vaultId }),
   output: z.object({ success: bool, removed: vaultOutput, message: str }),
   annotations: { title: 'Remove vault', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

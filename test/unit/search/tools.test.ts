@@ -148,12 +148,15 @@ describe('a limit above the maximum', () => {
 });
 
 describe('tool declarations', () => {
-  it('describe every argument and carry read-only annotations', () => {
+  // vault_id, limit and offset say all by name, bounds and default (decision 017: described once, not on every tool).
+  const selfExplained = new Set(['vault_id', 'limit', 'offset']);
+  it('describe every other argument and carry read-only annotations', () => {
     for (const name of ['search_notes', 'search_notes_advanced', 'search_notes_sql']) {
       const tool = t.vault.tools().find((x) => x.name === name);
       expect(tool?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
       const props = (tool?.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
-      for (const [arg, schema] of Object.entries(props)) expect(schema.description, `${name}.${arg}`).toBeTruthy();
+      for (const [arg, schema] of Object.entries(props)) if (!selfExplained.has(arg)) expect(schema.description, `${name}.${arg}`).toBeTruthy();
+      expect(Object.keys(props)).toEqual(expect.arrayContaining(['limit', 'vault_id']));
     }
   });
 });
