@@ -204,14 +204,10 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   /**
-   * The opening scan and history walk run behind the open: a client's `initialize` and
-   * `tools/list` are answered while the entries are read (decision 026). Calls that need the
-   * entries wait for the scan; a failed scan fails them with its reason.
-   */
-  /**
    * Runs `open` (the entry scan and history walk) behind the open: after `delayMs`, or at once
-   * when a call needs the entries. A client's handshake is answered before the walk, which is
-   * CPU on the one JavaScript thread, competes with it (as fs-sqlite's refresh, decision 013).
+   * when a call needs the entries, so a client's `initialize` and `tools/list` are answered
+   * before the walk competes with them for the one JavaScript thread (decision 026). Calls that
+   * need the entries wait for the scan; a failed scan fails them with its reason.
    */
   openInBackground(open: () => Promise<void>, delayMs = 0): void {
     let begin: () => void = () => {};
