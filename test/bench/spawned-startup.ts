@@ -8,6 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createKernel } from '../../app/index.js';
@@ -18,15 +20,24 @@ import { fmt, percentile, type BenchRow } from './stats.js';
 
 const RUNS = 11;
 
-async function firstAnswer(cli: string, root: string, noteId: string): Promise<number> {
+async function firstAnswer(cli: string, root: string, noteId: string, args = [cli, 'serve', '--vault', root, '--log-level', 'warn']): Promise<number> {
   const start = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--vault', root, '--log-level', 'warn'] });
+  const transport = new StdioClientTransport({ command: process.execPath, args });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   await client.callTool({ name: 'get_note', arguments: { identifier: noteId } });
   const ms = performance.now() - start;
   await client.close();
   return ms;
+}
+
+/** The SDK-only server (sdk-floor-server.ts) bundled into one CommonJS file, as our CLI is bundled. */
+async function bundleFloor(outDir: string): Promise<string> {
+  const file = path.join(outDir, 'sdk-floor.cjs');
+  const build = await rolldown({ input: fileURLToPath(new URL('./sdk-floor-server.js', import.meta.url)), platform: 'node', logLevel: 'silent' });
+  await build.write({ file, format: 'cjs' });
+  await build.close();
+  return file;
 }
 
 /** `root` is an indexed flint vault holding `noteId`. */
@@ -38,13 +49,18 @@ export async function benchSpawnedStartup(root: string, noteId: string): Promise
   const bare: number[] = [];
   const ours: number[] = [];
   const theirs: number[] = [];
+  const floor: number[] = [];
+  const floorServer = await bundleFloor(path.dirname(root));
+  const floorAnswer = () => firstAnswer(floorServer, root, noteId, [floorServer, root]);
   await firstAnswer(CLI, root, noteId); // the page cache holds the files, as on a used machine
+  await floorAnswer();
   if (other) await firstAnswer(other, root, noteId);
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
     spawnSync(process.execPath, ['-e', '0'], { env: getDefaultEnvironment() });
     bare.push(performance.now() - start);
     ours.push(await firstAnswer(CLI, root, noteId));
+    floor.push(await floorAnswer());
     if (other) theirs.push(await firstAnswer(other, root, noteId));
   }
   const bareP50 = percentile(bare, 50);
@@ -57,6 +73,14 @@ export async function benchSpawnedStartup(root: string, noteId: string): Promise
     pass: !judged || (percentile(samples, 50) <= 300 && percentile(samples, 50) <= 3 * bareP50),
   });
   const rows = [row('', ours, true)];
+  rows.push({
+    bench: 'floor: the MCP SDK alone, bundled, one tool reading the note file (spawned, MCP stdio)',
+    value: `p50 ${fmt(percentile(floor, 50))}, p95 ${fmt(percentile(floor, 95))}`,
+    target: '(info)',
+    baseline: `bare node start ${fmt(bareP50)}; ours p50 ${fmt(percentile(ours, 50))}`,
+    ratio: `${(percentile(floor, 50) / bareP50).toFixed(1)}× bare node; ours ${(percentile(ours, 50) / percentile(floor, 50)).toFixed(2)}× floor`,
+    pass: true,
+  });
   if (other) rows.push(row(`, ${other}`, theirs, false));
   return rows;
 }
