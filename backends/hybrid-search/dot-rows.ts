@@ -1,8 +1,9 @@
 /**
  * The vector matrix's rows and its one hot loop: every row's dot product with a query. The rows
  * live in WebAssembly memory, and a WebAssembly function of 142 bytes multiplies four floats at a time
- * (128-bit SIMD, in Node since 16.4): at 13k × 512-d it was 3–4× the JavaScript loop's speed
- * (decision 023). Where WebAssembly SIMD is missing the same rows are scanned in JavaScript.
+ * (128-bit SIMD, in Node since 16.4): at 13k × 512-d 6–10× the JavaScript loop's speed, and
+ * ~2× simsimd's or usearch's exact scan (decision 032, `test/bench/vector-scan.ts`). Where
+ * WebAssembly SIMD is missing the same rows are scanned in JavaScript.
  *
  * Memory layout: the query (dim floats), then the rows (capacity × dim), then one score per row.
  * Growing keeps the rows where they are; the scores are scratch and simply move.
