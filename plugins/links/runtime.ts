@@ -111,16 +111,25 @@ export class LinksRuntime implements LinkIndexService {
     else await initial;
   }
 
-  /** The name index from the link index's own note states, when it may answer before the reconcile. */
+  /**
+   * The name index from the link index's own note states, when it may answer before the reconcile.
+   * A shortcut only: when the index cannot be read (damaged: the store's connection has reported
+   * it and a rebuild follows), the link queries wait for the reconcile instead.
+   */
   private namesFromIndex(): boolean {
-    if (!this.deps.store.whenReadable || !answersBeforeReconcile(this.links)) return false;
-    const states = this.links.states();
-    if (states.size === 0) return false;
-    this.names.rebuildFromNames(
-      [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
-      this.links.formers(),
-    );
-    return true;
+    try {
+      if (!this.deps.store.whenReadable || !answersBeforeReconcile(this.links)) return false;
+      const states = this.links.states();
+      if (states.size === 0) return false;
+      this.names.rebuildFromNames(
+        [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
+        this.links.formers(),
+      );
+      return true;
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'links: the link index cannot be read; link queries wait for the start-up reconcile');
+      return false;
+    }
   }
 
   /** Catches up with the store; `scheduleRepair` is off when a repair is the caller. */

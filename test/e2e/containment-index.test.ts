@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateVault, rng, type GeneratedVault } from '../support/generate-vault.js';
 import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
 import { removeDir, tempDir } from '../support/temp.js';
@@ -16,14 +16,23 @@ let root: string;
 let vault: GeneratedVault;
 const sessions: StdioSession[] = [];
 
-beforeAll(async () => {
+const roots: string[] = [];
+
+async function freshVault(): Promise<void> {
   root = await tempDir('nk-e2e-index-');
+  roots.push(root);
   vault = generateVault(root, 600, { plantEvery: 50 });
+}
+
+beforeAll(freshVault);
+
+// Each test serves the vault alone: a server left from the last one would find (and log) the damage instead.
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
 });
 
 afterAll(async () => {
-  await Promise.all(sessions.map((s) => s.close()));
-  await removeDir(root);
+  await Promise.all(roots.map((r) => removeDir(r)));
 });
 
 async function serve(): Promise<StdioSession> {
@@ -163,27 +172,32 @@ describe('a damaged index page', () => {
     await eventually(() => answersCorrectly(again), 15_000);
   });
 
-  it('the index truncated while serving: every write whose file landed is reported done; rebuilt', async () => {
+  it('the index cut short while serving (its schema too): every write is reported as it landed, the server stays up, the next start rebuilds', async () => {
+    // A vault of its own, its pages checkpointed into the file before the cut, so the cut is
+    // real (pages still in the WAL would hide it). Damage that reaches the schema is beyond an
+    // in-place rebuild: the server says so and keeps answering; a restart rebuilds.
+    await freshVault();
     const session = await serve();
     expect(await answersCorrectly(session), lastFailure).toBe(true);
+    checkpointFromAnotherConnection();
     fs.truncateSync(indexFile(), Math.floor(fs.statSync(indexFile()).size / 3));
     touchFromAnotherConnection();
-    let done = 0;
+    let read = 0;
     for (let i = 0; i < 40; i++) {
       const listed = (await callTool(session.client, 'get_note', { identifier: `daily/note-${i * 5 + 1}.md` })).body as { content_hash?: string; id?: string };
       const hash = listed.content_hash;
       if (!hash) continue;
+      read++;
       const answer = await callTool(session.client, 'update_note', { identifier: listed.id, content_hash: hash, content: `updated after truncation zqtrunc${i}` });
       const onDisk = fs.readFileSync(path.join(root, listed.id as string), 'utf8').includes(`zqtrunc${i}`);
       expect(answer.isError, JSON.stringify(answer.body)).toBe(!onDisk);
-      if (onDisk) done++;
     }
-    expect(done).toBeGreaterThan(0);
-    await eventually(async () => {
-      const found = await callTool(session.client, 'search_notes', { query: 'zqtrunc0' });
-      return session.stderr().includes('rebuilt from the files') && !found.isError && (found.body as { results: unknown[] }).results.length === 1 && (await answersCorrectly(session));
-    }, 15_000);
+    // Notes are read from their files whatever the index's state.
+    expect(read).toBe(40);
+    expect(session.stderr()).toContain('the index is damaged');
+    await session.close();
+    const again = await serve();
+    await eventually(() => answersCorrectly(again), 15_000);
     expect(damaged()).toBe(false);
-    expect(session.stderr()).toContain('rebuilt from the files');
   });
 });
