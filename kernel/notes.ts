@@ -9,7 +9,7 @@ import { callCaller } from './caller.js';
 import path from 'node:path';
 import type { NoteStore, NoteUpdate, ExternalChange, VaultFiles } from './backend.js';
 import { contentHash } from './util/hash.js';
-import type { FileText, JournalEntry, JournalStep } from './journal.js';
+import type { FileText, JournalEntry, JournalStep, ReplacedBy } from './journal.js';
 import { newEntryId, stateOf } from './operations.js';
 import { testCrashPoint } from './test-crash.js';
 import { requireMember } from './backend.js';
@@ -222,7 +222,7 @@ export class NoteService {
         throw new ContentHashMismatchError(before.hash, item.expectedHash, { identifier: item.path });
       }
       if (!item.file && item.text !== null && this.deps.store.readsNoteAt?.(item.path) === false) throw new ValidationError(`${item.path} is not where this vault keeps a note.`, { path: item.path });
-      return { step: { kind: 'text', path: item.path, before: before ?? null, text: item.text, ...(item.file ? { file: true as const } : {}) } };
+      return { step: { kind: 'text', path: item.path, before: before ?? null, text: item.text, ...(item.file ? { file: true as const } : {}), ...(item.replacedBy ? { replacedBy: item.replacedBy } : {}) } };
     }
     if (item.kind === 'move') {
       const previous = await this.require(item.id);
@@ -353,6 +353,9 @@ export class NoteService {
     const now = await this.readText(step.path);
     if (!now) throw new NotFoundError(`No file at ${step.path}.`, { path: step.path });
     if (step.before && now.hash !== step.before.hash) throw new ContentHashMismatchError(now.hash, step.before.hash, { identifier: step.path });
+    if (step.replacedBy && (await this.readText(step.replacedBy.path))?.hash !== step.replacedBy.hash) {
+      throw new ConflictError(`${step.path} was kept: ${step.replacedBy.path}, which replaces it, is not in place as planned.`, { path: step.path, replaced_by: step.replacedBy.path });
+    }
     await files.remove(step.path);
     return fileAnswer(step.path, '');
   }
@@ -401,7 +404,7 @@ export type PlanItem =
   /** To another type; `to` is the id the store gives it there (the journal finds it by it after a crash). */
   | { kind: 'move'; id: string; type: string; to: string; expectedHash: string }
   /** A note file's exact new text (`null`: removed), if it is still at `expectedHash` (`null`: no file yet). */
-  | { kind: 'text'; path: string; text: string | null; expectedHash: string | null; file?: true };
+  | { kind: 'text'; path: string; text: string | null; expectedHash: string | null; file?: true; replacedBy?: ReplacedBy };
 
 type TextStep = Extract<JournalStep, { kind: 'text' }>;
 

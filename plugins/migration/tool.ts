@@ -49,7 +49,15 @@ export const migrateTool = defineTool({
     // The step's paths are relative to the folder it ran on; the journal's to the store's root.
     const prefix = path.relative(await fs.realpath(files.root), report.rootDir).split(path.sep).filter(Boolean).join('/');
     const vaultPath = (rel: string) => (prefix ? `${prefix}/${rel}` : rel);
-    const items: PlanItem[] = changes.map((c) => ({ kind: 'text', file: true, path: vaultPath(c.path), text: c.text, expectedHash: c.before === null ? null : contentHash(c.before) }));
+    const items: PlanItem[] = changes.map((c) => ({
+      kind: 'text',
+      file: true,
+      path: vaultPath(c.path),
+      text: c.text,
+      expectedHash: c.before === null ? null : contentHash(c.before),
+      // A v1 file goes only once its v2 file is in place: never an entry lost.
+      ...(c.replacedBy ? { replacedBy: { path: vaultPath(c.replacedBy.path), hash: contentHash(c.replacedBy.text) } } : {}),
+    }));
     if (dryRun) return { ...report, plan: await ctx.notes.previewPlan('migrate', items) };
     ctx.progress.start('migrating entries', items.length);
     const applied = await ctx.notes.applyPlan('migrate', items);

@@ -25,6 +25,8 @@ export interface FileChange {
   path: string;
   before: string | null;
   text: string | null;
+  /** For a removal: the file that replaces it, whose text must be in place first. */
+  replacedBy?: { path: string; text: string };
   /** The file's modification time to set once written (v1's updatedAt). */
   updatedAt?: Date;
 }

@@ -2,7 +2,8 @@
  * Journal recovery of plain-file steps (`text` with `file: true`: the migrate tool's v1 entries,
  * decision 025) on a real markdown-git vault: a migration cut short — the v2 file written, the
  * v1 file not yet removed — is finished at the next open; and rolled back, the v2 file removed,
- * when the v1 file was edited by someone else in between.
+ * when the v1 file was edited by someone else in between. And a v1 file is never removed while
+ * the v2 file replacing it is not in place (its create failed): the entry is never lost.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,6 +72,25 @@ describe('journal recovery of plain-file steps', () => {
       const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
       expect(kept?.state).toBe('rolled-back');
       expect(kept?.recovery?.problems.join(' ')).toContain(V1_PATH);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps a v1 file whose v2 file could not be written (another file took its name)', async () => {
+    const t = await createTestKernel({ profile: 'agent-memory', init: false });
+    roots.push(t.root);
+    const other = '# Someone else\n\nTheirs.\n';
+    fs.writeFileSync(path.join(t.root, V1_PATH), V1);
+    fs.writeFileSync(path.join(t.root, V2_PATH), other);
+    try {
+      const applied = await t.vault.notes.applyPlan('migrate', [
+        { kind: 'text', file: true, path: V2_PATH, text: V2, expectedHash: null },
+        { kind: 'text', file: true, path: V1_PATH, text: null, expectedHash: contentHash(V1), replacedBy: { path: V2_PATH, hash: contentHash(V2) } },
+      ]);
+      expect(applied.results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(String((applied.results[1] as PromiseRejectedResult).reason)).toContain('is not in place');
+      expect([read(t.root, V2_PATH), read(t.root, V1_PATH)]).toEqual([other, V1]);
     } finally {
       await t.close();
     }

@@ -51,7 +51,7 @@ async function migrateOne(input: StepInput, rel: string, report: MigrationReport
       return void report.errors.push({ path: rel, reason: `${to} already exists with other content; the file was left as it is` });
     }
     if (existing === undefined) input.plan?.push({ path: to, before: null, text: outcome.text, ...time });
-    input.plan?.push({ path: rel, before: text, text: null });
+    input.plan?.push({ path: rel, before: text, text: null, replacedBy: { path: to, text: outcome.text } });
     if (!input.dryRun) {
       if (existing === undefined) {
         try {
