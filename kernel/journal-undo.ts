@@ -96,10 +96,10 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
     if (step.kind === 'text') {
       if (changed.includes(t)) {
         if (step.before === null) continue; // a file it made that someone worked on since stays
-        plan.push({ id, outcome: 'conflict_copy', step: { kind: 'text', path: conflictPath(step.path, entryId), before: null, text: step.before.text } });
+        plan.push({ id, outcome: 'conflict_copy', step: { kind: 'text', path: conflictPath(step.path, entryId), before: null, text: step.before.text, ...fileFlag(step) } });
       } else {
         const outcome = step.before === null ? 'deleted' : step.text === null ? 'recreated' : 'restored';
-        plan.push({ id, outcome, step: { kind: 'text', path: step.path, before: t.file ?? null, text: step.before?.text ?? null } });
+        plan.push({ id, outcome, step: { kind: 'text', path: step.path, before: t.file ?? null, text: step.before?.text ?? null, ...fileFlag(step) } });
       }
       continue;
     }
@@ -157,6 +157,11 @@ export async function markUndone(journal: JournalStorage, entry: JournalEntry, e
   if (entry.undoes === undefined) return;
   const undone = (entries ?? (await journal.list())).find((e) => e.id === entry.undoes);
   if (undone?.state === 'undone') await journal.finish({ ...undone, state: 'done' });
+}
+
+/** A plain-file step (a migration's v1 entry) is undone as a plain file too. */
+function fileFlag(step: Extract<JournalStep, { kind: 'text' }>): { file?: true } {
+  return step.file ? { file: true } : {};
 }
 
 /** Beside the note, for a forced undo of an exact-text change: "Plan (conflict copy <entry>).md". */

@@ -33,8 +33,16 @@ export type JournalStep =
   /**
    * A note file's exact text (a store with `files`: frontmatter as the user wrote it, no keys
    * added): `before` null, a new file; `text` null, the file removed. Its after hash is known.
+   * `file: true`: a plain file of the vault the store may not read as a note (a migration's v1
+   * entry): written and removed through `files` alone, no note announced. `replacedBy`: a file
+   * removed only while the file replacing it is in place with that hash (its create may fail).
    */
-  | { kind: 'text'; path: string; before: FileText | null; text: string | null };
+  | { kind: 'text'; path: string; before: FileText | null; text: string | null; file?: true; replacedBy?: ReplacedBy };
+
+export interface ReplacedBy {
+  path: string;
+  hash: string;
+}
 
 export interface FileText {
   text: string;

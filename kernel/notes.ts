@@ -9,7 +9,7 @@ import { callCaller } from './caller.js';
 import path from 'node:path';
 import type { NoteStore, NoteUpdate, ExternalChange, VaultFiles } from './backend.js';
 import { contentHash } from './util/hash.js';
-import type { FileText, JournalEntry, JournalStep } from './journal.js';
+import type { FileText, JournalEntry, JournalStep, ReplacedBy } from './journal.js';
 import { newEntryId, stateOf } from './operations.js';
 import { testCrashPoint } from './test-crash.js';
 import { requireMember } from './backend.js';
@@ -221,8 +221,8 @@ export class NoteService {
         if (!before) throw new NotFoundError(`No note at ${item.path}.`, { path: item.path });
         throw new ContentHashMismatchError(before.hash, item.expectedHash, { identifier: item.path });
       }
-      if (item.text !== null && this.deps.store.readsNoteAt?.(item.path) === false) throw new ValidationError(`${item.path} is not where this vault keeps a note.`, { path: item.path });
-      return { step: { kind: 'text', path: item.path, before: before ?? null, text: item.text } };
+      if (!item.file && item.text !== null && this.deps.store.readsNoteAt?.(item.path) === false) throw new ValidationError(`${item.path} is not where this vault keeps a note.`, { path: item.path });
+      return { step: { kind: 'text', path: item.path, before: before ?? null, text: item.text, ...(item.file ? { file: true as const } : {}), ...(item.replacedBy ? { replacedBy: item.replacedBy } : {}) } };
     }
     if (item.kind === 'move') {
       const previous = await this.require(item.id);
@@ -334,10 +334,30 @@ export class NoteService {
 
   /** One text step as planned: the file written, or removed. */
   async applyText(step: TextStep): Promise<Note> {
+    if (step.file) return this.applyFileText(step);
     if (step.text === null) return this.delete(step.path, step.before?.hash);
     const note = await this.writeText(step.path, step.text, step.before?.hash ?? null);
     if (!note) throw new ValidationError(`${step.path} was written but is not where this vault keeps a note.`, { path: step.path });
     return note;
+  }
+
+  /**
+   * A `file` text step: the vault file written or removed as planned, if it is still at its
+   * planned before hash, through `files` alone. A note the store reads there is announced as
+   * `writeText` does; a plain file (a v1 entry) is not a note: its answer carries the path as
+   * id and the file's hash, which is what the journal records. The caller refreshes the store.
+   */
+  private async applyFileText(step: TextStep): Promise<Note> {
+    const files = this.files('a file step');
+    if (step.text !== null) return (await this.writeText(step.path, step.text, step.before?.hash ?? null)) ?? fileAnswer(step.path, step.text);
+    const now = await this.readText(step.path);
+    if (!now) throw new NotFoundError(`No file at ${step.path}.`, { path: step.path });
+    if (step.before && now.hash !== step.before.hash) throw new ContentHashMismatchError(now.hash, step.before.hash, { identifier: step.path });
+    if (step.replacedBy && (await this.readText(step.replacedBy.path))?.hash !== step.replacedBy.hash) {
+      throw new ConflictError(`${step.path} was kept: ${step.replacedBy.path}, which replaces it, is not in place as planned.`, { path: step.path, replaced_by: step.replacedBy.path });
+    }
+    await files.remove(step.path);
+    return fileAnswer(step.path, '');
   }
 
   private files(what: string): VaultFiles {
@@ -384,7 +404,7 @@ export type PlanItem =
   /** To another type; `to` is the id the store gives it there (the journal finds it by it after a crash). */
   | { kind: 'move'; id: string; type: string; to: string; expectedHash: string }
   /** A note file's exact new text (`null`: removed), if it is still at `expectedHash` (`null`: no file yet). */
-  | { kind: 'text'; path: string; text: string | null; expectedHash: string | null };
+  | { kind: 'text'; path: string; text: string | null; expectedHash: string | null; file?: true; replacedBy?: ReplacedBy };
 
 type TextStep = Extract<JournalStep, { kind: 'text' }>;
 
@@ -398,6 +418,12 @@ export interface Prepared {
   step: JournalStep;
   previous?: Note;
   titleChanged?: boolean;
+}
+
+/** What a `file` step answers for a plain file: its path and hash (a removed file: the empty text's). */
+function fileAnswer(relPath: string, text: string): Note {
+  const now = new Date().toISOString();
+  return { id: relPath, title: path.posix.basename(relPath).replace(/\.md$/i, ''), content: text, tags: [], metadata: {}, created: now, updated: now, contentHash: contentHash(text) };
 }
 
 /** Creates run a few at once (their fsyncs share the filesystem journal's commits). */

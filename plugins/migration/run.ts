@@ -5,8 +5,9 @@ import { NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { findStep, MIGRATION_STEPS, type MigrationReport } from './steps/index.js';
+import type { FileChange } from './steps/types.js';
 
-export async function runStep(stepId: string, rootDir: string, options: { dryRun: boolean; logger: Logger; progress?: ProgressReporter }): Promise<MigrationReport> {
+export async function runStep(stepId: string, rootDir: string, options: { dryRun: boolean; logger: Logger; progress?: ProgressReporter; plan?: FileChange[] }): Promise<MigrationReport> {
   const step = findStep(stepId);
   if (!step) {
     throw new NotFoundError(`Unknown migration step "${stepId}". Steps: ${MIGRATION_STEPS.map((s) => s.id).join(', ')}.`, { step: stepId });
@@ -14,7 +15,7 @@ export async function runStep(stepId: string, rootDir: string, options: { dryRun
   const root = path.resolve(rootDir);
   const stats = await fs.stat(root).catch(() => undefined);
   if (!stats?.isDirectory()) throw new ValidationError(`--root-dir ${root} is not a folder.`, { field: 'root_dir', value: root });
-  return step.run({ rootDir: await fs.realpath(root), dryRun: options.dryRun, progress: options.progress ?? noProgress, logger: options.logger });
+  return step.run({ rootDir: await fs.realpath(root), dryRun: options.dryRun, progress: options.progress ?? noProgress, logger: options.logger, ...(options.plan ? { plan: options.plan } : {}) });
 }
 
 export function summaryLines(report: MigrationReport): string[] {

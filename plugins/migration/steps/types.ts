@@ -13,6 +13,22 @@ export interface StepInput {
   dryRun: boolean;
   progress: ProgressReporter;
   logger: Logger;
+  /**
+   * Given (with `dryRun`), the step lists here every file change the run would make, exact
+   * text before and after, so a caller can apply them as one journalled operation.
+   */
+  plan?: FileChange[];
+}
+
+/** One file a step would write (`before` null: a new file) or remove (`text` null); paths relative to the root. */
+export interface FileChange {
+  path: string;
+  before: string | null;
+  text: string | null;
+  /** For a removal: the file that replaces it, whose text must be in place first. */
+  replacedBy?: { path: string; text: string };
+  /** The file's modification time to set once written (v1's updatedAt). */
+  updatedAt?: Date;
 }
 
 export interface MigratedFile {

@@ -43,12 +43,15 @@ async function migrateOne(input: StepInput, rel: string, report: MigrationReport
   const to = dir === '.' ? outcome.filename : `${dir}/${outcome.filename}`;
   const entry = { from: rel, to, ...(outcome.warnings.length ? { warnings: outcome.warnings } : {}) };
   const target = path.join(input.rootDir, ...to.split('/'));
+  const time = outcome.updatedAt ? { updatedAt: outcome.updatedAt } : {};
   if (to !== rel) {
     const existing = await fs.readFile(target, 'utf8').catch(() => undefined);
     // The same bytes already there: an earlier run stopped between writing and removing.
     if (existing !== undefined && existing !== outcome.text) {
       return void report.errors.push({ path: rel, reason: `${to} already exists with other content; the file was left as it is` });
     }
+    if (existing === undefined) input.plan?.push({ path: to, before: null, text: outcome.text, ...time });
+    input.plan?.push({ path: rel, before: text, text: null, replacedBy: { path: to, text: outcome.text } });
     if (!input.dryRun) {
       if (existing === undefined) {
         try {
@@ -60,8 +63,9 @@ async function migrateOne(input: StepInput, rel: string, report: MigrationReport
       }
       await fs.rm(absolute);
     }
-  } else if (!input.dryRun) {
-    await writeFileAtomic(target, outcome.text);
+  } else {
+    input.plan?.push({ path: rel, before: text, text: outcome.text, ...time });
+    if (!input.dryRun) await writeFileAtomic(target, outcome.text);
   }
   // Keeps file-time fallbacks (a root without git) close to v1's updatedAt.
   if (!input.dryRun && outcome.updatedAt) await fs.utimes(target, new Date(), outcome.updatedAt);
