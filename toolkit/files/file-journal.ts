@@ -120,14 +120,30 @@ export class FileJournal implements JournalStorage {
     }
   }
 
+  /**
+   * Drops closed entries past the window. An entry holds its notes' texts (a big rename: about a
+   * megabyte), so only those past it by rank or by age — both read from the name, which starts
+   * with the entry's time — are read, to spare a pending one.
+   */
   private prune(): void {
     this.sweepTemps();
-    const closed = this.read().filter((e) => e.state !== 'pending');
     const now = Date.now();
-    closed.forEach((entry, rank) => {
-      if (rank < this.window.keep && now - Date.parse(entry.at) <= this.window.maxAgeMs) return;
-      fs.rmSync(this.planFile(entry.id), { force: true });
-      fs.rmSync(this.logFile(entry.id), { force: true });
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.json')).sort().reverse();
+    } catch {
+      return;
+    }
+    names.forEach((name, rank) => {
+      const file = path.join(this.dir, name);
+      if (rank < this.window.keep && now - startedAt(name) <= this.window.maxAgeMs) return;
+      try {
+        if ((JSON.parse(fs.readFileSync(file, 'utf8')) as JournalEntry).state === 'pending') return;
+      } catch {
+        // unreadable: never a plan (written by rename), nothing to spare
+      }
+      fs.rmSync(file, { force: true });
+      fs.rmSync(this.logFile(name.slice(0, -'.json'.length)), { force: true });
     });
   }
 
@@ -138,4 +154,10 @@ export class FileJournal implements JournalStorage {
   private logFile(id: string): string {
     return path.join(this.dir, `${id}.log`);
   }
+}
+
+/** An entry's start from its name (newEntryId: the ISO time without separators); 0 if unreadable. */
+function startedAt(name: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z/.exec(name);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!) : 0;
 }

@@ -37,6 +37,27 @@ describe('FileJournal window', () => {
     expect((await journal.unfinished()).map((e) => e.id)).toContain(open.id);
   });
 
+  it('drops a closed entry past the age within the count, and reads no entry inside the window', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-journal-'));
+    dirs.push(dir);
+    const journal = new FileJournal(dir, { keep: 10, maxAgeMs: 3_600_000 });
+    const now = Date.now();
+    const old = entry(new Date(now - 2 * 3_600_000));
+    const recent = entry(new Date(now - 60_000));
+    for (const e of [old, recent]) {
+      await journal.begin(e);
+      await journal.finish(e);
+    }
+    // Unreadable, but inside the window by its name: left alone, so it was not read.
+    const inside = `${newEntryId(new Date(now - 30_000))}.json`;
+    fs.writeFileSync(path.join(dir, inside), '{ not json');
+    await journal.begin(entry(new Date(now), 'pending'));
+    const ids = (await journal.list()).map((e) => e.id);
+    expect(ids).toContain(recent.id);
+    expect(ids).not.toContain(old.id);
+    expect(fs.existsSync(path.join(dir, inside))).toBe(true);
+  });
+
   it('folds the progress log into an open entry, ignoring a line cut short', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-journal-'));
     dirs.push(dir);
