@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../kernel/util/unified-diff.js';
-import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
+import { noteFiles } from '../support/obsidian-vault.js';
+import { callOk, connectStdio, type StdioSession } from '../support/mcp.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
@@ -28,15 +29,6 @@ interface PlannedNote {
   diff: string;
 }
 
-function snapshot(root: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
-    const rel = path.relative(root, path.join(entry.parentPath, entry.name));
-    // Notes only: the metadata folders hold an index that catches up on its own (the journal is checked apart).
-    if (entry.isFile() && !rel.split(path.sep).some((p) => p.startsWith('.'))) out.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
-  }
-  return out;
-}
 
 async function open(profile: string, root: string): Promise<StdioSession> {
   const session = await connectStdio(['serve', '--profile', profile, '--vault', root]);
@@ -44,11 +36,6 @@ async function open(profile: string, root: string): Promise<StdioSession> {
   return session;
 }
 
-async function call<T>(session: StdioSession, name: string, args: Record<string, unknown>): Promise<T> {
-  const answer = await callTool(session.client, name, args);
-  if (answer.isError) throw new Error(`${name}: ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
 
 function journalFiles(root: string, metaDir: string): string[] {
   try {
@@ -63,33 +50,33 @@ describe('dry runs return the plan the real run applies', () => {
     const root = await tempDir('nk-dry-rename-');
     dirs.push(root);
     const session = await open('flint', root);
-    await call(session, 'create_note', {
+    await callOk(session, 'create_note', {
       notes: [
         { title: 'Hub', content: 'The hub links [[Hub]] to itself.\n' },
         ...Array.from({ length: 30 }, (_, i) => ({ title: `Linker ${i}`, content: `intro\n\nNote ${i} points to [[Hub]].\n\nand [[Hub|the hub]] again\n` })),
         { title: 'Unrelated', content: 'no links\n' },
       ],
     });
-    const hub = await call<{ content_hash: string }>(session, 'get_note', { identifier: 'general/hub.md' });
-    const beforeFiles = snapshot(root);
+    const hub = await callOk<{ content_hash: string }>(session, 'get_note', { identifier: 'general/hub.md' });
+    const beforeFiles = noteFiles(root);
     const journalBefore = journalFiles(root, '.flint-note');
     const contentBefore = new Map<string, { title: string; content: string }>();
     for (const rel of beforeFiles.keys()) {
       if (!rel.startsWith('general/')) continue;
-      const note = await call<{ title: string; content: string }>(session, 'get_note', { identifier: rel });
+      const note = await callOk<{ title: string; content: string }>(session, 'get_note', { identifier: rel });
       contentBefore.set(rel, note);
     }
 
-    const plan = await call<{ dry_run: boolean; notes: PlannedNote[] }>(session, 'rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash, dry_run: true });
+    const plan = await callOk<{ dry_run: boolean; notes: PlannedNote[] }>(session, 'rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash, dry_run: true });
     expect(plan.dry_run).toBe(true);
-    expect(snapshot(root)).toEqual(beforeFiles);
+    expect(noteFiles(root)).toEqual(beforeFiles);
     expect(journalFiles(root, '.flint-note')).toEqual(journalBefore);
     expect(plan.notes.length).toBe(31);
 
-    await call(session, 'rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash });
+    await callOk(session, 'rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash });
     const changed: PlannedNote[] = [];
     for (const [rel, before] of contentBefore) {
-      const after = await call<{ title: string; content: string }>(session, 'get_note', { identifier: rel });
+      const after = await callOk<{ title: string; content: string }>(session, 'get_note', { identifier: rel });
       if (after.title === before.title && after.content === before.content) continue;
       changed.push({ index: -1, action: 'update', id: rel, title: { before: before.title, after: after.title }, diff: unifiedDiff(before.content, after.content) });
     }
@@ -104,14 +91,14 @@ describe('dry runs return the plan the real run applies', () => {
     fs.writeFileSync(path.join(root, 'target id__Targ11.md'), '# Target\n\nbody\n');
     for (let i = 1; i <= 9; i++) fs.writeFileSync(path.join(root, `e${i} id__Entr${i}${i}.md`), `# E${i}\n\nsee [[id__Targ11|Target]] and [[id__Targ11|mine]]\n`);
     const session = await open('agent-memory', root);
-    await call(session, 'memory_list', {});
-    const beforeFiles = snapshot(root);
-    const plan = await call<{ notes: PlannedNote[] }>(session, 'memory_rename', { id: 'id__Targ11', new_title: 'Renamed', dry_run: true });
-    expect(snapshot(root)).toEqual(beforeFiles);
+    await callOk(session, 'memory_list', {});
+    const beforeFiles = noteFiles(root);
+    const plan = await callOk<{ notes: PlannedNote[] }>(session, 'memory_rename', { id: 'id__Targ11', new_title: 'Renamed', dry_run: true });
+    expect(noteFiles(root)).toEqual(beforeFiles);
     expect(journalFiles(root, '.notekernel')).toEqual([]);
 
-    await call(session, 'memory_rename', { id: 'id__Targ11', new_title: 'Renamed' });
-    const afterFiles = snapshot(root);
+    await callOk(session, 'memory_rename', { id: 'id__Targ11', new_title: 'Renamed' });
+    const afterFiles = noteFiles(root);
     const byId = (files: Map<string, string>) => new Map([...files].filter(([rel]) => /id__\w{6}\.md$/.test(rel)).map(([rel, text]) => [/id__\w{6}/.exec(rel)?.[0] as string, text]));
     const [b, a] = [byId(beforeFiles), byId(afterFiles)];
     const changedIds = [...b.keys()].filter((id) => b.get(id) !== a.get(id)).sort();
@@ -130,13 +117,13 @@ describe('dry runs return the plan the real run applies', () => {
     dirs.push(root);
     const session = await open('flint', root);
     const notes = Array.from({ length: 25 }, (_, i) => ({ title: `Batch ${i}`, content: `text ${i}\n` }));
-    const beforeFiles = snapshot(root);
-    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'create_note', { notes, dry_run: true });
-    expect(snapshot(root)).toEqual(beforeFiles);
+    const beforeFiles = noteFiles(root);
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'create_note', { notes, dry_run: true });
+    expect(noteFiles(root)).toEqual(beforeFiles);
     expect(journalFiles(root, '.flint-note')).toEqual([]);
     expect(plan.refused).toEqual([]);
-    const created = await call<{ results: Array<{ result: { id: string; title: string } }> }>(session, 'create_note', { notes });
-    const real = await Promise.all(created.results.map((r) => call<{ title: string; content: string }>(session, 'get_note', { identifier: r.result.id })));
+    const created = await callOk<{ results: Array<{ result: { id: string; title: string } }> }>(session, 'create_note', { notes });
+    const real = await Promise.all(created.results.map((r) => callOk<{ title: string; content: string }>(session, 'get_note', { identifier: r.result.id })));
     expect(plan.notes.map((n) => ({ title: n.title.after, diff: n.diff }))).toEqual(real.map((n) => ({ title: n.title, diff: unifiedDiff('', n.content) })));
   }, 120_000);
 
@@ -144,16 +131,16 @@ describe('dry runs return the plan the real run applies', () => {
     const root = await tempDir('nk-dry-update-');
     dirs.push(root);
     const session = await open('flint', root);
-    const created = await call<{ results: Array<{ result: { id: string } }> }>(session, 'create_note', { notes: Array.from({ length: 12 }, (_, i) => ({ title: `Doc ${i}`, content: `first line\nsecond ${i}\nthird\n` })) });
+    const created = await callOk<{ results: Array<{ result: { id: string } }> }>(session, 'create_note', { notes: Array.from({ length: 12 }, (_, i) => ({ title: `Doc ${i}`, content: `first line\nsecond ${i}\nthird\n` })) });
     const ids = created.results.map((r) => r.result.id);
-    const read = (id: string) => call<{ content: string; content_hash: string; title: string }>(session, 'get_note', { identifier: id });
+    const read = (id: string) => callOk<{ content: string; content_hash: string; title: string }>(session, 'get_note', { identifier: id });
     const before = await Promise.all(ids.map(read));
     const updates = ids.map((id, i) => ({ identifier: id, content: `first line\nsecond ${i} changed\nthird\n`, content_hash: before[i]?.content_hash }));
-    const files = snapshot(root);
-    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'update_note', { updates, dry_run: true });
-    expect(snapshot(root)).toEqual(files);
+    const files = noteFiles(root);
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'update_note', { updates, dry_run: true });
+    expect(noteFiles(root)).toEqual(files);
     expect(plan.refused).toEqual([]);
-    const done = await call<{ successful: number; operation_id: string }>(session, 'update_note', { updates });
+    const done = await callOk<{ successful: number; operation_id: string }>(session, 'update_note', { updates });
     expect(done.successful).toBe(12);
     expect(done.operation_id).toBeTruthy();
     const after = await Promise.all(ids.map(read));
@@ -164,14 +151,14 @@ describe('dry runs return the plan the real run applies', () => {
     const root = await tempDir('nk-dry-bulk-');
     dirs.push(root);
     const session = await open('flint', root);
-    await call(session, 'create_note', { notes: [...Array.from({ length: 6 }, (_, i) => ({ title: `Old ${i}`, content: `obsolete ${i}\n` })), { title: 'Keep', content: 'kept\n' }] });
-    const files = snapshot(root);
+    await callOk(session, 'create_note', { notes: [...Array.from({ length: 6 }, (_, i) => ({ title: `Old ${i}`, content: `obsolete ${i}\n` })), { title: 'Keep', content: 'kept\n' }] });
+    const files = noteFiles(root);
     const journalBefore = journalFiles(root, '.flint-note');
-    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'bulk_delete_notes', { pattern: '^Old', dry_run: true });
-    expect(snapshot(root)).toEqual(files);
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'bulk_delete_notes', { pattern: '^Old', dry_run: true });
+    expect(noteFiles(root)).toEqual(files);
     expect(journalFiles(root, '.flint-note')).toEqual(journalBefore);
     expect(plan.refused).toEqual([]);
-    const done = await call<{ summary: { successful: number }; operation_id: string }>(session, 'bulk_delete_notes', { pattern: '^Old', confirm: true });
+    const done = await callOk<{ summary: { successful: number }; operation_id: string }>(session, 'bulk_delete_notes', { pattern: '^Old', confirm: true });
     expect(done.summary.successful).toBe(6);
     expect(done.operation_id).toBeTruthy();
     const gone = [...files.keys()].filter((rel) => !fs.existsSync(path.join(root, rel))).sort();
@@ -186,16 +173,16 @@ describe('dry runs return the plan the real run applies', () => {
     const root = await tempDir('nk-dry-type-');
     dirs.push(root);
     const session = await open('flint', root);
-    for (const type of ['drafts', 'scratch', 'archive']) await call(session, 'create_note_type', { type_name: type, description: `${type} notes` });
-    await call(session, 'create_note', { notes: Array.from({ length: 5 }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `draft ${i}\n` })) });
-    await call(session, 'create_note', { notes: Array.from({ length: 3 }, (_, i) => ({ type: 'scratch', title: `Scratch ${i}`, content: `scratch ${i}\n` })) });
-    const files = snapshot(root);
-    const migrate = await call<{ notes: PlannedNote[] & Array<{ to: string }> }>(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', dry_run: true });
-    const remove = await call<{ notes: PlannedNote[] }>(session, 'delete_note_type', { type_name: 'scratch', action: 'delete', dry_run: true });
-    expect(snapshot(root)).toEqual(files);
-    await call(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true });
-    await call(session, 'delete_note_type', { type_name: 'scratch', action: 'delete', confirm: true });
-    const after = snapshot(root);
+    for (const type of ['drafts', 'scratch', 'archive']) await callOk(session, 'create_note_type', { type_name: type, description: `${type} notes` });
+    await callOk(session, 'create_note', { notes: Array.from({ length: 5 }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `draft ${i}\n` })) });
+    await callOk(session, 'create_note', { notes: Array.from({ length: 3 }, (_, i) => ({ type: 'scratch', title: `Scratch ${i}`, content: `scratch ${i}\n` })) });
+    const files = noteFiles(root);
+    const migrate = await callOk<{ notes: PlannedNote[] & Array<{ to: string }> }>(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', dry_run: true });
+    const remove = await callOk<{ notes: PlannedNote[] }>(session, 'delete_note_type', { type_name: 'scratch', action: 'delete', dry_run: true });
+    expect(noteFiles(root)).toEqual(files);
+    await callOk(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true });
+    await callOk(session, 'delete_note_type', { type_name: 'scratch', action: 'delete', confirm: true });
+    const after = noteFiles(root);
     const moved = [...files.keys()].filter((rel) => rel.startsWith('drafts/') && !rel.endsWith('_description.md'));
     expect(migrate.notes.map((n) => ({ id: n.id, to: (n as unknown as { to: string }).to, action: n.action })).sort((a, b) => (a.id ?? '').localeCompare(b.id ?? ''))).toEqual(
       moved.sort().map((rel) => ({ id: rel, to: rel.replace('drafts/', 'archive/'), action: 'move' })),
@@ -213,16 +200,16 @@ describe('dry runs return the plan the real run applies', () => {
     const root = await tempDir('nk-dry-tag-');
     dirs.push(root);
     const session = await open('flint', root);
-    const created = await call<{ results: Array<{ result: { id: string } }> }>(session, 'create_note', {
+    const created = await callOk<{ results: Array<{ result: { id: string } }> }>(session, 'create_note', {
       notes: [...Array.from({ length: 8 }, (_, i) => ({ title: `Tagged ${i}`, content: `about #project/alpha and #projectx\nline ${i}\n` })), { title: 'Other', content: 'no tags\n' }],
     });
     const ids = created.results.map((r) => r.result.id);
-    const read = (id: string) => call<{ content: string }>(session, 'get_note', { identifier: id });
+    const read = (id: string) => callOk<{ content: string }>(session, 'get_note', { identifier: id });
     const before = await Promise.all(ids.map(read));
-    const files = snapshot(root);
-    const dry = await call<{ plan: { notes: PlannedNote[] } }>(session, 'rename_tag', { from: 'project', to: 'work' });
-    expect(snapshot(root)).toEqual(files);
-    const real = await call<{ notes_updated: number; operation_id: string }>(session, 'rename_tag', { from: 'project', to: 'work', dry_run: false });
+    const files = noteFiles(root);
+    const dry = await callOk<{ plan: { notes: PlannedNote[] } }>(session, 'rename_tag', { from: 'project', to: 'work' });
+    expect(noteFiles(root)).toEqual(files);
+    const real = await callOk<{ notes_updated: number; operation_id: string }>(session, 'rename_tag', { from: 'project', to: 'work', dry_run: false });
     expect(real.notes_updated).toBe(8);
     expect(real.operation_id).toBeTruthy();
     const after = await Promise.all(ids.map(read));

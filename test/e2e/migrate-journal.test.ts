@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../kernel/util/unified-diff.js';
-import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
+import { callOk, connectStdio, type StdioSession } from '../support/mcp.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
@@ -69,11 +69,6 @@ async function open(root: string): Promise<StdioSession> {
   return session;
 }
 
-async function call<T>(session: StdioSession, name: string, args: Record<string, unknown>): Promise<T> {
-  const answer = await callTool(session.client, name, args);
-  if (answer.isError) throw new Error(`${name}: ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
 
 describe('migrate, journalled (MCP)', () => {
   it('dry run is the applied plan; the run is listed; undo after a restart puts the v1 files back byte for byte', async () => {
@@ -85,7 +80,7 @@ describe('migrate, journalled (MCP)', () => {
     }
     const first = await open(root);
 
-    const dry = await call<Report>(first, 'migrate', { step: 'agent-memory-v2', dry_run: true });
+    const dry = await callOk<Report>(first, 'migrate', { step: 'agent-memory-v2', dry_run: true });
     expect(readTree(root)).toEqual(V1);
     expect(dry).toMatchObject({ dryRun: true, plan: { dry_run: true, operation: 'migrate', refused: [] } });
     expect(dry.migrated).toHaveLength(4);
@@ -103,7 +98,7 @@ describe('migrate, journalled (MCP)', () => {
       ].sort(),
     );
 
-    const run = await call<Report>(first, 'migrate', { step: 'agent-memory-v2' });
+    const run = await callOk<Report>(first, 'migrate', { step: 'agent-memory-v2' });
     expect(run.dryRun).toBe(false);
     expect(run.migrated).toEqual(dry.migrated);
     expect(run.operation_id).toMatch(/\S/);
@@ -115,21 +110,21 @@ describe('migrate, journalled (MCP)', () => {
       expect(n.diff, rel).toBe(unifiedDiff(V1[rel] ?? '', after[rel] ?? ''));
     }
     // The open vault sees the migrated entries.
-    const igor = await call<{ title: string; tags: string[] }>(first, 'memory_read', { id: 'Ab3xYz' });
+    const igor = await callOk<{ title: string; tags: string[] }>(first, 'memory_read', { id: 'Ab3xYz' });
     expect(igor).toMatchObject({ title: 'Igor — fullstack developer', tags: ['topic__people'] });
     await first.close();
 
     const second = await open(root);
-    const listed = await call<{ operations: Array<{ id: string; operation: string; notes: string[]; undoable: boolean }> }>(second, 'list_operations', {});
+    const listed = await callOk<{ operations: Array<{ id: string; operation: string; notes: string[]; undoable: boolean }> }>(second, 'list_operations', {});
     const op = listed.operations.find((o) => o.id === run.operation_id);
     expect(op).toMatchObject({ operation: 'migrate', undoable: true });
     expect(op?.notes.length).toBe(6);
 
-    const undone = await call<{ restored: string[]; deleted: string[]; recreated: string[] }>(second, 'undo_operation', { operation_id: run.operation_id });
+    const undone = await callOk<{ restored: string[]; deleted: string[]; recreated: string[] }>(second, 'undo_operation', { operation_id: run.operation_id });
     expect([undone.restored.length, undone.deleted.length, undone.recreated.length]).toEqual([2, 2, 2]);
     expect(readTree(root)).toEqual(V1);
     // Once undone, the migration can be run again and gives the same v2 tree.
-    const again = await call<Report>(second, 'migrate', { step: 'agent-memory-v2' });
+    const again = await callOk<Report>(second, 'migrate', { step: 'agent-memory-v2' });
     expect(again.migrated).toEqual(run.migrated);
     expect(readTree(root)).toEqual(V2);
   });

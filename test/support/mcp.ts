@@ -90,3 +90,10 @@ export async function connectHttp(url: string, token?: string): Promise<Client> 
   await client.connect(transport);
   return client;
 }
+
+/** A tool's answer body; a tool error fails the test with the tool's name and the error. */
+export async function callOk<T>(session: { client: Client }, name: string, args: Record<string, unknown>): Promise<T> {
+  const answer = await callTool(session.client, name, args);
+  if (answer.isError) throw new Error(`${name}: ${JSON.stringify(answer.body)}`);
+  return answer.body as T;
+}

@@ -32,6 +32,11 @@ export function writeObsidianVault(vault: string): void {
 }
 
 /** Every file under `dir` with its bytes, for "nothing else changed" checks. */
+/** Every file below `dir` outside dot-folders (the notes, not the index or the journal), by path. */
+export function noteFiles(dir: string): Map<string, string> {
+  return new Map([...snapshotTree(dir)].filter(([rel]) => !rel.split(path.sep).some((p) => p.startsWith('.'))));
+}
+
 export function snapshotTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../../kernel/util/unified-diff.js';
-import { callTool, connectStdio, type StdioSession } from '../../support/mcp.js';
-import { snapshotTree, writeObsidianVault } from '../../support/obsidian-vault.js';
+import { callOk, callTool, connectStdio, type StdioSession } from '../../support/mcp.js';
+import { noteFiles, writeObsidianVault } from '../../support/obsidian-vault.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const dirs: string[] = [];
@@ -28,9 +28,6 @@ interface PlannedNote {
 }
 
 /** The vault's notes (tool and metadata folders left out). */
-function notes(vault: string): Map<string, string> {
-  return new Map([...snapshotTree(vault)].filter(([rel]) => !rel.split(path.sep).some((p) => p.startsWith('.'))));
-}
 
 async function openVault(): Promise<{ vault: string; session: StdioSession }> {
   const sandbox = await tempDir('nk-obsidian-journal-');
@@ -45,11 +42,6 @@ async function openVault(): Promise<{ vault: string; session: StdioSession }> {
   return { vault, session };
 }
 
-async function call<T>(session: StdioSession, name: string, args: Record<string, unknown>): Promise<T> {
-  const answer = await callTool(session.client, name, args);
-  if (answer.isError) throw new Error(`${name}: ${JSON.stringify(answer.body)}`);
-  return answer.body as T;
-}
 
 /** Every file that differs between two snapshots, as the plan would name it: path and unified diff. */
 function changes(before: Map<string, string>, after: Map<string, string>): Array<{ id: string; diff: string }> {
@@ -68,55 +60,55 @@ describe('obsidian multi-note tools are journalled', () => {
   it('batch_update_frontmatter: the dry run is the plan the real run writes; frontmatter kept as written; undone byte for byte', async () => {
     const { vault, session } = await openVault();
     const paths = ['Projects/Project Alpha.md', 'Projects/Active Work/Big Plan.md', 'Meetings/Weekly Sync.md', 'People/Ada.md'];
-    const before = notes(vault);
-    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_update_frontmatter', { paths, field: 'status', value: 'archived', dry_run: true });
-    expect(notes(vault)).toEqual(before);
+    const before = noteFiles(vault);
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_update_frontmatter', { paths, field: 'status', value: 'archived', dry_run: true });
+    expect(noteFiles(vault)).toEqual(before);
     expect(plan.refused).toEqual([]);
-    const done = await call<{ succeeded: number; operation_id: string }>(session, 'batch_update_frontmatter', { paths, field: 'status', value: 'archived' });
+    const done = await callOk<{ succeeded: number; operation_id: string }>(session, 'batch_update_frontmatter', { paths, field: 'status', value: 'archived' });
     expect(done.succeeded).toBe(4);
-    const after = notes(vault);
+    const after = noteFiles(vault);
     expect(shape(plan.notes)).toEqual(changes(before, after));
     // Only the field's own line changes: the comment, the spacing and the key order stay.
     expect(after.get('Projects/Project Alpha.md')).toBe((before.get('Projects/Project Alpha.md') as string).replace('status: active', 'status: archived'));
 
-    const undone = await call<{ restored: string[]; undo_operation_id: string }>(session, 'undo_operation', { operation_id: done.operation_id });
+    const undone = await callOk<{ restored: string[]; undo_operation_id: string }>(session, 'undo_operation', { operation_id: done.operation_id });
     expect(undone.restored.sort()).toEqual([...paths].sort());
-    expect(notes(vault)).toEqual(before);
-    const listed = await call<{ operations: Array<{ id: string; operation: string; state: string; undoes?: string; by?: string }> }>(session, 'list_operations', {});
+    expect(noteFiles(vault)).toEqual(before);
+    const listed = await callOk<{ operations: Array<{ id: string; operation: string; state: string; undoes?: string; by?: string }> }>(session, 'list_operations', {});
     expect(listed.operations[0]).toMatchObject({ id: undone.undo_operation_id, operation: 'undo_operation', undoes: done.operation_id, by: 'notekernel-e2e 1.0.0' });
-    await call(session, 'undo_operation', { operation_id: undone.undo_operation_id });
-    expect(notes(vault)).toEqual(after);
+    await callOk(session, 'undo_operation', { operation_id: undone.undo_operation_id });
+    expect(noteFiles(vault)).toEqual(after);
   }, 120_000);
 
   it('batch_move_files: the dry run is the plan (copies, sources removed, links rewritten) the real run writes; undone byte for byte', async () => {
     const { vault, session } = await openVault();
-    const before = notes(vault);
-    const plan = await call<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_move_files', { moves: MOVES, dry_run: true });
-    expect(notes(vault)).toEqual(before);
-    const done = await call<{ succeeded: number; operation_id: string }>(session, 'batch_move_files', { moves: MOVES });
+    const before = noteFiles(vault);
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_move_files', { moves: MOVES, dry_run: true });
+    expect(noteFiles(vault)).toEqual(before);
+    const done = await callOk<{ succeeded: number; operation_id: string }>(session, 'batch_move_files', { moves: MOVES });
     expect(done.succeeded).toBe(2);
-    const after = notes(vault);
+    const after = noteFiles(vault);
     expect(after.has('Projects/Project Alpha.md')).toBe(false);
     expect(after.get('Meetings/Weekly Sync.md')).toContain('[[Project Apex]]');
     expect(after.get('Archive/2024/Project Apex.md')).toContain('[[Ada Lovelace]]');
     expect(shape(plan.notes)).toEqual(changes(before, after));
 
-    const undone = await call<{ undo_operation_id: string }>(session, 'undo_operation', { operation_id: done.operation_id });
+    const undone = await callOk<{ undo_operation_id: string }>(session, 'undo_operation', { operation_id: done.operation_id });
     expect(undone.undo_operation_id).toBeTruthy();
-    expect(notes(vault)).toEqual(before);
-    const backlinks = await call<unknown>(session, 'find_backlinks', { note_name: 'Project Alpha' });
+    expect(noteFiles(vault)).toEqual(before);
+    const backlinks = await callOk<unknown>(session, 'find_backlinks', { note_name: 'Project Alpha' });
     expect(JSON.stringify(backlinks)).toContain('Weekly Sync');
   }, 120_000);
 
   it('an undo after an outside edit of a moved note is refused naming it', async () => {
     const { vault, session } = await openVault();
-    const done = await call<{ operation_id: string }>(session, 'move_file', { source: 'People/Ada.md', destination: 'People/Ada Lovelace.md' });
+    const done = await callOk<{ operation_id: string }>(session, 'move_file', { source: 'People/Ada.md', destination: 'People/Ada Lovelace.md' });
     const moved = path.join(vault, 'People', 'Ada Lovelace.md');
     fs.writeFileSync(moved, `${fs.readFileSync(moved, 'utf8')}\nEdited by hand.\n`);
-    const edited = notes(vault);
+    const edited = noteFiles(vault);
     const refused = await callTool(session.client, 'undo_operation', { operation_id: done.operation_id });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.body)).toContain('People/Ada Lovelace.md');
-    expect(notes(vault)).toEqual(edited);
+    expect(noteFiles(vault)).toEqual(edited);
   }, 120_000);
 });
