@@ -23,7 +23,7 @@ async function serve(args: string[]): Promise<StdioSession> {
 }
 
 describe('agent-memory: temp files of interrupted writes', () => {
-  it('are swept at open when their writer is gone or they are stale; a fresh one of a live writer stays', async () => {
+  it('are swept by the opening scan (before any entry is served) when their writer is gone or they are stale; a fresh one of a live writer stays', async () => {
     const root = await tempDir('nk-e2e-temps-');
     dirs.push(root);
     await fs.mkdir(path.join(root, 'archive'));
@@ -37,6 +37,8 @@ describe('agent-memory: temp files of interrupted writes', () => {
     await plant(`.nk-tmp-${process.pid}-cccccc`, false); // a live writer mid-write: kept
     const session = await serve(['--profile', 'agent-memory', '--vault', root]);
     expect((await session.client.listTools()).tools.length).toBeGreaterThan(0);
+    // The scan starts just after the open (decision 026) and every entry read waits for it.
+    expect((await callTool(session.client, 'memory_list', {})).isError).toBe(false);
     const left = (await fs.readdir(root, { recursive: true })).filter((n) => n.includes('.nk-tmp-')).sort();
     expect(left).toEqual([`.nk-tmp-${process.pid}-cccccc`]);
     expect(session.stderr()).toContain('removed a temp file left by an interrupted write');

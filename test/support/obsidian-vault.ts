@@ -34,7 +34,13 @@ export function writeObsidianVault(vault: string): void {
 /** Every file under `dir` with its bytes, for "nothing else changed" checks. */
 /** Every file below `dir` outside dot-folders (the notes, not the index or the journal), by path. */
 export function noteFiles(dir: string): Map<string, string> {
-  return new Map([...snapshotTree(dir)].filter(([rel]) => !rel.split(path.sep).some((p) => p.startsWith('.'))));
+  // Filtered before reading: the dot-folders hold lock and temp files that come and go meanwhile.
+  const out = new Map<string, string>();
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const rel = path.relative(dir, path.join(entry.parentPath, entry.name));
+    if (entry.isFile() && !rel.split(path.sep).some((p) => p.startsWith('.'))) out.set(rel, fs.readFileSync(path.join(dir, rel), 'utf8'));
+  }
+  return out;
 }
 
 export function snapshotTree(dir: string): Map<string, string> {
