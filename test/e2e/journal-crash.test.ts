@@ -151,7 +151,14 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
     // after (decision 010): none may be left, but some may still be in flight at the first answer.
     for (let waited = 0; tempFiles(root).length > 0 && waited < 3_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     expect(tempFiles(root), label).toEqual([]);
-    await scenario.checkServed(session, wholly ?? 'before');
+    // Link queries may answer from the link index as it stood while the start-up reconcile
+    // catches up (decision 026): the answers must agree with the files within a few seconds.
+    for (let tries = 0; ; tries++) {
+      const failure = await scenario.checkServed(session, wholly ?? 'before').then(() => undefined, (err: Error) => err);
+      if (!failure) break;
+      if (tries >= 30) throw new Error(`${label} (${wholly ?? 'before'}): ${failure.message}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const log = session.stderr();
     if (log.includes('journal: an operation interrupted by a crash')) seen.recovered++;
     seen[wholly ?? 'before']++;

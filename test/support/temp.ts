@@ -14,7 +14,8 @@ export async function tempDir(prefix = 'nk-test-'): Promise<string> {
 }
 
 export async function removeDir(dir: string): Promise<void> {
-  await fs.rm(dir, { recursive: true, force: true });
+  // A server just stopped may still be removing its own files (ENOTEMPTY): Node retries those.
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
 export interface TestKernel {
