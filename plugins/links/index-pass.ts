@@ -13,6 +13,7 @@ import type { IndexPassObserver } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
 import type { LinkIndexer } from './indexer.js';
+import { PASS_UNRESOLVED } from './reconcile.js';
 
 export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: () => void): IndexPassObserver {
   const links = indexer.links;
@@ -59,6 +60,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
         }
         links.transaction(() => {
+          if (links.meta(PASS_UNRESOLVED) === undefined) links.setMeta(PASS_UNRESOLVED, '1');
           for (const id of removed) {
             const state = links.state(id);
             if (!state) continue;
@@ -87,6 +89,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           for (const key of named) if (open.has(key)) keys.add(key);
           if (hadLinks) for (const key of open) keys.add(key);
           if (keys.size) indexer.reresolve(keys);
+          links.setMeta(PASS_UNRESOLVED, null);
         });
         logger.info({ extracted, removed: gone.size, moved, ms: Math.round(spentMs + performance.now() - started) }, 'links extracted in the index pass');
       } catch (err) {

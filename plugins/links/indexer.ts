@@ -13,7 +13,7 @@ import type { ExternalInput, LinkInput, LinkStore, MoveRecord } from './store/ty
 export interface ApplyResult {
   /** False when the note was already indexed at this hash under these names. */
   changed: boolean;
-  /** Link keys whose resolution may have changed (for reresolve). */
+  /** Link keys whose resolution may have changed (for reresolve), also when `changed` is false. */
   keys: Set<string>;
   /** The title before, when this write changed it. */
   oldTitle: string | null;
@@ -36,16 +36,20 @@ export class LinkIndexer {
   apply(note: Note): ApplyResult {
     const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(locationOf(note).filename) };
     const state = this.links.state(note.id);
-    const before: NoteNames | undefined = state ? { id: note.id, title: state.title, stem: state.stem } : this.names.get(note.id);
+    const known = this.names.get(note.id);
+    const before: NoteNames | undefined = state ? { id: note.id, title: state.title, stem: state.stem } : known;
     this.names.add(after);
+    const keys = new Set<string>();
+    // Only a new note or a change of name can change what other notes' links resolve to. New
+    // means new to the link tables or to the names: links stored while it was unknown to either
+    // (a pass cut short by a crash, a drop that re-resolved before this note was read) resolve now.
+    const fresh = !state || !known || known.title !== after.title || known.stem !== after.stem;
+    if (fresh) for (const key of affectedKeys(after)) keys.add(key);
     if (state && state.content_hash === note.contentHash && state.title === after.title && state.stem === after.stem) {
-      return { changed: false, keys: new Set(), oldTitle: null, linkKeys: [] };
+      return { changed: false, keys, oldTitle: null, linkKeys: [] };
     }
     let oldTitle: string | null = null;
-    const keys = new Set<string>();
-    // Only a new note or a change of name can change what other notes' links resolve to.
-    if (!before) for (const key of affectedKeys(after)) keys.add(key);
-    else if (before.title !== after.title || before.stem !== after.stem) {
+    if (before && (before.title !== after.title || before.stem !== after.stem)) {
       for (const key of [...affectedKeys(before), ...affectedKeys(after)]) keys.add(key);
       this.recordFormers(before, after);
       if (nameKey(before.title) !== nameKey(after.title)) oldTitle = before.title;

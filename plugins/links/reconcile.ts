@@ -23,6 +23,12 @@ const FINGERPRINT = 'snapshot_fingerprint';
 const STORE_TOKEN = 'store_token';
 /** Set while a reconcile extracts: its link index is then a part-built one, not an earlier whole. */
 const PARTIAL = 'reconcile_partial';
+/**
+ * Set by the store's index pass from its first batch until its closing re-resolution: a pass
+ * killed between them leaves links resolved against the names read so far, which the next
+ * reconcile re-resolves (every open link) although no note changed.
+ */
+export const PASS_UNRESOLVED = 'index_pass_unresolved';
 
 /**
  * Whether the link index is a whole earlier state worth answering from before the start-up
@@ -52,7 +58,8 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   // The store says nothing changed since the last complete reconcile: the names come from the
   // link index itself, no listing (at 100,000 notes the listing alone took most of a second).
   const token = await store.snapshotToken?.();
-  if (token !== undefined && links.meta(STORE_TOKEN) === token && links.meta(FINGERPRINT) !== undefined) {
+  const unresolved = links.meta(PASS_UNRESOLVED) !== undefined;
+  if (!unresolved && token !== undefined && links.meta(STORE_TOKEN) === token && links.meta(FINGERPRINT) !== undefined) {
     const states = links.states();
     indexer.names.rebuildFromNames(
       [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
@@ -64,7 +71,7 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   indexer.names.rebuild(summaries, links.formers());
   // Nothing changed since the last reconcile that saw this exact snapshot: skip the state read.
   const fingerprint = fingerprintOf(summaries);
-  if (links.meta(FINGERPRINT) === fingerprint) {
+  if (!unresolved && links.meta(FINGERPRINT) === fingerprint) {
     if (token !== undefined) links.setMeta(STORE_TOKEN, token);
     return { scanned: summaries.length, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
   }
@@ -115,15 +122,17 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
         }
         const before = states.get(note.id);
         const result = indexer.apply(note);
+        for (const key of result.keys) keys.add(key);
         if (!result.changed) return;
         report.extracted++;
-        for (const key of result.keys) keys.add(key);
         if (before) noteRename(indexer, before, note, report);
       });
     });
   }
+  if (unresolved) for (const link of [...links.broken(), ...links.resolvedBy('stem'), ...links.resolvedBy('former')]) keys.add(link.target_key);
   // On a first build every link was resolved against the complete name index already.
-  if (states.size > 0 && keys.size > 0) links.transaction(() => indexer.reresolve(keys));
+  if ((states.size > 0 || unresolved) && keys.size > 0) links.transaction(() => indexer.reresolve(keys));
+  if (unresolved && report.complete) links.setMeta(PASS_UNRESOLVED, null);
   // Hooks keep the index in step after this; a snapshot that differs later forces a full compare.
   const whole = report.complete && !report.unreadable.length;
   links.setMeta(FINGERPRINT, whole ? fingerprint : null);

@@ -282,8 +282,7 @@ export class LinksRuntime implements LinkIndexService {
     this.links.transaction(() => {
       const keys = new Set<string>();
       for (const note of notes) {
-        const result = this.indexer.apply(note);
-        if (result.changed) for (const key of result.keys) keys.add(key);
+        for (const key of this.indexer.apply(note).keys) keys.add(key);
       }
       if (keys.size) this.indexer.reresolve(keys);
     });
@@ -307,8 +306,8 @@ export class LinksRuntime implements LinkIndexService {
         return true;
       }
       const result = this.indexer.apply(note);
+      if (result.keys.size) this.indexer.reresolve(result.keys);
       if (!result.changed) return false;
-      this.indexer.reresolve(result.keys);
       if (source !== 'external' || !before || (before.title === note.title && before.stem === stemOf(locationOf(note).filename))) return false;
       noteRename(this.indexer, before, note);
       return true;

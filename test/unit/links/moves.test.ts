@@ -13,7 +13,8 @@ import { createKernel } from '../../../app/index.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { LinkIndexer } from '../../../plugins/links/indexer.js';
 import { NameIndex } from '../../../plugins/links/names.js';
-import { reconcile } from '../../../plugins/links/reconcile.js';
+import { linksIndexPass } from '../../../plugins/links/index-pass.js';
+import { PASS_UNRESOLVED, reconcile } from '../../../plugins/links/reconcile.js';
 import type { LinksRuntime } from '../../../plugins/links/runtime.js';
 import { createMemoryLinkStore } from '../../../plugins/links/store/memory.js';
 import { contentOf, create, linkIndex, useFlint, writeNoteFile } from './helpers.js';
@@ -166,5 +167,53 @@ describe('reconcile', () => {
     expect(first.extracted + second.extracted).toBe(first.scanned);
     expect(indexer.links.broken()).toEqual([]);
     expect(await reconcile(indexer, vault.notes.store, silentLogger())).toMatchObject({ extracted: 0, complete: true });
+  });
+
+  it('resolves links stored before their target was read (an index pass killed half-way)', async () => {
+    const { vault, root } = await flint();
+    await writeNoteFile(root, 'general/first.md', 'First', 'see [[Second]]');
+    await writeNoteFile(root, 'general/second.md', 'Second', 'body');
+    await vault.notes.store.refresh();
+    const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
+    const first = await vault.notes.store.get('general/first.md');
+    if (!first) throw new Error('first.md is not a note');
+    indexer.links.transaction(() => indexer.apply(first));
+    expect(indexer.links.broken().map((l) => l.target_key)).toEqual(['second']);
+    const report = await reconcile(indexer, vault.notes.store, silentLogger());
+    expect(report.complete).toBe(true);
+    expect(indexer.links.broken()).toEqual([]);
+    expect(indexer.links.incoming('general/second.md').map((l) => l.source_note_id)).toEqual(['general/first.md']);
+  });
+
+  it('re-resolves the links of an index pass killed before its closing re-resolution, though no note changed', async () => {
+    const { vault, root } = await flint();
+    await writeNoteFile(root, 'general/first.md', 'First', 'see [[Second]]');
+    await writeNoteFile(root, 'general/second.md', 'Second', 'body');
+    await vault.notes.store.refresh();
+    const ids = (await vault.notes.store.list()).map((s) => s.id).sort();
+    const notes = await Promise.all(['general/first.md', ...ids.filter((id) => id !== 'general/first.md')].map((id) => vault.notes.store.get(id)));
+    const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
+    const pass = linksIndexPass(indexer, silentLogger(), () => undefined);
+    // Two batches committed, the process killed before end(): first's link was stored unresolved.
+    await pass.batch(notes.slice(0, 1).filter((n) => n !== undefined), []);
+    await pass.batch(notes.slice(1).filter((n) => n !== undefined), []);
+    expect(indexer.links.broken().map((l) => l.target_key)).toEqual(['second']);
+    const report = await reconcile(indexer, vault.notes.store, silentLogger());
+    expect(report).toMatchObject({ extracted: 0, complete: true });
+    expect(indexer.links.broken()).toEqual([]);
+    expect(indexer.links.meta(PASS_UNRESOLVED)).toBeUndefined();
+  });
+
+  it('a note the link tables hold at its hash but the names had lost still names its keys for re-resolution', async () => {
+    const { vault, root } = await flint();
+    await writeNoteFile(root, 'general/second.md', 'Second', 'body');
+    await vault.notes.store.refresh();
+    const second = await vault.notes.store.get('general/second.md');
+    if (!second) throw new Error('second.md is not a note');
+    const links = createMemoryLinkStore();
+    links.transaction(() => new LinkIndexer(links, new NameIndex()).apply(second));
+    const again = new LinkIndexer(links, new NameIndex()).apply(second);
+    expect(again.changed).toBe(false);
+    expect([...again.keys]).toContain('second');
   });
 });
