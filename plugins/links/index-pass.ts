@@ -58,6 +58,8 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           // Names notes gave up (kept beside the index, so they survive a lost one) resolve the
           // links extracted below; the start-up reconcile, which loads them otherwise, comes later.
           for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
+          // Links extracted below resolve against every note the index knows, not only this pass's.
+          if (hadLinks) for (const state of links.states().values()) if (!indexer.names.has(state.note_id)) indexer.names.add({ id: state.note_id, title: state.title, stem: state.stem });
         }
         links.transaction(() => {
           if (links.meta(PASS_UNRESOLVED) === undefined) links.setMeta(PASS_UNRESOLVED, '1');

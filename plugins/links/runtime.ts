@@ -45,8 +45,14 @@ export class LinksRuntime implements LinkIndexService {
   private readonly mutex = new KeyedMutex();
   private pending: Promise<void> = Promise.resolve();
   private initial: Promise<void> = Promise.resolve();
-  /** Names came from the link index at start, so queries answer before the start-up reconcile ends. */
+  /** The link index may answer queries before the start-up reconcile ends (decision 026). */
   private early = false;
+  /**
+   * The names those early answers resolve against, read from the link index on first need (a
+   * lookup by id needs none): apart from `names`, which the index pass and the reconcile rebuild
+   * meanwhile, so early answers see one whole earlier state.
+   */
+  private earlyNames: NameIndex | undefined;
   private reconciled = false;
   private onStarted: ((report: ReconcileReport) => void) | undefined;
   private startTimer: NodeJS.Timeout | undefined;
@@ -91,10 +97,13 @@ export class LinksRuntime implements LinkIndexService {
       const onDone = this.onStarted;
       this.onStarted = undefined;
       clearTimeout(this.startTimer);
-      this.early = this.namesFromIndex();
+      this.early = this.answersEarly();
       this.initial = this.reconcile()
         .then(onDone, (err: unknown) => this.deps.logger.error({ err }, 'links: start-up reconcile failed'))
-        .finally(() => (this.reconciled = true));
+        .finally(() => {
+          this.reconciled = true;
+          this.earlyNames = undefined;
+        });
     }
     return this.initial;
   }
@@ -112,24 +121,31 @@ export class LinksRuntime implements LinkIndexService {
   }
 
   /**
-   * The name index from the link index's own note states, when it may answer before the reconcile.
-   * A shortcut only: when the index cannot be read (damaged: the store's connection has reported
-   * it and a rebuild follows), the link queries wait for the reconcile instead.
+   * Whether the link index may answer before the reconcile: it holds notes and no reconcile was
+   * cut short while filling it. A shortcut only: when the index cannot be read (damaged: the
+   * store's connection has reported it and a rebuild follows), link queries wait for the reconcile.
    */
-  private namesFromIndex(): boolean {
+  private answersEarly(): boolean {
     try {
-      if (!this.deps.store.whenReadable || !answersBeforeReconcile(this.links)) return false;
-      const states = this.links.states();
-      if (states.size === 0) return false;
-      this.names.rebuildFromNames(
-        [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
-        this.links.formers(),
-      );
-      return true;
+      return this.deps.store.whenReadable !== undefined && answersBeforeReconcile(this.links) && this.links.counts().notes > 0;
     } catch (err) {
       this.deps.logger.warn({ err }, 'links: the link index cannot be read; link queries wait for the start-up reconcile');
       return false;
     }
+  }
+
+  /** The names an answer resolves against: the link index's own note states until the reconcile is done. */
+  private answerNames(): NameIndex {
+    if (!this.early || this.reconciled) return this.names;
+    if (!this.earlyNames) {
+      this.earlyNames = new NameIndex();
+      const states = this.links.states();
+      this.earlyNames.rebuildFromNames(
+        [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
+        this.links.formers(),
+      );
+    }
+    return this.earlyNames;
   }
 
   /** Catches up with the store; `scheduleRepair` is off when a repair is the caller. */
@@ -159,7 +175,9 @@ export class LinksRuntime implements LinkIndexService {
   /** Resolves a tool's identifier (id, id without `.md`, title or filename) to a note id. */
   async noteId(identifier: string): Promise<string> {
     await this.answerable();
-    const known = this.names.lookup(identifier);
+    // An exact id needs no name index (reading 10,000 names cost more than the whole answer).
+    if (this.early && !this.reconciled && this.links.state(identifier)) return identifier;
+    const known = this.answerNames().lookup(identifier);
     if (known) return known;
     try {
       const note = await this.deps.store.get(identifier);
@@ -236,20 +254,21 @@ export class LinksRuntime implements LinkIndexService {
 
   async orphans(): Promise<Array<{ id: string; title: string }>> {
     await this.answerable();
-    return orphans(this.links, this.names);
+    return orphans(this.links, this.answerNames());
   }
 
   async graph(noteId: string, options?: GraphOptions): Promise<LinkGraph> {
     await this.answerable();
-    return neighbourhood(this.links, this.names, noteId, options);
+    return neighbourhood(this.links, this.answerNames(), noteId, options);
   }
 
   async resolve(target: string): Promise<string | null> {
     await this.answerable();
     const inner = parseInner(target.replace(/^!?\[\[|\]\]$/g, ''));
     if (!inner) return null;
-    const key = this.names.keyFor({ ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 }, '');
-    return this.names.resolveKey(key).target;
+    const names = this.answerNames();
+    const key = names.keyFor({ ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 }, '');
+    return names.resolveKey(key).target;
   }
 
   async titleOwners(title: string): Promise<string[]> {

@@ -56,6 +56,8 @@ describe('serving from the last index while the opening refresh runs', () => {
       const first = await search(session, 'oldmarkerword');
       expect(first.results.map((r) => r.id)).toEqual([changed.id]);
       expect(await backlinkSources(session, vault.hub.id)).toEqual(hubBefore);
+      // By title too: the names come from the link index as it stood, not from the refresh.
+      expect(await backlinkSources(session, vault.hub.title)).toEqual(hubBefore);
       expect(session.stderr()).not.toMatch(/"msg":"index ready"/);
 
       // Polled until the refresh has applied the change; meanwhile answers say the rows lag.
