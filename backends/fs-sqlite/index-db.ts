@@ -341,12 +341,21 @@ function openOrRebuild(file: string, vaultRoot: string, logger: Logger): Databas
       return db;
     }
     if (root === vaultRoot) return db;
-    logger.info({ was: root }, 'index was built for another folder; rebuilding');
+    // A copied or moved vault: its rows name the old folder's paths. Derived data, so it goes
+    // (kept aside it would be named as damaged, which it is not, and a vault copied often would
+    // gather one stale index per copy).
+    logger.info({ was: root }, 'the index was built where this vault was copied or moved from; rebuilding it from the files');
     db.close();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+    return createFresh(file, vaultRoot);
   } catch (err) {
     logger.warn({ err, file }, 'index is unreadable or from a newer schema; moving it aside and rebuilding');
   }
   moveAside(file);
+  return createFresh(file, vaultRoot);
+}
+
+function createFresh(file: string, vaultRoot: string): Database.Database {
   const db = openAndMigrate(file);
   db.prepare("INSERT INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
   return db;
