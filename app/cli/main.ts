@@ -32,8 +32,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const first = argv[0];
     // Plugin commands need the catalogue (every plugin module): loaded only when the command is
-    // not a built-in one, so `serve` and `call` start without it while help lists them all.
-    if (!first || !program.commands.some((c) => c.name() === first)) {
+    // not a built-in one, so `serve`, `call` and `--version` start without it while help lists them all.
+    const builtin = first === '-v' || first === '--version' || program.commands.some((c) => c.name() === first);
+    if (!first || !builtin) {
       const { builtinCatalogue } = (await import('../../profiles/catalogue.js')) as { builtinCatalogue: Catalogue };
       addPluginCommands(program, builtinCatalogue);
     }

@@ -60,10 +60,12 @@ describe('notekernel on first use', () => {
     expect(option.stderr).toContain('Did you mean --vault?');
   });
 
-  it('-v prints the version', async () => {
-    const run = await runCli(['-v']);
-    expect(run.code).toBe(0);
-    expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  it('-v and --version print the version', async () => {
+    for (const flag of ['-v', '--version']) {
+      const run = await runCli([flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    }
   });
 
   it('list shows only the options it uses', async () => {
