@@ -8,7 +8,7 @@
  *  - the keyword set (exact titles, words, phrases, prefixes) p95 over MCP ≤ 5 ms at 10,000;
  *    baseline: the same queries through the library;
  *  - exact titles ranked first ≥ 95 %.
- * `BENCH_ONLY=scale`; 10,000 notes, and 100,000 too with BENCH_LARGE=1 (generated once into BENCH_DIR).
+ * `BENCH_ONLY=scale` (`keywords` for the last two alone); 10,000 notes, and 100,000 too with BENCH_LARGE=1 (generated once into BENCH_DIR).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,14 +31,28 @@ export async function benchScale(workDir: string, options: { large?: boolean } =
   return rows;
 }
 
+/** `BENCH_ONLY=keywords`: the keyword set and titles-first rows alone, on the 10,000-note vault (indexed once if it never was). */
+export async function benchKeywords(workDir: string): Promise<BenchRow[]> {
+  const count = 10_000;
+  const root = path.join(workDir, `obsidian-vault-${count}`);
+  const notes = ensureVault(root, count);
+  if (!fs.existsSync(path.join(root, META_DIR, 'notekernel.db'))) await indexOnce(root);
+  return keywordSet(root, count, titledOf(notes, count));
+}
+
 export async function benchAt(workDir: string, count: number, targets: { indexTarget: number; startTarget: number }): Promise<BenchRow[]> {
   const root = path.join(workDir, `obsidian-vault-${count}`);
   const notes = ensureVault(root, count);
   const rows: BenchRow[] = [await coldIndex(root, count, targets.indexTarget)];
-  const titled = notes.filter((_, i) => i % Math.floor(count / 100) === 0).slice(0, 100);
+  const titled = titledOf(notes, count);
   rows.push(...(await firstAnswers(root, count, titled[0] as ObsidianNote, targets.startTarget)));
   if (count <= 10_000) rows.push(...(await keywordSet(root, count, titled)));
   return rows;
+}
+
+/** 100 notes spread evenly over the vault: the exact-title queries. */
+function titledOf(notes: ObsidianNote[], count: number): ObsidianNote[] {
+  return notes.filter((_, i) => i % Math.floor(count / 100) === 0).slice(0, 100);
 }
 
 function ensureVault(root: string, count: number): ObsidianNote[] {
