@@ -63,11 +63,7 @@ function recentMatches(cache: StatementCache, match: string, skip: number[], lim
 }
 
 function hitsOf(cache: StatementCache, match: string, picked: ReadonlyArray<{ rid: number; score: number }>): SearchHit[] {
-  const byRid = hitRowsByRowid(
-    cache,
-    match,
-    picked.map((p) => p.rid),
-  );
+  const byRid = hitRowsByRowid(cache, match, picked.map((p) => p.rid));
   return picked.flatMap((p) => {
     const row = byRid.get(p.rid);
     return row ? [{ ...toHit(row), score: p.score }] : [];

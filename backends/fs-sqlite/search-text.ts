@@ -98,11 +98,7 @@ function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, o
   if (total <= SMALL_SET) {
     const scored = scoreSmallSet(cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`), params.values);
     const page = scored.slice(offset, offset + limit);
-    const byRid = hitRowsByRowid(
-      cache,
-      plan.match as string,
-      page.map((p) => p.rid),
-    );
+    const byRid = hitRowsByRowid(cache, plan.match as string, page.map((p) => p.rid));
     const hits = page.flatMap((p) => {
       const row = byRid.get(p.rid);
       return row ? [{ ...toHit(row), score: p.score }] : [];
