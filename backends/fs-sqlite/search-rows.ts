@@ -15,6 +15,9 @@ export const HIT_COLUMNS =
 /** Enough leading content for an excerpt when there is no match to centre on. */
 export const LEAD = 'substr(n.content, 1, 400) AS lead';
 
+/** The content around the first matches, marked; needs the FTS row of a MATCH. */
+export const SNIPPET = "snippet(notes_fts, 2, '<mark>', '</mark>', '…', 32) AS snippet";
+
 export interface HitRow extends NoteRow {
   score?: number;
   snippet?: string | null;
@@ -66,6 +69,26 @@ export class StatementCache {
     if (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value as string);
     return stmt;
   }
+}
+
+/**
+ * Hit rows, with snippets, of the notes `rids` among those matching `match` (an FTS5 expression),
+ * by rowid. FTS5 answers `rowid IN (…)` with one lookup per rowid, each evaluating the match
+ * afresh: cheap for words (a seek per word), but a prefix term (`quas*`) is merged from every
+ * word it covers at each lookup (5 ms for 10 rows at 10,000 notes). Those read the matches once
+ * between the smallest and largest rowid instead (1 ms).
+ */
+export function hitRowsByRowid(cache: StatementCache, match: string, rids: readonly number[]): Map<number, HitRow> {
+  if (!rids.length) return new Map();
+  const values = { m: match, rids: JSON.stringify(rids), lo: Math.min(...rids), hi: Math.max(...rids) };
+  const which = match.includes('*') ? 'f.rowid BETWEEN @lo AND @hi AND +f.rowid' : 'f.rowid';
+  const rows = cache
+    .get(
+      `SELECT ${HIT_COLUMNS}, f.rowid AS rid, ${SNIPPET}, ${LEAD} FROM notes_fts f JOIN notes n ON n.rowid = f.rowid
+      WHERE f.notes_fts MATCH @m AND ${which} IN (SELECT value FROM json_each(@rids))`,
+    )
+    .all(values) as Array<HitRow & { rid: number }>;
+  return new Map(rows.map((r) => [r.rid, r]));
 }
 
 /** Summary rows for ids (any number, one statement), in the order the ids were given. */

@@ -9,12 +9,11 @@ import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery } from './fts-
 import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
 import { broadPage, isBroad } from './search-broad.js';
 import { HIGHLIGHTS, MARK_COLUMNS, scoreSmallSet, SMALL_SET } from './search-rank.js';
-import { HIT_COLUMNS, LEAD, StatementCache, toHit, type HitRow } from './search-rows.js';
+import { HIT_COLUMNS, hitRowsByRowid, LEAD, SNIPPET, StatementCache, toHit, type HitRow } from './search-rows.js';
 
 // Column weights in notes_fts order: id (unindexed), title, content, type (filtered, not ranked).
 // bm25() in ORDER BY measured 30-50 % faster than FTS5's `rank MATCH` form with the same weights.
 const SCORE = '-bm25(notes_fts, 0.0, 10.0, 1.0, 0.0) AS score';
-const SNIPPET = "snippet(notes_fts, 2, '<mark>', '</mark>', '…', 32) AS snippet";
 
 export interface PlannedSearch {
   /** WHERE terms over `notes n` (and `f` when ranked), params bound by name. */
@@ -99,13 +98,7 @@ function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, o
   if (total <= SMALL_SET) {
     const scored = scoreSmallSet(cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`), params.values);
     const page = scored.slice(offset, offset + limit);
-    const rows = cache
-      .get(
-        `SELECT ${HIT_COLUMNS}, f.rowid AS rid, ${SNIPPET}, ${LEAD} FROM notes_fts f JOIN notes n ON n.rowid = f.rowid
-        WHERE f.notes_fts MATCH ${match} AND f.rowid IN (SELECT value FROM json_each(@rids))`,
-      )
-      .all({ ...params.values, rids: JSON.stringify(page.map((p) => p.rid)) }) as Array<HitRow & { rid: number }>;
-    const byRid = new Map(rows.map((r) => [r.rid, r]));
+    const byRid = hitRowsByRowid(cache, plan.match as string, page.map((p) => p.rid));
     const hits = page.flatMap((p) => {
       const row = byRid.get(p.rid);
       return row ? [{ ...toHit(row), score: p.score }] : [];
@@ -143,13 +136,7 @@ function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: string,
   } else {
     rest = rankedPage(cache, plan, want, 0);
   }
-  const rows = cache
-    .get(
-      `SELECT ${HIT_COLUMNS}, f.rowid AS rid, ${SNIPPET}, ${LEAD} FROM notes_fts f JOIN notes n ON n.rowid = f.rowid
-      WHERE f.notes_fts MATCH ${match} AND f.rowid IN (SELECT value FROM json_each(@rids))`,
-    )
-    .all({ ...params.values, rids: JSON.stringify(titled.slice(0, want)) }) as Array<HitRow & { rid: number }>;
-  const byRid = new Map(rows.map((r) => [r.rid, r]));
+  const byRid = hitRowsByRowid(cache, plan.match as string, titled.slice(0, want));
   // Above every ranked score, in title order (scores compare within one query only).
   const top = (rest.hits[0]?.score ?? 0) + 1;
   const first = titled.flatMap((rid, i) => {

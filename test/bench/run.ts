@@ -7,7 +7,8 @@
  * (notarium: sync, list, persist against the fake Simperium), journal and tools (each profile's
  * tools/list bytes, issue 15). Only when named:
  * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
- * after a spawn, the keyword set, titles first, and memory-start), memory-start (issue 18:
+ * after a spawn, the keyword set, titles first, and memory-start), keywords (the keyword set and
+ * titles-first rows of scale alone), memory-start (issue 18:
  * agent-memory's initialize and first memory_read on 10,000 entries × 2,000 commits) and soak (issue 19: 8 HTTP clients, 10 minutes).
  */
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ import { benchGitTimestamps } from './git-timestamps.js';
 import { benchJournal } from './journal.js';
 import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { benchSimplenote } from './simplenote-sync.js';
-import { benchScale } from './scale.js';
+import { benchKeywords, benchScale } from './scale.js';
 import { benchMemoryStartup } from './memory-startup.js';
 import { benchSoak } from './soak.js';
 import { benchToolList } from './tool-list.js';
@@ -45,6 +46,7 @@ if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
 if (only.has('tools')) rows.push(...(await benchToolList()));
 if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
+if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));
 if (only.has('scale') || only.has('memory-start')) rows.push(...(await benchMemoryStartup(workDir)));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

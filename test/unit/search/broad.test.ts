@@ -44,6 +44,16 @@ describe('words in most notes', () => {
     expect(paged).toEqual(all);
   });
 
+  it('a prefix term pages the same way, its hits marked (they are read by rowid range, not one lookup each)', async () => {
+    const all = await v.search.search({ text: 'budg*', limit: 200 });
+    expect(all.total).toBe(MATCHES);
+    expect(ids(all).slice(0, 2)).toEqual(['notes/n-090.md', 'notes/n-007.md']);
+    expect(all.hits.every((h) => h.snippet.includes('<mark>budget</mark>'))).toBe(true);
+    const paged: string[] = [];
+    for (let offset = 0; offset < MATCHES; offset += 9) paged.push(...ids(await v.search.search({ text: 'budg*', limit: 9, offset })));
+    expect(paged).toEqual(ids(all));
+  });
+
   it('exclusions and filters keep bm25 ranking over every match', async () => {
     const page = await v.search.search({ text: 'budget -review', limit: 200 });
     expect(page.total).toBe(MATCHES - 1);
