@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import type { Logger } from '../../../kernel/logger.js';
 import { findGit, type GitLocation } from './git-location.js';
+import { entryLog } from './entry-log.js';
 import { walkHistory } from './history-walk.js';
 import { GitObjectReader } from './object-reader.js';
 import { listTree, subtreeAt } from './tree-diff.js';
@@ -62,6 +63,32 @@ export class GitTimestamps {
     if (!times) return {};
     if (state.headBlobs.get(relPath) === blobOid) return { created: times[0] * 1000, updated: times[1] * 1000 };
     return { created: times[0] * 1000 };
+  }
+
+  /**
+   * `lookup` for one entry without waiting for a whole walk (decision 034): with no walked
+   * times yet (a cold start), git is asked for the history of the id's paths alone (entry-log)
+   * unless a walk is already under way. `relPaths`: every file
+   * carrying the id now. Falls back to `sync()` when git cannot answer.
+   */
+  async lookupEntry(id: string, relPaths: readonly string[], relPath: string, blobOid: string): Promise<GitTimes> {
+    const location = this.location;
+    if (!location) return {};
+    const head = await resolveHead(location);
+    // With a cache, a moved HEAD costs a walk of the new commits only: cheaper than any log.
+    if (head !== undefined && !this.state && !this.syncing) {
+      const one = await entryLog({ location, reader: new GitObjectReader(location.commondir), head, id, relPaths, idOf: this.idOf }).catch((err: unknown) => {
+        this.logger.debug({ err, id }, 'git log for one entry failed; walking the history instead');
+        return undefined;
+      });
+      if (one) {
+        if (!one.times) return {};
+        const [created, updated] = one.times;
+        return one.headBlobs.get(relPath) === blobOid ? { created: created * 1000, updated: updated * 1000 } : { created: created * 1000 };
+      }
+    }
+    await this.sync();
+    return this.lookup(id, relPath, blobOid);
   }
 
   /** Whether git's history knows the id (then `created` comes from git). */
