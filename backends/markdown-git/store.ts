@@ -21,7 +21,7 @@ import { resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } from './entry-file.js';
 import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from './entry-format.js';
-import { EntryIndex, listMarkdownFiles } from './entry-index.js';
+import { EntryIndex, filesOfId } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
 import { assertOrgName, entryFilename, filenameOf, idFromFilename, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
@@ -104,7 +104,7 @@ export class MarkdownGitStore implements NoteStore {
    * warning for each other file carrying the id.
    */
   private async getBeforeScan(key: string): Promise<Note | undefined> {
-    const paths = (await listMarkdownFiles(this.root)).filter((f) => f.id === key).map((f) => f.relPath);
+    const paths = await filesOfId(this.root, key);
     const reads = (await Promise.all(paths.map((rel) => readEntryFile(this.root, rel, key)))).filter((r) => r.ok);
     const [first, ...others] = reads;
     if (!first) return undefined;

@@ -38,6 +38,8 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
   const gitLog = percentile(gitLogRuns, 50);
   const read = { id, expected };
   const cold = await spawnSamples(root, read, () => fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true }));
+  // A cold run's read no longer waits for the walk, so its server may be stopped before saving it.
+  await writeCaches(root);
   const warm = await spawnSamples(root, read);
 
   const init = [...cold.init, ...warm.init];
@@ -93,6 +95,18 @@ async function spawnSamples(root: string, read: { id: string; expected: { create
     }
   }
   return out;
+}
+
+/** One server that waits for the entry scan and the history walk (memory_list), which leaves the caches on disk. */
+async function writeCaches(root: string): Promise<void> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] }));
+  try {
+    await client.callTool({ name: 'memory_list', arguments: {} });
+  } finally {
+    await client.close();
+  }
+  if (!fs.existsSync(path.join(root, META_DIR, 'git-timestamps.json'))) throw new Error('the history cache was not written');
 }
 
 /** Created: the commit that added the file (following renames); updated: the last commit touching it. */
