@@ -24,12 +24,17 @@ export interface GitTimes {
 
 type State = TimestampState;
 
+/** Single-entry logs at once before reads wait for the walk instead. */
+const MAX_ENTRY_LOGS = 2;
+
 export class GitTimestamps {
   private location: GitLocation | undefined;
   private state: State | undefined;
   private dirty = false;
   private warned = false;
   private syncing: Promise<void> | undefined;
+  /** `git log` runs for single entries in flight (lookupEntry). */
+  private entryLogs = 0;
 
   constructor(
     private readonly root: string,
@@ -68,19 +73,23 @@ export class GitTimestamps {
   /**
    * `lookup` for one entry without waiting for a whole walk (decision 034): with no walked
    * times yet (a cold start), git is asked for the history of the id's paths alone (entry-log)
-   * unless a walk is already under way. `relPaths`: every file
-   * carrying the id now. Falls back to `sync()` when git cannot answer.
+   * unless a walk is already under way or two such logs are. `relPaths`: every file carrying
+   * the id now. Falls back to `sync()` when git cannot answer.
    */
   async lookupEntry(id: string, relPaths: readonly string[], relPath: string, blobOid: string): Promise<GitTimes> {
     const location = this.location;
     if (!location) return {};
     const head = await resolveHead(location);
     // With a cache, a moved HEAD costs a walk of the new commits only: cheaper than any log.
-    if (head !== undefined && !this.state && !this.syncing) {
-      const one = await entryLog({ location, reader: new GitObjectReader(location.commondir), head, id, relPaths, idOf: this.idOf }).catch((err: unknown) => {
-        this.logger.debug({ err, id }, 'git log for one entry failed; walking the history instead');
-        return undefined;
-      });
+    // A burst of reads is served by the walk: each log costs git a third of a whole walk.
+    if (head !== undefined && !this.state && !this.syncing && this.entryLogs < MAX_ENTRY_LOGS) {
+      this.entryLogs++;
+      const one = await entryLog({ location, reader: new GitObjectReader(location.commondir), head, id, relPaths, idOf: this.idOf })
+        .catch((err: unknown) => {
+          this.logger.debug({ err, id }, 'git log for one entry failed; walking the history instead');
+          return undefined;
+        })
+        .finally(() => this.entryLogs--);
       if (one) {
         if (!one.times) return {};
         const [created, updated] = one.times;
