@@ -91,6 +91,9 @@ function timesFrom(commits: readonly LoggedCommit[]): EntryTimes | undefined {
 function logPaths(location: GitLocation, head: string, relPaths: string[]): Promise<LoggedCommit[] | undefined> {
   const prefix = location.prefix.length ? `${location.prefix.join('/')}/` : '';
   const args = [
+    // The repository found for the root, whatever GIT_DIR a parent process left in the environment.
+    `--git-dir=${location.gitdir}`,
+    `--work-tree=${location.workTree}`,
     '--no-replace-objects',
     // A user's config must not change what is listed: no rename following, root commits shown.
     '-c', 'log.follow=false',
