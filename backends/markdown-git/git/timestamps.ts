@@ -7,7 +7,6 @@
  * commit, means file times for everything, with one warning per open.
  */
 import fs from 'node:fs';
-import git from 'isomorphic-git';
 import type { Logger } from '../../../kernel/logger.js';
 import { findGit, type GitLocation } from './git-location.js';
 import { entryLog } from './entry-log.js';
@@ -152,18 +151,28 @@ export class GitTimestamps {
 }
 
 async function resolveHead(location: GitLocation): Promise<string | undefined> {
-  let head: string;
+  // HEAD lives in the work tree's gitdir, branches in the common one (a linked work tree).
+  let value = readText(`${location.gitdir}/HEAD`);
+  for (let depth = 0; value !== undefined && depth < 5; depth++) {
+    if (/^[0-9a-f]{40}$/.test(value)) return value;
+    const ref = /^ref:\s*(\S+)$/.exec(value)?.[1];
+    if (!ref) return undefined;
+    value = readText(`${location.commondir}/${ref}`) ?? packedRef(location.commondir, ref);
+  }
+  return undefined; // an unborn branch: no commits yet
+}
+
+function readText(file: string): string | undefined {
   try {
-    head = fs.readFileSync(`${location.gitdir}/HEAD`, 'utf8').trim();
+    return fs.readFileSync(file, 'utf8').trim();
   } catch {
     return undefined;
   }
-  if (/^[0-9a-f]{40}$/.test(head)) return head;
-  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-  if (!ref) return undefined;
-  try {
-    return await git.resolveRef({ fs, gitdir: location.commondir, ref });
-  } catch {
-    return undefined; // an unborn branch: no commits yet
-  }
+}
+
+/** `<oid> <ref>` lines of `packed-refs`, where `git gc` moves loose refs. */
+function packedRef(commondir: string, ref: string): string | undefined {
+  const packed = readText(`${commondir}/packed-refs`);
+  for (const line of packed?.split('\n') ?? []) if (line.endsWith(` ${ref}`) && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40);
+  return undefined;
 }
