@@ -1,8 +1,9 @@
 /**
  * markdown-git (seed 002, agent-memory): entries are plain markdown files named
  * `slug id__XXXXXX.md`; id, title, tags, links and status are derived from the filename, the
- * body and the folder, `created` / `updated` from git history (isomorphic-git, one walk,
- * cached by HEAD). Storage only: no search index, no types, no frontmatter.
+ * body and the folder, `created` / `updated` from git history (one walk, cached by HEAD; a
+ * read before it asks git for its entry alone, decision 034). Storage only: no search index,
+ * no types, no frontmatter.
  */
 import path from 'node:path';
 import { z } from 'zod';
