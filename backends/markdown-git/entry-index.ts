@@ -90,6 +90,29 @@ export async function listMarkdownFiles(root: string): Promise<Array<{ relPath: 
   return out;
 }
 
+/**
+ * The files carrying one id, vault-relative and sorted as listMarkdownFiles would list them:
+ * a read before the opening scan. Names are only matched against the id (no per-file parsing),
+ * and the folders are read concurrently.
+ */
+export async function filesOfId(root: string, id: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await fs.readdir(rel ? path.join(root, ...rel.split('/')) : root, { withFileTypes: true });
+    const folders: string[] = [];
+    for (const entry of entries) {
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') folders.push(rel ? `${rel}/${entry.name}` : entry.name);
+      } else if (entry.name.includes(id) && entry.isFile() && !entry.name.startsWith('.') && idFromFilename(entry.name) === id) {
+        out.push(rel ? `${rel}/${entry.name}` : entry.name);
+      }
+    }
+    await Promise.all(folders.map(walk));
+  };
+  await walk('');
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Temp files of writes (`.nk-tmp-…`, hidden, so listMarkdownFiles never sees them), for the sweep at open. */
 export async function listTempFiles(root: string): Promise<string[]> {
   const out: string[] = [];

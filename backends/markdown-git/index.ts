@@ -1,8 +1,9 @@
 /**
  * markdown-git (seed 002, agent-memory): entries are plain markdown files named
  * `slug id__XXXXXX.md`; id, title, tags, links and status are derived from the filename, the
- * body and the folder, `created` / `updated` from git history (isomorphic-git, one walk,
- * cached by HEAD). Storage only: no search index, no types, no frontmatter.
+ * body and the folder, `created` / `updated` from git history (one walk, cached by HEAD; a
+ * read before it asks git for its entry alone, decision 034). Storage only: no search index,
+ * no types, no frontmatter.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -72,9 +73,10 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
     store.openInBackground(async () => {
       // A kill mid-write leaves a temp file that no later write reuses: swept at open.
       if (!readOnly) sweepTempFiles(vaultRoot, await listTempFiles(vaultRoot), logger);
-      // The entry scan (file I/O) and the history walk (CPU) overlap.
-      const [report] = await Promise.all([store.rescan(progress), timestamps.sync()]);
-      if (!readOnly) await timestamps.save();
+      // The entry scan (file I/O) and the history walk (CPU) overlap. The walk is saved as soon
+      // as it is done: reads answer before it (decision 034), so a short session may end first.
+      const walked = timestamps.sync().then(() => (readOnly ? undefined : timestamps.save()));
+      const [report] = await Promise.all([store.rescan(progress), walked]);
       logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
       if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
     }, OPEN_DELAY_MS);

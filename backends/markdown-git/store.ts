@@ -21,7 +21,7 @@ import { resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } from './entry-file.js';
 import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from './entry-format.js';
-import { EntryIndex } from './entry-index.js';
+import { EntryIndex, filesOfId } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
 import { assertOrgName, entryFilename, filenameOf, idFromFilename, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from './entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
@@ -56,6 +56,10 @@ export class MarkdownGitStore implements NoteStore {
   private startOpening: (() => void) | undefined;
   /** Run when the first scan begins, before it reads anything (watchers); undefined once begun. */
   private beforeOpening: Array<() => void> | undefined = [];
+  /** The first scan has finished (or failed, or none was asked for): reads go through the entry index. */
+  private openSettled = true;
+  /** Reads answered before the first scan, in flight: the scan begins after them (getBeforeScan). */
+  private readonly earlyReads = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
@@ -65,9 +69,15 @@ export class MarkdownGitStore implements NoteStore {
   }
 
   async get(id: string): Promise<Note | undefined> {
-    await this.opened();
     if (!isEntryId(id) && !isEntryId(`id__${id}`)) return undefined;
     const key = normaliseId(id);
+    if (!this.openSettled) {
+      const read = this.getBeforeScan(key);
+      this.earlyReads.add(read);
+      void read.finally(() => this.earlyReads.delete(read)).catch(() => {});
+      return read;
+    }
+    await this.opened();
     const record = this.index.primary(key);
     if (!record) return undefined;
     await this.deps.timestamps.sync();
@@ -80,6 +90,28 @@ export class MarkdownGitStore implements NoteStore {
     const others = this.index.all(key).filter((r) => r.relPath !== record.relPath);
     const warnings = others.map((r) => `${key} is also carried by ${r.relPath}: rename one of the two files`);
     return toNote(read.record, read.parsed, this.timesOf(read.record), warnings);
+  }
+
+  /**
+   * A read before the first scan has finished (decision 034): the id's files are found by
+   * listing the folders (names only) and read directly; their times come from the history
+   * cache once HEAD is checked, or, cold, from git's log of the id's paths alone
+   * (GitTimestamps.lookupEntry), so neither the scan of every other entry, nor the folder
+   * watch, nor the history walk is waited for. It does not start the opening, and an opening due
+   * meanwhile waits for it: the first read usually comes right after `initialize`, and the
+   * watch alone holds this thread for 150–500 ms at 10,000 entries.
+   * The answer is the one the entry index would give: the first readable file by path, with a
+   * warning for each other file carrying the id.
+   */
+  private async getBeforeScan(key: string): Promise<Note | undefined> {
+    const paths = await filesOfId(this.root, key);
+    const reads = (await Promise.all(paths.map((rel) => readEntryFile(this.root, rel, key)))).filter((r) => r.ok);
+    const [first, ...others] = reads;
+    if (!first) return undefined;
+    const git = await this.deps.timestamps.lookupEntry(key, paths, first.record.relPath, first.record.blobOid);
+    for (const read of reads) this.index.put(read.record); // memory only, as in get: the scan skips what is already level
+    const warnings = others.map((r) => `${key} is also carried by ${r.record.relPath}: rename one of the two files`);
+    return toNote(first.record, first.parsed, this.timesOf(first.record, git), warnings);
   }
 
   async list(query: ListQuery = {}): Promise<NoteSummary[]> {
@@ -210,6 +242,7 @@ export class MarkdownGitStore implements NoteStore {
    * need the entries wait for the scan; a failed scan fails them with its reason.
    */
   openInBackground(open: () => Promise<void>, delayMs = 0): void {
+    this.openSettled = false;
     let begin: () => void = () => {};
     const begun = new Promise<void>((resolve) => (begin = resolve));
     const timer = setTimeout(() => this.startOpening?.(), delayMs);
@@ -219,13 +252,21 @@ export class MarkdownGitStore implements NoteStore {
       this.startOpening = undefined;
       begin();
     };
-    this.opening = begun.then(() => {
+    this.opening = begun.then(async () => {
+      if (this.earlyReads.size) {
+        await Promise.allSettled([...this.earlyReads]);
+        // Their answers are written first: the watch below holds the thread for a while.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       const waiting = this.beforeOpening ?? [];
       this.beforeOpening = undefined;
       for (const fn of waiting) fn();
       return open();
     });
-    this.opening.catch(() => {}); // reported by the calls that wait on it
+    const settled = () => {
+      this.openSettled = true;
+    };
+    this.opening.then(settled, settled); // a failure is reported by the calls that wait on it
   }
 
   private whenOpeningBegins(fn: () => void): void {
@@ -306,8 +347,7 @@ export class MarkdownGitStore implements NoteStore {
     if (!this.deps.readOnly) await this.deps.timestamps.save();
   }
 
-  private timesOf(record: EntryRecord): EntryTimes {
-    const git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid);
+  private timesOf(record: EntryRecord, git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid)): EntryTimes {
     const created = git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs;
     const updated = git.updated ?? record.mtimeMs;
     // Rounded as Node's Stats dates are, so `updated` equals what `fs.stat().mtime` shows.

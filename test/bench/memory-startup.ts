@@ -32,9 +32,14 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
   fs.mkdirSync(empty, { recursive: true });
 
   const bare = await spawnSamples(empty, undefined);
-  const gitLog = (await Promise.all([0, 1, 2].map(async () => (await time(() => spawnSync('git', ['log', '--name-only', '--format=%H %at'], { cwd: root, maxBuffer: 1 << 30 }))).ms))).sort((a, b) => a - b)[1] as number;
+  // One after another: timed side by side, each run's clock also counted the runs before it.
+  const gitLogRuns: number[] = [];
+  for (let i = 0; i < RUNS; i++) gitLogRuns.push((await time(() => spawnSync('git', ['log', '--name-only', '--format=%H %at'], { cwd: root, maxBuffer: 1 << 30 }))).ms);
+  const gitLog = percentile(gitLogRuns, 50);
   const read = { id, expected };
   const cold = await spawnSamples(root, read, () => fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true }));
+  // A cold run's read no longer waits for the walk, so its server may be stopped before saving it.
+  await writeCaches(root);
   const warm = await spawnSamples(root, read);
 
   const init = [...cold.init, ...warm.init];
@@ -59,7 +64,7 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
       bench: 'agent-memory spawn → first correct memory_read, warm (caches on disk)',
       value: `p50 ${fmt(percentile(warm.read, 50))}`,
       target: '≤ 0.3× git log',
-      baseline: `git log --name-only ${fmt(gitLog)}`,
+      baseline: `git log --name-only ${fmt(gitLog)} (spawn → initialize on an empty root ${fmt(percentile(bare.init, 50))})`,
       ratio: `${(percentile(warm.read, 50) / gitLog).toFixed(2)}× git`,
       pass: percentile(warm.read, 50) <= 0.3 * gitLog,
     },
@@ -90,6 +95,18 @@ async function spawnSamples(root: string, read: { id: string; expected: { create
     }
   }
   return out;
+}
+
+/** One server that waits for the entry scan and the history walk (memory_list), which leaves the caches on disk. */
+async function writeCaches(root: string): Promise<void> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] }));
+  try {
+    await client.callTool({ name: 'memory_list', arguments: {} });
+  } finally {
+    await client.close();
+  }
+  if (!fs.existsSync(path.join(root, META_DIR, 'git-timestamps.json'))) throw new Error('the history cache was not written');
 }
 
 /** Created: the commit that added the file (following renames); updated: the last commit touching it. */

@@ -7,9 +7,9 @@
  * commit, means file times for everything, with one warning per open.
  */
 import fs from 'node:fs';
-import git from 'isomorphic-git';
 import type { Logger } from '../../../kernel/logger.js';
 import { findGit, type GitLocation } from './git-location.js';
+import { entryLog } from './entry-log.js';
 import { walkHistory } from './history-walk.js';
 import { GitObjectReader } from './object-reader.js';
 import { listTree, subtreeAt } from './tree-diff.js';
@@ -23,12 +23,17 @@ export interface GitTimes {
 
 type State = TimestampState;
 
+/** Single-entry logs at once before reads wait for the walk instead. */
+const MAX_ENTRY_LOGS = 2;
+
 export class GitTimestamps {
   private location: GitLocation | undefined;
   private state: State | undefined;
   private dirty = false;
   private warned = false;
   private syncing: Promise<void> | undefined;
+  /** `git log` runs for single entries in flight (lookupEntry). */
+  private entryLogs = 0;
 
   constructor(
     private readonly root: string,
@@ -62,6 +67,36 @@ export class GitTimestamps {
     if (!times) return {};
     if (state.headBlobs.get(relPath) === blobOid) return { created: times[0] * 1000, updated: times[1] * 1000 };
     return { created: times[0] * 1000 };
+  }
+
+  /**
+   * `lookup` for one entry without waiting for a whole walk (decision 034): with no walked
+   * times yet (a cold start), git is asked for the history of the id's paths alone (entry-log)
+   * unless a walk is already under way or two such logs are. `relPaths`: every file carrying
+   * the id now. Falls back to `sync()` when git cannot answer.
+   */
+  async lookupEntry(id: string, relPaths: readonly string[], relPath: string, blobOid: string): Promise<GitTimes> {
+    const location = this.location;
+    if (!location) return {};
+    const head = await resolveHead(location);
+    // With a cache, a moved HEAD costs a walk of the new commits only: cheaper than any log.
+    // A burst of reads is served by the walk: each log costs git a third of a whole walk.
+    if (head !== undefined && !this.state && !this.syncing && this.entryLogs < MAX_ENTRY_LOGS) {
+      this.entryLogs++;
+      const one = await entryLog({ location, reader: new GitObjectReader(location.commondir), head, id, relPaths, idOf: this.idOf })
+        .catch((err: unknown) => {
+          this.logger.debug({ err, id }, 'git log for one entry failed; walking the history instead');
+          return undefined;
+        })
+        .finally(() => this.entryLogs--);
+      if (one) {
+        if (!one.times) return {};
+        const [created, updated] = one.times;
+        return one.headBlobs.get(relPath) === blobOid ? { created: created * 1000, updated: updated * 1000 } : { created: created * 1000 };
+      }
+    }
+    await this.sync();
+    return this.lookup(id, relPath, blobOid);
   }
 
   /** Whether git's history knows the id (then `created` comes from git). */
@@ -116,18 +151,28 @@ export class GitTimestamps {
 }
 
 async function resolveHead(location: GitLocation): Promise<string | undefined> {
-  let head: string;
+  // HEAD lives in the work tree's gitdir, branches in the common one (a linked work tree).
+  let value = readText(`${location.gitdir}/HEAD`);
+  for (let depth = 0; value !== undefined && depth < 5; depth++) {
+    if (/^[0-9a-f]{40}$/.test(value)) return value;
+    const ref = /^ref:\s*(\S+)$/.exec(value)?.[1];
+    if (!ref) return undefined;
+    value = readText(`${location.commondir}/${ref}`) ?? packedRef(location.commondir, ref);
+  }
+  return undefined; // an unborn branch: no commits yet
+}
+
+function readText(file: string): string | undefined {
   try {
-    head = fs.readFileSync(`${location.gitdir}/HEAD`, 'utf8').trim();
+    return fs.readFileSync(file, 'utf8').trim();
   } catch {
     return undefined;
   }
-  if (/^[0-9a-f]{40}$/.test(head)) return head;
-  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-  if (!ref) return undefined;
-  try {
-    return await git.resolveRef({ fs, gitdir: location.commondir, ref });
-  } catch {
-    return undefined; // an unborn branch: no commits yet
-  }
+}
+
+/** `<oid> <ref>` lines of `packed-refs`, where `git gc` moves loose refs. */
+function packedRef(commondir: string, ref: string): string | undefined {
+  const packed = readText(`${commondir}/packed-refs`);
+  for (const line of packed?.split('\n') ?? []) if (line.endsWith(` ${ref}`) && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40);
+  return undefined;
 }

@@ -52,6 +52,29 @@ export function listTree(reader: GitObjectReader, tree: string, base: string, on
   diffTrees(reader, null, tree, base, onChange);
 }
 
+/**
+ * Every `.md` blob under a tree whose name contains `needle` (an entry id): names are decoded
+ * only for those and for folders, so one entry is found among thousands without a string per file.
+ */
+export function findNamed(reader: GitObjectReader, tree: string, base: string, needle: Buffer, onFound: (path: string, blob: string) => void): void {
+  const buf = reader.require(tree, 'tree');
+  let hit = buf.indexOf(needle);
+  for (let pos = 0; pos < buf.length; ) {
+    const entry = entryAt(buf, pos);
+    if (hit !== -1 && hit < entry.nameStart) hit = buf.indexOf(needle, entry.nameStart);
+    pos = entry.next;
+    if (entry.commit) continue;
+    if (entry.tree) {
+      const name = buf.toString('utf8', entry.nameStart, entry.nul);
+      if (!name.startsWith('.')) findNamed(reader, buf.toString('hex', entry.nul + 1, entry.next), `${base}${name}/`, needle, onFound);
+      continue;
+    }
+    if (hit === -1 || hit >= entry.nul) continue;
+    const name = buf.toString('utf8', entry.nameStart, entry.nul);
+    if (name.endsWith('.md')) onFound(`${base}${name}`, buf.toString('hex', entry.nul + 1, entry.next));
+  }
+}
+
 /** The oid of the subtree at `segments` below `tree`, or null when it does not exist. */
 export function subtreeAt(reader: GitObjectReader, tree: string, segments: readonly string[]): string | null {
   let current = tree;

@@ -107,6 +107,25 @@ describe('markdown-git timestamps from git', () => {
     await store.close();
   });
 
+  it('reads HEAD through packed refs and a detached HEAD, as git resolves them', async () => {
+    buildHistory();
+    git(root, ['pack-refs', '--all']);
+    expect(fs.existsSync(path.join(root, '.git', 'refs', 'heads', 'main'))).toBe(false);
+    const captured = capturingLogger();
+    let store = await openStore(root, {}, captured.logger);
+    expect((await store.get('id__Alpha1'))?.updated).toBe(iso(T + 100));
+    await store.close();
+    git(root, ['checkout', '-q', '--detach', 'HEAD~1']); // before the merge: no delta yet
+    store = await openStore(root, {}, captured.logger);
+    try {
+      expect((await store.list()).map((n) => n.id).sort()).toEqual(['id__Alpha1', 'id__Beta22', 'id__Gamma3']);
+      expect((await store.get('id__Gamma3'))?.created).toBe(iso(T + 300));
+      expect(captured.warnings()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('autoCommit commits each write, and the times then come from those commits', async () => {
     git(root, ['init', '-q']);
     const store = await openStore(root, { autoCommit: true });
