@@ -65,7 +65,8 @@ export interface VaultFiles {
   exists(relPath: string): Promise<boolean>;
   listDir(relPath: string): Promise<Array<{ name: string; isDirectory: boolean }>>;
   mkdir(relPath: string): Promise<void>;
-  remove(relPath: string): Promise<void>;
+  /** `expectedHash` makes it a compare-and-remove, as for `writeText`. */
+  remove(relPath: string, options?: { expectedHash?: string }): Promise<void>;
   /** Resolves a vault-relative path to an absolute one, refusing anything outside. */
   resolve(relPath: string): string;
 }

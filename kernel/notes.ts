@@ -356,7 +356,8 @@ export class NoteService {
     if (step.replacedBy && (await this.readText(step.replacedBy.path))?.hash !== step.replacedBy.hash) {
       throw new ConflictError(`${step.path} was kept: ${step.replacedBy.path}, which replaces it, is not in place as planned.`, { path: step.path, replaced_by: step.replacedBy.path });
     }
-    await files.remove(step.path);
+    // Compared again under the file's write lock: a write landing since the check above is kept.
+    await files.remove(step.path, step.before ? { expectedHash: step.before.hash } : {});
     return fileAnswer(step.path, '');
   }
 

@@ -19,6 +19,13 @@ export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
     if (isSkipped(read)) throw new ValidationError(`${relPath} is not read: ${read.skipped}.`, { path: relPath, reason: read.skipped });
     return read?.bytes.toString('utf8');
   };
+  /** The compare of a compare-and-swap: '' stands for no file. */
+  const expectHash = async (relPath: string, expected: string | undefined): Promise<void> => {
+    if (expected === undefined) return;
+    const current = await readText(relPath);
+    const currentHash = current === undefined ? '' : contentHash(current);
+    if (currentHash !== expected) throw new ContentHashMismatchError(currentHash, expected, { path: relPath });
+  };
   return {
     root,
     resolve: (relPath) => resolveInside(root, relPath),
@@ -28,11 +35,7 @@ export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
       // A markdown file written raw (a card) is a note on the next scan: refuse what no reader could read back.
       if (relPath.toLowerCase().endsWith('.md')) assertReadableFrontmatter(text, relPath);
       return locks.run(absolute, async () => {
-        if (options.expectedHash !== undefined) {
-          const current = await readText(relPath);
-          const currentHash = current === undefined ? '' : contentHash(current);
-          if (currentHash !== options.expectedHash) throw new ContentHashMismatchError(currentHash, options.expectedHash, { path: relPath });
-        }
+        await expectHash(relPath, options.expectedHash);
         await writeFileAtomic(absolute, text);
         return { contentHash: contentHash(text) };
       });
@@ -54,8 +57,12 @@ export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
     async mkdir(relPath) {
       await fs.mkdir(resolveInside(root, relPath), { recursive: true });
     },
-    async remove(relPath) {
-      await fs.rm(resolveInside(root, relPath), { force: true });
+    async remove(relPath, options = {}) {
+      const absolute = resolveInside(root, relPath);
+      await locks.run(absolute, async () => {
+        await expectHash(relPath, options.expectedHash);
+        await fs.rm(absolute, { force: true });
+      });
     },
   };
 }

@@ -149,6 +149,19 @@ describe('store and files on one note file', () => {
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
+
+  it('a files.remove with a hash: refused once the file changed, the change kept; done at the hash', async () => {
+    const { root, store } = await vaultWith();
+    const files = store.files!;
+    await files.mkdir('attachments');
+    const first = await files.writeText('attachments/plain.txt', 'one');
+    await files.writeText('attachments/plain.txt', 'two');
+    await expect(files.remove('attachments/plain.txt', { expectedHash: first.contentHash })).rejects.toMatchObject({ code: 'content_hash_mismatch' });
+    expect(await fs.readFile(path.join(root, 'attachments', 'plain.txt'), 'utf8')).toBe('two');
+    const again = await files.writeText('attachments/plain.txt', 'three');
+    const racing = await Promise.allSettled([files.remove('attachments/plain.txt', { expectedHash: again.contentHash }), files.writeText('attachments/plain.txt', 'four', { expectedHash: again.contentHash })]);
+    expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  });
 });
 
 describe('create: known problems', () => {
