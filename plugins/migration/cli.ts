@@ -2,15 +2,19 @@
  * `notekernel migrate <step> --root-dir PATH [--dry-run] [--json]`, contributed through the
  * plugin's `cli`. Progress on stderr, the summary (or the JSON report) on stdout; exit code 1
  * when some file could not be migrated (it is untouched: fix it and run again), 2 on bad usage.
+ * The open vault's own folder is migrated as the tool does it, one journalled operation
+ * (`list_operations` / `undo_operation` see it); another folder is converted in place.
  */
+import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { NoteStore } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { NoteService } from '../../kernel/notes.js';
 import type { CliCommandDefinition } from '../../kernel/plugin.js';
 import { runStep, summaryLines } from './run.js';
 import { MIGRATION_STEPS } from './steps/index.js';
+import { migrateVault } from './vault-migration.js';
 
-export function migrateCommand(vaultRoot: string, store: NoteStore, logger: Logger): CliCommandDefinition {
+export function migrateCommand(vaultRoot: string, notes: NoteService, logger: Logger): CliCommandDefinition {
   return {
     name: 'migrate',
     summary: `convert a folder of notes: ${MIGRATION_STEPS.map((s) => s.id).join(', ')}`,
@@ -25,9 +29,10 @@ export function migrateCommand(vaultRoot: string, store: NoteStore, logger: Logg
         return 2;
       }
       const dryRun = rest.includes('--dry-run');
-      const report = await runStep(stepId, rootDir, { dryRun, logger, progress: io.progress });
-      // The open vault is the migrated folder: let the store see the new files now.
-      if (!dryRun && path.resolve(rootDir) === vaultRoot) await store.refresh();
+      const onVault = (await fs.realpath(path.resolve(rootDir)).catch(() => path.resolve(rootDir))) === (await fs.realpath(vaultRoot).catch(() => vaultRoot));
+      const report = onVault
+        ? await migrateVault(notes, vaultRoot, stepId, { dryRun, logger, progress: io.progress })
+        : await runStep(stepId, rootDir, { dryRun, logger, progress: io.progress });
       if (rest.includes('--json')) io.out(`${JSON.stringify(report, null, 2)}\n`);
       else io.out(`${summaryLines(report).join('\n')}\n`);
       return report.errors.length ? 1 : 0;

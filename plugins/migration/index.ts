@@ -15,6 +15,6 @@ export const migrationPlugin = definePlugin({
   description: 'Format migrations as steps (agent-memory-v2, ...): a CLI command and a tool, idempotent, with a dry run.',
   commands: [{ name: 'migrate', vaultFlag: '--root-dir', summary: 'convert a folder of notes to the current format (agent-memory-v2)', usage: '<step> [--root-dir PATH] [--dry-run] [--json]' }],
   register(ctx) {
-    return { tools: [migrateTool], cli: [migrateCommand(requireVaultFolder(ctx.vault, 'migration'), ctx.store, ctx.logger)] };
+    return { tools: [migrateTool], cli: [migrateCommand(requireVaultFolder(ctx.vault, 'migration'), ctx.notes, ctx.logger)] };
   },
 });

@@ -3,13 +3,15 @@
  * server on a git-less agent-memory folder of v1 entries: its dry run writes nothing and returns
  * the plan the real run then applies (each file, its action and its diff, checked against the
  * files before and after); the run is listed by list_operations; undo_operation, in a server
- * started after it, puts every v1 file back byte for byte and removes the v2 files.
+ * started after it, puts every v1 file back byte for byte and removes the v2 files. The CLI's
+ * `notekernel migrate` on the vault folder is the same operation.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../../kernel/util/unified-diff.js';
 import { callOk, connectStdio, type StdioSession } from '../support/mcp.js';
+import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
 const dirs: string[] = [];
@@ -127,5 +129,25 @@ describe('migrate, journalled (MCP)', () => {
     const again = await callOk<Report>(second, 'migrate', { step: 'agent-memory-v2' });
     expect(again.migrated).toEqual(run.migrated);
     expect(readTree(root)).toEqual(V2);
+  });
+
+  it('notekernel migrate on a vault folder is the same journalled operation: listed, and undone byte for byte', async () => {
+    const root = await tempDir('nk-migrate-journal-cli-');
+    dirs.push(root);
+    for (const [rel, text] of Object.entries(V1)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    }
+    const run = await runCli(['migrate', 'agent-memory-v2', '--root-dir', root, '--json']);
+    expect(run.code, run.stderr).toBe(1); // the broken entry is reported and left as it is
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.operation_id).toMatch(/\S/);
+    expect(readTree(root)).toEqual(V2);
+
+    const session = await open(root);
+    const listed = await callOk<{ operations: Array<{ id: string; operation: string; undoable: boolean }> }>(session, 'list_operations', {});
+    expect(listed.operations.find((o) => o.id === report.operation_id)).toMatchObject({ operation: 'migrate', undoable: true });
+    await callOk(session, 'undo_operation', { operation_id: report.operation_id });
+    expect(readTree(root)).toEqual(V1);
   });
 });
