@@ -65,6 +65,13 @@ function readTree(root: string): Record<string, string> {
   return out;
 }
 
+function writeTree(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
 async function open(root: string): Promise<StdioSession> {
   const session = await connectStdio(['serve', '--profile', 'agent-memory', '--vault', root]);
   sessions.push(session);
@@ -76,10 +83,7 @@ describe('migrate, journalled (MCP)', () => {
   it('dry run is the applied plan; the run is listed; undo after a restart puts the v1 files back byte for byte', async () => {
     const root = await tempDir('nk-migrate-journal-');
     dirs.push(root);
-    for (const [rel, text] of Object.entries(V1)) {
-      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      fs.writeFileSync(path.join(root, rel), text);
-    }
+    writeTree(root, V1);
     const first = await open(root);
 
     const dry = await callOk<Report>(first, 'migrate', { step: 'agent-memory-v2', dry_run: true });
@@ -134,10 +138,7 @@ describe('migrate, journalled (MCP)', () => {
   it('notekernel migrate on a vault folder is the same journalled operation: listed, and undone byte for byte', async () => {
     const root = await tempDir('nk-migrate-journal-cli-');
     dirs.push(root);
-    for (const [rel, text] of Object.entries(V1)) {
-      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      fs.writeFileSync(path.join(root, rel), text);
-    }
+    writeTree(root, V1);
     const run = await runCli(['migrate', 'agent-memory-v2', '--root-dir', root, '--json']);
     expect(run.code, run.stderr).toBe(1); // the broken entry is reported and left as it is
     const report = JSON.parse(run.stdout) as Report;
