@@ -12,6 +12,17 @@ import { openDatabase } from '../../toolkit/sqlite-driver.js';
 import { foldLetters } from '../../toolkit/text/fold-letters.js';
 import { titleKey } from './title-key.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
+import { secondaryIndexes, type SecondaryIndexes } from '../../toolkit/sqlite-indexes.js';
+
+/** Every index the notes tables have besides their keys (schema.ts and search-upkeep.ts create them). */
+const NOTE_INDEXES = [
+  'idx_notes_type ON notes(type)',
+  'idx_notes_updated ON notes(updated)',
+  'idx_notes_file_state ON notes(id, size, mtime_ms, content_hash)',
+  'idx_metadata_key_value ON note_metadata(key, value)',
+  'idx_metadata_note ON note_metadata(note_id)',
+  'idx_nk_title_keys ON nk_title_keys(key)',
+];
 
 export interface IndexedNote {
   id: string;
@@ -83,10 +94,14 @@ export class IndexDb {
   private checkpointTimer: NodeJS.Timeout | undefined;
   /** Told when a statement fails with a corruption error (the store checks and rebuilds). */
   onCorruption: (err: unknown) => void = () => {};
+  /** Dropped while a first build fills the tables (refresh.ts), created again after it and at every open. */
+  readonly indexes: SecondaryIndexes;
 
   constructor(readonly file: string, private readonly vaultRoot: string, logger: Logger) {
     this.db = watchConnection(openOrRebuild(file, vaultRoot, logger), (err) => this.onCorruption(err));
     const db = this.db;
+    this.indexes = secondaryIndexes((sql) => db.exec(sql), NOTE_INDEXES);
+    this.indexes.create();
     this.statements = {
       upsert: db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
         VALUES (@id, @title, @content, @type, @filename, @path, @created, @updated, @size, @contentHash, @mtimeMs, @tagsJson, @metadataJson)

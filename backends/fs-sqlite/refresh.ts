@@ -19,6 +19,8 @@ import { isAlive } from '../../toolkit/files/file-lock.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 
 const BATCH = 500;
+/** A first build of at least this many notes fills the tables without their secondary indexes. */
+const BULK = 1000;
 
 export interface RefreshOptions {
   progress?: ProgressReporter;
@@ -74,6 +76,8 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   let indexed = 0;
   let complete = false;
   if (changed.length) progress.start('indexing notes', changed.length);
+  const bulk = changed.length >= BULK && db.count() === 0;
+  if (bulk) db.indexes.drop();
   try {
     // Gone files first: a derived index then sees a file moved while nobody watched as one id
     // gone and one with the same bytes new, in the same pass.
@@ -108,6 +112,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     complete = true;
   } finally {
     if (changed.length) progress.stop();
+    if (bulk) db.indexes.create();
     if (changed.length || removedIds.length) for (const observer of observers) await observer.end(complete);
   }
 

@@ -15,6 +15,9 @@ import type { Note } from '../../kernel/note.js';
 import type { LinkIndexer } from './indexer.js';
 import { PASS_UNRESOLVED } from './reconcile.js';
 
+/** A first batch this large (the store's batches hold 500) starts a pass over a whole vault. */
+const BULK_BATCH = 200;
+
 export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: () => void): IndexPassObserver {
   const links = indexer.links;
   /** Keys whose stored links may resolve differently once this pass's names are all known. */
@@ -24,6 +27,8 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
   /** Names new in this pass; when the index held no link before it, only `open` keys can be stored under them. */
   let named = new Set<string>();
   let hadLinks: boolean | undefined;
+  /** Whether this pass fills empty link tables without their secondary indexes (built again at its end). */
+  let bulk = false;
   /** Ids gone in this pass, and the unique content hash of each (null: two gone notes shared it). */
   let gone = new Map<string, string>();
   let goneByHash = new Map<string, string | null>();
@@ -43,6 +48,8 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
     }
     const result = indexer.apply(note);
     if (result.changed) extracted++;
+    // A first build re-resolves every open link at its end (one scan): no keys to remember.
+    if (bulk) return;
     for (const key of result.keys) (hadLinks ? keys : named).add(key);
     for (const key of result.linkKeys) open.add(key);
   };
@@ -54,7 +61,11 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         // A first build re-resolves only keys both named in this pass and left open by a link:
         // re-reading every new name's links cost more than extracting them.
         if (hadLinks === undefined) {
-          hadLinks = links.counts().links > 0;
+          const counts = links.counts();
+          hadLinks = counts.links > 0;
+          // A first build of a vault: the first batch is full, so more follow.
+          bulk = counts.notes === 0 && notes.length >= BULK_BATCH;
+          if (bulk) links.secondaryIndexes?.drop();
           // Names notes gave up (kept beside the index, so they survive a lost one) resolve the
           // links extracted below; the start-up reconcile, which loads them otherwise, comes later.
           for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
@@ -81,6 +92,21 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
     end() {
       const started = performance.now();
       try {
+        if (bulk) {
+          // Every link is new and every note was named in this pass: the links it could still
+          // resolve differently are the open ones, found by one scan before the indexes exist
+          // (each retarget would otherwise update them too).
+          try {
+            links.transaction(() => {
+              indexer.reresolveRows(links.openLinks());
+              links.setMeta(PASS_UNRESOLVED, null);
+            });
+          } finally {
+            links.secondaryIndexes?.create();
+          }
+          logger.info({ extracted, ms: Math.round(spentMs + performance.now() - started) }, 'links extracted in the first index pass');
+          return;
+        }
         links.transaction(() => {
           for (const id of gone.keys()) for (const key of indexer.drop(id)) keys.add(key);
           // Every note the link index knows answers to its names, so links extracted before their
@@ -101,6 +127,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         open = new Set();
         named = new Set();
         hadLinks = undefined;
+        bulk = false;
         gone = new Map();
         goneByHash = new Map();
         if (moved) onMoved();

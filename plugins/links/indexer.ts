@@ -8,7 +8,7 @@
 import { locationOf, type Note } from '../../kernel/note.js';
 import { keysOf, nameKey, stemOf, type NameIndex, type NoteNames } from './names.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
-import type { ExternalInput, LinkInput, LinkStore, MoveRecord } from './store/types.js';
+import type { ExternalInput, LinkInput, LinkRecord, LinkStore, MoveRecord } from './store/types.js';
 
 export interface ApplyResult {
   /** False when the note was already indexed at this hash under these names. */
@@ -128,13 +128,18 @@ export class LinkIndexer {
   /** Re-resolves every link stored under `keys`; returns how many changed target. */
   reresolve(keys: Iterable<string>): number {
     const all = [...keys];
+    let changed = 0;
+    for (let i = 0; i < all.length; i += KEY_CHUNK) changed += this.reresolveRows(this.links.byKeys(all.slice(i, i + KEY_CHUNK)));
+    return changed;
+  }
+
+  /** Re-resolves these stored links; returns how many changed target. */
+  reresolveRows(rows: Iterable<Pick<LinkRecord, 'id' | 'target_key' | 'target_note_id' | 'resolved_by'>>): number {
     const updates: Array<{ id: number; target: string | null; by: LinkInput['resolved_by'] }> = [];
-    for (let i = 0; i < all.length; i += KEY_CHUNK) {
-      for (const row of this.links.byKeys(all.slice(i, i + KEY_CHUNK))) {
-        const resolution = this.names.resolveKey(row.target_key);
-        if (resolution.target !== row.target_note_id || resolution.by !== row.resolved_by) {
-          updates.push({ id: row.id, target: resolution.target, by: resolution.by });
-        }
+    for (const row of rows) {
+      const resolution = this.names.resolveKey(row.target_key);
+      if (resolution.target !== row.target_note_id || resolution.by !== row.resolved_by) {
+        updates.push({ id: row.id, target: resolution.target, by: resolution.by });
       }
     }
     if (updates.length) this.links.retarget(updates);

@@ -4,6 +4,7 @@
  * content hash it was read at, so a restart re-reads only notes whose hash changed.
  */
 import type { IndexDatabase } from '../../kernel/index-database.js';
+import { secondaryIndexes, type SecondaryIndexes } from '../../toolkit/sqlite-indexes.js';
 
 export interface TagRow {
   note_id: string;
@@ -15,7 +16,12 @@ export interface TagRow {
 
 export interface TagStore {
   hashes(): Map<string, string>;
-  replace(noteId: string, hash: string, tags: ReadonlyArray<Omit<TagRow, 'note_id'>>): void;
+  /** `fresh`: the note has no rows yet (a first build), so there are none to delete. */
+  replace(noteId: string, hash: string, tags: ReadonlyArray<Omit<TagRow, 'note_id'>>, fresh?: boolean): void;
+  /** Whether no note was ever stored. */
+  empty(): boolean;
+  /** Indexes a first build may fill the tables without (SQLite; none in memory). */
+  readonly secondaryIndexes?: SecondaryIndexes;
   remove(noteId: string): void;
   tagsOf(noteId: string): TagRow[];
   /** Notes with this tag key (and, when nested, any key below it). */
@@ -34,13 +40,20 @@ const MIGRATIONS = [
   `,
 ];
 
+/** Created by the first migration; `create` runs at every open. */
+const TAG_INDEXES = ['idx_note_tags_key ON note_tags(tag_key)', 'idx_note_tags_note ON note_tags(note_id)'];
+
 export function createSqliteTagStore(db: IndexDatabase, owner: string): TagStore {
   db.migrate(owner, MIGRATIONS);
+  const indexes = secondaryIndexes((sql) => db.run(sql), TAG_INDEXES);
+  indexes.create();
   return {
+    secondaryIndexes: indexes,
+    empty: () => db.get('SELECT 1 FROM nk_tags_state LIMIT 1') === undefined,
     hashes: () => new Map(db.all<{ note_id: string; content_hash: string }>('SELECT note_id, content_hash FROM nk_tags_state').map((r) => [r.note_id, r.content_hash])),
-    replace(noteId, hash, tags) {
+    replace(noteId, hash, tags, fresh) {
       db.transaction(() => {
-        db.run('DELETE FROM note_tags WHERE note_id = ?', [noteId]);
+        if (!fresh) db.run('DELETE FROM note_tags WHERE note_id = ?', [noteId]);
         for (const t of tags) db.run('INSERT INTO note_tags (note_id, tag, tag_key, source, line_number) VALUES (?, ?, ?, ?, ?)', [noteId, t.tag, t.tag_key, t.source, t.line_number]);
         db.run('INSERT INTO nk_tags_state (note_id, content_hash) VALUES (?, ?) ON CONFLICT(note_id) DO UPDATE SET content_hash = excluded.content_hash', [noteId, hash]);
       });
@@ -68,6 +81,7 @@ export function createMemoryTagStore(): TagStore {
   const rows = new Map<string, TagRow[]>();
   return {
     hashes: () => new Map(hashes),
+    empty: () => hashes.size === 0,
     replace(noteId, hash, tags) {
       rows.set(noteId, tags.map((t) => ({ ...t, note_id: noteId })));
       hashes.set(noteId, hash);

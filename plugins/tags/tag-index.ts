@@ -21,6 +21,9 @@ export interface TagReconcileReport {
   ms: number;
 }
 
+/** A first batch this large (the store's batches hold 500) starts a pass over a whole vault. */
+const BULK_BATCH = 200;
+
 export class TagIndex implements TagsService {
   private readonly mutex = new KeyedMutex();
   private reconciled = false;
@@ -54,17 +57,24 @@ export class TagIndex implements TagsService {
    * pass reads each file after any write a hook noted (writes wait for it), so its read wins.
    */
   indexPassObserver(): IndexPassObserver {
+    const { tags } = this.deps;
+    /** A first build (empty tables, a full first batch) writes every note fresh, without the secondary indexes. */
+    let bulk: boolean | undefined;
     return {
       batch: (notes, removed) => {
         try {
-          this.deps.tags.transaction(() => {
+          if (bulk === undefined) {
+            bulk = notes.length >= BULK_BATCH && this.pending.size === 0 && tags.empty();
+            if (bulk) tags.secondaryIndexes?.drop();
+          }
+          tags.transaction(() => {
             for (const id of removed) {
               this.pending.delete(id);
-              this.deps.tags.remove(id);
+              tags.remove(id);
             }
             for (const note of notes) {
               this.pending.delete(note.id);
-              this.apply(note);
+              tags.replace(note.id, note.contentHash, tagsOfNote(note), bulk);
             }
           });
         } catch (err) {
@@ -72,7 +82,10 @@ export class TagIndex implements TagsService {
           this.deps.logger.error({ err }, 'tags: a batch of the index pass failed');
         }
       },
-      end: () => {},
+      end: () => {
+        if (bulk) tags.secondaryIndexes?.create();
+        bulk = undefined;
+      },
     };
   }
 

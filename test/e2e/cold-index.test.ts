@@ -80,4 +80,31 @@ describe('one index pass builds the links and tags too (decision 026)', () => {
       await session.close();
     }
   });
+
+  it('a first build fills the tables without their secondary indexes and leaves every one built; an index lost mid-build is back at the next open', async () => {
+    const root = await tempDir('nk-cold-indexes-');
+    dirs.push(root);
+    const generated = generateLinkedVault(root, 1100, { hubInbound: 40 });
+    const file = path.join(root, '.flint-note', 'notekernel.db');
+    const secondary = (): string[] => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+      } finally {
+        db.close();
+      }
+    };
+    expect((await runCli(['index', '--vault', root, '--profile', 'flint', '--json'])).code).toBe(0);
+    const built = secondary();
+    expect(built).toEqual(expect.arrayContaining(['idx_notes_updated', 'idx_notes_file_state', 'idx_nk_title_keys', 'idx_note_links_target', 'idx_nk_links_detail_key', 'idx_note_tags_key']));
+
+    // A pass killed while they were dropped: the rows stand, the indexes are gone.
+    const db = new Database(file);
+    for (const name of built) db.exec(`DROP INDEX ${name}`);
+    db.close();
+    const broken = await runCli(['call', 'find_broken_links', '{}', '--vault', root, '--profile', 'flint', '--json']);
+    expect(broken.code).toBe(0);
+    expect((JSON.parse(broken.stdout) as { count: number }).count).toBe(generated.broken);
+    expect(secondary()).toEqual(built);
+  });
 });

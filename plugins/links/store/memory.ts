@@ -93,6 +93,7 @@ export function createMemoryLinkStore(): LinkStore {
         .sort((a, b) => (a.source_note_id < b.source_note_id ? -1 : a.source_note_id > b.source_note_id ? 1 : byLine(a, b))),
     byKeys: (keys) => keys.flatMap((key) => rows(byKey.get(key))),
     resolvedBy: (by: ResolvedBy) => [...links.values()].filter((l) => l.resolved_by === by),
+    openLinks: () => [...links.values()].filter((l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former'),
     retarget(updates) {
       for (const u of updates) {
         const row = links.get(u.id);

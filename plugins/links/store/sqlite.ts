@@ -7,6 +7,7 @@
  * would make the backend's own writes fail.
  */
 import type { IndexDatabase } from '../../../kernel/index-database.js';
+import { secondaryIndexes } from '../../../toolkit/sqlite-indexes.js';
 import type { ExternalInput, ExternalRecord, LinkInput, LinkRecord, LinkStore, MoveRecord, NoteState } from './types.js';
 
 export const LINK_MIGRATIONS: readonly string[] = [
@@ -58,15 +59,30 @@ export const LINK_MIGRATIONS: readonly string[] = [
   `,
 ];
 
+/** Every index of the link tables besides their keys (migration 1 created them; `create` runs at every open). */
+const LINK_INDEXES = [
+  'idx_note_links_source ON note_links(source_note_id)',
+  'idx_note_links_target ON note_links(target_note_id)',
+  'idx_note_links_target_title ON note_links(target_title)',
+  'idx_external_links_note ON external_links(note_id)',
+  'idx_external_links_url ON external_links(url)',
+  'idx_nk_links_state_hash ON nk_links_state(content_hash)',
+  'idx_nk_links_detail_key ON nk_links_detail(target_key)',
+  'idx_nk_links_detail_source ON nk_links_detail(source_note_id)',
+];
+
 const SELECT_LINK = `SELECT l.id, l.source_note_id, l.target_note_id, l.target_title, l.link_text, l.line_number, l.created,
   d.target_key, d.kind, d.resolved_by, d.start_offset, d.end_offset
   FROM note_links l JOIN nk_links_detail d ON d.link_id = l.id`;
 
 export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkStore {
   db.migrate(owner, LINK_MIGRATIONS);
+  const indexes = secondaryIndexes((sql) => db.run(sql), LINK_INDEXES);
+  indexes.create();
   const inList = (values: readonly string[]): string => values.map(() => '?').join(', ');
   return {
     kind: 'index-db',
+    secondaryIndexes: indexes,
     transaction: (fn) => db.transaction(fn),
     states() {
       const rows = db.all<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state');
@@ -108,6 +124,11 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
     broken: () => db.all<LinkRecord>(`${SELECT_LINK} WHERE l.target_note_id IS NULL ORDER BY l.source_note_id, l.line_number, d.start_offset`),
     byKeys: (keys) => (keys.length ? db.all<LinkRecord>(`${SELECT_LINK} WHERE d.target_key IN (${inList(keys)})`, [...keys]) : []),
     resolvedBy: (by) => db.all<LinkRecord>(`${SELECT_LINK} WHERE d.resolved_by = ? ORDER BY l.source_note_id, l.line_number`, [by]),
+    openLinks: () =>
+      db.all<Pick<LinkRecord, 'id' | 'target_key' | 'target_note_id' | 'resolved_by'>>(
+        `SELECT d.link_id AS id, d.target_key, l.target_note_id, d.resolved_by FROM nk_links_detail d JOIN note_links l ON l.id = d.link_id
+         WHERE d.resolved_by IS NULL OR d.resolved_by IN ('stem', 'former')`,
+      ),
     retarget(updates) {
       for (const u of updates) {
         db.run('UPDATE note_links SET target_note_id = ? WHERE id = ?', [u.target, u.id]);

@@ -6,6 +6,7 @@
  */
 import type { ResolvedBy } from '../names.js';
 import type { MovedNote } from '../service.js';
+import type { SecondaryIndexes } from '../../../toolkit/sqlite-indexes.js';
 
 export type LinkKind = 'wikilink' | 'embed' | 'markdown';
 
@@ -69,6 +70,8 @@ export interface MoveRecord extends MovedNote {
 export interface LinkStore {
   readonly kind: 'index-db' | 'memory';
   transaction<T>(fn: () => T): T;
+  /** Indexes a first build may fill the tables without (SQLite; none in memory). */
+  readonly secondaryIndexes?: SecondaryIndexes;
 
   states(): Map<string, NoteState>;
   state(noteId: string): NoteState | undefined;
@@ -87,6 +90,8 @@ export interface LinkStore {
   broken(): LinkRecord[];
   byKeys(keys: readonly string[]): LinkRecord[];
   resolvedBy(by: ResolvedBy): LinkRecord[];
+  /** Links a note named later could still claim (unresolved, or by stem or former name), in one scan. */
+  openLinks(): Array<Pick<LinkRecord, 'id' | 'target_key' | 'target_note_id' | 'resolved_by'>>;
   retarget(updates: ReadonlyArray<{ id: number; target: string | null; by: ResolvedBy | null }>): void;
   /** Distinct (source, target) pairs of resolved links. */
   edges(): Array<{ source: string; target: string }>;
