@@ -201,6 +201,12 @@ export interface RemoteSync {
  * bounded by the batch, whatever the vault's size.
  */
 export interface IndexPassObserver {
+  /**
+   * A pass starts. `first`: the store held no note before it, so every note of the vault comes
+   * in this pass (a first build): a derived index may fill its tables in bulk, and when the
+   * pass ends complete it holds exactly the store's notes.
+   */
+  begin?(pass: { first: boolean }): void | Promise<void>;
   /** Notes the pass (re)indexed, and ids it dropped (files gone or no longer notes). */
   batch(notes: readonly Note[], removed: readonly string[]): void | Promise<void>;
   /** The pass ended; `complete` is false when it stopped early (a closing vault) or failed. */

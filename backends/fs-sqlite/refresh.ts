@@ -19,7 +19,7 @@ import { isAlive } from '../../toolkit/files/file-lock.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 
 const BATCH = 500;
-/** A first build of at least this many notes fills the tables without their secondary indexes. */
+/** A first build of at least this many notes fills the notes tables without their secondary indexes. */
 const BULK = 1000;
 
 export interface RefreshOptions {
@@ -76,9 +76,11 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   let indexed = 0;
   let complete = false;
   if (changed.length) progress.start('indexing notes', changed.length);
-  const bulk = changed.length >= BULK && db.count() === 0;
+  const first = db.count() === 0;
+  const bulk = first && changed.length >= BULK;
   if (bulk) db.indexes.drop();
   try {
+    if (changed.length || removedIds.length) for (const observer of observers) await observer.begin?.({ first });
     // Gone files first: a derived index then sees a file moved while nobody watched as one id
     // gone and one with the same bytes new, in the same pass.
     if (removedIds.length) {

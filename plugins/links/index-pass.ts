@@ -13,10 +13,7 @@ import type { IndexPassObserver } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
 import type { LinkIndexer } from './indexer.js';
-import { PASS_UNRESOLVED } from './reconcile.js';
-
-/** A first batch this large (the store's batches hold 500) starts a pass over a whole vault. */
-const BULK_BATCH = 200;
+import { PASS_UNRESOLVED, PASS_WHOLE } from './reconcile.js';
 
 export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: () => void): IndexPassObserver {
   const links = indexer.links;
@@ -27,8 +24,10 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
   /** Names new in this pass; when the index held no link before it, only `open` keys can be stored under them. */
   let named = new Set<string>();
   let hadLinks: boolean | undefined;
-  /** Whether this pass fills empty link tables without their secondary indexes (built again at its end). */
+  /** A first build into empty link tables: filled without their secondary indexes (built again at its end). */
   let bulk = false;
+  /** A batch failed: the start-up reconcile must compare every note. */
+  let failed = false;
   /** Ids gone in this pass, and the unique content hash of each (null: two gone notes shared it). */
   let gone = new Map<string, string>();
   let goneByHash = new Map<string, string | null>();
@@ -55,17 +54,18 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
   };
 
   return {
+    begin({ first }) {
+      // A first build of the vault into empty link tables.
+      bulk = first && links.counts().notes === 0;
+      if (bulk) links.secondaryIndexes?.drop();
+    },
     batch(notes, removed) {
       const started = performance.now();
       try {
         // A first build re-resolves only keys both named in this pass and left open by a link:
         // re-reading every new name's links cost more than extracting them.
         if (hadLinks === undefined) {
-          const counts = links.counts();
-          hadLinks = counts.links > 0;
-          // A first build of a vault: the first batch is full, so more follow.
-          bulk = counts.notes === 0 && notes.length >= BULK_BATCH;
-          if (bulk) links.secondaryIndexes?.drop();
+          hadLinks = links.counts().links > 0;
           // Names notes gave up (kept beside the index, so they survive a lost one) resolve the
           // links extracted below; the start-up reconcile, which loads them otherwise, comes later.
           for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
@@ -74,6 +74,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         }
         links.transaction(() => {
           if (links.meta(PASS_UNRESOLVED) === undefined) links.setMeta(PASS_UNRESOLVED, '1');
+          if (links.meta(PASS_WHOLE) !== undefined) links.setMeta(PASS_WHOLE, null);
           for (const id of removed) {
             const state = links.state(id);
             if (!state) continue;
@@ -84,12 +85,13 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         });
       } catch (err) {
         // The notes index stands; the start-up reconcile extracts what this batch did not.
+        failed = true;
         logger.error({ err }, 'links: a batch of the index pass failed');
       } finally {
         spentMs += performance.now() - started;
       }
     },
-    end() {
+    end(complete) {
       const started = performance.now();
       try {
         if (bulk) {
@@ -100,6 +102,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
             links.transaction(() => {
               indexer.reresolveRows(links.openLinks());
               links.setMeta(PASS_UNRESOLVED, null);
+              if (complete && !failed) links.setMeta(PASS_WHOLE, '1');
             });
           } finally {
             links.secondaryIndexes?.create();
@@ -128,6 +131,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         named = new Set();
         hadLinks = undefined;
         bulk = false;
+        failed = false;
         gone = new Map();
         goneByHash = new Map();
         if (moved) onMoved();

@@ -29,6 +29,14 @@ const PARTIAL = 'reconcile_partial';
  * reconcile re-resolves (every open link) although no note changed.
  */
 export const PASS_UNRESOLVED = 'index_pass_unresolved';
+/**
+ * Set by a first build's index pass that extracted every note it indexed (no batch failed): the
+ * link index then holds exactly the store's notes, and the reconcile after it records the
+ * store's token instead of listing every note to find nothing to do. Any later pass clears it.
+ */
+export const PASS_WHOLE = 'index_pass_whole';
+/** Stands for the fingerprint of a reconcile that trusted a whole pass: equal to no real one. */
+const FROM_PASS = 'index-pass';
 
 /**
  * Whether the link index is a whole earlier state worth answering from before the start-up
@@ -59,6 +67,13 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   // link index itself, no listing (at 100,000 notes the listing alone took most of a second).
   const token = await store.snapshotToken?.();
   const unresolved = links.meta(PASS_UNRESOLVED) !== undefined;
+  if (!unresolved && token !== undefined && links.meta(PASS_WHOLE) !== undefined) {
+    links.transaction(() => {
+      links.setMeta(FINGERPRINT, FROM_PASS);
+      links.setMeta(STORE_TOKEN, token);
+      links.setMeta(PASS_WHOLE, null);
+    });
+  }
   if (!unresolved && token !== undefined && links.meta(STORE_TOKEN) === token && links.meta(FINGERPRINT) !== undefined) {
     const states = links.states();
     indexer.names.rebuildFromNames(

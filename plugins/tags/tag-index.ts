@@ -21,9 +21,6 @@ export interface TagReconcileReport {
   ms: number;
 }
 
-/** A first batch this large (the store's batches hold 500) starts a pass over a whole vault. */
-const BULK_BATCH = 200;
-
 export class TagIndex implements TagsService {
   private readonly mutex = new KeyedMutex();
   private reconciled = false;
@@ -58,15 +55,15 @@ export class TagIndex implements TagsService {
    */
   indexPassObserver(): IndexPassObserver {
     const { tags } = this.deps;
-    /** A first build (empty tables, a full first batch) writes every note fresh, without the secondary indexes. */
-    let bulk: boolean | undefined;
+    /** A first build into empty tables writes every note fresh, without the secondary indexes. */
+    let bulk = false;
     return {
+      begin: ({ first }) => {
+        bulk = first && this.pending.size === 0 && tags.empty();
+        if (bulk) tags.secondaryIndexes?.drop();
+      },
       batch: (notes, removed) => {
         try {
-          if (bulk === undefined) {
-            bulk = notes.length >= BULK_BATCH && this.pending.size === 0 && tags.empty();
-            if (bulk) tags.secondaryIndexes?.drop();
-          }
           tags.transaction(() => {
             for (const id of removed) {
               this.pending.delete(id);
@@ -84,7 +81,7 @@ export class TagIndex implements TagsService {
       },
       end: () => {
         if (bulk) tags.secondaryIndexes?.create();
-        bulk = undefined;
+        bulk = false;
       },
     };
   }
