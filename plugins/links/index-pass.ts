@@ -26,6 +26,8 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
   let hadLinks: boolean | undefined;
   /** A first build into empty link tables: filled without their secondary indexes (built again at its end). */
   let bulk = false;
+  /** The link index still carried the marker of a pass killed before its end. */
+  let inherited = false;
   /** A batch failed: the start-up reconcile must compare every note. */
   let failed = false;
   /** Ids gone in this pass, and the unique content hash of each (null: two gone notes shared it). */
@@ -66,6 +68,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         // re-reading every new name's links cost more than extracting them.
         if (hadLinks === undefined) {
           hadLinks = links.counts().links > 0;
+          inherited = links.meta(PASS_UNRESOLVED) !== undefined;
           // Names notes gave up (kept beside the index, so they survive a lost one) resolve the
           // links extracted below; the start-up reconcile, which loads them otherwise, comes later.
           for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
@@ -120,6 +123,9 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           for (const key of named) if (open.has(key)) keys.add(key);
           if (hadLinks) for (const key of open) keys.add(key);
           if (keys.size) indexer.reresolve(keys);
+          // A pass killed before its end left links resolved against the names it had read: this
+          // pass clears its marker, so it re-resolves them all, as the reconcile would have.
+          if (inherited) indexer.reresolveRows(links.openLinks());
           links.setMeta(PASS_UNRESOLVED, null);
         });
         logger.info({ extracted, removed: gone.size, moved, ms: Math.round(spentMs + performance.now() - started) }, 'links extracted in the index pass');
@@ -132,6 +138,7 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
         hadLinks = undefined;
         bulk = false;
         failed = false;
+        inherited = false;
         gone = new Map();
         goneByHash = new Map();
         if (moved) onMoved();

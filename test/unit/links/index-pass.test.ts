@@ -93,4 +93,19 @@ describe('the links part of an index pass', () => {
     await first.batch(notes.slice(0, 1), []);
     expect(whole.links.meta(PASS_WHOLE)).toBeUndefined();
   });
+
+  it('a pass after one killed before its end re-resolves what the killed one stored unresolved', async () => {
+    const { notes } = await vaultOf(30);
+    const links = createMemoryLinkStore();
+    const killed = linksIndexPass(new LinkIndexer(links, new NameIndex()), silentLogger(), () => undefined);
+    await killed.begin?.({ first: true });
+    await killed.batch(notes.slice(0, 10), []);
+    await killed.batch(notes.slice(10, 20), []);
+    // Killed here. The next open's pass reads only the files the killed one never reached.
+    const next = linksIndexPass(new LinkIndexer(links, new NameIndex()), silentLogger(), () => undefined);
+    await next.begin?.({ first: false });
+    await next.batch(notes.slice(20), []);
+    await next.end(true);
+    expect(links.broken().map((l) => l.target_key).sort()).toEqual([...Array(30).fill('nowhere'), 'n30'].sort());
+  });
 });
