@@ -8,6 +8,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery } from './fts-query.js';
 import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
 import { broadPage, isBroad } from './search-broad.js';
+import { narrowPrefixes } from './prefix-terms.js';
 import { HIGHLIGHTS, MARK_COLUMNS, scoreSmallSet, SMALL_SET } from './search-rank.js';
 import { HIT_COLUMNS, hitRowsByRowid, LEAD, SNIPPET, StatementCache, toHit, type HitRow } from './search-rows.js';
 
@@ -52,6 +53,7 @@ export function planSearch(query: SearchQuery, options: { words: boolean }): Pla
 export function searchWords(cache: StatementCache, query: SearchQuery): SearchPage {
   const { limit, offset } = pageOf(query);
   const plan = planSearch(query, { words: true });
+  if (plan.match !== undefined) plan.match = narrowPrefixes(cache, plan.match);
   const ranked = plan.match !== undefined;
   const bySortedScore = !query.sort?.length || (query.sort.length === 1 && query.sort[0]?.field === 'score' && query.sort[0].order === 'desc');
   const order = orderTerms(query.sort, {
