@@ -56,3 +56,43 @@ describe('ranking', () => {
     expect(big.total).toBe(1);
   });
 });
+
+describe('ranking a large set that is not in most notes (bm25, rows read for the page only)', () => {
+  let w: SearchVault;
+  beforeAll(async () => {
+    const notes: Record<string, NoteSpec> = {};
+    for (let i = 0; i < MANY; i++) {
+      notes[`general/n${i}.md`] = { title: i === 7 ? 'Harbor lantern' : `Note ${i}`, body: `A lantern by the water, and filler words ${'x '.repeat(i % 13)}.` };
+      // Twice as many notes without the words: bm25 gives them a real weight (not the clamped one).
+      notes[`other/o${i}.md`] = { title: `Other ${i}`, body: 'Nothing to see here.' };
+      notes[`other/p${i}.md`] = { title: `Plain ${i}`, body: 'Nothing at all.' };
+    }
+    notes['general/dense.md'] = { title: 'Dense', body: 'lantern lantern lantern lantern lantern' };
+    notes['general/named.md'] = { title: 'Lantern', body: 'A lamp with a handle.' };
+    w = await openSearchVault(notes);
+  });
+
+  it('orders by score, each hit with its own marked snippet', async () => {
+    const page = await w.search.search({ text: 'water lantern', limit: 5 });
+    expect(page.total).toBe(MANY);
+    expect(ids(page)[0]).toBe('general/n7.md');
+    const scores = page.hits.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const hit of page.hits) expect(hit.snippet).toContain('<mark>lantern</mark>');
+  });
+
+  it('a note titled as the query comes first, then the rest by relevance, pages tiling', async () => {
+    const page = await w.search.search({ text: 'Lantern', limit: 3 });
+    expect(page.total).toBe(MANY + 2);
+    // Then the densest body and the other title hit, by bm25.
+    expect(ids(page)[0]).toBe('general/named.md');
+    expect(ids(page).slice(1).sort()).toEqual(['general/dense.md', 'general/n7.md']);
+    expect(page.hits[0]?.score).toBeGreaterThan(page.hits[1]?.score ?? Infinity);
+    expect(page.hits[1]?.score).toBeGreaterThanOrEqual(page.hits[2]?.score ?? Infinity);
+    for (const hit of page.hits.slice(1)) expect(hit.snippet).toContain('<mark>lantern</mark>');
+    const all: string[] = [];
+    for (let offset = 0; offset < page.total; offset += 9) all.push(...ids(await w.search.search({ text: 'Lantern', limit: 9, offset })));
+    expect(new Set(all).size).toBe(MANY + 2);
+    expect(all.slice(0, 3)).toEqual(ids(page));
+  });
+});
