@@ -144,9 +144,9 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
       });
     });
   }
-  if (unresolved) for (const link of [...links.broken(), ...links.resolvedBy('stem'), ...links.resolvedBy('former')]) keys.add(link.target_key);
   // On a first build every link was resolved against the complete name index already.
-  if ((states.size > 0 || unresolved) && keys.size > 0) links.transaction(() => indexer.reresolve(keys));
+  if (states.size > 0 && keys.size > 0) links.transaction(() => indexer.reresolve(keys));
+  if (unresolved) links.transaction(() => indexer.reresolveRows(links.openLinks()));
   if (unresolved && report.complete) links.setMeta(PASS_UNRESOLVED, null);
   // Hooks keep the index in step after this; a snapshot that differs later forces a full compare.
   const whole = report.complete && !report.unreadable.length;

@@ -3,7 +3,6 @@
  * SQLite tables, indexed by source, target and key. Rebuilt by the start-up reconcile in each
  * process (nothing is persisted, so every note counts as changed at start).
  */
-import type { ResolvedBy } from '../names.js';
 import { sqlTimestamp, type ExternalRecord, type LinkRecord, type LinkStore, type MoveRecord, type NoteState } from './types.js';
 
 export function createMemoryLinkStore(): LinkStore {
@@ -92,7 +91,6 @@ export function createMemoryLinkStore(): LinkStore {
         .filter((l) => l.target_note_id === null)
         .sort((a, b) => (a.source_note_id < b.source_note_id ? -1 : a.source_note_id > b.source_note_id ? 1 : byLine(a, b))),
     byKeys: (keys) => keys.flatMap((key) => rows(byKey.get(key))),
-    resolvedBy: (by: ResolvedBy) => [...links.values()].filter((l) => l.resolved_by === by),
     openLinks: () => [...links.values()].filter((l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former'),
     retarget(updates) {
       for (const u of updates) {

@@ -123,7 +123,6 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
       db.all<ExternalRecord>('SELECT id, note_id, url, title, line_number, link_type, created FROM external_links WHERE note_id = ? ORDER BY line_number, id', [noteId]),
     broken: () => db.all<LinkRecord>(`${SELECT_LINK} WHERE l.target_note_id IS NULL ORDER BY l.source_note_id, l.line_number, d.start_offset`),
     byKeys: (keys) => (keys.length ? db.all<LinkRecord>(`${SELECT_LINK} WHERE d.target_key IN (${inList(keys)})`, [...keys]) : []),
-    resolvedBy: (by) => db.all<LinkRecord>(`${SELECT_LINK} WHERE d.resolved_by = ? ORDER BY l.source_note_id, l.line_number`, [by]),
     openLinks: () =>
       db.all<Pick<LinkRecord, 'id' | 'target_key' | 'target_note_id' | 'resolved_by'>>(
         `SELECT d.link_id AS id, d.target_key, l.target_note_id, d.resolved_by FROM nk_links_detail d JOIN note_links l ON l.id = d.link_id

@@ -89,7 +89,6 @@ export interface LinkStore {
   externals(noteId: string): ExternalRecord[];
   broken(): LinkRecord[];
   byKeys(keys: readonly string[]): LinkRecord[];
-  resolvedBy(by: ResolvedBy): LinkRecord[];
   /** Links a note named later could still claim (unresolved, or by stem or former name), in one scan. */
   openLinks(): Array<Pick<LinkRecord, 'id' | 'target_key' | 'target_note_id' | 'resolved_by'>>;
   retarget(updates: ReadonlyArray<{ id: number; target: string | null; by: ResolvedBy | null }>): void;
