@@ -5,6 +5,8 @@
  *  - spawn → the first correct `memory_read` (git's created/updated times, not file times)
  *    ≤ 1× one `git log --name-only` without our caches (cold) and ≤ 0.3× with them (warm).
  * Median of 3 spawns each. `BENCH_ONLY=memory-start` (also part of `scale`).
+ * BENCH_CLI_COMPARE=<path to another bin.cjs> adds warm rows for that build, its spawns
+ * alternating with this build's, so two builds compare under one load.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,9 +42,32 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
   const cold = await spawnSamples(root, read, () => fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true }));
   // A cold run's read no longer waits for the walk, so its server may be stopped before saving it.
   await writeCaches(root);
-  const warm = await spawnSamples(root, read);
+  const other = process.env.BENCH_CLI_COMPARE;
+  const warm = { init: [] as number[], read: [] as number[] };
+  const otherWarm = { init: [] as number[], read: [] as number[] };
+  for (let i = 0; i < RUNS; i++) {
+    const ours = await spawnSamples(root, read, undefined, CLI, 1);
+    warm.init.push(...ours.init);
+    warm.read.push(...ours.read);
+    if (!other) continue;
+    const theirs = await spawnSamples(root, read, undefined, other, 1);
+    otherWarm.init.push(...theirs.init);
+    otherWarm.read.push(...theirs.read);
+  }
 
   const init = [...cold.init, ...warm.init];
+  const compared: BenchRow[] = other
+    ? [
+        {
+          bench: `agent-memory spawn → first correct memory_read, warm, ${other}`,
+          value: `p50 ${fmt(percentile(otherWarm.read, 50))} (initialize ${fmt(percentile(otherWarm.init, 50))})`,
+          target: '(info)',
+          baseline: `git log --name-only ${fmt(gitLog)}; this build ${fmt(percentile(warm.read, 50))} (initialize ${fmt(percentile(warm.init, 50))})`,
+          ratio: `${(percentile(otherWarm.read, 50) / gitLog).toFixed(2)}× git`,
+          pass: true,
+        },
+      ]
+    : [];
   return [
     {
       bench: `agent-memory spawned serve → initialize, ${files} entries × ${commits} commits`,
@@ -68,16 +93,17 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
       ratio: `${(percentile(warm.read, 50) / gitLog).toFixed(2)}× git`,
       pass: percentile(warm.read, 50) <= 0.3 * gitLog,
     },
+    ...compared,
   ];
 }
 
 /** Spawn → initialize, and spawn → a `memory_read` whose times are git's, `RUNS` times. */
-async function spawnSamples(root: string, read: { id: string; expected: { created: string; updated: string } } | undefined, before?: () => void): Promise<{ init: number[]; read: number[] }> {
+async function spawnSamples(root: string, read: { id: string; expected: { created: string; updated: string } } | undefined, before?: () => void, cli = CLI, runs = RUNS): Promise<{ init: number[]; read: number[] }> {
   const out = { init: [] as number[], read: [] as number[] };
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     before?.();
     const started = performance.now();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] });
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(transport);
     out.init.push(performance.now() - started);
