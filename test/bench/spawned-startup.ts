@@ -3,7 +3,8 @@
  * vault, from spawn to the first `get_note` answer over MCP stdio, p50 ≤ 300 ms and ≤ 3× a bare
  * `node` started in the same environment in the same run (issue 12).
  * BENCH_CLI_COMPARE=<path to another bin.cjs> adds a row for that build, sampled alternately
- * with this one, so two builds compare on one machine under one load.
+ * with this one, so two builds compare on one machine under one load. Each row also gives the
+ * server's main-thread CPU time at the answer, which a shared machine's load moves far less.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
