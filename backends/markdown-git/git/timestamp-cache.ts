@@ -116,7 +116,7 @@ class LoadedState implements TimestampState {
   }
 }
 
-const SEARCHES_BEFORE_MAPS = 16;
+const SEARCHES_BEFORE_MAPS = 8;
 
 /** An entry's times: from the maps, or (a loaded cache's first few) from its flat strings. */
 export function timesOf(state: TimestampState, id: string): EntryTimes | undefined {

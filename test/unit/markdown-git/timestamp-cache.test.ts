@@ -41,9 +41,11 @@ describe('git timestamp cache', () => {
     await saveCache(file, location, saved);
     const probes = [...saved.times.keys(), 'id__Aaaa', 'aaaaa', '', 'id__Aaaaaa\nid__Aaaaa'];
     const paths = [...saved.headBlobs.keys(), 'a.md', 'org', 'b'];
-    const searched = loadCache(file, location) as TimestampState;
-    const found = probes.map((id) => timesOf(searched, id));
-    const blobs = paths.map((p) => headBlobOf(searched, p));
+    // A freshly loaded cache per lookup: each is answered from the flat strings.
+    const fresh = () => loadCache(file, location) as TimestampState;
+    const found = probes.map((id) => timesOf(fresh(), id));
+    const blobs = paths.map((p) => headBlobOf(fresh(), p));
+    const searched = fresh();
     const mapped = loadCache(file, location) as TimestampState;
     expect(found).toEqual(probes.map((id) => mapped.times.get(id)));
     expect(blobs).toEqual(paths.map((p) => mapped.headBlobs.get(p)));
