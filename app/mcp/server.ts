@@ -6,32 +6,17 @@
  * error with the code the spec gives it (see requests.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolHost } from '../../kernel/tool-host.js';
 import { VERSION } from '../../kernel/version.js';
 import { forwardLogs } from './client-log.js';
 import { clientProgress } from './client-progress.js';
 import { InFlight } from './in-flight.js';
+import { AjvJsonSchemaValidator } from './lazy-ajv-provider.js';
 import { getPromptParams, handle, listParams, ProtocolError, protocolError, readResourceParams, RESOURCE_NOT_FOUND, toolCallParams } from './requests.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
 export { renderError, renderResult } from './tool-results.js';
-
-/**
- * The SDK's validator compiles Ajv's meta-schemas when constructed (~10 ms of every start), and
- * the server only uses it to check an elicitation answer, which no notekernel tool asks for:
- * built on first use instead.
- */
-function lazyValidator(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return {
-    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-      return (ajv ??= new AjvJsonSchemaValidator()).getValidator<T>(schema);
-    },
-  };
-}
 
 export interface McpServerOptions {
   /** Shared by every session of one process, so shutdown can wait for all their calls. */
@@ -45,7 +30,8 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   const server = new Server(
     { name: 'notekernel', version: VERSION },
     {
-      jsonSchemaValidator: lazyValidator(),
+      // Ajv loads on the first validator asked for (an elicitation answer; no tool asks one).
+      jsonSchemaValidator: new AjvJsonSchemaValidator(),
       capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions: `notekernel serving vault "${vault.info.id}" (profile ${vault.info.profile}). Read a note before updating it and pass its content_hash.`,
     },

@@ -5,6 +5,9 @@
  *  - spawn → the first correct `memory_read` (git's created/updated times, not file times)
  *    ≤ 1× one `git log --name-only` without our caches (cold) and ≤ 0.3× with them (warm).
  * Median of 3 spawns each. `BENCH_ONLY=memory-start` (also part of `scale`).
+ * BENCH_CLI_COMPARE=<path to another bin.cjs> adds a warm row for that build, 7 spawns of each
+ * alternating, so two builds compare under one load; warm rows also give the server's
+ * main-thread CPU time at the answer, which load on a shared machine moves far less than wall time.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,10 +16,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI } from '../support/cli.js';
 import { buildGitFixture, gitAvailable } from './git-fixture.js';
-import { fmt, percentile, time, type BenchRow } from './stats.js';
+import { cpuNote, fmt, mainThreadCpuMs, percentile, time, type BenchRow } from './stats.js';
 
 const META_DIR = '.notekernel';
 const RUNS = 3;
+const COMPARED_RUNS = 7;
+
+/** Wall times from spawn, and the server's main-thread CPU time at the read's answer. */
+interface Samples {
+  init: number[];
+  read: number[];
+  cpu: number[];
+}
 
 export async function benchMemoryStartup(workDir: string, files = 10_000, commits = 2_000): Promise<BenchRow[]> {
   if (process.env.BENCH_GIT === '0' || !gitAvailable()) {
@@ -40,9 +51,34 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
   const cold = await spawnSamples(root, read, () => fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true }));
   // A cold run's read no longer waits for the walk, so its server may be stopped before saving it.
   await writeCaches(root);
-  const warm = await spawnSamples(root, read);
+  const other = process.env.BENCH_CLI_COMPARE;
+  const warm: Samples = { init: [], read: [], cpu: [] };
+  const otherWarm: Samples = { init: [], read: [], cpu: [] };
+  for (let i = 0; i < (other ? COMPARED_RUNS : RUNS); i++) {
+    const ours = await spawnSamples(root, read, undefined, CLI, 1);
+    warm.init.push(...ours.init);
+    warm.read.push(...ours.read);
+    warm.cpu.push(...ours.cpu);
+    if (!other) continue;
+    const theirs = await spawnSamples(root, read, undefined, other, 1);
+    otherWarm.init.push(...theirs.init);
+    otherWarm.read.push(...theirs.read);
+    otherWarm.cpu.push(...theirs.cpu);
+  }
 
   const init = [...cold.init, ...warm.init];
+  const compared: BenchRow[] = other
+    ? [
+        {
+          bench: `agent-memory spawn → first correct memory_read, warm, ${other}`,
+          value: `p50 ${fmt(percentile(otherWarm.read, 50))}${cpuNote(otherWarm.cpu)} (initialize ${fmt(percentile(otherWarm.init, 50))})`,
+          target: '(info)',
+          baseline: `git log --name-only ${fmt(gitLog)}; this build ${fmt(percentile(warm.read, 50))} (initialize ${fmt(percentile(warm.init, 50))})`,
+          ratio: `${(percentile(otherWarm.read, 50) / gitLog).toFixed(2)}× git`,
+          pass: true,
+        },
+      ]
+    : [];
   return [
     {
       bench: `agent-memory spawned serve → initialize, ${files} entries × ${commits} commits`,
@@ -54,7 +90,7 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
     },
     {
       bench: 'agent-memory spawn → first correct memory_read, cold (no caches)',
-      value: `p50 ${fmt(percentile(cold.read, 50))}`,
+      value: `p50 ${fmt(percentile(cold.read, 50))}${cpuNote(cold.cpu)}`,
       target: '≤ 1× git log',
       baseline: `git log --name-only ${fmt(gitLog)}`,
       ratio: `${(percentile(cold.read, 50) / gitLog).toFixed(2)}× git`,
@@ -62,22 +98,23 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
     },
     {
       bench: 'agent-memory spawn → first correct memory_read, warm (caches on disk)',
-      value: `p50 ${fmt(percentile(warm.read, 50))}`,
+      value: `p50 ${fmt(percentile(warm.read, 50))}${cpuNote(warm.cpu)}`,
       target: '≤ 0.3× git log',
       baseline: `git log --name-only ${fmt(gitLog)} (spawn → initialize on an empty root ${fmt(percentile(bare.init, 50))})`,
       ratio: `${(percentile(warm.read, 50) / gitLog).toFixed(2)}× git`,
       pass: percentile(warm.read, 50) <= 0.3 * gitLog,
     },
+    ...compared,
   ];
 }
 
 /** Spawn → initialize, and spawn → a `memory_read` whose times are git's, `RUNS` times. */
-async function spawnSamples(root: string, read: { id: string; expected: { created: string; updated: string } } | undefined, before?: () => void): Promise<{ init: number[]; read: number[] }> {
-  const out = { init: [] as number[], read: [] as number[] };
-  for (let i = 0; i < RUNS; i++) {
+async function spawnSamples(root: string, read: { id: string; expected: { created: string; updated: string } } | undefined, before?: () => void, cli = CLI, runs = RUNS): Promise<Samples> {
+  const out: Samples = { init: [], read: [], cpu: [] };
+  for (let i = 0; i < runs; i++) {
     before?.();
     const started = performance.now();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] });
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(transport);
     out.init.push(performance.now() - started);
@@ -85,6 +122,7 @@ async function spawnSamples(root: string, read: { id: string; expected: { create
       if (!read) continue;
       const result = await client.callTool({ name: 'memory_read', arguments: { id: read.id } });
       out.read.push(performance.now() - started);
+      out.cpu.push(mainThreadCpuMs(transport.pid));
       const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
       const entry = JSON.parse(text) as { createdAt?: string; updatedAt?: string };
       if (result.isError || entry.createdAt !== read.expected.created || entry.updatedAt !== read.expected.updated) {

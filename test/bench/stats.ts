@@ -1,4 +1,6 @@
 /** Timing helpers for benchmarks: wall-clock samples, percentiles, a printed table. */
+import fs from 'node:fs';
+
 export async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
   const start = performance.now();
   const value = await fn();
@@ -42,4 +44,24 @@ export function printTable(rows: readonly BenchRow[]): void {
   console.log(row(headers));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines) console.log(row(l));
+}
+
+/**
+ * CPU time so far of a child's main thread (Linux: /proc/<pid>/schedstat, nanoseconds on CPU),
+ * in ms; NaN elsewhere. On a machine shared with other work a start-up's wall time is mostly
+ * waiting for a core; its main thread's CPU time is what a change to our code moves.
+ */
+export function mainThreadCpuMs(pid: number | null | undefined): number {
+  if (!pid) return NaN;
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** ` (CPU p50 N ms)` when the samples hold CPU times, else nothing. */
+export function cpuNote(samples: readonly number[]): string {
+  const known = samples.filter((ms) => !Number.isNaN(ms));
+  return known.length ? ` (main-thread CPU p50 ${fmt(percentile(known, 50))})` : '';
 }

@@ -13,7 +13,7 @@ import { entryLog } from './entry-log.js';
 import { walkHistory } from './history-walk.js';
 import { GitObjectReader } from './object-reader.js';
 import { listTree, subtreeAt } from './tree-diff.js';
-import { loadCache, saveCache, type TimestampState } from './timestamp-cache.js';
+import { headBlobOf, loadCache, saveCache, timesOf, type TimestampState } from './timestamp-cache.js';
 
 export interface GitTimes {
   /** Milliseconds since the epoch. */
@@ -63,9 +63,9 @@ export class GitTimestamps {
   lookup(id: string, relPath: string, blobOid: string): GitTimes {
     const state = this.state;
     if (!state) return {};
-    const times = state.times.get(id);
+    const times = timesOf(state, id);
     if (!times) return {};
-    if (state.headBlobs.get(relPath) === blobOid) return { created: times[0] * 1000, updated: times[1] * 1000 };
+    if (headBlobOf(state, relPath) === blobOid) return { created: times[0] * 1000, updated: times[1] * 1000 };
     return { created: times[0] * 1000 };
   }
 
@@ -101,7 +101,7 @@ export class GitTimestamps {
 
   /** Whether git's history knows the id (then `created` comes from git). */
   knows(id: string): boolean {
-    return this.state?.times.has(id) ?? false;
+    return this.state ? timesOf(this.state, id) !== undefined : false;
   }
 
   /** Writes the cache when a walk changed it. Never called from a read. */
