@@ -26,6 +26,8 @@ export interface RewriteOutcome {
   links_updated: number;
   notes_updated: number;
   not_rewritten: Array<{ id: string; reason: string }>;
+  /** The journal entry of a rewrite written as one operation (`rewriteNotes`' `operation`). */
+  operation_id?: string;
 }
 
 export interface RewriteDeps {
@@ -47,12 +49,20 @@ export interface PlannedRewrite {
 /**
  * Plans every linking note's edits, then writes all of them through one `updateMany` per
  * batch: each note is still its own compare-and-swap, but the writes share locks, fsyncs and
- * index transactions instead of paying for them note by note.
+ * index transactions instead of paying for them note by note. With `operation`, the writes are
+ * one journalled operation instead (decision 025): a crash leaves all or none, and it can be undone.
  */
-export async function rewriteNotes(sourceIds: Iterable<string>, rule: RewriteRule, deps: RewriteDeps, dryRun: boolean, progress: ProgressReporter = noProgress): Promise<RewriteOutcome> {
+export async function rewriteNotes(
+  sourceIds: Iterable<string>,
+  rule: RewriteRule,
+  deps: RewriteDeps,
+  dryRun: boolean,
+  progress: ProgressReporter = noProgress,
+  operation?: string,
+): Promise<RewriteOutcome> {
   const { planned, not_rewritten } = await planRewrites(sourceIds, rule, deps, progress);
   const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten };
-  const written = dryRun ? planned : await writePlanned(planned, deps, outcome, progress);
+  const written = dryRun ? planned : operation ? await writeAsOperation(operation, planned, deps, outcome, progress) : await writePlanned(planned, deps, outcome, progress);
   for (const plan of written) {
     outcome.edits.push(...plan.edits);
     outcome.links_updated += plan.edits.length;
@@ -102,6 +112,23 @@ async function writePlanned(planned: readonly PlannedRewrite[], deps: RewriteDep
   }
   progress.stop();
   return written;
+}
+
+async function writeAsOperation(operation: string, planned: readonly PlannedRewrite[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<PlannedRewrite[]> {
+  if (!planned.length) return [];
+  progress.start('rewriting links', planned.length);
+  const applied = await deps.notes.applyPlan(
+    operation,
+    planned.map((p) => ({ kind: 'update' as const, id: p.id, change: { content: p.content }, expectedHash: p.note.contentHash, previous: p.note })),
+  );
+  progress.stop();
+  if (applied.entryId) outcome.operation_id = applied.entryId;
+  return planned.filter((plan, k) => {
+    const result = applied.results[k];
+    if (result?.status === 'fulfilled') return true;
+    outcome.not_rewritten.push({ id: plan.id, reason: failureReason(result?.reason) });
+    return false;
+  });
 }
 
 function failureReason(err: unknown): string {

@@ -221,7 +221,7 @@ export class LinksRuntime implements LinkIndexService {
     await this.reconcile(false);
     const target = options.noteId;
     const sources = staleSources(this.names, (keys) => this.links.byKeys(keys), target);
-    const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun, options.progress);
+    const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun, options.progress, 'links_repair');
     const moves = this.links.moves({ pending: true }).filter((m) => target === undefined || m.to_id === target);
     if (!options.dryRun && outcome.not_rewritten.length === 0) {
       this.links.markRepaired(moves.map((m) => m.id));

@@ -90,6 +90,8 @@ export interface LinkRepairReport extends LinkRewriteReport {
   moves: MovedNote[];
   /** Each link rewritten (or, in a dry run, that would be), with its line. */
   edits: Array<{ note_id: string; line_number: number; before: string; after: string }>;
+  /** The journal entry of the rewrites (undo_operation takes it back), where the store keeps a journal. */
+  operation_id?: string;
 }
 
 /**

@@ -60,6 +60,23 @@ describe('moves outside the server', () => {
     expect(((await vault.call('links_repair', {})) as { moves: unknown[]; edits: unknown[] })).toMatchObject({ moves: [], edits: [] });
   });
 
+  it('a repair is one journalled operation: listed, and undone byte for byte', async () => {
+    const { vault, root } = await flint();
+    const ids = await seed(vault);
+    const before = { byStem: await contentOf(vault, ids.byStem), byPath: await contentOf(vault, ids.byPath) };
+    await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/moved-note.md'));
+    const applied = (await vault.call('links_repair', { dry_run: false })) as { notes_updated: number; operation_id?: string };
+    expect(applied.notes_updated).toBe(2);
+    expect(applied.operation_id).toEqual(expect.any(String));
+    const listed = (await vault.call('list_operations', {})) as { operations: Array<{ id: string; operation: string; notes: string[] }> };
+    expect(listed.operations[0]).toMatchObject({ id: applied.operation_id, operation: 'links_repair' });
+    expect([...(listed.operations[0]?.notes ?? [])].sort()).toEqual([ids.byPath, ids.byStem].sort());
+    const undone = (await vault.call('undo_operation', { operation_id: applied.operation_id })) as { restored: string[] };
+    expect([...undone.restored].sort()).toEqual([ids.byPath, ids.byStem].sort());
+    expect(await contentOf(vault, ids.byStem)).toBe(before.byStem);
+    expect(await contentOf(vault, ids.byPath)).toBe(before.byPath);
+  });
+
   it('a watcher reporting an mv as delete then create is taken for a move: nothing stays broken', async () => {
     const { vault, root } = await flint();
     const ids = await seed(vault);
