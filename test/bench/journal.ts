@@ -16,7 +16,7 @@ import { LINK_INDEX } from '../../plugins/links/service.js';
 import { generateLinkedVault, type LinkedVault } from '../support/generate-linked-vault.js';
 import { fmt, percentile, time, type BenchRow } from './stats.js';
 
-const RUNS = 5;
+const RUNS = 11;
 
 export async function benchJournal(workDir: string, count = 2_000): Promise<BenchRow[]> {
   const source = path.join(workDir, `journal-vault-${count}`);
