@@ -27,6 +27,12 @@ async function vaultOf(count: number) {
   return { store, notes };
 }
 
+/** A pass over `links` (fresh in-memory tables by default), as a process that just started would run it. */
+function passOver(links = createMemoryLinkStore()) {
+  const indexer = new LinkIndexer(links, new NameIndex());
+  return { indexer, pass: linksIndexPass(indexer, silentLogger(), () => undefined) };
+}
+
 /** The store, counting its listings. */
 function counting(store: NoteStore): { store: NoteStore; lists: () => number } {
   let lists = 0;
@@ -43,8 +49,7 @@ function counting(store: NoteStore): { store: NoteStore; lists: () => number } {
 describe('the links part of an index pass', () => {
   it('a first build resolves links to notes read after them, and the reconcile after it lists nothing', async () => {
     const { store, notes } = await vaultOf(30);
-    const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
-    const pass = linksIndexPass(indexer, silentLogger(), () => undefined);
+    const { indexer, pass } = passOver();
     await pass.begin?.({ first: true });
     for (let i = 0; i < notes.length; i += 7) await pass.batch(notes.slice(i, i + 7), []);
     await pass.end(true);
@@ -62,8 +67,7 @@ describe('the links part of an index pass', () => {
 
   it('a pass over part of the vault leaves the reconcile to extract the rest', async () => {
     const { store, notes } = await vaultOf(12);
-    const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
-    const pass = linksIndexPass(indexer, silentLogger(), () => undefined);
+    const { indexer, pass } = passOver();
     await pass.begin?.({ first: false });
     await pass.batch(notes.slice(0, 5), []);
     await pass.end(true);
@@ -76,15 +80,13 @@ describe('the links part of an index pass', () => {
 
   it('a first build cut short, or a later pass, does not claim a whole index', async () => {
     const { notes } = await vaultOf(6);
-    const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
-    const pass = linksIndexPass(indexer, silentLogger(), () => undefined);
+    const { indexer, pass } = passOver();
     await pass.begin?.({ first: true });
     await pass.batch(notes.slice(0, 3), []);
     await pass.end(false);
     expect(indexer.links.meta(PASS_WHOLE)).toBeUndefined();
 
-    const whole = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
-    const first = linksIndexPass(whole, silentLogger(), () => undefined);
+    const { indexer: whole, pass: first } = passOver();
     await first.begin?.({ first: true });
     await first.batch(notes, []);
     await first.end(true);
@@ -97,12 +99,12 @@ describe('the links part of an index pass', () => {
   it('a pass after one killed before its end re-resolves what the killed one stored unresolved', async () => {
     const { notes } = await vaultOf(30);
     const links = createMemoryLinkStore();
-    const killed = linksIndexPass(new LinkIndexer(links, new NameIndex()), silentLogger(), () => undefined);
+    const killed = passOver(links).pass;
     await killed.begin?.({ first: true });
     await killed.batch(notes.slice(0, 10), []);
     await killed.batch(notes.slice(10, 20), []);
     // Killed here. The next open's pass reads only the files the killed one never reached.
-    const next = linksIndexPass(new LinkIndexer(links, new NameIndex()), silentLogger(), () => undefined);
+    const next = passOver(links).pass;
     await next.begin?.({ first: false });
     await next.batch(notes.slice(20), []);
     await next.end(true);
