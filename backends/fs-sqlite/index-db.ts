@@ -124,6 +124,7 @@ export class IndexDb {
       fileState: db.prepare('SELECT size, mtime_ms, content_hash FROM notes WHERE id = ?'),
       summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json, metadata_json FROM notes WHERE id = ?'),
       count: db.prepare('SELECT COUNT(*) AS n FROM notes'),
+      any: db.prepare('SELECT 1 FROM notes LIMIT 1').pluck(),
       countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
       types: db.prepare('SELECT type, COUNT(*) AS n FROM notes GROUP BY type'),
     };
@@ -263,6 +264,11 @@ export class IndexDb {
       offset: query.offset ?? 0,
     }) as NoteRow[];
     return rows.map(toSummary);
+  }
+
+  /** Whether no note is indexed (one row read, where `count` walks them all). */
+  empty(): boolean {
+    return this.statements.any.get() === undefined;
   }
 
   count(type?: string): number {

@@ -76,7 +76,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   let indexed = 0;
   let complete = false;
   if (changed.length) progress.start('indexing notes', changed.length);
-  const first = db.count() === 0;
+  const first = db.empty();
   const bulk = first && changed.length >= BULK;
   if (bulk) db.indexes.drop();
   try {
