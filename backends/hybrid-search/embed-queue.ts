@@ -153,9 +153,14 @@ export class EmbedQueue {
 
   private async run(batch: Array<[string, string, boolean]>): Promise<void> {
     const hashes = batch.map(([hash]) => hash);
+    let threadFree = false;
     try {
       const vectors = await embedInBatches(this.options.embedder, batch.map(([, text]) => text), batch.length);
       if (this.closed) return;
+      // The thread takes its next batch now, not after this one is stored: it would idle meanwhile.
+      threadFree = true;
+      this.running -= 1;
+      this.pump();
       this.failures = 0;
       this.embeddedCount += vectors.length;
       await this.options.onVectors(hashes, vectors);
@@ -174,7 +179,7 @@ export class EmbedQueue {
       this.retryTimer.unref();
     } finally {
       for (const hash of hashes) this.inFlight.delete(hash);
-      this.running -= 1;
+      if (!threadFree) this.running -= 1;
       this.wakeWaiters();
       this.pump();
     }

@@ -12,7 +12,7 @@ import { reciprocalRankFusion } from '../../toolkit/embedding/fusion.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';
 import { ftsExcluded, ftsMatch, hasTerms, parseQuery, semanticSentence, type ParsedQuery } from './keyword-query.js';
-import type { VectorMatrix } from './vector-matrix.js';
+import type { NoteRanking, VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {
   /** Cosine under which a passage is taken as not about the query (semantic and hybrid modes). */
@@ -40,6 +40,12 @@ interface Ranked {
 
 const SNIPPET_CHARS = 200;
 
+/** A ranking whose entries are made only for the page asked for. */
+interface Ranking {
+  total: number;
+  page(offset: number, limit: number): Ranked[];
+}
+
 export async function searchIndex(state: SearchState, query: SearchQuery): Promise<SearchPage> {
   const parsed = parseQuery(query.text);
   const excluded = excludedNotes(state.db, parsed);
@@ -51,29 +57,35 @@ export async function searchIndex(state: SearchState, query: SearchQuery): Promi
           const note = state.notes.get(id);
           return note !== undefined && (query.type === undefined || note.type === query.type) && !excluded.has(id);
         };
-  const ranked = hasTerms(parsed) ? await rank(state, query, parsed, accept) : recent(state, accept);
   const offset = query.offset ?? 0;
+  const ranking = hasTerms(parsed) ? await rank(state, query, parsed, accept, offset + query.limit) : listed(recent(state, accept));
   const snippetMatch = ftsMatch(parsed, 'any');
-  const hits: SearchHit[] = ranked.slice(offset, offset + query.limit).map((r) => ({ id: r.id, score: r.score, snippet: snippetOf(state.db, r, snippetMatch) }));
-  return { hits, total: ranked.length };
+  const hits: SearchHit[] = ranking.page(offset, query.limit).map((r) => ({ id: r.id, score: r.score, snippet: snippetOf(state.db, r, snippetMatch) }));
+  return { hits, total: ranking.total };
 }
 
 type Accept = ((id: string) => boolean) | undefined;
 
-async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: Accept): Promise<Ranked[]> {
+const listed = (ranked: Ranked[]): Ranking => ({ total: ranked.length, page: (offset, limit) => ranked.slice(offset, offset + limit) });
+
+async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: Accept, end: number): Promise<Ranking> {
   const mode = query.mode ?? 'hybrid';
   const join = mode === 'keyword' ? 'all' : (state.tuning.fusionKeywords ?? 'all');
   // Asked first: the model embeds the query on its thread while this one runs the keyword leg.
   const vector = mode === 'keyword' ? undefined : state.queryVectors.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, ftsMatch(parsed, join), accept);
-  if (vector === undefined) return keyword;
+  if (vector === undefined) return listed(keyword);
   const semantic = semanticRanking(state, await vector, accept);
-  if (mode === 'semantic') return semantic;
-  const legs = [keyword, semantic];
+  const semanticAt = (i: number): Ranked => ({ id: semantic.ids[i]!, score: semantic.scores[i]!, chunkId: semantic.chunkIds[i]! });
+  if (mode === 'semantic') {
+    return { total: semantic.ids.length, page: (offset, limit) => Array.from({ length: Math.max(0, Math.min(limit, semantic.ids.length - offset)) }, (_, i) => semanticAt(offset + i)) };
+  }
   // The keyword leg comes first, so a note it holds takes its chunk from there: that chunk holds
   // the query's words, and its snippet shows why the note matched.
-  return reciprocalRankFusion(legs.map((leg) => leg.map((r) => r.id))).map((fused) => ({ id: fused.id, score: fused.score, chunkId: legs[fused.list]![fused.rank]!.chunkId }));
+  const fused = reciprocalRankFusion([keyword.map((r) => r.id), semantic.ids], end);
+  const ranked = fused.items.map((f) => ({ id: f.id, score: f.score, chunkId: f.list === 0 ? keyword[f.rank]!.chunkId : semantic.chunkIds[f.rank]! }));
+  return { total: fused.total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
 }
 
 function keywordRanking(db: Database.Database, match: string | undefined, accept: Accept): Ranked[] {
@@ -95,7 +107,7 @@ function keywordRanking(db: Database.Database, match: string | undefined, accept
   return ranked;
 }
 
-function semanticRanking(state: SearchState, vector: Float32Array, accept: Accept): Ranked[] {
+function semanticRanking(state: SearchState, vector: Float32Array, accept: Accept): NoteRanking {
   const minScore = state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
   return state.matrix.rankNotes(vector, minScore, accept);
 }

@@ -13,15 +13,23 @@ export interface FusedItem {
   rank: number;
 }
 
+export interface Fused {
+  /** The first `top` items, best first. */
+  items: FusedItem[];
+  /** How many ids the lists hold between them. */
+  total: number;
+}
+
 /**
  * Fused scores, best first; `lists` hold ids best first (rank 1 is the first element). Equal
  * scores go to the earlier list (then the better rank there): each list's first place scores the
  * same 1/(k+1), and a note found by its exact words (the keyword list, passed first) should not
- * lose a coin toss to the nearest vector.
+ * lose a coin toss to the nearest vector. Only the first `top` are ordered and returned: a search
+ * fuses thousands of ids to show ten.
  */
-export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k = RRF_K): FusedItem[] {
-  // Parallel arrays, one entry per id: a search fuses thousands of ids, and an object per id per
-  // list (then a spread per result) cost more than the rest of the fusion (decision 023).
+export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, top = Infinity, k = RRF_K): Fused {
+  // Parallel arrays, one entry per id: an object per id per list (then a spread per result) cost
+  // more than the rest of the fusion (decision 023).
   const at = new Map<string, number>();
   const ids: string[] = [];
   const scores: number[] = [];
@@ -42,7 +50,21 @@ export function reciprocalRankFusion(lists: ReadonlyArray<readonly string[]>, k 
       }
     }
   });
-  const order = Array.from(ids, (_, i) => i);
-  order.sort((a, b) => scores[b]! - scores[a]! || firstList[a]! - firstList[b]! || firstRank[a]! - firstRank[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-  return order.map((i) => ({ id: ids[i]!, score: scores[i]!, list: firstList[i]!, rank: firstRank[i]! }));
+  const before = (a: number, b: number) => scores[b]! - scores[a]! || firstList[a]! - firstList[b]! || firstRank[a]! - firstRank[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
+  const order = firstInOrder(ids.length, top, before);
+  return { items: order.map((i) => ({ id: ids[i]!, score: scores[i]!, list: firstList[i]!, rank: firstRank[i]! })), total: ids.length };
+}
+
+/** The first `top` of 0…count−1 by `before`: kept in a short sorted list while `top` is a page, else one sort. */
+function firstInOrder(count: number, top: number, before: (a: number, b: number) => number): number[] {
+  if (top > 100 || top * 8 >= count) return Array.from({ length: count }, (_, i) => i).sort(before).slice(0, top);
+  const kept: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (kept.length === top && before(i, kept[top - 1]!) >= 0) continue;
+    let at = kept.length;
+    while (at > 0 && before(i, kept[at - 1]!) < 0) at--;
+    kept.splice(at, 0, i);
+    if (kept.length > top) kept.pop();
+  }
+  return kept;
 }

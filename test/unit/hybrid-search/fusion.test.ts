@@ -3,16 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { ftsMatch, parseQuery } from '../../../backends/hybrid-search/keyword-query.js';
 import { chunkNote } from '../../../toolkit/embedding/chunks.js';
 import { reciprocalRankFusion } from '../../../toolkit/embedding/fusion.js';
+import { rng } from '../../support/generate-vault.js';
 
 describe('reciprocalRankFusion', () => {
   it('sums 1/(60 + rank) over the lists; a tie goes to the earlier list', () => {
     const fused = reciprocalRankFusion([
       ['a', 'b'],
       ['c', 'b'],
-    ]);
+    ]).items;
     expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c']);
     expect(fused[0]!.score).toBeCloseTo(2 / 62);
     expect(fused[1]!.score).toBeCloseTo(1 / 61);
+  });
+
+  it('a top of n is the first n of the whole order, and the total counts every id', () => {
+    const next = rng(9);
+    const ids = Array.from({ length: 3_000 }, (_, i) => `n${i}`);
+    const shuffled = () => [...ids].sort(() => next() - 0.5).slice(0, 1_000 + Math.floor(next() * 2_000));
+    for (let round = 0; round < 5; round++) {
+      const lists = [shuffled().slice(0, 300), shuffled()];
+      const whole = reciprocalRankFusion(lists);
+      expect(whole.total).toBe(new Set(lists.flat()).size);
+      for (const top of [1, 10, 60, 250]) {
+        const part = reciprocalRankFusion(lists, top);
+        expect(part.total).toBe(whole.total);
+        expect(part.items).toEqual(whole.items.slice(0, top));
+      }
+    }
   });
 });
 

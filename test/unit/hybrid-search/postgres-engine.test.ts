@@ -82,7 +82,7 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
 
   it("fuses in SQL exactly as the toolkit's RRF fuses the two legs", async () => {
     for (const text of ['harbour ferry', 'island ferry bread', 'harbour']) {
-      const fused = reciprocalRankFusion([await ids(pg, text, 'keyword'), await ids(pg, text, 'semantic')]).map((f) => f.id);
+      const fused = reciprocalRankFusion([await ids(pg, text, 'keyword'), await ids(pg, text, 'semantic')]).items.map((f) => f.id);
       expect(await ids(pg, text, 'hybrid'), text).toEqual(fused);
     }
   });

@@ -42,17 +42,33 @@ describe('VectorMatrix', () => {
           for (const min of [-1, 0, 0.1]) {
             const got = matrix.rankNotes(query, min);
             const want = reference(rows, query, min);
-            expect(got.map((s) => [s.id, s.chunkId])).toEqual(want.map((s) => [s.noteId, s.chunkId]));
-            got.forEach((s, i) => expect(s.score).toBeCloseTo(want[i]!.score, 5));
+            expect(got.ids.map((id, i) => [id, got.chunkIds[i]])).toEqual(want.map((s) => [s.noteId, s.chunkId]));
+            got.scores.forEach((score, i) => expect(score).toBeCloseTo(want[i]!.score, 5));
           }
         }
       }
       expect(matrix.size).toBe(rows.size);
       const query = randomVector(next, dim);
       const accepted = matrix.rankNotes(query, -1, (id) => id.endsWith('7.md'));
-      expect(accepted.map((s) => s.id)).toEqual(reference(rows, query, -1).filter((s) => s.noteId.endsWith('7.md')).map((s) => s.noteId));
+      expect(accepted.ids).toEqual(reference(rows, query, -1).filter((s) => s.noteId.endsWith('7.md')).map((s) => s.noteId));
     });
   }
+
+  it('orders equal scores by name, and negative scores below zero and positive ones', () => {
+    const matrix = new VectorMatrix(4);
+    const unit = (x: number, y: number) => normalise(Float32Array.from([x, y, 0, 0]));
+    // Added out of name order; notes b, d and a hold the very same passage.
+    matrix.add(1, 'd.md', unit(1, 1));
+    matrix.add(2, 'c.md', unit(-1, 0.2));
+    matrix.add(3, 'b.md', unit(1, 1));
+    matrix.add(4, 'e.md', unit(0, 1));
+    matrix.add(5, 'a.md', unit(1, 1));
+    matrix.add(6, 'f.md', unit(-1, -1));
+    const got = matrix.rankNotes(unit(1, 0), -1);
+    expect(got.ids).toEqual(['a.md', 'b.md', 'd.md', 'e.md', 'f.md', 'c.md']);
+    expect(got.chunkIds).toEqual(Int32Array.from([5, 3, 1, 4, 6, 2]));
+    expect(got.scores[3]).toBe(0);
+  });
 
   it('the WebAssembly and JavaScript scans agree', () => {
     const next = rng(3);
