@@ -46,11 +46,15 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
   const s = `"${state.schema}"`;
   const parsed = parseQuery(query.text);
   const p = new Params();
-  const type = p.add(query.type ?? null);
+  let typeParam: string | undefined;
   const excluded = tsExcluded(parsed);
-  const accept = (alias: string) =>
+  const accept = (alias: string, type = (typeParam ??= p.add(query.type ?? null))) =>
     `(${type}::text IS NULL OR ${alias}.type = ${type})` +
     (excluded === undefined ? '' : ` AND NOT EXISTS (SELECT 1 FROM ${s}.chunks x WHERE x.note_id = ${alias}.id AND x.tsv @@ to_tsquery('simple', ${p.add(excluded)}))`);
+  // Without a filter the notes table has nothing to say: joining it cost a scan of every note.
+  const filtered = query.type !== undefined || excluded !== undefined;
+  const noteFilter = (alias: string, noteId: string) => (filtered ? `JOIN ${s}.notes ${alias} ON ${alias}.id = ${noteId}` : '');
+  const where = (alias: string) => (filtered ? ` AND ${accept(alias)}` : '');
   const limit = p.add(query.limit);
   const offset = p.add(query.offset ?? 0);
 
@@ -67,8 +71,8 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
       const kq = p.add(tsQuery(parsed, mode === 'keyword' ? 'all' : state.fusionKeywords));
       ctes.push(`kw AS (
         SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('simple', ${kq}), 1) AS score
-        FROM ${s}.chunks c JOIN ${s}.notes n ON n.id = c.note_id
-        WHERE c.tsv @@ to_tsquery('simple', ${kq}) AND ${accept('n')}
+        FROM ${s}.chunks c ${noteFilter('n', 'c.note_id')}
+        WHERE c.tsv @@ to_tsquery('simple', ${kq})${where('n')}
         ORDER BY c.note_id, score DESC, c.id)`);
       ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM kw)`);
       legs.push('kw_ranked');
@@ -80,8 +84,8 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
         ORDER BY v.embedding <=> ${qv}::vector LIMIT ${p.add(state.candidates)})`);
       ctes.push(`sem AS (
         SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, near.score
-        FROM near JOIN ${s}.chunks c ON c.hash = near.hash JOIN ${s}.notes n ON n.id = c.note_id
-        WHERE near.score >= ${p.add(state.minSimilarity)} AND ${accept('n')}
+        FROM near JOIN ${s}.chunks c ON c.hash = near.hash ${noteFilter('n', 'c.note_id')}
+        WHERE near.score >= ${p.add(state.minSimilarity)}${where('n')}
         ORDER BY c.note_id, near.score DESC, c.id)`);
       ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
       legs.push('sem_ranked');
@@ -97,10 +101,14 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
     } else {
       ctes.push(`ranked AS (SELECT note_id, chunk_id, score, 0 AS list, rank FROM ${legs[0]})`);
     }
+    // The page is cut before its chunks' text is read: joined first, every ranked note's chunk was.
+    ctes.push(`page AS (
+      SELECT note_id, chunk_id, score, list, rank, count(*) OVER () AS total FROM ranked
+      ORDER BY score DESC, list, rank, note_id LIMIT ${limit} OFFSET ${offset})`);
     sql = `WITH ${ctes.join(',\n')}
-      SELECT r.note_id, r.score::float8 AS score, c.heading, c.text, count(*) OVER () AS total
-      FROM ranked r JOIN ${s}.chunks c ON c.id = r.chunk_id
-      ORDER BY r.score DESC, r.list, r.rank, r.note_id LIMIT ${limit} OFFSET ${offset}`;
+      SELECT r.note_id, r.score::float8 AS score, c.heading, c.text, r.total
+      FROM page r JOIN ${s}.chunks c ON c.id = r.chunk_id
+      ORDER BY r.score DESC, r.list, r.rank, r.note_id`;
   }
   const rows = (await state.pool.query<Row>(sql, p.values)).rows;
   const words = markableWords(parsed);
