@@ -12,7 +12,8 @@ import { openDatabase } from '../../toolkit/sqlite-driver.js';
 import { foldLetters } from '../../toolkit/text/fold-letters.js';
 import { titleKey } from './title-key.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
-import { secondaryIndexes, type SecondaryIndexes } from '../../toolkit/sqlite-indexes.js';
+import { secondaryIndexes } from '../../toolkit/sqlite-indexes.js';
+import { ftsMerges } from './fts-merges.js';
 
 /** Every index the notes tables have besides their keys (schema.ts and search-upkeep.ts create them). */
 const NOTE_INDEXES = [
@@ -94,14 +95,28 @@ export class IndexDb {
   private checkpointTimer: NodeJS.Timeout | undefined;
   /** Told when a statement fails with a corruption error (the store checks and rebuilds). */
   onCorruption: (err: unknown) => void = () => {};
-  /** Dropped while a first build fills the tables (refresh.ts), created again after it and at every open. */
-  readonly indexes: SecondaryIndexes;
+  /**
+   * A first build fills the tables without their secondary indexes and without FTS5's merges
+   * (refresh.ts); `end` puts both back after it and at every open.
+   */
+  readonly bulkLoad: { begin(): void; end(): void };
 
   constructor(readonly file: string, private readonly vaultRoot: string, logger: Logger) {
     this.db = watchConnection(openOrRebuild(file, vaultRoot, logger), (err) => this.onCorruption(err));
     const db = this.db;
-    this.indexes = secondaryIndexes((sql) => db.exec(sql), NOTE_INDEXES);
-    this.indexes.create();
+    const indexes = secondaryIndexes((sql) => db.exec(sql), NOTE_INDEXES);
+    const merges = ftsMerges(db, 'notes_fts');
+    this.bulkLoad = {
+      begin: () => {
+        indexes.drop();
+        merges.hold();
+      },
+      end: () => {
+        indexes.create();
+        merges.release();
+      },
+    };
+    this.bulkLoad.end();
     this.statements = {
       upsert: db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
         VALUES (@id, @title, @content, @type, @filename, @path, @created, @updated, @size, @contentHash, @mtimeMs, @tagsJson, @metadataJson)

@@ -19,7 +19,7 @@ import { isAlive } from '../../toolkit/files/file-lock.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 
 const BATCH = 500;
-/** A first build of at least this many notes fills the notes tables without their secondary indexes. */
+/** A first build of at least this many notes fills the notes tables without their secondary indexes or FTS5 merges. */
 const BULK = 1000;
 
 export interface RefreshOptions {
@@ -78,7 +78,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   if (changed.length) progress.start('indexing notes', changed.length);
   const first = db.empty();
   const bulk = first && changed.length >= BULK;
-  if (bulk) db.indexes.drop();
+  if (bulk) db.bulkLoad.begin();
   try {
     if (changed.length || removedIds.length) for (const observer of observers) await observer.begin?.({ first });
     // Gone files first: a derived index then sees a file moved while nobody watched as one id
@@ -114,7 +114,7 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
     complete = true;
   } finally {
     if (changed.length) progress.stop();
-    if (bulk) db.indexes.create();
+    if (bulk) db.bulkLoad.end();
     if (changed.length || removedIds.length) for (const observer of observers) await observer.end(complete);
   }
 
