@@ -64,36 +64,34 @@ export class NameIndex {
   /** `t:`/`s:`/`p:` + key → the note that had that name. */
   private former = new Map<string, string>();
 
-  /** Summaries given to rebuild, indexed on first use (a warm start that changes nothing never pays). */
-  private unbuilt: readonly NoteSummary[] | undefined;
+  /** Where the names come from, read and indexed on first use (a process that never resolves a link never pays). */
+  private unbuilt: (() => Iterable<NoteNames>) | undefined;
 
   rebuild(summaries: readonly NoteSummary[], former: Map<string, string>): void {
-    this.unbuilt = summaries;
+    this.unbuilt = () => summaries.map(namesOf);
     this.former = former;
   }
 
-  /** The same from the names the link index stored with each note (no listing of the store). */
-  rebuildFromNames(names: Iterable<NoteNames>, former: Map<string, string>): void {
-    this.unbuilt = undefined;
+  /**
+   * The same from the names the link index stored with each note (no listing of the store),
+   * read when first needed: at 100,000 notes they are ~85 MB while being indexed, and
+   * `notekernel index` never needs them.
+   */
+  rebuildFromNames(load: () => Iterable<NoteNames>, former: Map<string, string>): void {
+    this.unbuilt = load;
     this.former = former;
-    this.byTitle.clear();
-    this.byStem.clear();
-    this.byPath.clear();
-    this.byToken.clear();
-    this.names.clear();
-    for (const n of names) this.add(n);
   }
 
   private built(): this {
-    const summaries = this.unbuilt;
-    if (summaries === undefined) return this;
+    const load = this.unbuilt;
+    if (load === undefined) return this;
     this.unbuilt = undefined;
     this.byTitle.clear();
     this.byStem.clear();
     this.byPath.clear();
     this.byToken.clear();
     this.names.clear();
-    for (const summary of summaries) this.add(namesOf(summary));
+    for (const names of load()) this.add(names);
     return this;
   }
 

@@ -10,9 +10,9 @@ import type { NoteStore } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
 import { locationOf, type Note, type NoteSummary } from '../../kernel/note.js';
 import type { LinkIndexer } from './indexer.js';
-import { stemOf } from './names.js';
+import { stemOf, type NoteNames } from './names.js';
 import type { LinkReconcileReport } from './service.js';
-import type { NoteState } from './store/types.js';
+import type { LinkStore, NoteState } from './store/types.js';
 
 /** `unreadable`: listed notes that could not be read (their links are dropped until they can). */
 export type ReconcileReport = LinkReconcileReport;
@@ -75,12 +75,8 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
     });
   }
   if (!unresolved && token !== undefined && links.meta(STORE_TOKEN) === token && links.meta(FINGERPRINT) !== undefined) {
-    const states = links.states();
-    indexer.names.rebuildFromNames(
-      [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
-      links.formers(),
-    );
-    return { scanned: states.size, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
+    indexer.names.rebuildFromNames(() => storedNames(links), links.formers());
+    return { scanned: links.counts().notes, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
   }
   const summaries = await store.list();
   indexer.names.rebuild(summaries, links.formers());
@@ -203,4 +199,9 @@ async function readNote(store: NoteStore, id: string, logger: Logger): Promise<N
     logger.warn({ err, id }, 'links: a listed note could not be read; its links are dropped until it can');
     return undefined;
   }
+}
+
+/** The names the link index stored with each note, for NameIndex.rebuildFromNames. */
+export function* storedNames(links: Pick<LinkStore, 'states'>): Generator<NoteNames> {
+  for (const state of links.states().values()) yield { id: state.note_id, title: state.title, stem: state.stem };
 }

@@ -18,7 +18,7 @@ import { LinkIndexer } from './indexer.js';
 import { linksIndexPass } from './index-pass.js';
 import { NameIndex, nameKey, stemOf } from './names.js';
 import { parseInner } from '../../toolkit/markdown/index.js';
-import { answersBeforeReconcile, noteRename, reconcile, type ReconcileReport } from './reconcile.js';
+import { answersBeforeReconcile, noteRename, reconcile, storedNames, type ReconcileReport } from './reconcile.js';
 import { toLinkRef } from './render.js';
 import { planRewrites, rewriteNotes, type RewriteDeps } from './rewrite.js';
 import { renameRule, repairRule, staleSources } from './rules.js';
@@ -139,11 +139,7 @@ export class LinksRuntime implements LinkIndexService {
     if (!this.early || this.reconciled) return this.names;
     if (!this.earlyNames) {
       this.earlyNames = new NameIndex();
-      const states = this.links.states();
-      this.earlyNames.rebuildFromNames(
-        [...states.values()].map((s) => ({ id: s.note_id, title: s.title, stem: s.stem })),
-        this.links.formers(),
-      );
+      this.earlyNames.rebuildFromNames(() => storedNames(this.links), this.links.formers());
     }
     return this.earlyNames;
   }
