@@ -24,4 +24,18 @@ describe('ParsedNotes', () => {
     expect(cache.get('huge', 'k')).toBeUndefined();
     expect(cache.get('small', 'k')).toBeDefined();
   });
+
+  it('keeps a whole 10,000-note vault of 1.7 KB notes with its default bounds', () => {
+    // The flint bench's vault: at the old 4,096 entries, random reads of it mostly missed.
+    const cache = new ParsedNotes();
+    for (let i = 0; i < 10_000; i++) cache.set(`n${i}`, 'k', note(`n${i}`, 1700));
+    for (let i = 0; i < 10_000; i++) expect(cache.get(`n${i}`, 'k')).toBeDefined();
+  });
+
+  it('still lets the content bound evict before the count bound is reached', () => {
+    const cache = new ParsedNotes(undefined, 10_000);
+    for (let i = 0; i < 20; i++) cache.set(`n${i}`, 'k', note(`n${i}`, 999));
+    expect(cache.get('n0', 'k')).toBeUndefined();
+    expect(cache.get('n19', 'k')).toBeDefined();
+  });
 });
