@@ -496,7 +496,7 @@ export class FsSqliteStore implements NoteStore {
     const { bytes, stats } = read;
     const hash = contentHash(bytes);
     const key = ParsedNotes.key(hash, stats);
-    const cached = this.parsed.get(loc.id, key);
+    const cached = this.parsed.get(loc.id, key, () => decodedText(bytes));
     if (cached) return cached;
     const note = this.toNote(loc, bytes, stats, hash);
     // A stale row is healed here, unless a refresh is under way: it will index this file itself,
@@ -534,9 +534,14 @@ export class FsSqliteStore implements NoteStore {
 
   /** The frontmatter and body of text just read: from the parsed-note cache when these exact bytes were parsed before. */
   private parsedText(loc: NoteTarget, text: string, hash: string, stats: Stats): Pick<ParsedMarkdown, 'metadata' | 'body' | 'warnings'> {
-    const cached = this.parsed.get(loc.id, ParsedNotes.key(hash, stats));
+    const cached = this.parsed.get(loc.id, ParsedNotes.key(hash, stats), () => text);
     return cached ? { metadata: cached.metadata, body: cached.content, warnings: cached.warnings ?? [] } : parseMarkdown(text);
   }
+}
+
+function decodedText(bytes: Buffer): string | undefined {
+  const decoded = decodeNoteBytes(bytes);
+  return decoded.ok ? decoded.text : undefined;
 }
 
 /** A NUL byte makes a file binary: it could be written but never read back as a note. */

@@ -2,26 +2,63 @@ import { describe, expect, it } from 'vitest';
 import { ParsedNotes } from '../../../backends/fs-sqlite/parsed-notes.js';
 import type { Note } from '../../../kernel/note.js';
 
-function note(id: string, chars: number): Note {
-  return { id, title: 't', content: 'x'.repeat(chars), tags: [], metadata: {}, created: '', updated: '', contentHash: id, path: id, filename: id, size: chars };
+/** A note whose file is `frontmatter` characters of frontmatter followed by its content. */
+function note(id: string, frontmatter: number, content = `body of ${id}`): Note {
+  return { id, title: 't', content, tags: ['a'], metadata: { title: 't', tags: ['a'] }, created: '', updated: '', contentHash: id, path: id, filename: id, size: frontmatter + content.length };
+}
+
+/** The file text `note()` describes. */
+function textOf(n: Note): () => string {
+  return () => '-'.repeat((n.size ?? 0) - n.content.length) + n.content;
 }
 
 describe('ParsedNotes', () => {
-  it('is bounded by content size as well as by count, least recently used out', () => {
+  it('is bounded by frontmatter size as well as by count, least recently used out', () => {
     const cache = new ParsedNotes(100, 1000);
-    for (let i = 0; i < 10; i++) cache.set(`n${i}`, 'k', note(`n${i}`, 99));
-    expect(cache.get('n0', 'k')).toBeDefined(); // touched: now the most recent
-    cache.set('n10', 'k', note('n10', 99));
-    expect(cache.get('n1', 'k')).toBeUndefined();
-    expect(cache.get('n0', 'k')).toBeDefined();
-    expect(cache.get('n10', 'k')).toBeDefined();
+    const notes = Array.from({ length: 11 }, (_, i) => note(`n${i}`, 98));
+    for (const n of notes.slice(0, 10)) cache.set(n.id, 'k', n);
+    expect(cache.get('n0', 'k', textOf(notes[0] as Note))).toBeDefined(); // touched: now the most recent
+    cache.set('n10', 'k', notes[10] as Note);
+    expect(cache.get('n1', 'k', textOf(notes[1] as Note))).toBeUndefined();
+    expect(cache.get('n0', 'k', textOf(notes[0] as Note))).toBeDefined();
+    expect(cache.get('n10', 'k', textOf(notes[10] as Note))).toBeDefined();
   });
 
-  it('does not cache one note larger than an eighth of the budget', () => {
+  it('does not cache one note whose frontmatter is larger than an eighth of the budget', () => {
     const cache = new ParsedNotes(100, 1000);
-    cache.set('small', 'k', note('small', 10));
+    const small = note('small', 10);
+    cache.set('small', 'k', small);
     cache.set('huge', 'k', note('huge', 500));
-    expect(cache.get('huge', 'k')).toBeUndefined();
-    expect(cache.get('small', 'k')).toBeDefined();
+    expect(cache.get('huge', 'k', () => 'x')).toBeUndefined();
+    expect(cache.get('small', 'k', textOf(small))).toBeDefined();
+  });
+
+  it('keeps no content: a hit takes it from the tail of the text just read', () => {
+    const cache = new ParsedNotes();
+    const original = note('a', 40, 'the body\n\nsecond paragraph');
+    cache.set('a', 'k', original);
+    const hit = cache.get('a', 'k', textOf(original));
+    expect(hit).toEqual(original);
+    expect(cache.get('a', 'k', () => '---\nx: 1\n---\n\nthe body\n\nsecond paragraph')?.content).toBe('the body\n\nsecond paragraph');
+    expect(cache.get('a', 'k', () => undefined)).toBeUndefined(); // bytes that do not decode: no hit
+    expect(cache.get('a', 'other', textOf(original))).toBeUndefined();
+    hit!.metadata.title = 'edited by a caller';
+    expect(cache.get('a', 'k', textOf(original))?.metadata.title).toBe('t');
+  });
+
+  it('keeps a whole 10,000-note vault of 1.7 KB notes with its default bounds', () => {
+    // The flint bench's vault: at the old 4,096 entries, random reads of it mostly missed.
+    const cache = new ParsedNotes();
+    const notes = Array.from({ length: 10_000 }, (_, i) => note(`n${i}`, 250, 'x'.repeat(1700)));
+    for (const n of notes) cache.set(n.id, 'k', n);
+    for (const n of notes) expect(cache.get(n.id, 'k', textOf(n))?.content).toBe(n.content);
+  });
+
+  it('lets the frontmatter bound evict before the count bound is reached', () => {
+    const cache = new ParsedNotes(undefined, 10_000);
+    const notes = Array.from({ length: 20 }, (_, i) => note(`n${i}`, 999));
+    for (const n of notes) cache.set(n.id, 'k', n);
+    expect(cache.get('n0', 'k', textOf(notes[0] as Note))).toBeUndefined();
+    expect(cache.get('n19', 'k', textOf(notes[19] as Note))).toBeDefined();
   });
 });

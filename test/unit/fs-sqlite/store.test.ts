@@ -212,4 +212,17 @@ describe('write then read', () => {
     await writeAt(root, 'general/extra.md', note('Extra', 'e'));
     expect(await again.store.refresh()).toMatchObject({ scanned: 2, indexed: 1 });
   });
+
+  it('repeated reads (served from the parsed-note cache, which keeps no content) return the whole note', async () => {
+    const { root, store } = await vaultWith({ 'general/crlf.md': '---\r\ntitle: Crlf\r\n---\r\n\r\n\r\nbody ü\r\n' });
+    const first = await store.get('general/crlf.md');
+    expect(first?.content).toBe('\r\nbody ü\r\n');
+    expect(await store.get('general/crlf.md')).toEqual(first);
+    const created = await store.create({ title: 'Cached on write', content: '---\nnot frontmatter\n---\ntail' });
+    expect(await store.get(created.id)).toEqual(created);
+    const updated = await store.update(created.id, { content: 'short' }, created.contentHash);
+    expect((await store.get(created.id))?.content).toBe('short');
+    expect(await readAt(root, created.id)).toMatch(/\n\nshort$/);
+    expect(await store.get(updated.id)).toEqual(updated);
+  });
 });
