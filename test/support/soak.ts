@@ -59,6 +59,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     let client: Client | undefined;
     let calls = 0;
     let own = 0;
+    const created: string[] = [];
     try {
       while (Date.now() < deadline) {
         if (!client || calls >= (options.callsPerSession ?? 200)) {
@@ -69,7 +70,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         }
         const before = Date.now();
         const step = own++;
-        const error = await oneCall(client, n, step, ids);
+        const error = await oneCall(client, n, step, ids, created);
         latencies.push(Date.now() - before);
         calls++;
         if (error && failures.length < 20) failures.push(error);
@@ -103,8 +104,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
 const WORDS = ['plan', 'project', 'meeting', 'review', 'design', 'agent memory', 'search query', 'deadline', 'customer feedback', 'release'];
 
-/** One call of the mix; answers the failure's description, or undefined. */
-async function oneCall(client: Client, worker: number, step: number, ids: string[]): Promise<string | undefined> {
+/**
+ * One call of the mix; answers the failure's description, or undefined. Every other create is a
+ * delete of this worker's oldest note, so the vault keeps its size: a vault that grew by half
+ * (at 220 calls/s, 13,000 notes in 10 minutes) grows every index with it, which says nothing
+ * about whether caches are bounded.
+ */
+async function oneCall(client: Client, worker: number, step: number, ids: string[], created: string[]): Promise<string | undefined> {
   const id = ids[(worker * 7919 + step * 104_729) % ids.length] as string;
   const word = WORDS[(worker + step) % WORDS.length] as string;
   const kind = step % 10;
@@ -114,6 +120,7 @@ async function oneCall(client: Client, worker: number, step: number, ids: string
   else if (kind <= 4) [name, args] = ['search_notes', { query: word, limit: 20 }];
   else if (kind === 5) [name, args] = ['search_notes_advanced', { type: 'projects', metadata_filters: [{ key: 'priority', operator: '>=', value: 3 }], limit: 20 }];
   else if (kind === 6) [name, args] = ['get_backlinks', { identifier: id }];
+  else if (kind === 7 && step % 20 === 17 && created.length > 0) [name, args] = ['delete_note', { identifier: created.shift(), confirm: true }];
   else if (kind === 7) [name, args] = ['create_note', { type: 'general', title: `Soak ${worker} ${step}`, content: `soak note, links to [[${id.replace(/\.md$/, '')}]] #soak` }];
   else if (kind === 8) {
     const read = await callTool(client, 'get_note', { identifier: id });
@@ -122,6 +129,7 @@ async function oneCall(client: Client, worker: number, step: number, ids: string
   } else [name, args] = ['list_notes_by_type', { type: 'daily', limit: 20 }];
   try {
     const answer = await callTool(client, name, args);
+    if (name === 'create_note' && !answer.isError) created.push((answer.body as { id: string }).id);
     // Two clients may update one note at once: the loser's hash conflict is the right answer.
     if (answer.isError && !(name === 'update_note' && JSON.stringify(answer.body).includes('content_hash'))) return `${name}: ${JSON.stringify(answer.body).slice(0, 200)}`;
   } catch (err) {
