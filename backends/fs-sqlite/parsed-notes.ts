@@ -4,15 +4,15 @@
  * and no index freshness lookup (the index was brought up to date when the entry was made).
  * An entry keeps what the parse produced, not the content: the body is the tail of the file's
  * text, so a hit slices it from the text just read. That keeps an entry to its frontmatter's
- * size, so a whole 10,000-note vault fits in what 4,096 entries with content used to hold.
+ * size.
  * Bounded by count and by characters kept (RSS grew 251 → 398 MB under 8 clients while entries
  * held content), least recently used first out. Callers get copies, so nobody edits the cached note.
  */
 import type { Stats } from 'node:fs';
 import type { Note } from '../../kernel/note.js';
 
-/** Enough for a 10,000-note vault to stay cached once read (decision 009). */
-const DEFAULT_LIMIT = 16_384;
+/** More filled for longer than a soak's warm-up: RSS still climbing after it (decision 009). */
+const DEFAULT_LIMIT = 4_096;
 /** Frontmatter and titles held (estimated from the file's size less its body), in characters. */
 const DEFAULT_MAX_CHARS = 8 * 1024 * 1024;
 

@@ -46,12 +46,13 @@ describe('ParsedNotes', () => {
     expect(cache.get('a', 'k', textOf(original))?.metadata.title).toBe('t');
   });
 
-  it('keeps a whole 10,000-note vault of 1.7 KB notes with its default bounds', () => {
-    // The flint bench's vault: at the old 4,096 entries, random reads of it mostly missed.
+  it('keeps its 4,096 most recent notes by default, whatever their bodies weigh', () => {
     const cache = new ParsedNotes();
-    const notes = Array.from({ length: 10_000 }, (_, i) => note(`n${i}`, 250, 'x'.repeat(1700)));
+    // 5,000 notes of 8 KB bodies: 40 M characters of content, none of it counted against the 8 M bound.
+    const notes = Array.from({ length: 5_000 }, (_, i) => note(`n${i}`, 250, 'x'.repeat(8_000)));
     for (const n of notes) cache.set(n.id, 'k', n);
-    for (const n of notes) expect(cache.get(n.id, 'k', textOf(n))?.content).toBe(n.content);
+    expect(cache.get('n903', 'k', textOf(notes[903] as Note))).toBeUndefined();
+    for (const n of notes.slice(904)) expect(cache.get(n.id, 'k', textOf(n))?.content).toBe(n.content);
   });
 
   it('lets the frontmatter bound evict before the count bound is reached', () => {
