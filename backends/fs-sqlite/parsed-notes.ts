@@ -11,7 +11,7 @@
 import type { Stats } from 'node:fs';
 import type { Note } from '../../kernel/note.js';
 
-/** More filled for longer than a soak's warm-up: RSS still climbing after it (decision 009). */
+/** 16,384 was tried: the cache went on filling after a soak's warm-up, and RSS with it (decision 009). */
 const DEFAULT_LIMIT = 4_096;
 /** Frontmatter and titles held (estimated from the file's size less its body), in characters. */
 const DEFAULT_MAX_CHARS = 8 * 1024 * 1024;
