@@ -38,7 +38,8 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
   let spentMs = 0;
 
   const applyOne = (note: Note): void => {
-    const twin = links.state(note.id) ? undefined : goneByHash.get(note.contentHash);
+    // Only a pass that dropped notes can see one again under a new id (no lookup otherwise).
+    const twin = goneByHash.size && !links.state(note.id) ? goneByHash.get(note.contentHash) : undefined;
     if (twin) {
       goneByHash.delete(note.contentHash);
       gone.delete(twin);

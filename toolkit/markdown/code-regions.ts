@@ -131,7 +131,35 @@ export class RangeCursor {
   }
 }
 
-/** Merges sorted range lists into one sorted list (overlaps are kept; the cursor copes). */
-export function mergeRanges(...lists: readonly Range[][]): Range[] {
-  return lists.flat().sort((a, b) => a.start - b.start || a.end - b.end);
+/**
+ * Merges sorted range lists into one sorted list (overlaps are kept; the cursor copes). Most
+ * notes have ranges of one kind only: that list is returned as it is, and two are merged in
+ * one walk (sorting a copy at every scan was a tenth of a 100,000-note build's link extraction).
+ */
+export function mergeRanges(...lists: readonly Range[][]): readonly Range[] {
+  const filled = lists.filter((list) => list.length > 0);
+  if (filled.length <= 1) return filled[0] ?? [];
+  let merged: readonly Range[] = filled[0] as readonly Range[];
+  for (let k = 1; k < filled.length; k++) merged = mergeTwo(merged, filled[k] as readonly Range[]);
+  return merged;
+}
+
+function mergeTwo(a: readonly Range[], b: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as Range;
+    const y = b[j] as Range;
+    if (x.start < y.start || (x.start === y.start && x.end <= y.end)) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as Range);
+  while (j < b.length) out.push(b[j++] as Range);
+  return out;
 }
