@@ -40,7 +40,11 @@ async function bundleFloor(outDir: string): Promise<string> {
   const build = await rolldown({ input: fileURLToPath(new URL('./sdk-floor-server.js', import.meta.url)), platform: 'node', logLevel: 'silent' });
   await build.write({ file, format: 'cjs' });
   await build.close();
-  return file;
+  // Started as bin.cjs starts our bundle: with Node's compile cache where Node has one (22.1+),
+  // so on such a Node the floor and our server both run from it.
+  const start = path.join(outDir, 'sdk-floor-start.cjs');
+  fs.writeFileSync(start, "require('node:module').enableCompileCache?.();\nrequire('./sdk-floor.cjs');\n");
+  return start;
 }
 
 /** `root` is an indexed flint vault holding `noteId`. */
