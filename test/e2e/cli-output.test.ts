@@ -177,6 +177,17 @@ describe('log lines', () => {
     expect(plain).toMatch(/index up to date for .* in \d+ ms/);
   });
 
+  it.skipIf(!SCRIPT)('index shows a progress bar on a terminal and none when its output is piped', async () => {
+    await fs.rm(path.join(vault, '.flint-note'), { recursive: true, force: true });
+    const screen = await inTerminal(['index', '--vault', vault]);
+    expect(screen).toMatch(/indexing notes \[[^\]]*\] \d+% \| \d+\/1/);
+    expect(screen).toMatch(/index up to date for .* in \d+ ms/);
+    await fs.rm(path.join(vault, '.flint-note'), { recursive: true, force: true });
+    const piped = await cli(['index', '--vault', vault]);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toMatch(/indexing notes/);
+  });
+
   it('never reach stdout in stdio serve mode, readable or not', async () => {
     const session = await connectStdio(['serve', '--vault', vault, '--log-format', 'pretty']);
     try {
