@@ -130,9 +130,14 @@ function openChecked(absolute: string, rules: ReadRules): { fd: number; stats: f
   return { fd, stats };
 }
 
-/** Reads to the end even if the file grew since fstat. */
+/**
+ * Reads to the end even if the file grew since fstat. The buffer has room past the size fstat
+ * gave, so a read that reaches that size without filling the buffer has met the end of the
+ * file: one read for a file that did not change, not a second one that returns nothing after a
+ * doubled buffer.
+ */
 function readAll(fd: number, size: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.max(size, 1024));
+  let buffer = Buffer.allocUnsafe(Math.max(size + 1, 1024));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
@@ -140,9 +145,11 @@ function readAll(fd: number, size: number): Buffer {
       buffer.copy(bigger);
       buffer = bigger;
     }
-    const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-    if (n === 0) return buffer.subarray(0, length);
+    const room = buffer.length - length;
+    const n = fs.readSync(fd, buffer, length, room, null);
     length += n;
+    // Short of the size fstat gave, a short read is read on (a signal may cut one short).
+    if (n === 0 || (n < room && length >= size)) return buffer.subarray(0, length);
   }
 }
 
