@@ -39,7 +39,11 @@ export function scanMarkdown(text: string, options: ScanOptions = {}): ScanResul
   return { links: options.links === false ? [] : links, externals: options.links === false ? [] : externals, tags };
 }
 
+/** What every tag starts with; a text without it has no tag to find, nor code or links to mask around one. */
+const TAG_START = /#[\p{L}\p{N}\p{M}_/-]/u;
+
 export function extractTags(text: string): InlineTag[] {
+  if (!TAG_START.test(text)) return [];
   return scanMarkdown(text, { links: false }).tags;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTagName, scanMarkdown, type ExternalLink, type NoteLink } from '../../../toolkit/markdown/index.js';
+import { extractTags, isTagName, scanMarkdown, type ExternalLink, type NoteLink } from '../../../toolkit/markdown/index.js';
 import { PARSER_CASES } from './parser-cases.js';
 
 function summariseLink(link: NoteLink): string {
@@ -30,6 +30,8 @@ describe('markdown scanner: the case table', () => {
     }
     // Every match's offsets cut exactly its raw text out of the document.
     for (const m of [...result.links, ...result.externals, ...result.tags]) expect(c.text.slice(m.start, m.end)).toBe(m.raw);
+    // The tags-only scan, which skips texts where no tag can start, finds the same tags.
+    expect(extractTags(c.text)).toEqual(result.tags);
   });
 });
 
