@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ConflictError } from '../../kernel/errors.js';
 import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
 import type { EntryRecord } from './entry-file.js';
-import { idFromFilename } from './entry-name.js';
+import { idFromFilename } from '../../toolkit/agent-memory/entry-name.js';
 
 export interface NotAnEntry {
   path: string;

@@ -11,7 +11,7 @@ import { defineBackend, requireFolder } from '../../kernel/backend.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 import { describeSkipped } from '../../toolkit/files/skip-summary.js';
 import { listTempFiles } from './entry-index.js';
-import { idFromFilename } from './entry-name.js';
+import { idFromFilename } from '../../toolkit/agent-memory/entry-name.js';
 import { AutoCommitter } from './git/auto-commit.js';
 import { GitTimestamps } from './git/timestamps.js';
 import { LocalCreated } from './local-created.js';

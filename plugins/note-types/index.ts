@@ -16,7 +16,7 @@ import { listNoteTypesTool, noteTypeRows } from './tools/list-note-types.js';
 import { updateNoteTypeTool } from './tools/update-note-type.js';
 
 export { NOTE_TYPES, type NoteTypes, type NoteTypeInfo } from './service.js';
-export { assertTypeName, typeNameProblem } from './type-name.js';
+
 
 export const noteTypesPlugin = definePlugin<Record<string, never>>({
   id: 'note-types',

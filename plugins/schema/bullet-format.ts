@@ -3,7 +3,7 @@
  * `parseSchemaLines` reads back to the same definition:
  *   `name: description (required|optional, type[, min: N][, max: N][, pattern: "re"][, options: [...]][, format: F][, default: v])`
  */
-import type { FieldDefinition } from './field-model.js';
+import type { FieldDefinition } from '../../toolkit/metadata-fields.js';
 
 export function formatSchemaLine(field: FieldDefinition): string {
   const attrs: string[] = [field.required ? 'required' : 'optional', field.type];

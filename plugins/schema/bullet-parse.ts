@@ -6,7 +6,7 @@
  * attributes except within quotes or brackets, so patterns and option lists may hold commas.
  * Faults never throw: each becomes an error naming the field, and that field is left out.
  */
-import { FIELD_TYPES, isSystemKey, type FieldConstraints, type FieldDefinition, type FieldType, type TypeSchema } from './field-model.js';
+import { FIELD_TYPES, isSystemKey, type FieldConstraints, type FieldDefinition, type FieldType, type TypeSchema } from '../../toolkit/metadata-fields.js';
 import type { MetadataValue } from '../../kernel/note.js';
 import { definitionProblems } from './validate.js';
 

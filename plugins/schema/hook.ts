@@ -11,7 +11,7 @@
 import { ValidationError } from '../../kernel/errors.js';
 import type { NoteDraft } from '../../kernel/hooks.js';
 import type { NoteService } from '../../kernel/notes.js';
-import type { VaultConfig } from '../vault-config/index.js';
+import type { VaultConfig } from '../../toolkit/vault-config.js';
 import { protectedIssues } from './protected-fields.js';
 import type { SchemaService } from './service.js';
 import type { FieldIssue } from './validate.js';

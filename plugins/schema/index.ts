@@ -7,7 +7,8 @@
 import { definePlugin, provide } from '../../kernel/plugin.js';
 // The token module, not note-types' index: note-types' tools import SCHEMA, and index → index would be a cycle.
 import { NOTE_TYPES } from '../note-types/service.js';
-import { DEFAULT_VAULT_CONFIG, VAULT_CONFIG } from '../vault-config/index.js';
+import { DEFAULT_VAULT_CONFIG } from '../../toolkit/vault-config.js';
+import { VAULT_CONFIG } from '../vault-config/service.js';
 import { schemaBeforeWrite } from './hook.js';
 import { createSchemaService, SCHEMA } from './service.js';
 

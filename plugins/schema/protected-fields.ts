@@ -5,7 +5,7 @@
  */
 import type { NoteDraft } from '../../kernel/hooks.js';
 import type { Metadata, MetadataValue, Note } from '../../kernel/note.js';
-import { isSystemKey, type SystemKey } from './field-model.js';
+import { isSystemKey, type SystemKey } from '../../toolkit/metadata-fields.js';
 import type { FieldIssue } from './validate.js';
 
 const HOW: Record<SystemKey, string> = {

@@ -10,13 +10,12 @@ import type { Metadata } from '../../kernel/note.js';
 import type { NoteTypes } from '../note-types/service.js';
 import { parseSchemaLines } from './bullet-parse.js';
 import { formatSchemaLine } from './bullet-format.js';
-import type { FieldDefinition, TypeSchema } from './field-model.js';
-import { fieldsFromJson, fieldToJson, type JsonFieldInput } from './json-fields.js';
+import type { FieldDefinition, JsonFieldInput, TypeSchema } from '../../toolkit/metadata-fields.js';
+import { fieldsFromJson, fieldToJson } from './json-fields.js';
 import { checkMetadata, type CheckResult } from './validate.js';
 
-// The public surface other plugins import (note-types, notes): the token, the field model, the JSON input.
-export { FIELD_TYPES, SYSTEM_KEYS, isSystemKey, type FieldDefinition, type FieldType, type FieldConstraints, type TypeSchema } from './field-model.js';
-export { jsonFieldInput, type JsonFieldInput } from './json-fields.js';
+// The contract other plugins meet through the token (note-types, notes); the field model it speaks
+// in is toolkit/metadata-fields.ts, which no plugin owns.
 export type { FieldIssue, Rule, CheckResult } from './validate.js';
 
 export interface SchemaCheckRequest {

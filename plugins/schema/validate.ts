@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Metadata, MetadataValue } from '../../kernel/note.js';
-import { fieldProblems, isSystemKey, type FieldDefinition } from './field-model.js';
+import { fieldProblems, isSystemKey, type FieldDefinition } from '../../toolkit/metadata-fields.js';
 
 export type Rule = 'required' | 'type' | 'min' | 'max' | 'pattern' | 'options' | 'date' | 'unknown_field' | 'protected';
 

@@ -9,12 +9,12 @@ import { requireMember } from '../../kernel/backend.js';
 import { definePlugin, provide } from '../../kernel/plugin.js';
 import { normaliseRelative } from '../../toolkit/files/paths.js';
 import { createBackups, BACKUPS } from './backups.js';
-import { defaultConfigText } from './config-schema.js';
+import { defaultConfigText } from '../../toolkit/vault-config.js';
 import { createVaultConfig, VAULT_CONFIG } from './service.js';
 
 export { VAULT_CONFIG, type VaultConfigService } from './service.js';
 export { BACKUPS, type BackupService, type BackupReport, type BackupEntry } from './backups.js';
-export { DEFAULT_VAULT_CONFIG, type VaultConfig } from './config-schema.js';
+
 
 const options = z.object({
   file: z.string().min(1).default('.flint-note/config.yml').describe('Vault-relative path of the per-vault config file'),

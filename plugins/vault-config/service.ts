@@ -8,7 +8,7 @@ import { token } from '../../kernel/container.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { configIssue } from '../../kernel/config/resolve.js';
 import { ConfigError } from '../../kernel/errors.js';
-import { DEFAULT_VAULT_CONFIG, unknownVaultConfigKeys, vaultConfigSchema, type VaultConfig } from './config-schema.js';
+import { DEFAULT_VAULT_CONFIG, unknownVaultConfigKeys, vaultConfigSchema, type VaultConfig } from '../../toolkit/vault-config.js';
 import type { Logger } from '../../kernel/logger.js';
 import { fileStamp } from '../../toolkit/files/file-stamp.js';
 

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../kernel/logger.js';
-import { idFromFilename } from '../../backends/markdown-git/entry-name.js';
+import { idFromFilename } from '../../toolkit/agent-memory/entry-name.js';
 import { GitTimestamps } from '../../backends/markdown-git/git/timestamps.js';
 import { buildGitFixture, gitAvailable } from './git-fixture.js';
 import { fmt, percentile, sample, time, type BenchRow } from './stats.js';

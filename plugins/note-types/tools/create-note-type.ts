@@ -5,7 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { formatDescription } from '../description.js';
 import type { NoteTypes } from '../service.js';
-import { assertTypeName } from '../type-name.js';
+import { assertTypeName } from '../../../toolkit/type-name.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
 import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 

@@ -5,7 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { SCHEMA } from '../../schema/service.js';
 import type { NoteTypeInfo, NoteTypes } from '../service.js';
-import { assertTypeName } from '../type-name.js';
+import { assertTypeName } from '../../../toolkit/type-name.js';
 import { record, str, strs } from '../../../kernel/tool-output.js';
 
 /** The type, or `not_found` listing the types that do exist. */

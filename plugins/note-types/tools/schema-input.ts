@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { PluginDependencyError } from '../../../kernel/errors.js';
 import type { ToolContext } from '../../../kernel/tool.js';
-import { isSystemKey, jsonFieldInput, SCHEMA, type FieldDefinition, type JsonFieldInput } from '../../schema/service.js';
+import { isSystemKey } from '../../../kernel/note.js';
+import { jsonFieldInput, type FieldDefinition, type JsonFieldInput } from '../../../toolkit/metadata-fields.js';
+import { SCHEMA } from '../../schema/service.js';
 
 export const metadataSchemaInput = z
   .union([

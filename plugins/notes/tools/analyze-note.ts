@@ -4,8 +4,10 @@ import type { Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINKS, type LinkRef } from '../../links/service.js';
-import { NOTE_TYPES } from '../../note-types/index.js';
-import { SCHEMA, isSystemKey, type FieldIssue, type TypeSchema } from '../../schema/service.js';
+import { NOTE_TYPES } from '../../note-types/service.js';
+import { isSystemKey } from '../../../kernel/note.js';
+import type { TypeSchema } from '../../../toolkit/metadata-fields.js';
+import { SCHEMA, type FieldIssue } from '../../schema/service.js';
 import { bool, num, record, str, strs } from '../../../kernel/tool-output.js';
 import { noteIdField } from '../../../toolkit/tool-fields.js';
 

@@ -5,7 +5,7 @@ import { toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
 import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { NOTE_TYPES } from '../../note-types/index.js';
+import { NOTE_TYPES } from '../../note-types/service.js';
 import { vaultConfig } from '../config.js';
 import { renderCreated, createdOutput } from '../render.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../kernel/errors.js';
 import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { assertTypeName } from '../../note-types/index.js';
+import { assertTypeName } from '../../../toolkit/type-name.js';
 import { noteRowOutput } from '../render.js';
 import { limitField } from '../../../toolkit/tool-fields.js';
 

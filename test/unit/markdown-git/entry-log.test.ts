@@ -13,7 +13,7 @@ import { entryLog } from '../../../backends/markdown-git/git/entry-log.js';
 import { walkHistory } from '../../../backends/markdown-git/git/history-walk.js';
 import { GitObjectReader } from '../../../backends/markdown-git/git/object-reader.js';
 import { findNamed, listTree, subtreeAt } from '../../../backends/markdown-git/git/tree-diff.js';
-import { idFromFilename } from '../../../backends/markdown-git/entry-name.js';
+import { idFromFilename } from '../../../toolkit/agent-memory/entry-name.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 import { capturingLogger, git, openStore, write } from './helpers.js';
 

@@ -7,7 +7,7 @@ import type { Note } from '../../../kernel/note.js';
 import type { NoteService } from '../../../kernel/notes.js';
 import { parseDescription, replaceSection } from '../../../plugins/note-types/description.js';
 import { migrateNotes } from '../../../plugins/note-types/tools/migrate-notes.js';
-import { assertTypeName, typeNameProblem } from '../../../plugins/note-types/type-name.js';
+import { assertTypeName, typeNameProblem } from '../../../toolkit/type-name.js';
 import { useFlint } from '../links/helpers.js';
 
 const flint = useFlint();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSchemaLines } from '../../../plugins/schema/bullet-parse.js';
 import { formatSchemaLine } from '../../../plugins/schema/bullet-format.js';
-import type { FieldDefinition } from '../../../plugins/schema/field-model.js';
+import type { FieldDefinition } from '../../../toolkit/metadata-fields.js';
 import { DEFAULT_TYPES } from '../../../plugins/note-types/defaults.js';
 
 describe('parseSchemaLines', () => {

@@ -1,6 +1,6 @@
 /** Metadata against fields: every rule names the field, the rule and the value. */
 import { describe, expect, it } from 'vitest';
-import type { FieldDefinition } from '../../../plugins/schema/field-model.js';
+import type { FieldDefinition } from '../../../toolkit/metadata-fields.js';
 import { fieldsFromJson } from '../../../plugins/schema/json-fields.js';
 import { checkMetadata, checkValue } from '../../../plugins/schema/validate.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOTE_SLUG } from '../../../backends/fs-sqlite/layout.js';
-import { ENTRY_SLUG } from '../../../backends/markdown-git/entry-name.js';
+import { ENTRY_SLUG } from '../../../toolkit/agent-memory/entry-name.js';
 import { slugify } from '../../../toolkit/slugify.js';
 
 // The two implementations the shared one replaced (fs-sqlite's layout.ts and markdown-git's

@@ -4,8 +4,8 @@
  * files could carry a `_top-of-mind` filename prefix. Converting one gives v2's pure markdown.
  */
 import { isTagName } from '../../../../toolkit/markdown/index.js';
-import { renderEntry } from '../../../../backends/markdown-git/entry-format.js';
-import { entryFilename, idFromFilename, isEntryId } from '../../../../backends/markdown-git/entry-name.js';
+import { renderEntry } from '../../../../toolkit/agent-memory/entry-format.js';
+import { entryFilename, idFromFilename, isEntryId } from '../../../../toolkit/agent-memory/entry-name.js';
 
 const HEADER = /^\uFEFF?\s*<!--\s*agent-memory:meta\b([\s\S]*?)-->[ \t]*\r?\n?/;
 const TOP_OF_MIND = /^_top-of-mind[\s_-]*/;

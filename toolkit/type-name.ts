@@ -3,7 +3,7 @@
  * meet: no separators or `..`, not hidden (the vault's `.flint-note` lives there), not a
  * Windows device name, and within the character set the fs-sqlite layout accepts.
  */
-import { ValidationError } from '../../kernel/errors.js';
+import { ValidationError } from '../kernel/errors.js';
 
 const TYPE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}$/u;
 const RESERVED = new Set(['node_modules', 'con', 'prn', 'aux', 'nul', ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`])]);

@@ -2,8 +2,11 @@
  * One field model for both ways a schema is written: the `## Metadata Schema` bullets of a
  * type's `_description.md` and the JSON array `update_note_type` takes. Both parse into
  * FieldDefinition; both are checked by `fieldProblems`, so a rule means the same either way.
+ * Shared by the schema plugin (which parses and checks) and note-types (whose tools take the
+ * JSON form): the model belongs to neither, as the markdown parser belongs to no plugin.
  */
-import type { MetadataValue } from '../../kernel/note.js';
+import { z } from 'zod';
+import type { MetadataValue } from '../kernel/note.js';
 
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'array', 'select'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -38,13 +41,7 @@ export interface TypeSchema {
   warnings: string[];
 }
 
-/** Keys the vault sets itself: a schema may mention them, metadata may not change them. */
-export const SYSTEM_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
-export type SystemKey = (typeof SYSTEM_KEYS)[number];
-
-export function isSystemKey(name: string): name is SystemKey {
-  return (SYSTEM_KEYS as readonly string[]).includes(name);
-}
+export { SYSTEM_KEYS, isSystemKey, type SystemKey } from '../kernel/note.js';
 
 const FIELD_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_-]{0,63}$/u;
 
@@ -85,3 +82,23 @@ function regexError(pattern: string): string | undefined {
     return (err as Error).message;
   }
 }
+
+/** The JSON form of one field (`update_note_type`'s `metadata_schema` items), as tool input. */
+export const jsonFieldInput = z.object({
+  name: z.string().min(1).describe('Frontmatter key'),
+  type: z.enum(FIELD_TYPES),
+  description: z.string().optional(),
+  required: z.boolean().optional().describe('Every note must have it'),
+  constraints: z
+    .object({
+      min: z.number().optional().describe('Minimum (length for string/array)'),
+      max: z.number().optional().describe('Maximum (length for string/array)'),
+      pattern: z.string().optional().describe('Regex a string must match'),
+      options: z.array(z.string()).optional().describe('select: allowed values'),
+      format: z.string().optional().describe('date: YYYY-MM-DD for no time part'),
+    })
+    .optional(),
+  default: z.unknown().optional().describe('Used when a new note lacks it'),
+});
+
+export type JsonFieldInput = z.output<typeof jsonFieldInput>;

@@ -5,7 +5,7 @@
  * tag line. Files that do not start with a heading are still served: their whole text is the
  * content and the title comes from a heading further down, else from the filename.
  */
-import { extractTags, isTagName } from '../../toolkit/markdown/index.js';
+import { extractTags, isTagName } from '../markdown/index.js';
 import { ValidationError } from '../../kernel/errors.js';
 
 export type EntryShape = 'top' | 'inline' | 'none';

@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { ValidationError } from '../../kernel/errors.js';
-import { slugify, type SlugRule } from '../../toolkit/slugify.js';
+import { slugify, type SlugRule } from '../slugify.js';
 
 export const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 export const ARCHIVE_DIR = 'archive';
