@@ -8,7 +8,7 @@ export { requireVaultFolder, type VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';
 export { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 export { definePlugin, provide } from './plugin.js';
-export type { PluginDefinition, PluginContext, PluginContribution, ResourceDefinition, PromptDefinition, CliCommandDefinition } from './plugin.js';
+export type { PluginDefinition, PluginContext, PluginContribution, ResourceDefinition, PromptDefinition, CliCommandDefinition, CliCommandDeclaration, CliInput, CliIo } from './plugin.js';
 export { defineBackend, requireFolder, CAPABILITIES, CAPABILITY_ROLE, SEARCH_MODES } from './backend.js';
 export type {
   BackendDefinition,

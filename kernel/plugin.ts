@@ -44,12 +44,37 @@ export interface CliIo {
   progress: ProgressReporter;
 }
 
+/** One option of a plugin's CLI command, in commander's flag syntax (`--dry-run`, `--note <id>`). */
+export interface CliOptionDeclaration {
+  flags: string;
+  description: string;
+}
+
+/**
+ * A plugin's CLI command as the CLI builds it before any vault opens: the CLI's argument parser
+ * reads these, refuses what they do not name, and prints them in `--help`.
+ */
+export interface CliCommandDeclaration {
+  name: string;
+  summary?: string;
+  /** Positional arguments in commander's syntax: `<step>` required, `[path]` optional. */
+  arguments?: ReadonlyArray<{ name: string; description: string }>;
+  options?: readonly CliOptionDeclaration[];
+  /** The option whose value is the vault folder when `--vault` is not given (`--root-dir`). */
+  vaultOption?: string;
+}
+
+/** What the CLI parsed: positional arguments in order; options by name in camel case (`--root-dir` → `rootDir`). */
+export interface CliInput {
+  args: readonly string[];
+  options: Readonly<Record<string, string | boolean | undefined>>;
+}
+
 /** A CLI subcommand contributed by a plugin; it runs with the vault already open. */
 export interface CliCommandDefinition {
   name: string;
   summary: string;
-  usage: string;
-  run(argv: string[], io: CliIo): Promise<number>;
+  run(input: CliInput, io: CliIo): Promise<number>;
 }
 
 export interface PluginContribution {
@@ -86,10 +111,9 @@ export interface PluginDefinition<O = unknown> {
   requires?: readonly Capability[];
   /**
    * CLI commands its contribution will carry, known before any vault opens, so the CLI can
-   * choose a profile that has them. `vaultFlag` names the argument that gives the vault folder;
-   * `summary` and `usage` are what `notekernel --help` and `notekernel <name> --help` show.
+   * choose a profile that has them and parse their arguments (`notekernel <name> --help`).
    */
-  commands?: ReadonlyArray<{ name: string; vaultFlag?: string; summary?: string; usage?: string }>;
+  commands?: readonly CliCommandDeclaration[];
   config?: z.ZodType<O>;
   register(ctx: PluginContext<O>): PluginContribution | Promise<PluginContribution>;
 }

@@ -27,7 +27,17 @@ export const linksPlugin = definePlugin<LinksOptions>({
   id: 'links',
   description: 'Links between notes: backlinks, broken links, link graph, and renames and moves that never break a link.',
   config: linksOptions as z.ZodType<LinksOptions>,
-  commands: [{ name: 'links-repair', summary: 'rewrite links to notes renamed or moved outside the server', usage: '[--note ID] [--dry-run] [--json]' }],
+  commands: [
+    {
+      name: 'links-repair',
+      summary: 'rewrite links to notes renamed or moved outside the server',
+      options: [
+        { flags: '--note <id>', description: 'repair only the links to this note' },
+        { flags: '--dry-run', description: 'show the rewrites, write nothing' },
+        { flags: '--json', description: 'print the report as JSON' },
+      ],
+    },
+  ],
   register(ctx) {
     const options = linksOptions.parse(ctx.options ?? {});
     const indexDb = ctx.capabilities.has('index-db') ? requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links') : undefined;

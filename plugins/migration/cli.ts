@@ -1,6 +1,6 @@
 /**
  * `notekernel migrate <step> --root-dir PATH [--dry-run] [--json]`, contributed through the
- * plugin's `cli`. Progress on stderr, the summary (or the JSON report) on stdout; exit code 1
+ * plugin's `cli` (the CLI parses the arguments and options the plugin declares). Progress on stderr, the summary (or the JSON report) on stdout; exit code 1
  * when some file could not be migrated (it is untouched: fix it and run again), 2 on bad usage.
  * The open vault's own folder is migrated as the tool does it, one journalled operation
  * (`list_operations` / `undo_operation` see it); another folder is converted in place.
@@ -18,22 +18,19 @@ export function migrateCommand(vaultRoot: string, notes: NoteService, logger: Lo
   return {
     name: 'migrate',
     summary: `convert a folder of notes: ${MIGRATION_STEPS.map((s) => s.id).join(', ')}`,
-    usage: 'migrate <step> [--root-dir PATH] [--dry-run] [--json]',
-    async run(argv, io) {
-      const [stepId, ...rest] = argv;
-      const rootAt = rest.indexOf('--root-dir');
-      const rootDir = rootAt === -1 ? vaultRoot : rest[rootAt + 1];
-      const unknown = rest.filter((a, i) => a.startsWith('--') && !['--root-dir', '--dry-run', '--json'].includes(a) && rest[i - 1] !== '--root-dir');
-      if (!stepId || stepId.startsWith('--') || rootDir === undefined || unknown.length) {
-        io.err(`usage: notekernel ${this.usage}\nsteps:\n${MIGRATION_STEPS.map((s) => `  ${s.id}  ${s.description}`).join('\n')}\n`);
+    async run({ args, options }, io) {
+      const [stepId] = args;
+      const rootDir = typeof options.rootDir === 'string' ? options.rootDir : vaultRoot;
+      if (!stepId) {
+        io.err(`name a step:\n${MIGRATION_STEPS.map((s) => `  ${s.id}  ${s.description}`).join('\n')}\n`);
         return 2;
       }
-      const dryRun = rest.includes('--dry-run');
+      const dryRun = options.dryRun === true;
       const onVault = (await fs.realpath(path.resolve(rootDir)).catch(() => path.resolve(rootDir))) === (await fs.realpath(vaultRoot).catch(() => vaultRoot));
       const report = onVault
         ? await migrateVault(notes, vaultRoot, stepId, { dryRun, logger, progress: io.progress })
         : await runStep(stepId, rootDir, { dryRun, logger, progress: io.progress });
-      if (rest.includes('--json')) io.out(`${JSON.stringify(report, null, 2)}\n`);
+      if (options.json === true) io.out(`${JSON.stringify(report, null, 2)}\n`);
       else io.out(`${summaryLines(report).join('\n')}\n`);
       return report.errors.length ? 1 : 0;
     },

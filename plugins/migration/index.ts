@@ -13,7 +13,19 @@ export type { MigrationReport, MigrationStep } from './steps/index.js';
 export const migrationPlugin = definePlugin({
   id: 'migration',
   description: 'Format migrations as steps (agent-memory-v2, ...): a CLI command and a tool, idempotent, with a dry run.',
-  commands: [{ name: 'migrate', vaultFlag: '--root-dir', summary: 'convert a folder of notes to the current format (agent-memory-v2)', usage: '<step> [--root-dir PATH] [--dry-run] [--json]' }],
+  commands: [
+    {
+      name: 'migrate',
+      summary: 'convert a folder of notes to the current format (agent-memory-v2)',
+      arguments: [{ name: '<step>', description: 'the migration step: agent-memory-v2' }],
+      options: [
+        { flags: '--root-dir <path>', description: 'the folder to convert (default: the vault)' },
+        { flags: '--dry-run', description: 'report what would change, write nothing' },
+        { flags: '--json', description: 'print the report as JSON' },
+      ],
+      vaultOption: '--root-dir',
+    },
+  ],
   register(ctx) {
     return { tools: [migrateTool], cli: [migrateCommand(requireVaultFolder(ctx.vault, 'migration'), ctx.notes, ctx.logger)] };
   },

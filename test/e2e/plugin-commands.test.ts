@@ -35,6 +35,26 @@ describe('plugin commands from the shell', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ migrated: [] });
   });
 
+  it('parses a plugin command as every other command: bad usage exits 2 before anything opens, --help lists its options', async () => {
+    const root = await tempDir('nk-migrate-usage-');
+    dirs.push(root);
+    await fs.writeFile(path.join(root, '_top-of-mind igor id__Ab3xYz.md'), V1);
+    const noStep = await runCli(['migrate', '--root-dir', root]);
+    expect(noStep.code).toBe(2);
+    expect(noStep.stderr).toMatch(/missing required argument 'step'/);
+    const unknown = await runCli(['migrate', 'agent-memory-v2', '--root-dir', root, '--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown option '--bogus'/);
+    const noValue = await runCli(['links-repair', '--note']);
+    expect(noValue.code).toBe(2);
+    expect(noValue.stderr).toMatch(/option '--note <id>' argument missing/);
+    // Nothing was converted by the refused calls.
+    expect(await fs.readdir(root)).toEqual(['_top-of-mind igor id__Ab3xYz.md']);
+    const help = await runCli(['migrate', '--help']);
+    expect(help.code).toBe(0);
+    for (const text of ['<step>', '--root-dir <path>', '--dry-run', '--json']) expect(help.stdout).toContain(text);
+  });
+
   it('refuses an unknown command, points at --help (which lists the plugin commands), and exits 2', async () => {
     const run = await runCli(['frobnicate']);
     expect(run.code).toBe(2);
@@ -50,5 +70,8 @@ describe('links-repair from the shell', () => {
     expect((await runCli(['init', root])).code).toBe(0);
     const run = await runCli(['links-repair', '--vault', root, '--dry-run']);
     expect(run.code, run.stderr).toBe(0);
+    const json = await runCli(['links-repair', '--vault', root, '--dry-run', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ dry_run: true, links_updated: 0 });
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Commands contributed by plugins (`notekernel migrate …`, `notekernel links-repair …`). A
- * plugin declares their names statically, so the CLI lists them in its help and picks a profile
- * that has the command before any vault is opened; the command then runs with the vault open.
- * commander parses the kernel's own options (and --help); the rest goes to the plugin as given.
+ * plugin declares their names, arguments and options statically, so the CLI lists them in its
+ * help, parses them with commander like every other command (an unknown option or a missing
+ * argument is refused before anything opens) and picks a profile that has the command; the
+ * command then runs with the vault open and receives what was parsed.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Catalogue } from '../../../kernel/kernel.js';
+import type { CliCommandDeclaration, CliInput } from '../../../kernel/plugin.js';
 import { ExitCode } from '../exit-code.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
 import { progressBar } from '../progress-bar.js';
@@ -17,26 +19,40 @@ export function addPluginCommands(program: Command, catalogue: Catalogue): void 
     for (const declared of plugin.commands ?? []) {
       if (seen.has(declared.name)) continue;
       seen.add(declared.name);
-      withCommonOptions(program.command(declared.name).description(`${declared.summary ?? `a command of the ${plugin.id} plugin`} (plugin ${plugin.id})`))
-        .usage(`${declared.usage ?? '[args...]'} [options]`)
-        .argument('[args...]', "the command's own arguments")
-        .allowUnknownOption()
-        .action(async (args: string[], options: CommonOptions) => {
-          const code = await runPluginCommand(declared.name, args, options, catalogue);
-          if (code !== 0) throw new ExitCode(code);
-        });
+      const command = withCommonOptions(program.command(declared.name).description(`${declared.summary ?? `a command of the ${plugin.id} plugin`} (plugin ${plugin.id})`));
+      for (const argument of declared.arguments ?? []) command.argument(argument.name, argument.description);
+      // The arguments first, as the commands' own usage lines read (`migrate <step> [options]`).
+      if (declared.arguments?.length) command.usage(`${declared.arguments.map((a) => a.name).join(' ')} [options]`);
+      for (const option of declared.options ?? []) command.option(option.flags, option.description);
+      command.action(async (...params: unknown[]) => {
+        const parsed = params[params.length - 1] as Command;
+        const all = parsed.opts<CommonOptions & Record<string, string | boolean | undefined>>();
+        const input: CliInput = { args: parsed.processedArgs.filter((a): a is string => typeof a === 'string'), options: ownOptions(declared, all) };
+        const code = await runPluginCommand(declared, input, all, catalogue);
+        if (code !== 0) throw new ExitCode(code);
+      });
     }
   }
 }
 
-export async function runPluginCommand(name: string, rest: readonly string[], options: CommonOptions, catalogue: Catalogue): Promise<number> {
-  const declared = catalogue.plugins.filter((p) => p.commands?.some((c) => c.name === name));
-  const ids = new Set(declared.map((p) => p.id));
+/** The options the command declared, by commander's attribute name: the common ones are the CLI's. */
+function ownOptions(declared: CliCommandDeclaration, all: Record<string, unknown>): CliInput['options'] {
+  const own: Record<string, string | boolean | undefined> = {};
+  for (const option of declared.options ?? []) {
+    const name = new Option(option.flags).attributeName();
+    const value = all[name];
+    if (typeof value === 'string' || typeof value === 'boolean') own[name] = value;
+  }
+  return own;
+}
+
+async function runPluginCommand(declared: CliCommandDeclaration, input: CliInput, options: CommonOptions, catalogue: Catalogue): Promise<number> {
+  const { name } = declared;
+  const ids = new Set(catalogue.plugins.filter((p) => p.commands?.some((c) => c.name === name)).map((p) => p.id));
   // With no --profile, the first profile that loads a plugin with this command serves it.
   const profile = options.profile ?? catalogue.profiles.find((p) => Object.keys(p.plugins).some((id) => ids.has(id)))?.id;
-  const vaultFlag = declared.flatMap((p) => p.commands ?? []).find((c) => c.name === name)?.vaultFlag;
-  const flagged = vaultFlag ? rest[rest.indexOf(vaultFlag) + 1] : undefined;
-  const vault = options.vault ?? (vaultFlag && rest.includes(vaultFlag) ? flagged : undefined) ?? process.cwd();
+  const fromOption = declared.vaultOption ? input.options[new Option(declared.vaultOption).attributeName()] : undefined;
+  const vault = options.vault ?? (typeof fromOption === 'string' ? fromOption : undefined) ?? process.cwd();
   const { kernel, vault: open } = await openFromOptions({ ...options, ...(profile ? { profile } : {}), vault: path.resolve(vault) }, { defaultLogLevel: 'warn' });
   try {
     const command = open.cliCommands().find((c) => c.name === name);
@@ -44,7 +60,7 @@ export async function runPluginCommand(name: string, rest: readonly string[], op
       process.stderr.write(`notekernel: "${name}" is not available in profile ${open.info.profile}; its plugin is not loaded.\n`);
       return 2;
     }
-    return await command.run([...rest], { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), progress: progressBar() });
+    return await command.run(input, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), progress: progressBar() });
   } finally {
     await kernel.close();
   }
