@@ -28,6 +28,9 @@ export interface TagStore {
   notesWith(key: string, nested: boolean): Set<string>;
   /** Every (note, tag) pair, one per note and key. */
   pairs(): Array<{ note_id: string; tag: string; tag_key: string }>;
+  /** Bookkeeping of the tag index itself (the store's token at the last complete check). */
+  meta(key: string): string | undefined;
+  setMeta(key: string, value: string | null): void;
   transaction<T>(fn: () => T): T;
 }
 
@@ -38,6 +41,7 @@ const MIGRATIONS = [
   CREATE INDEX idx_note_tags_note ON note_tags(note_id);
   CREATE TABLE nk_tags_state (note_id TEXT PRIMARY KEY, content_hash TEXT NOT NULL);
   `,
+  `CREATE TABLE nk_tags_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 
 /** Created by the first migration; `create` runs at every open. */
@@ -72,6 +76,11 @@ export function createSqliteTagStore(db: IndexDatabase, owner: string): TagStore
       return new Set(rows.map((r) => r.note_id));
     },
     pairs: () => db.all<{ note_id: string; tag: string; tag_key: string }>('SELECT note_id, MIN(tag) AS tag, tag_key FROM note_tags GROUP BY note_id, tag_key'),
+    meta: (key) => db.get<{ value: string }>('SELECT value FROM nk_tags_meta WHERE key = ?', [key])?.value,
+    setMeta(key, value) {
+      if (value === null) db.run('DELETE FROM nk_tags_meta WHERE key = ?', [key]);
+      else db.run('INSERT INTO nk_tags_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+    },
     transaction: (fn) => db.transaction(fn),
   };
 }
@@ -79,7 +88,10 @@ export function createSqliteTagStore(db: IndexDatabase, owner: string): TagStore
 export function createMemoryTagStore(): TagStore {
   const hashes = new Map<string, string>();
   const rows = new Map<string, TagRow[]>();
+  const meta = new Map<string, string>();
   return {
+    meta: (key) => meta.get(key),
+    setMeta: (key, value) => void (value === null ? meta.delete(key) : meta.set(key, value)),
     hashes: () => new Map(hashes),
     empty: () => hashes.size === 0,
     replace(noteId, hash, tags) {

@@ -14,6 +14,14 @@ import { extractTags, tagKey } from '../../toolkit/markdown/index.js';
 import type { TagCount, TagQuery, TagsService } from './service.js';
 import type { TagRow, TagStore } from './store.js';
 
+/** The store's snapshot token (NoteStore.snapshotToken) at the last complete check of every note's hash. */
+const STORE_TOKEN = 'store_token';
+/**
+ * Set by a first build's index pass that stored every note it read (no batch failed): the next
+ * check records the store's token instead of listing every note. Any later pass clears it.
+ */
+const PASS_WHOLE = 'index_pass_whole';
+
 export interface TagReconcileReport {
   scanned: number;
   extracted: number;
@@ -57,10 +65,13 @@ export class TagIndex implements TagsService {
     const { tags } = this.deps;
     /** A first build into empty tables writes every note fresh, without the secondary indexes. */
     let bulk = false;
+    let failed = false;
     return {
       begin: ({ first }) => {
         bulk = first && this.pending.size === 0 && tags.empty();
+        failed = false;
         if (bulk) tags.secondaryIndexes?.drop();
+        else tags.setMeta(PASS_WHOLE, null);
       },
       batch: (notes, removed) => {
         try {
@@ -76,11 +87,15 @@ export class TagIndex implements TagsService {
           });
         } catch (err) {
           // The notes index stands; the next reconcile re-reads what this batch did not store.
+          failed = true;
           this.deps.logger.error({ err }, 'tags: a batch of the index pass failed');
         }
       },
-      end: () => {
-        if (bulk) tags.secondaryIndexes?.create();
+      end: (complete) => {
+        if (bulk) {
+          tags.secondaryIndexes?.create();
+          if (complete && !failed) tags.setMeta(PASS_WHOLE, '1');
+        }
         bulk = false;
       },
     };
@@ -113,6 +128,20 @@ export class TagIndex implements TagsService {
     return this.run(async () => {
       this.flush();
       const started = performance.now();
+      const { tags } = this.deps;
+      // The store says nothing changed since the last complete check (or since the first build
+      // that stored every note): no listing, which at 100,000 notes took seconds on every call.
+      const token = await this.deps.store.snapshotToken?.();
+      if (token !== undefined && tags.meta(PASS_WHOLE) !== undefined) {
+        tags.transaction(() => {
+          tags.setMeta(STORE_TOKEN, token);
+          tags.setMeta(PASS_WHOLE, null);
+        });
+      }
+      if (token !== undefined && !this.pending.size && tags.meta(STORE_TOKEN) === token) {
+        this.reconciled = true;
+        return { scanned: 0, extracted: 0, removed: 0, ms: Math.round(performance.now() - started) };
+      }
       const summaries = await this.deps.store.list();
       const hashes = this.deps.tags.hashes();
       const stale = summaries.filter((s) => hashes.get(s.id) !== s.contentHash);
@@ -132,6 +161,9 @@ export class TagIndex implements TagsService {
           });
         });
       }
+      // Writes meanwhile were noted by the hooks (pending) and change the token: the next check
+      // with a different token compares again.
+      tags.setMeta(STORE_TOKEN, token ?? null);
       this.reconciled = true;
       return { scanned: summaries.length, extracted, removed: hashes.size, ms: Math.round(performance.now() - started) };
     });

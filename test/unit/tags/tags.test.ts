@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TAGS } from '../../../plugins/tags/service.js';
-import { createTestKernel } from '../../support/temp.js';
+import type { TagIndex } from '../../../plugins/tags/tag-index.js';
+import { createTestKernel, tempDir } from '../../support/temp.js';
 import { contentOf, useFlint } from '../links/helpers.js';
 
 const flint = useFlint();
@@ -79,6 +80,47 @@ describe('tags', () => {
     const { vault } = await flint();
     await expect(vault.call('rename_tag', { from: 'a b', to: 'x' })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'from' } });
     await expect(vault.call('rename_tag', { from: 'x', to: '2024' })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'to' } });
+  });
+
+  it('checks every note only when the store says something changed: not after a first build, not after a restart with no change', async () => {
+    const root = await tempDir('nk-tags-token-');
+    await fs.mkdir(path.join(root, 'general'), { recursive: true });
+    for (let i = 0; i < 5; i++) await fs.writeFile(path.join(root, `general/n${i}.md`), `---\ntitle: N${i}\ntags: [listed]\n---\n\n#inline${i % 2}\n`);
+    const check = async (t: { vault: { resolve: typeof first.vault.resolve } }) => (t.vault.resolve(TAGS) as unknown as TagIndex).reconcile();
+    // The open's index pass is a first build: it stores every note's tags, so the first check lists nothing.
+    const first = await createTestKernel({ profile: 'flint', root, init: false });
+    try {
+      expect((await check(first)).scanned).toBe(0);
+      expect(((await first.vault.call('list_tags', {})) as { tags: unknown }).tags).toEqual([
+        { tag: 'listed', count: 5 },
+        { tag: 'inline0', count: 3 },
+        { tag: 'inline1', count: 2 },
+      ]);
+    } finally {
+      await first.kernel.close();
+    }
+    const again = await createTestKernel({ profile: 'flint', root, init: false });
+    try {
+      expect((await check(again)).scanned).toBe(0);
+    } finally {
+      await again.kernel.close();
+    }
+    // Changed while stopped: the open's pass reads it, the token differs, the next check compares every hash once.
+    await fs.writeFile(path.join(root, 'general/n0.md'), '---\ntitle: N0\n---\n\n#changed\n');
+    const third = await createTestKernel({ profile: 'flint', root, init: false });
+    try {
+      expect((await check(third)).scanned).toBe(5);
+      expect((await check(third)).scanned).toBe(0);
+      const tags = ((await third.vault.call('list_tags', {})) as { tags: Array<{ tag: string; count: number }> }).tags;
+      expect(tags).toContainEqual({ tag: 'changed', count: 1 });
+      expect(tags).toContainEqual({ tag: 'listed', count: 4 });
+      // A write through a tool changes the token too: its tags are there at once, and the next check compares again.
+      await third.vault.call('create_note', { type: 'general', title: 'Fresh', content: '#fresh' });
+      expect(((await third.vault.call('list_tags', {})) as { tags: Array<{ tag: string }> }).tags.map((t) => t.tag)).toContain('fresh');
+      expect((await check(third)).scanned).toBe(0);
+    } finally {
+      await third.close();
+    }
   });
 
   it('keeps tags across restarts and re-reads only what changed offline', async () => {
