@@ -128,15 +128,23 @@ export function parseAgentQuery(text: string): FtsQuery {
   };
 }
 
+/** The title a query names, as a title key; `prefix` when its last word ends in `*` (`Project Qua*`). */
+export interface TitleOfQuery {
+  key: string;
+  prefix: boolean;
+}
+
 /**
- * The title a plain query names (`Project Quasar 13`, `"weekly review"`), as a title key; undefined
- * when the query excludes, alternates or asks for a prefix, where "the note titled so" means nothing.
+ * The title a plain query names (`Project Quasar 13`, `"weekly review"`), or the start of one
+ * when only its last word is a prefix (`Project Qua*`); undefined when the query excludes,
+ * alternates or asks for a prefix earlier on, where "the note titled so" means nothing.
  */
-export function titleKeyOfQuery(text: string): string | undefined {
+export function titleKeyOfQuery(text: string): TitleOfQuery | undefined {
   const items = scan(text);
-  if (!items.length || items.some((item) => item === 'OR' || item.negated || item.phrase.endsWith('*'))) return undefined;
+  const last = items[items.length - 1];
+  if (!last || last === 'OR' || items.some((item) => item === 'OR' || item.negated || (item !== last && item.phrase.endsWith('*')))) return undefined;
   const key = titleKey(text);
-  return key === '' ? undefined : key;
+  return key === '' ? undefined : { key, prefix: last.phrase.endsWith('*') };
 }
 
 /** `content_contains`: the words in order, the last one a prefix, in the content column only. */

@@ -5,7 +5,7 @@
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
-import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery } from './fts-query.js';
+import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery, type TitleOfQuery } from './fts-query.js';
 import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
 import { broadPage, isBroad } from './search-broad.js';
 import { narrowPrefixes } from './prefix-terms.js';
@@ -24,8 +24,8 @@ export interface PlannedSearch {
   match?: string;
   /** Whether the query has words of its own (then score orders by default). */
   hasText: boolean;
-  /** The title a plain query names (fts-query.ts titleKeyOfQuery): notes titled so rank first. */
-  titleKey?: string;
+  /** The title a plain query names, or starts (fts-query.ts titleKeyOfQuery): notes titled so rank first. */
+  titleKey?: TitleOfQuery;
   /** Words only: no exclusion, phrase filter or other filter (search-broad.ts may rank it). */
   wordsOnly: boolean;
 }
@@ -138,7 +138,7 @@ function hitsOf(cache: StatementCache, plan: PlannedSearch, scored: readonly Sco
  * 16" holding "13" in its body) it put the named note anywhere in the first page. A page filled
  * by titled notes needs no ranking at all, only the count.
  */
-function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: string, limit: number, offset: number): SearchPage {
+function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: TitleOfQuery, limit: number, offset: number): SearchPage {
   const want = offset + limit;
   const titled = titledRowids(cache, plan, key, want);
   if (!titled.length) return rankedPage(cache, plan, limit, offset);
@@ -175,9 +175,19 @@ function titledFirst(cache: StatementCache, plan: PlannedSearch, titled: number[
   });
 }
 
-/** Rowids of notes titled `key` (smallest rowid first), then of titles continuing it (in key order). */
-function titledRowids(cache: StatementCache, plan: PlannedSearch, key: string, want: number): number[] {
+/**
+ * Rowids of notes titled `key` (smallest rowid first), then of titles continuing it (in key
+ * order); for a prefix (`project qua`), of titles starting with it, in key order (an exact one first).
+ */
+function titledRowids(cache: StatementCache, plan: PlannedSearch, title: TitleOfQuery, want: number): number[] {
+  const { key } = title;
   const filter = plan.terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = k.note_rowid AND ${plan.terms.join(' AND ')})` : '';
+  if (title.prefix) {
+    return cache
+      .get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key >= @lo AND k.key < @hi${filter} ORDER BY k.key, k.note_rowid LIMIT @want`)
+      .pluck()
+      .all({ ...plan.params.values, lo: key, hi: `${key}\u{10ffff}`, want }) as number[];
+  }
   const values = { ...plan.params.values, tk: key, lo: `${key} `, hi: `${key} \u{10ffff}`, want };
   const exact = cache.get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key = @tk${filter} ORDER BY k.note_rowid LIMIT @want`).pluck().all(values) as number[];
   if (exact.length >= want) return exact;

@@ -1,6 +1,6 @@
 /** Agent query syntax → FTS5: the exact expressions, and that nothing typed escapes the quotes. */
 import { describe, expect, it } from 'vitest';
-import { combine, contentPhrase, parseAgentQuery, phrase } from '../../../backends/fs-sqlite/fts-query.js';
+import { combine, contentPhrase, parseAgentQuery, phrase, titleKeyOfQuery } from '../../../backends/fs-sqlite/fts-query.js';
 
 const P = (inner: string) => inner;
 
@@ -59,5 +59,15 @@ describe('helpers', () => {
   it('combine joins positives and subtracts the negative', () => {
     expect(combine(['A', undefined, 'B'], 'N')).toBe('((A) AND (B)) NOT (N)');
     expect(combine([undefined])).toBeUndefined();
+  });
+});
+
+describe('titleKeyOfQuery', () => {
+  it('names a title for plain words, the start of one when only the last word is a prefix, and none otherwise', () => {
+    expect(titleKeyOfQuery('Project Quasar 13')).toEqual({ key: 'project quasar 13', prefix: false });
+    expect(titleKeyOfQuery('"weekly review"')).toEqual({ key: 'weekly review', prefix: false });
+    expect(titleKeyOfQuery('Project Qua*')).toEqual({ key: 'project qua', prefix: true });
+    expect(titleKeyOfQuery('Łódź off*')).toEqual({ key: 'lodz off', prefix: true });
+    for (const text of ['proj* Quasar', 'quasar -draft', 'quasar OR nebula', '***']) expect(titleKeyOfQuery(text)).toBeUndefined();
   });
 });

@@ -38,6 +38,27 @@ describe('titles first', () => {
     expect(new Set(all).size).toBe(12);
   });
 
+  it('a query whose last word is a prefix puts the titles starting with it first, in title order', async () => {
+    // "Meeting" holds the words more often than any title, and ranks after every titled note.
+    const page = await v.search.search({ text: 'Project Quasar 1*', limit: 12 });
+    expect(ids(page).slice(0, 11)).toEqual([
+      'projects/quasar-10.md',
+      'projects/quasar-11.md',
+      'projects/quasar-12.md',
+      'projects/quasar-13.md',
+      'projects/quasar-13b.md',
+      'projects/quasar-14.md',
+      'projects/quasar-15.md',
+      'projects/quasar-16.md',
+      'projects/quasar-17.md',
+      'projects/quasar-18.md',
+      'projects/quasar-19.md',
+    ]);
+    expect(ids(page)[11]).toBe('meetings/quasar.md');
+    expect(ids(await v.search.search({ text: 'project quas*', limit: 1 }))).toEqual(['projects/quasar-10.md']);
+    expect(ids(await v.search.search({ text: 'Łódź off*', limit: 1 }))).toEqual(['projects/lodz.md']);
+  });
+
   it('filters apply to titled notes too; exclusions and alternatives rank by relevance alone', async () => {
     expect(ids(await v.search.search({ text: 'Project Quasar 13', type: 'meetings', limit: 5 }))).toEqual(['meetings/quasar.md']);
     const excluded = ids(await v.search.search({ text: 'Project Quasar 13 -follow', limit: 20 }));
