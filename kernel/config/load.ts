@@ -28,6 +28,14 @@ export const SEARCH_PLACES = [
   `.${MODULE}rc.mjs`,
   `.${MODULE}rc.cjs`,
   `.${MODULE}rc.ts`,
+  `.config/${MODULE}rc`,
+  `.config/${MODULE}rc.json`,
+  `.config/${MODULE}rc.yaml`,
+  `.config/${MODULE}rc.yml`,
+  `.config/${MODULE}rc.js`,
+  `.config/${MODULE}rc.mjs`,
+  `.config/${MODULE}rc.cjs`,
+  `.config/${MODULE}rc.ts`,
 ];
 
 export interface LoadedUserConfig {

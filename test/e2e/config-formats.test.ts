@@ -36,7 +36,10 @@ describe('config files in every format load from the built CLI', () => {
   it.each(CASES)('%s, found beside the vault', async (name, files) => {
     const vault = path.join(root, `found-${CASES.findIndex(([n]) => n === name)}`);
     await fs.mkdir(vault);
-    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(vault, file), text);
+    for (const [file, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(vault, file)), { recursive: true });
+      await fs.writeFile(path.join(vault, file), text);
+    }
     expect(await toolNames(['--vault', vault])).not.toContain('list_tags');
   });
 

@@ -223,7 +223,10 @@ describe('config files in every format, read by the installed command', () => {
   it.each(cases)('%s, found beside the vault', async (name, files) => {
     const vault = path.join(dir, `config-${cases.findIndex(([n]) => n === name)}`);
     await fs.mkdir(vault);
-    for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(vault, file), text);
+    for (const [file, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(vault, file)), { recursive: true });
+      await fs.writeFile(path.join(vault, file), text);
+    }
     const { stdout } = await run(pkg.bin, ['tools', '--vault', vault, '--json'], { env: userEnv() });
     const names = (JSON.parse(stdout) as Array<{ name: string }>).map((tool) => tool.name);
     expect(names).toContain('create_note');
