@@ -12,7 +12,7 @@ import type { ProgressReporter } from '../../kernel/progress.js';
 import { DEFAULT_CHUNK_CHARS } from '../../toolkit/embedding/chunks.js';
 import type { Embedder } from '../../toolkit/embedding/embedder.js';
 import { EmbedQueue } from './embed-queue.js';
-import { blobToVector, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
+import { blobToVector, ftsValues, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
 import { embeddedText, passagesOf, type Passage } from './passages.js';
 import { QueryVectors } from './query-vectors.js';
 import { searchIndex, type SearchTuning } from './search.js';
@@ -159,7 +159,7 @@ export class HybridSearchIndex implements SearchIndex {
         const insertFts = this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?, ?, ?, ?)');
         passages.forEach((passage, seq) => {
           const id = Number(insertChunk.run(note.id, seq, passage.hash, passage.heading, passage.text).lastInsertRowid);
-          insertFts.run(id, note.title, passage.heading, passage.text);
+          insertFts.run(id, ...ftsValues(note.title, passage.heading, passage.text));
           const vector = cached.get(passage.hash);
           if (vector) {
             keepVector.run(passage.hash, vectorToBlob(vector));
@@ -215,14 +215,17 @@ export class HybridSearchIndex implements SearchIndex {
 
   /** Deletes a note's rows (inside the caller's transaction) and the vectors no other chunk shares; returns its chunks. */
   private forget(id: string): Array<{ id: number; hash: string }> {
-    const old = this.db.prepare<[string], { id: number; hash: string }>('SELECT id, hash FROM chunks WHERE note_id = ?').all(id);
-    const deleteFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
-    for (const chunk of old) deleteFts.run(chunk.id);
+    const old = this.db
+      .prepare<[string], { id: number; hash: string; title: string; heading: string; text: string }>('SELECT c.id, c.hash, n.title, c.heading, c.text FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.note_id = ?')
+      .all(id);
+    // The FTS table reads its text from the chunks: it is told the folded words it indexed.
+    const deleteFts = this.db.prepare("INSERT INTO chunks_fts (chunks_fts, rowid, title, heading, text) VALUES ('delete', ?, ?, ?, ?)");
+    for (const chunk of old) deleteFts.run(chunk.id, ...ftsValues(chunk.title, chunk.heading, chunk.text));
     this.db.prepare('DELETE FROM chunks WHERE note_id = ?').run(id);
     this.db.prepare('DELETE FROM notes WHERE id = ?').run(id);
     const orphan = this.db.prepare('DELETE FROM vectors WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM chunks WHERE hash = ?)');
     for (const { hash } of old) orphan.run(hash, hash);
-    return old;
+    return old.map((chunk) => ({ id: chunk.id, hash: chunk.hash }));
   }
 
   private exclusive<T>(run: () => Promise<T>): Promise<T> {

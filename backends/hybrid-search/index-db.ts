@@ -3,8 +3,14 @@
  * the chunks, and vectors keyed by the hash of the text they embed — so a chunk that did not
  * change keeps its vector through any edit of its note. `meta` records the embedder; vectors from
  * another embedder (or dimension) are dropped at open and the next reconcile re-embeds.
+ *
+ * The FTS5 table indexes letter-folded words (`Łódź` as `Lodz`, decision 026) and reads its
+ * text from `chunk_texts` (the chunks as written, with their note's title), so snippets show
+ * the text as written: the folded text splits into the same tokens at the same positions.
+ * Rows are added and deleted with their folded values (`ftsValues`), never by a plain DELETE.
  */
 import type Database from 'better-sqlite3';
+import { foldLetters } from '../../toolkit/text/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
 
 const SCHEMA = `
@@ -14,7 +20,19 @@ CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, note_id TEXT NOT NULL
 CREATE INDEX IF NOT EXISTS chunks_by_note ON chunks (note_id);
 CREATE INDEX IF NOT EXISTS chunks_by_hash ON chunks (hash);
 CREATE TABLE IF NOT EXISTS vectors (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (title, heading, text, tokenize = 'unicode61 remove_diacritics 2');
+`;
+
+/**
+ * What `meta.keywords` says the FTS table holds. Absent: the words as written, in a table that
+ * kept its own copy of the text (before letter folding); it is rebuilt from the chunks at open.
+ */
+const KEYWORDS = 'letter-folded-1';
+
+const FOLDED_FTS = `
+DROP TABLE IF EXISTS chunks_fts;
+CREATE VIEW IF NOT EXISTS chunk_texts AS SELECT c.id AS id, n.title AS title, c.heading AS heading, c.text AS text FROM chunks c JOIN notes n ON n.id = c.note_id;
+CREATE VIRTUAL TABLE chunks_fts USING fts5 (title, heading, text, content = 'chunk_texts', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO chunks_fts (rowid, title, heading, text) SELECT id, nk_fold(title), nk_fold(heading), nk_fold(text) FROM chunk_texts;
 `;
 
 export interface NoteRow {
@@ -39,15 +57,29 @@ export function openIndexDb(file: string, embedderKey: string): Database.Databas
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);
-  const stored = db.prepare<[], { value: string }>(`SELECT value FROM meta WHERE key = 'embedder'`).get()?.value;
-  if (stored !== embedderKey) {
+  const meta = (key: string) => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
+  const setMeta = db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  if (meta('keywords') !== KEYWORDS) {
+    // Keywords again from the stored passages, in place: no note read, no vector touched.
+    db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
+    db.transaction(() => {
+      db.exec(FOLDED_FTS);
+      setMeta.run('keywords', KEYWORDS);
+    })();
+  }
+  if (meta('embedder') !== embedderKey) {
     // Vectors from two models are not comparable: forget every note, so reconcile rebuilds all.
     db.transaction(() => {
-      db.exec('DELETE FROM vectors; DELETE FROM chunks; DELETE FROM chunks_fts; DELETE FROM notes;');
-      db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('embedder', ?)`).run(embedderKey);
+      db.exec("DELETE FROM vectors; DELETE FROM chunks; INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); DELETE FROM notes;");
+      setMeta.run('embedder', embedderKey);
     })();
   }
   return db;
+}
+
+/** A chunk's FTS values (title, heading, text) as the index holds them: letter-folded. */
+export function ftsValues(title: string, heading: string, text: string): [string, string, string] {
+  return [foldLetters(title), foldLetters(heading), foldLetters(text)];
 }
 
 export function vectorToBlob(vector: Float32Array): Buffer {

@@ -5,7 +5,8 @@
  * splits alternatives. `any`: every content word is an alternative — the looser keyword leg the
  * fusion was measured with (decision 018).
  */
-import { fold, isStopWord } from '../../toolkit/embedding/words.js';
+import { isStopWord } from '../../toolkit/embedding/words.js';
+import { foldWords } from '../../toolkit/text/fold-letters.js';
 
 interface Term {
   words: string[];
@@ -25,7 +26,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export function parseQuery(text: string): ParsedQuery {
   const alternatives: Term[][] = [[]];
   const excluded: Term[] = [];
-  for (const [, negated, phrase, bare] of fold(text).matchAll(/(-?)(?:"([^"]*)"?|(\S+))/g)) {
+  for (const [, negated, phrase, bare] of foldWords(text).matchAll(/(-?)(?:"([^"]*)"?|(\S+))/g)) {
     if (bare === 'or' && !negated) {
       alternatives.push([]);
       continue;

@@ -132,10 +132,12 @@ function snippetOf(db: Database.Database, ranked: Ranked, match: string | undefi
   const chunkId = ranked.chunkId ?? statement<[string], { id: number }>(db, 'SELECT id FROM chunks WHERE note_id = ? ORDER BY seq LIMIT 1').get(ranked.id)?.id;
   if (chunkId === undefined) return '';
   if (match !== undefined) {
+    // The rowid cast: better-sqlite3 binds a JS number as a REAL, and FTS5 ignores a REAL rowid
+    // bound next to MATCH, answering the first matching passage of any note instead.
     const marked = statement<[string, number], { text: string; heading: string }>(
       db,
       `SELECT snippet(chunks_fts, 2, '<mark>', '</mark>', '…', 32) AS text, snippet(chunks_fts, 1, '<mark>', '</mark>', '…', 12) AS heading
-         FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`,
+         FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
     ).get(match, chunkId);
     if (marked?.text.includes('<mark>')) return marked.text;
     if (marked?.heading.includes('<mark>')) return marked.heading;

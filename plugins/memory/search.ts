@@ -1,10 +1,12 @@
 /**
  * memory_search: full text over title and body. With a search backend configured it answers;
  * otherwise every entry is read and matched (seed 002 has no index: O(entries) per query).
- * Words must all appear (case and diacritics folded); the title counts three times.
+ * Words must all appear (case and letters folded: `lodz` finds `Łódź`, `strasse` `Straße`); the
+ * title counts three times.
  */
 import type { NoteService } from '../../kernel/notes.js';
 import type { SearchIndex } from '../../kernel/backend.js';
+import { foldWords, foldWordsMapped } from '../../toolkit/text/fold-letters.js';
 import { listItem, type EntryListItem } from './view.js';
 
 export interface SearchHitView extends EntryListItem {
@@ -24,24 +26,20 @@ export async function searchEntries(notes: NoteService, index: SearchIndex | und
     }
     return out;
   }
-  const words = fold(query).split(/\s+/).filter(Boolean);
+  const words = foldWords(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return [];
   const hits: SearchHitView[] = [];
   for (const summary of await notes.list()) {
     const note = await notes.get(summary.id);
     if (!note) continue;
-    const title = fold(note.title);
-    const body = fold(note.content);
+    const title = foldWords(note.title);
+    const body = foldWords(note.content);
     if (!words.every((w) => title.includes(w) || body.includes(w))) continue;
     const score = words.reduce((sum, w) => sum + 3 * occurrences(title, w) + occurrences(body, w), 0);
-    hits.push({ ...listItem(note), score, snippet: snippet(note.content, body, words[0] as string) });
+    hits.push({ ...listItem(note), score, snippet: snippet(note.content, words[0] as string) });
   }
   hits.sort((a, b) => b.score - a.score || (a.updatedAt < b.updatedAt ? 1 : -1));
   return hits.slice(0, MAX_HITS);
-}
-
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 function occurrences(haystack: string, needle: string): number {
@@ -51,11 +49,15 @@ function occurrences(haystack: string, needle: string): number {
 }
 
 /** ~160 characters around the first match, the match wrapped in <mark> as SearchHit snippets are. */
-function snippet(original: string, folded: string, word: string): string {
-  const at = folded.indexOf(word);
-  if (at === -1 || folded.length !== original.length) return original.slice(0, 160).replace(/\s+/g, ' ').trim();
-  const start = Math.max(0, at - 70);
-  const end = Math.min(original.length, at + word.length + 70);
-  const text = `${original.slice(start, at)}<mark>${original.slice(at, at + word.length)}</mark>${original.slice(at + word.length, end)}`;
+function snippet(original: string, word: string): string {
+  // Found in the folded text, cut from the original: ß → ss and Æ → AE change the length.
+  const mapped = foldWordsMapped(original);
+  const at = mapped.folded.indexOf(word);
+  if (at === -1) return original.slice(0, 160).replace(/\s+/g, ' ').trim();
+  const from = mapped.start(at);
+  const to = mapped.end(at + word.length - 1);
+  const start = Math.max(0, from - 70);
+  const end = Math.min(original.length, to + 70);
+  const text = `${original.slice(start, from)}<mark>${original.slice(from, to)}</mark>${original.slice(to, end)}`;
   return `${start > 0 ? '…' : ''}${text.replace(/\s+/g, ' ').trim()}${end < original.length ? '…' : ''}`;
 }

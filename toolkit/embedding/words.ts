@@ -1,17 +1,15 @@
 /**
- * Words as both search legs see them: case and diacritics folded, letters and digits only, and
+ * Words as both search legs see them: case and letters folded (`foldWords`: `Łódź` → `lodz`, as
+ * the keyword indexes hold them), letters and digits only, and
  * English stop-words recognised (they carry no topic: a keyword leg that kept "how" and "the"
  * would match every note and outvote the vectors in the fusion).
  */
+import { foldWords } from '../text/fold-letters.js';
+
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Lower case without diacritics, so "Café" and "cafe" are one word. */
-export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 export function wordsOf(text: string): string[] {
-  return fold(text).match(WORD) ?? [];
+  return foldWords(text).match(WORD) ?? [];
 }
 
 // The common function words of English questions and notes (NLTK's list, trimmed).

@@ -9,14 +9,13 @@ import type { BackgroundReport, Logger, Note, ReconcileReport, ReconcileSource, 
 import type { ProgressReporter } from '../../../kernel/progress.js';
 import { DEFAULT_CHUNK_CHARS } from '../../../toolkit/embedding/chunks.js';
 import type { Embedder } from '../../../toolkit/embedding/embedder.js';
-import { fold } from '../../../toolkit/embedding/words.js';
 import { EmbedQueue } from '../embed-queue.js';
 import { vectorsNotice } from '../hybrid-index.js';
 import { embeddedText, passagesOf } from '../passages.js';
 import { QueryVectors } from '../query-vectors.js';
 import { DEFAULT_MIN_SIMILARITY } from '../search.js';
 import { loadPg, type PgClient, type PgPool } from './pg-driver.js';
-import { ensureSchema, SCHEMA_NAME, vectorLiteral } from './pg-schema.js';
+import { ensureSchema, SCHEMA_NAME, tsvectorOf, tsvectorTexts, vectorLiteral } from './pg-schema.js';
 import { pgSearch } from './pg-search.js';
 
 export interface PgIndexOptions {
@@ -178,9 +177,10 @@ export class PgHybridIndex implements SearchIndex {
           chunks.hash.push(passage.hash);
           chunks.heading.push(passage.heading);
           chunks.text.push(passage.text);
-          chunks.title.push(fold(note.title));
-          chunks.fHeading.push(fold(passage.heading));
-          chunks.fText.push(fold(passage.text));
+          const [title, heading, text] = tsvectorTexts(note.title, passage.heading, passage.text);
+          chunks.title.push(title);
+          chunks.fHeading.push(heading);
+          chunks.fText.push(text);
         });
       }
       await client.query(
@@ -189,7 +189,7 @@ export class PgHybridIndex implements SearchIndex {
       );
       await client.query(
         `INSERT INTO ${this.s}.chunks (note_id, seq, hash, heading, text, tsv)
-         SELECT n, q, h, hd, t, setweight(to_tsvector('simple', ft), 'A') || setweight(to_tsvector('simple', fh), 'B') || setweight(to_tsvector('simple', fx), 'D')
+         SELECT n, q, h, hd, t, ${tsvectorOf('ft', 'fh', 'fx')}
          FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(n, q, h, hd, t, ft, fh, fx)`,
         [chunks.note, chunks.seq, chunks.hash, chunks.heading, chunks.text, chunks.title, chunks.fHeading, chunks.fText],
       );

@@ -1,13 +1,30 @@
 /**
  * The postgres engine's tables, in a schema of their own per vault: notes (the hash reconcile
  * compares), chunks with a weighted `tsvector` (title A, heading B, text D, built from folded
- * text so case and diacritics never matter), and vectors keyed by the hash of the text they
- * embed, under a pgvector HNSW index (cosine). `meta` records the embedder; another embedder (or
- * dimension) drops every row, and the next reconcile re-embeds.
+ * text — `foldWords`: case and letters, `Łódź` as `lodz` — so neither ever matters), and vectors
+ * keyed by the hash of the text they embed, under a pgvector HNSW index (cosine). `meta` records
+ * the embedder; another embedder (or dimension) drops every row, and the next reconcile
+ * re-embeds. `meta.keywords` records the folding the tsvectors were built with; chunks built
+ * with another are re-keyed at open from their stored text, their vectors kept.
  */
-import type { PgPool } from './pg-driver.js';
+import { foldWords } from '../../../toolkit/text/fold-letters.js';
+import type { PgClient, PgPool } from './pg-driver.js';
 
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** What `meta.keywords` says the tsvectors hold. Absent: case and accents folded only (before letter folding). */
+const KEYWORDS = 'letter-folded-1';
+const REKEY_BATCH = 1_000;
+
+/** A chunk's tsvector from its folded title, heading and text (SQL expressions). */
+export function tsvectorOf(title: string, heading: string, text: string): string {
+  return `setweight(to_tsvector('simple', ${title}), 'A') || setweight(to_tsvector('simple', ${heading}), 'B') || setweight(to_tsvector('simple', ${text}), 'D')`;
+}
+
+/** A chunk's title, heading and text as its tsvector is built from them. */
+export function tsvectorTexts(title: string, heading: string, text: string): [string, string, string] {
+  return [foldWords(title), foldWords(heading), foldWords(text)];
+}
 
 export async function ensureSchema(pool: PgPool, schema: string, embedderKey: string, dim: number): Promise<void> {
   const s = `"${schema}"`;
@@ -35,6 +52,10 @@ export async function ensureSchema(pool: PgPool, schema: string, embedderKey: st
       await client.query(`DELETE FROM ${s}.notes`);
       await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('embedder', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [embedderKey]);
     }
+    if ((await client.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'keywords'`)).rows[0]?.value !== KEYWORDS) {
+      await rekeyChunks(client, s);
+      await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('keywords', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [KEYWORDS]);
+    }
     await client.query(`CREATE TABLE IF NOT EXISTS ${s}.vectors (hash text PRIMARY KEY, embedding vector(${dim}) NOT NULL)`);
     await client.query(`CREATE INDEX IF NOT EXISTS vectors_hnsw ON ${s}.vectors USING hnsw (embedding vector_cosine_ops)`);
     await client.query('COMMIT');
@@ -43,6 +64,26 @@ export async function ensureSchema(pool: PgPool, schema: string, embedderKey: st
     throw err;
   } finally {
     client.release();
+  }
+}
+
+/** Every chunk's tsvector built again from its stored text and its note's title, a batch at a time. */
+async function rekeyChunks(client: PgClient, s: string): Promise<void> {
+  for (let after = 0; ; ) {
+    const rows = (
+      await client.query<{ id: string; title: string; heading: string; text: string }>(
+        `SELECT c.id, n.title, c.heading, c.text FROM ${s}.chunks c JOIN ${s}.notes n ON n.id = c.note_id WHERE c.id > $1 ORDER BY c.id LIMIT ${REKEY_BATCH}`,
+        [after],
+      )
+    ).rows;
+    if (rows.length === 0) return;
+    const folded = rows.map((r) => tsvectorTexts(r.title, r.heading, r.text));
+    await client.query(
+      `UPDATE ${s}.chunks c SET tsv = ${tsvectorOf('u.ft', 'u.fh', 'u.fx')}
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, ft, fh, fx) WHERE c.id = u.id`,
+      [rows.map((r) => r.id), folded.map((f) => f[0]), folded.map((f) => f[1]), folded.map((f) => f[2])],
+    );
+    after = Number(rows.at(-1)!.id);
   }
 }
 

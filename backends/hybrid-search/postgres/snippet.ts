@@ -1,13 +1,14 @@
 /**
  * A passage's excerpt with the query's words in `<mark>`, cut in JavaScript: PostgreSQL's
- * `ts_headline` would mark only words spelt as the index stores them (case and diacritics
- * folded), not the passage as written.
+ * `ts_headline` would mark only words spelt as the index stores them (case and letters folded:
+ * `lodz` for `Łódź`), not the passage as written.
  */
-import { fold } from '../../../toolkit/embedding/words.js';
+import { foldWords } from '../../../toolkit/text/fold-letters.js';
 
 const SNIPPET_CHARS = 200;
 const LEAD_CHARS = 60;
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A word as written, with its accents (a decomposed `Łódź` is one word, folded as the index folds it). */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 
 export function markedSnippet(heading: string, text: string, words: readonly string[]): string {
   const wanted = new Set(words);
@@ -20,7 +21,7 @@ export function markedSnippet(heading: string, text: string, words: readonly str
 }
 
 function mark(source: string, wanted: ReadonlySet<string>): string | undefined {
-  const hits = [...source.matchAll(WORD)].filter((m) => wanted.has(fold(m[0])));
+  const hits = [...source.matchAll(WORD)].filter((m) => wanted.has(foldWords(m[0])));
   if (hits.length === 0) return undefined;
   const start = Math.max(0, hits[0]!.index - LEAD_CHARS);
   const end = Math.min(source.length, start + SNIPPET_CHARS);

@@ -2,16 +2,26 @@
  * The cache's sql.js database and its file. sql.js keeps the database in memory; the file is
  * rewritten whole, atomically (temp file, fsync, rename), shortly after writes and at close. A
  * missing, unreadable, corrupt, older or newer file is never an error: the cache starts empty
- * and the caller rebuilds it by a full sync (the cache holds nothing Simperium does not).
+ * and the caller rebuilds it by a full sync (the cache holds nothing Simperium does not). A file
+ * of a version listed in UPGRADES is brought forward in place instead, from its own rows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import type { Logger } from '../../../kernel/logger.js';
 import { writeFileAtomic } from '../../../kernel/util/atomic-write.js';
+import { refillSearchRows } from './note-cache.js';
 
-/** Bump on any change to SCHEMA: a file at another version is rebuilt. */
-export const CACHE_SCHEMA_VERSION = 1;
+/** Bump on any change to SCHEMA or to what notes_fts holds: a file at another version is rebuilt (or upgraded). */
+export const CACHE_SCHEMA_VERSION = 2;
+
+/**
+ * From a version to the next, in place. 1 → 2 (decision 026): notes_fts holds letter-folded
+ * words (ł → l, ß → ss, …), refilled from the notes rows; the sync cursor is kept, no sync.
+ */
+const UPGRADES: Readonly<Record<number, (db: Database) => void>> = {
+  1: (db) => refillSearchRows(db),
+};
 
 const SCHEMA = `
 CREATE TABLE notes (
@@ -51,8 +61,18 @@ export async function openCacheDatabase(file: string, logger: Logger): Promise<O
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.info({ file, error: (err as Error).message }, 'simplenote cache unreadable; rebuilding');
   }
   if (bytes) {
-    const problem = usable(SQL, bytes);
-    if (problem === undefined) return { db: new SQL.Database(bytes) };
+    const found = usable(SQL, bytes);
+    let problem: string;
+    if (typeof found === 'number') {
+      const db = new SQL.Database(bytes);
+      const failed = upgrade(db, found);
+      if (failed === undefined) {
+        if (found < CACHE_SCHEMA_VERSION) logger.info({ file, from: found, to: CACHE_SCHEMA_VERSION }, 'simplenote cache upgraded in place');
+        return { db };
+      }
+      db.close();
+      problem = failed;
+    } else problem = found.problem;
     logger.info({ file, problem }, 'simplenote cache not usable; rebuilding by a full sync');
     const db = fresh(SQL);
     return { db, rebuilt: problem };
@@ -72,19 +92,37 @@ function fresh(SQL: SqlJsStatic): Database {
   return db;
 }
 
-/** Undefined when the bytes hold a cache of this schema version, else why not. */
-function usable(SQL: SqlJsStatic, bytes: Buffer): string | undefined {
+/** Runs the upgrades from `version` to this one, each with its version bump in one transaction; undefined, or why one failed. */
+function upgrade(db: Database, version: number): string | undefined {
+  for (let at = version; at < CACHE_SCHEMA_VERSION; at += 1) {
+    db.run('BEGIN');
+    try {
+      UPGRADES[at]!(db);
+      db.run(`PRAGMA user_version = ${at + 1}`);
+      db.run('COMMIT');
+    } catch (err) {
+      db.run('ROLLBACK');
+      return `upgrade from schema ${at} failed: ${(err as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+/** The schema version when the bytes hold a cache this code can use (perhaps after UPGRADES), else why not. */
+function usable(SQL: SqlJsStatic, bytes: Buffer): number | { problem: string } {
   let db: Database | undefined;
   try {
     db = new SQL.Database(bytes);
     const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0]);
-    if (version < CACHE_SCHEMA_VERSION) return `schema ${version} is older than ${CACHE_SCHEMA_VERSION}`;
-    if (version > CACHE_SCHEMA_VERSION) return `schema ${version} is newer than ${CACHE_SCHEMA_VERSION}`;
+    if (version > CACHE_SCHEMA_VERSION) return { problem: `schema ${version} is newer than ${CACHE_SCHEMA_VERSION}` };
+    for (let at = version; at < CACHE_SCHEMA_VERSION; at += 1) {
+      if (!UPGRADES[at]) return { problem: `schema ${version} is older than ${CACHE_SCHEMA_VERSION}` };
+    }
     db.exec("SELECT count(*) FROM notes; SELECT count(*) FROM notes_fts; SELECT count(*) FROM sync_metadata; PRAGMA quick_check");
     const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
-    return check === 'ok' ? undefined : `integrity check: ${String(check)}`;
+    return check === 'ok' ? version : { problem: `integrity check: ${String(check)}` };
   } catch (err) {
-    return `corrupt: ${(err as Error).message}`;
+    return { problem: `corrupt: ${(err as Error).message}` };
   } finally {
     db?.close();
   }

@@ -1,8 +1,11 @@
 /**
  * Agent search syntax → an FTS4 MATCH expression (enhanced query syntax: AND by juxtaposition,
- * OR, NOT, parentheses). Words are reduced to letters and digits and lower-cased, so nothing a
- * user types becomes an operator or a syntax error; `a OR b` splits alternatives at the top.
+ * OR, NOT, parentheses). Words are reduced to letters and digits, lower-cased and letter-folded
+ * as the index holds them (`Łódź` → `lodz`), so nothing a user types becomes an operator or a
+ * syntax error; `a OR b` splits alternatives at the top.
  */
+import { foldWords } from '../../../toolkit/text/fold-letters.js';
+
 export interface Term {
   word: string;
   prefix: boolean;
@@ -24,7 +27,7 @@ export function parseQuery(text: string): Clause[][] {
       alternatives.push([]);
       continue;
     }
-    const source = (phrase ?? bare ?? '').toLowerCase();
+    const source = foldWords(phrase ?? bare ?? '');
     const terms = [...source.matchAll(WORD)].map((m) => ({ word: m[0], prefix: false }));
     if (terms.length === 0) continue;
     if (phrase === undefined && source.endsWith('*')) terms[terms.length - 1]!.prefix = true;

@@ -1,9 +1,10 @@
 /**
  * Full-text search over the cache (capability `full-text`): FTS4 with the unicode61 tokenizer
- * (case and diacritics folded), ranked by BM25 computed from matchinfo (sql.js has no FTS5 and
+ * (case and diacritics folded) over letter-folded words (`lodz` finds `Łódź`), ranked by BM25 computed from matchinfo (sql.js has no FTS5 and
  * so no built-in bm25; decision 020), title hits weighted above body and tag hits.
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/backend.js';
+import { foldWords } from '../../../toolkit/text/fold-letters.js';
 import { splitText, summaryOf } from '../note-object.js';
 import { bm25, matchExpression, parseQuery, type Clause } from './fts-query.js';
 import type { NoteCache } from './note-cache.js';
@@ -41,41 +42,39 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   return { hits, total: scored.length };
 }
 
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/** Letters and digits: one word, as FTS4's unicode61 tokenizer cuts them. Compiled once. */
-const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * A word as written: letters and digits with their accents (a decomposed `Łódź` is one word),
+ * as FTS4's unicode61 tokenizer cuts the folded text. Compiled once.
+ */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 
 /**
  * About 160 characters around the first match, matched words wrapped in <mark>. Words are found
- * with one static pattern and compared to the terms: a pattern built per query with Unicode
- * classes costs ~2 ms to compile, more than the whole search of a selective query.
+ * as written with one static pattern and compared folded to the terms (already folded by the
+ * query parser), so offsets are the text's own even where folding changes length (ß → ss): a
+ * pattern built per query with Unicode classes costs ~2 ms to compile, more than the whole search
+ * of a selective query.
  */
 function snippetOf(text: string, clauses: readonly Clause[]): string {
-  const terms = clauses.flatMap((c) => c.terms).map((t) => ({ word: fold(t.word), prefix: t.prefix }));
-  const matches = (word: string) => terms.some((t) => (t.prefix ? word.startsWith(t.word) : word === t.word));
-  // Folding must keep one character per character for offsets to line up; else show the excerpt unmarked.
-  const folded = fold(text);
-  const aligned = folded.length === text.length;
+  const terms = clauses.flatMap((c) => c.terms);
+  const matches = (written: string) => {
+    const word = foldWords(written);
+    return terms.some((t) => (t.prefix ? word.startsWith(t.word) : word === t.word));
+  };
   let first = -1;
-  if (aligned) {
-    for (const m of folded.matchAll(WORD)) {
-      if (matches(m[0])) {
-        first = m.index;
-        break;
-      }
+  for (const m of text.matchAll(WORD)) {
+    if (matches(m[0])) {
+      first = m.index;
+      break;
     }
   }
   const start = Math.max(0, first - 60);
   const excerpt = text.slice(start, start + 160);
-  if (!aligned) return excerpt;
   let out = '';
   let last = 0;
-  for (const m of fold(excerpt).matchAll(WORD)) {
+  for (const m of excerpt.matchAll(WORD)) {
     if (!matches(m[0])) continue;
-    out += `${excerpt.slice(last, m.index)}<mark>${excerpt.slice(m.index, m.index + m[0].length)}</mark>`;
+    out += `${excerpt.slice(last, m.index)}<mark>${m[0]}</mark>`;
     last = m.index + m[0].length;
   }
   return out + excerpt.slice(last);

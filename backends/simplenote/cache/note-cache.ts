@@ -1,10 +1,12 @@
 /**
  * The rows of the local cache: one per Simperium note (the stored object as canonical JSON plus
  * the columns listing and search need), its FTS4 row kept in step, and sync metadata (the
- * cursor). Synchronous: sql.js runs in memory; the owner persists the file.
+ * cursor). Synchronous: sql.js runs in memory; the owner persists the file. The FTS4 row holds
+ * the words letter-folded (`Łódź` as `Lodz`, decision 026); snippets are cut from the object.
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { ListQuery, NoteSummary } from '../../../kernel/note.js';
+import { foldLetters } from '../../../toolkit/text/fold-letters.js';
 import { canonicalJson, hashOf, isTrashed, splitText, summaryOf, type NoteObject } from '../note-object.js';
 
 export interface CachedNote {
@@ -55,7 +57,7 @@ export class NoteCache {
     );
     const rowid = this.one('SELECT rowid FROM notes WHERE id = ?', [id])![0] as number;
     this.run('DELETE FROM notes_fts WHERE rowid = ?', [rowid]);
-    this.run('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)', [rowid, title, text, tagsText(object.tags)]);
+    this.run('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)', searchRow(rowid, title, text, object.tags));
     return true;
   }
 
@@ -159,4 +161,25 @@ function rowToCached(row: SqlValue[]): CachedNote {
 
 function tagsText(tags: unknown): string {
   return Array.isArray(tags) ? tags.filter((t) => typeof t === 'string').join(' ') : '';
+}
+
+/** A note's notes_fts values: title, text and tags letter-folded (unicode61 folds case and accents). */
+function searchRow(rowid: number, title: string, text: string, tags: unknown): SqlValue[] {
+  return [rowid, foldLetters(title), foldLetters(text), foldLetters(tagsText(tags))];
+}
+
+/** Refills notes_fts from the notes rows (a cache whose index held the words as written). */
+export function refillSearchRows(db: Database): void {
+  db.run('DELETE FROM notes_fts');
+  const insert = db.prepare('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)');
+  const rows = db.prepare('SELECT rowid, title, text, tags FROM notes');
+  try {
+    while (rows.step()) {
+      const [rowid, title, text, tags] = rows.get();
+      insert.run(searchRow(Number(rowid), String(title), String(text), JSON.parse(String(tags)) as unknown));
+    }
+  } finally {
+    rows.free();
+    insert.free();
+  }
 }

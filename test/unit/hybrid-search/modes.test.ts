@@ -40,6 +40,13 @@ describe('hybrid index modes', () => {
     expect((await ids('harbour ferry', 'hybrid'))[0]).toBe('a');
   });
 
+  it("each hit's snippet comes from its own note's passage, not from the first passage holding a word", async () => {
+    const page = await index.search({ text: 'timetable ferry', limit: 10, mode: 'keyword' });
+    expect(page.hits.map((h) => [h.id, h.snippet])).toEqual([['b', 'Winter <mark>timetable</mark> for the island <mark>ferry</mark>.']]);
+    const harbour = await index.search({ text: 'storm walls', limit: 10, mode: 'keyword' });
+    expect(harbour.hits.map((h) => [h.id, h.snippet])).toEqual([['c', '<mark>Storm</mark> damage to the harbour <mark>walls</mark>.']]);
+  });
+
   it('a passage under the similarity floor is not a match', async () => {
     expect(await ids('volcano eruption', 'semantic')).toEqual([]);
     expect(await index.search({ text: 'volcano eruption', limit: 5 })).toEqual({ hits: [], total: 0 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
+import { CACHE_SCHEMA_VERSION } from '../../../backends/simplenote/cache/cache-file.js';
 import { cacheFile, intervalFromEnv } from '../../../backends/simplenote/index.js';
 import { joinText, noteOf, splitText } from '../../../backends/simplenote/note-object.js';
 import { startFakeSimperium } from '../../support/fake-simperium/index.js';
@@ -33,7 +34,7 @@ describe('simplenote cache', () => {
     for (let waited = 0; titles().length === 0 && waited < 3000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(titles()).toEqual([['Saved']]);
     const db = new SQL.Database(fs.readFileSync(file));
-    expect(db.exec('PRAGMA user_version')[0]?.values[0]?.[0]).toBe(1);
+    expect(db.exec('PRAGMA user_version')[0]?.values[0]?.[0]).toBe(CACHE_SCHEMA_VERSION);
     db.close();
     await subject.instance.store!.close();
     expect(await subject.outside.leftovers()).toEqual([]);
