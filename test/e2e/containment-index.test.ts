@@ -44,16 +44,21 @@ async function serve(): Promise<StdioSession> {
 
 const indexFile = () => path.join(root, '.flint-note', 'notekernel.db');
 
-/** Overwrites one page (not the header page) with seeded random bytes; returns its number. */
-function damagePage(seed: number): number {
-  const pages = Math.floor(fs.statSync(indexFile()).size / PAGE);
-  const random = rng(seed);
-  const page = 2 + Math.floor(random() * (pages - 1));
+/** Overwrites page `page` (1-based) with bytes drawn from `random`. */
+function overwritePage(page: number, random: () => number): void {
   const bytes = Buffer.alloc(PAGE);
   for (let i = 0; i < PAGE; i++) bytes[i] = Math.floor(random() * 256);
   const fd = fs.openSync(indexFile(), 'r+');
   fs.writeSync(fd, bytes, 0, PAGE, (page - 1) * PAGE);
   fs.closeSync(fd);
+}
+
+/** Overwrites one page (not the header page) with seeded random bytes; returns its number. */
+function damagePage(seed: number): number {
+  const pages = Math.floor(fs.statSync(indexFile()).size / PAGE);
+  const random = rng(seed);
+  const page = 2 + Math.floor(random() * (pages - 1));
+  overwritePage(page, random);
   return page;
 }
 
@@ -73,12 +78,7 @@ function damageNotesRoot(seed: number): number {
   const db = new Database(indexFile(), { readonly: true });
   const page = db.prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'notes'").pluck().get() as number;
   db.close();
-  const random = rng(seed);
-  const bytes = Buffer.alloc(PAGE);
-  for (let i = 0; i < PAGE; i++) bytes[i] = Math.floor(random() * 256);
-  const fd = fs.openSync(indexFile(), 'r+');
-  fs.writeSync(fd, bytes, 0, PAGE, (page - 1) * PAGE);
-  fs.closeSync(fd);
+  overwritePage(page, rng(seed));
   return page;
 }
 
