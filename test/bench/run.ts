@@ -9,7 +9,7 @@
  * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
  * after a spawn, the keyword set, titles first, and memory-start), keywords (the keyword set and
  * titles-first rows of scale alone), memory-start (issue 18:
- * agent-memory's initialize and first memory_read on 10,000 entries × 2,000 commits) and soak (issue 19: 8 HTTP clients, 10 minutes).
+ * agent-memory's initialize and first memory_read on 10,000 entries × 2,000 commits, and memory_search) and soak (issue 19: 8 HTTP clients, 10 minutes).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import { benchSpawnedStartupAlone } from './spawned-startup.js';
 import { benchSimplenote } from './simplenote-sync.js';
 import { benchKeywords, benchScale } from './scale.js';
 import { benchMemoryStartup } from './memory-startup.js';
+import { benchMemorySearch } from './memory-search.js';
 import { benchSoak } from './soak.js';
 import { benchToolList } from './tool-list.js';
 import { printTable, type BenchRow } from './stats.js';
@@ -47,6 +48,6 @@ if (only.has('tools')) rows.push(...(await benchToolList()));
 if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));
-if (only.has('scale') || only.has('memory-start')) rows.push(...(await benchMemoryStartup(workDir)));
+if (only.has('scale') || only.has('memory-start')) rows.push(...(await benchMemoryStartup(workDir)), await benchMemorySearch(workDir));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

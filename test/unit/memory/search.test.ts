@@ -1,0 +1,73 @@
+/**
+ * memory_search without a search index (the agent-memory profile's default): entries read once
+ * are matched from their folded bodies kept at the hash they were read at, so the answers must
+ * follow every change — through a tool, and made to the file outside the server (seen by the
+ * store's watch, as a served vault has it) — and never show what an entry said before.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createKernel } from '../../../app/index.js';
+import { silentLogger } from '../../../kernel/logger.js';
+import type { Vault } from '../../../kernel/vault.js';
+import { removeDir, tempDir } from '../../support/temp.js';
+
+interface TestKernel {
+  vault: Vault;
+  root: string;
+  close(): Promise<void>;
+}
+
+const open: TestKernel[] = [];
+afterEach(async () => {
+  for (const t of open.splice(0)) await t.close();
+});
+
+type Hit = { id: string; title: string; snippet: string; score: number };
+
+/** An agent-memory vault opened as `serve` opens it: watching its files. */
+async function memory(): Promise<TestKernel> {
+  const root = await tempDir('nk-memory-search-');
+  const kernel = await createKernel({ profile: 'agent-memory', config: {}, logger: silentLogger() });
+  const vault = await kernel.openVault(root, { watch: true });
+  const t = {
+    vault,
+    root,
+    close: async () => {
+      await kernel.close();
+      await removeDir(root);
+    },
+  };
+  open.push(t);
+  return t;
+}
+
+const search = async (t: TestKernel, query: string): Promise<Hit[]> => (await t.vault.call('memory_search', { query })) as Hit[];
+
+describe('memory_search over entries read before', () => {
+  it('follows a change made through a tool and one made to the file outside the server', async () => {
+    const t = await memory();
+    const heron = (await t.vault.call('memory_capture', { title: 'Heron roost', body: 'Dawn count: twelve herons by the weir.' })) as { id: string };
+    await t.vault.call('memory_capture', { title: 'Kestrel', body: 'Hovering over the verge, no herons.' });
+    expect((await search(t, 'herons')).map((h) => h.title).sort()).toEqual(['Heron roost', 'Kestrel']);
+
+    const read = (await t.vault.call('memory_read', { id: heron.id })) as { contentHash: string };
+    await t.vault.call('memory_update', { id: heron.id, contentHash: read.contentHash, body: 'Dawn count: nine egrets by the weir.' });
+    expect((await search(t, 'herons')).map((h) => h.title)).toEqual(['Kestrel']);
+    expect((await search(t, 'egrets')).map((h) => h.title)).toEqual(['Heron roost']);
+
+    // Outside the server: the entry's file rewritten in place.
+    const file = (await fs.readdir(t.root)).find((name) => name.startsWith('kestrel') && name.endsWith('.md')) as string;
+    await fs.writeFile(path.join(t.root, file), '# Kestrel\n\nHovering over the verge, now with a wren.\n');
+    let titles: string[] = [];
+    for (let waited = 0; waited < 5000; waited += 100) {
+      titles = (await search(t, 'wren')).map((h) => h.title);
+      if (titles.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(titles).toEqual(['Kestrel']);
+    expect(await search(t, 'herons')).toEqual([]);
+    const [hit] = await search(t, 'wren');
+    expect(hit?.snippet).toContain('<mark>wren</mark>');
+  });
+});
