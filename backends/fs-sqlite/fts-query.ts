@@ -1,14 +1,10 @@
 /**
- * Agent query syntax → an FTS5 MATCH expression. Agents type what they would type into a web
- * search box: words, "quoted phrases", `plan*`, `-exclude`, `a OR b`. Every term is rebuilt from
- * its letters and digits and emitted inside double quotes, so no character an agent types can
- * reach FTS5's own grammar (columns, NEAR, ^, parentheses): nothing here is a syntax error.
+ * The kernel's parsed query (kernel/query.ts) → FTS5 MATCH expressions. Every term is emitted
+ * inside double quotes from its folded words, so nothing an agent types reaches FTS5's own
+ * grammar (columns, NEAR, ^, parentheses). A question matches any of its content words and
+ * carries a second expression, every one of them, that ranks notes holding all of them first.
  */
-import { titleKey, words } from './title-key.js';
-
-/** Bounds an expression so a pasted document cannot become a huge query. */
-const MAX_CLAUSES = 32;
-const MAX_TOKENS_PER_CLAUSE = 16;
+import { parseQuery, questionTerms, queryWords, requiredGroups, type ParsedQuery, type QueryTerm } from '../../kernel/query.js';
 
 /**
  * Words match in title and content: `id` and `type` are UNINDEXED (schema 4). A column filter
@@ -21,111 +17,34 @@ export interface FtsQuery {
   positive?: string;
   /** Rows must not match this; undefined when nothing is excluded. */
   negative?: string;
-}
-
-interface Clause {
-  phrase: string;
-  negated: boolean;
-}
-
-type Item = Clause | 'OR';
-
-/** The words of a query, letter-folded as the index holds them (`Łódź` → `Lodz`). */
-export function tokens(text: string): string[] {
-  return words(text);
+  /** A question of several words: rows matching this (all of them) rank above the rest. */
+  every?: string;
 }
 
 /** `"tok tok"` (and `*` for a prefix), or undefined when the text holds no token at all. */
 export function phrase(text: string, prefix = false): string | undefined {
-  const found = tokens(text).slice(0, MAX_TOKENS_PER_CLAUSE);
-  if (!found.length) return undefined;
-  return `"${found.join(' ')}"${prefix ? '*' : ''}`;
+  return termOf({ words: queryWords(text), phrase: true, prefix });
 }
 
-/** Splits the agent's text into clauses and OR markers, honouring quotes and leading `-`. */
-function scan(text: string): Item[] {
-  const items: Item[] = [];
-  let negateNext = false;
-  let i = 0;
-  while (i < text.length && items.length < MAX_CLAUSES * 2) {
-    const ch = text[i] as string;
-    if (isSpace(ch)) {
-      i++;
-      continue;
-    }
-    let negated = negateNext;
-    negateNext = false;
-    if ((ch === '-' || ch === '!') && i + 1 < text.length && !isSpace(text[i + 1] as string)) {
-      negated = true;
-      i++;
-    }
-    let body: string;
-    let prefix = false;
-    if (text[i] === '"') {
-      const close = text.indexOf('"', i + 1);
-      const end = close === -1 ? text.length : close;
-      body = text.slice(i + 1, end);
-      i = close === -1 ? text.length : close + 1;
-      if (text[i] === '*') {
-        prefix = true;
-        i++;
-      }
-    } else {
-      let end = i;
-      while (end < text.length && !isSpace(text[end] as string) && text[end] !== '"') end++;
-      body = text.slice(i, end);
-      i = end;
-      if (!negated && body === 'OR') {
-        items.push('OR');
-        continue;
-      }
-      if (!negated && body === 'AND') continue;
-      if (!negated && body === 'NOT') {
-        negateNext = true;
-        continue;
-      }
-      prefix = body.endsWith('*');
-    }
-    const quoted = phrase(body, prefix);
-    if (quoted) items.push({ phrase: quoted, negated });
-  }
-  return items;
+function termOf(term: QueryTerm): string | undefined {
+  if (!term.words.length) return undefined;
+  return `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`;
 }
 
-/**
- * Positive clauses joined by `OR` form one group (`a b OR c d` is `a AND (b OR c) AND d`, as a
- * search box reads it, not FTS5's own precedence); groups are ANDed; exclusions are ORed into
- * one negative expression.
- */
+/** The agent's text, as FTS5 expressions (see kernel/query.ts for what each part means). */
 export function parseAgentQuery(text: string): FtsQuery {
-  const items = scan(text);
-  const groups: string[][] = [];
-  const negatives: string[] = [];
-  let joinNext = false;
-  for (const item of items) {
-    if (item === 'OR') {
-      joinNext = groups.length > 0;
-      continue;
-    }
-    if (item.negated) {
-      negatives.push(item.phrase);
-      joinNext = false;
-      continue;
-    }
-    const last = groups[groups.length - 1];
-    if (joinNext && last) last.push(item.phrase);
-    else groups.push([item.phrase]);
-    joinNext = false;
+  return compileQuery(parseQuery(text));
+}
+
+export function compileQuery(query: ParsedQuery): FtsQuery {
+  const negative = query.none.map(termOf).join(' OR ');
+  const asked = questionTerms(query);
+  if (asked) {
+    const terms = asked.map((term) => termOf(term) as string);
+    return { positive: terms.join(' OR '), ...(terms.length > 1 ? { every: terms.join(' AND ') } : {}) };
   }
-  const positive = groups
-    .slice(0, MAX_CLAUSES)
-    .map((g) => (g.length > 1 ? `(${g.join(' OR ')})` : (g[0] as string)))
-    .join(' AND ');
-  const negative = negatives.slice(0, MAX_CLAUSES).join(' OR ');
-  return {
-    ...(positive ? { positive } : {}),
-    ...(negative ? { negative } : {}),
-  };
+  const positive = requiredGroups(query).map((group) => (group.length > 1 ? `(${group.map(termOf).join(' OR ')})` : (termOf(group[0]!) as string))).join(' AND ');
+  return { ...(positive ? { positive } : {}), ...(negative ? { negative } : {}) };
 }
 
 /** The title a query names, as a title key; `prefix` when its last word ends in `*` (`Project Qua*`). */
@@ -140,11 +59,11 @@ export interface TitleOfQuery {
  * alternates or asks for a prefix earlier on, where "the note titled so" means nothing.
  */
 export function titleKeyOfQuery(text: string): TitleOfQuery | undefined {
-  const items = scan(text);
-  const last = items[items.length - 1];
-  if (!last || last === 'OR' || items.some((item) => item === 'OR' || item.negated || (item !== last && item.phrase.endsWith('*')))) return undefined;
-  const key = titleKey(text);
-  return key === '' ? undefined : { key, prefix: last.phrase.endsWith('*') };
+  const query = parseQuery(text);
+  const terms = query.all.map((group) => group[0]!);
+  const last = terms[terms.length - 1];
+  if (!last || query.none.length || query.all.some((g) => g.length > 1) || terms.some((t) => t !== last && t.prefix)) return undefined;
+  return { key: terms.flatMap((t) => t.words).join(' '), prefix: last.prefix };
 }
 
 /** `content_contains`: the words in order, the last one a prefix, in the content column only. */
@@ -159,8 +78,4 @@ export function combine(positives: ReadonlyArray<string | undefined>, negative?:
   if (!parts.length) return undefined;
   const all = parts.length > 1 ? parts.map((p) => `(${p})`).join(' AND ') : (parts[0] as string);
   return negative ? `(${all}) NOT (${negative})` : all;
-}
-
-function isSpace(ch: string): boolean {
-  return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v' || ch === '\u00a0' || ch === '\u3000';
 }

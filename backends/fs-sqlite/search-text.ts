@@ -28,6 +28,8 @@ export interface PlannedSearch {
   titleKey?: TitleOfQuery;
   /** Words only: no exclusion, phrase filter or other filter (search-broad.ts may rank it). */
   wordsOnly: boolean;
+  /** A question of several words: notes matching this (every word) rank first (fts-query.ts). */
+  every?: string;
 }
 
 /** Everything but the ranking: shared by word search and the regex scan. */
@@ -47,7 +49,8 @@ export function planSearch(query: SearchQuery, options: { words: boolean }): Pla
   // ranked first, by an index seek rather than by scoring every note that holds those words.
   const titled = options.words && !contains ? titleKeyOfQuery(query.text) : undefined;
   const wordsOnly = fts.negative === undefined && !containsText && terms.length === 0;
-  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}), wordsOnly };
+  const every = fts.every !== undefined && !contains ? { every: fts.every } : {};
+  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}), wordsOnly, ...every };
 }
 
 export function searchWords(cache: StatementCache, query: SearchQuery): SearchPage {
@@ -108,6 +111,7 @@ function rankedRowids(cache: StatementCache, plan: PlannedSearch, limit: number,
   const where = `f.notes_fts MATCH ${match}${filter}`;
   const total = countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${where}`, params.values);
   if (total === 0 || offset >= total) return { scored: [], total };
+  if (plan.every !== undefined) return { scored: everyFirst(cache, plan, where, limit, offset), total };
   if (total > SMALL_SET && plan.wordsOnly && plan.match !== undefined && isBroad(cache, total)) return broadPage(cache, plan.match, total, limit, offset);
   if (total <= SMALL_SET) {
     const scored = scoreSmallSet(cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`), params.values);
@@ -120,6 +124,26 @@ function rankedRowids(cache: StatementCache, plan: PlannedSearch, limit: number,
     .get(`SELECT f.rowid AS rid, ${SCORE} FROM notes_fts f WHERE ${where} ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset`)
     .all({ ...params.values, limit, offset }) as Scored[];
   return { scored, total };
+}
+
+/**
+ * A question's matches (any of its words) by bm25, those holding every word first: bm25 alone
+ * let one rare word outweigh the rest of the question. Not scored from highlight marks as a small
+ * AND set is: with OR each word's rarity is what ranks. A note holding every word scores above
+ * every other on the page, so scores keep the order.
+ */
+function everyFirst(cache: StatementCache, plan: PlannedSearch, where: string, limit: number, offset: number): Scored[] {
+  const every = plan.params.add(plan.every);
+  const rows = cache
+    .get(
+      `SELECT f.rowid AS rid, ${SCORE}, f.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${every}) AS tier
+       FROM notes_fts f WHERE ${where} ORDER BY tier DESC, score DESC, f.rowid LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...plan.params.values, limit, offset }) as Array<Scored & { tier: number }>;
+  const lowest = Math.min(...rows.filter((r) => r.tier).map((r) => r.score));
+  const highest = Math.max(...rows.filter((r) => !r.tier).map((r) => r.score));
+  const lift = highest >= lowest ? highest - lowest + 1 : 0;
+  return rows.map((r) => ({ rid: r.rid, score: r.score + (r.tier ? lift : 0) }));
 }
 
 /** Hits for scored rowids, in their order (rows read once, with snippets). */

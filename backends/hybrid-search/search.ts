@@ -11,7 +11,7 @@ import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
 import { reciprocalRankFusion } from '../../toolkit/embedding/fusion.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';
-import { ftsExcluded, ftsMatch, hasTerms, parseQuery, semanticSentence, type ParsedQuery } from './keyword-query.js';
+import { ftsExcluded, ftsExpressions, hasTerms, markableWords, parseQuery, semanticSentence, type KeywordExpressions, type ParsedQuery } from './keyword-query.js';
 import type { NoteRanking, VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {
@@ -59,7 +59,8 @@ export async function searchIndex(state: SearchState, query: SearchQuery): Promi
         };
   const offset = query.offset ?? 0;
   const ranking = hasTerms(parsed) ? await rank(state, query, parsed, accept, offset + query.limit) : listed(recent(state, accept));
-  const snippetMatch = ftsMatch(parsed, 'any');
+  const marked = markableWords(parsed);
+  const snippetMatch = marked.length ? marked.map((w) => `"${w}"`).join(' OR ') : undefined;
   const hits: SearchHit[] = ranking.page(offset, query.limit).map((r) => ({ id: r.id, score: r.score, snippet: snippetOf(state.db, r, snippetMatch) }));
   return { hits, total: ranking.total };
 }
@@ -70,11 +71,14 @@ const listed = (ranked: Ranked[]): Ranking => ({ total: ranked.length, page: (of
 
 async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: Accept, end: number): Promise<Ranking> {
   const mode = query.mode ?? 'hybrid';
-  const join = mode === 'keyword' ? 'all' : (state.tuning.fusionKeywords ?? 'all');
+  const expressions = ftsExpressions(parsed);
+  // `fusionKeywords: all` keeps hybrid's keyword leg to passages holding every word of a question.
+  const strict = mode === 'hybrid' && state.tuning.fusionKeywords === 'all' && expressions?.every !== undefined;
+  const keywordLeg = strict ? { match: expressions.every! } : expressions;
   // Asked first: the model embeds the query on its thread while this one runs the keyword leg.
   const vector = mode === 'keyword' ? undefined : state.queryVectors.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
-  const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, ftsMatch(parsed, join), accept);
+  const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, keywordLeg, accept);
   if (vector === undefined) return listed(keyword);
   const semantic = semanticRanking(state, await vector, accept);
   const semanticAt = (i: number): Ranked => ({ id: semantic.ids[i]!, score: semantic.scores[i]!, chunkId: semantic.chunkIds[i]! });
@@ -88,14 +92,29 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   return { total: fused.total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
 }
 
-function keywordRanking(db: Database.Database, match: string | undefined, accept: Accept): Ranked[] {
-  if (match === undefined) return [];
-  const rows = statement<[string], { noteId: string; chunkId: number; score: number }>(
-    db,
-    `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
-       FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
-       JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
-  ).all(match);
+/**
+ * Notes by their best passage's bm25, passages holding every word of a question first (bm25
+ * alone let one rare word outweigh the rest of the question).
+ */
+function keywordRanking(db: Database.Database, expressions: KeywordExpressions | undefined, accept: Accept): Ranked[] {
+  if (expressions === undefined) return [];
+  type Row = { noteId: string; chunkId: number; score: number };
+  const rows =
+    expressions.every === undefined
+      ? statement<[string], Row>(
+          db,
+          `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
+             FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
+             JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
+        ).all(expressions.match)
+      : statement<[string, string], Row>(
+          db,
+          `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
+             FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score,
+                     rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) AS tier
+                   FROM chunks_fts WHERE chunks_fts MATCH ?) f
+             JOIN chunks c ON c.id = f.rowid ORDER BY f.tier DESC, f.score, c.note_id`,
+        ).all(expressions.every, expressions.match);
   const seen = new Set<string>();
   const ranked: Ranked[] = [];
   for (const row of rows) {

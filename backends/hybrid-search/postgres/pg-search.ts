@@ -9,7 +9,7 @@
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/index.js';
 import { RRF_K } from '../../../toolkit/embedding/fusion.js';
-import { hasTerms, markableWords, parseQuery, semanticSentence, tsExcluded, tsQuery } from '../keyword-query.js';
+import { hasTerms, markableWords, parseQuery, semanticSentence, tsExcluded, tsExpressions } from '../keyword-query.js';
 import type { PgPool } from './pg-driver.js';
 import { vectorLiteral } from './pg-schema.js';
 import { markedSnippet } from './snippet.js';
@@ -68,13 +68,19 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
     const ctes: string[] = [];
     const legs: string[] = [];
     if (mode !== 'semantic') {
-      const kq = p.add(tsQuery(parsed, mode === 'keyword' ? 'all' : state.fusionKeywords));
+      const expressions = tsExpressions(parsed)!;
+      // `fusionKeywords: all` keeps hybrid's keyword leg to passages holding every word of a question.
+      const strict = mode === 'hybrid' && state.fusionKeywords === 'all' && expressions.every !== undefined;
+      const kq = p.add(strict ? expressions.every : expressions.match);
+      // A question's passages holding every word rank first, as in the embedded engine.
+      const tier = expressions.every !== undefined && !strict ? `(c.tsv @@ to_tsquery('simple', ${p.add(expressions.every)}))::int` : '0';
       ctes.push(`kw AS (
-        SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('simple', ${kq}), 1) AS score
+        SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ${tier} AS tier,
+          ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('simple', ${kq}), 1) AS score
         FROM ${s}.chunks c ${noteFilter('n', 'c.note_id')}
         WHERE c.tsv @@ to_tsquery('simple', ${kq})${where('n')}
-        ORDER BY c.note_id, score DESC, c.id)`);
-      ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM kw)`);
+        ORDER BY c.note_id, tier DESC, score DESC, c.id)`);
+      ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY tier DESC, score DESC, note_id) AS rank FROM kw)`);
       legs.push('kw_ranked');
     }
     if (mode !== 'keyword') {

@@ -60,7 +60,7 @@ describe('hybrid index folding upgrade', () => {
     index = new HybridSearchIndex({ file, embedder: second });
     try {
       expect(index.stats()).toMatchObject({ notes: before.notes, chunks: before.chunks, vectors: before.vectors, pending: 0 });
-      const page = await index.search({ text: 'lodz bjorn', mode: 'keyword', limit: 5 });
+      const page = await index.search({ text: 'lodz AND bjorn', mode: 'keyword', limit: 5 });
       expect(ids(page)).toEqual([lodz]);
       expect(page.hits[0]?.snippet).toBe('The Straße by the river, where <mark>Bjørn</mark> sailed to Ærø.');
       expect((await index.search({ text: 'strasse aero', mode: 'keyword', limit: 5 })).hits[0]?.snippet).toBe('The <mark>Straße</mark> by the river, where Bjørn sailed to <mark>Ærø</mark>.');
@@ -73,7 +73,7 @@ describe('hybrid index folding upgrade', () => {
       await store.update(lodz, { content: 'Nothing about the river now.' }, note.contentHash);
       expect(await index.reconcile(store)).toMatchObject({ upserted: 1 });
       expect(ids(await index.search({ text: 'bjorn', mode: 'keyword', limit: 5 }))).toEqual([]);
-      expect(ids(await index.search({ text: 'lodz river', mode: 'keyword', limit: 5 }))).toEqual([lodz]);
+      expect(ids(await index.search({ text: 'lodz AND river', mode: 'keyword', limit: 5 }))).toEqual([lodz]);
       await index.remove(lodz);
       expect(ids(await index.search({ text: 'lodz', mode: 'keyword', limit: 5 }))).toEqual([(await store.list()).find((n) => n.id !== lodz)!.id]);
     } finally {

@@ -1,6 +1,6 @@
 /** Reciprocal Rank Fusion, chunking and the keyword query parser: small pure functions, checked by example. */
 import { describe, expect, it } from 'vitest';
-import { ftsMatch, parseQuery } from '../../../backends/hybrid-search/keyword-query.js';
+import { ftsExpressions, parseQuery } from '../../../backends/hybrid-search/keyword-query.js';
 import { chunkNote } from '../../../toolkit/embedding/chunks.js';
 import { reciprocalRankFusion } from '../../../toolkit/embedding/fusion.js';
 import { rng } from '../../support/generate-vault.js';
@@ -48,12 +48,18 @@ describe('chunkNote', () => {
 });
 
 describe('keyword query', () => {
-  it('quotes every term, drops stop-words, and joins by all or any', () => {
+  it('quotes every term, drops lone stop-words, and keeps the syntax it spells', () => {
     const parsed = parseQuery('How do I bake "sourdough bread" -rye plan* OR café');
-    expect(ftsMatch(parsed, 'all')).toBe('("bake" AND "sourdough bread" AND "plan"*) OR ("cafe")');
-    expect(ftsMatch(parsed, 'any')).toBe('"bake" OR "sourdough bread" OR "plan"* OR "cafe"');
-    expect(parsed.excluded.map((t) => t.words)).toEqual([['rye']]);
-    expect(ftsMatch(parseQuery('the'), 'all')).toBe('("the")');
-    expect(ftsMatch(parseQuery('(*) NEAR( "'), 'all')).toBe('("near")');
+    expect(ftsExpressions(parsed)).toEqual({ match: '("bake") AND ("sourdough bread") AND ("plan"* OR "cafe")' });
+    expect(parsed.none.map((t) => t.words)).toEqual([['rye']]);
+    expect(ftsExpressions(parseQuery('the'))).toEqual({ match: '"the"' });
+    expect(ftsExpressions(parseQuery('(*) NEAR( "'))).toEqual({ match: '"near"' });
+  });
+
+  it('a question matches any content word and ranks passages holding all of them first', () => {
+    expect(ftsExpressions(parseQuery('How do I bake sourdough bread?'))).toEqual({
+      match: '"bake" OR "sourdough" OR "bread"',
+      every: '("bake") AND ("sourdough") AND ("bread")',
+    });
   });
 });

@@ -31,9 +31,11 @@ describe('hybrid index modes', () => {
   });
   afterAll(() => index.close());
 
-  it('keyword requires every content word; semantic and hybrid also rank notes sharing some', async () => {
-    expect(await ids('harbour ferry', 'keyword')).toEqual(['a']);
-    expect(await ids('how is the harbour ferry', 'keyword')).toEqual(['a']); // stop-words dropped
+  it('keyword ranks notes holding every content word first, then those sharing some; so do semantic and hybrid', async () => {
+    expect((await ids('harbour ferry', 'keyword'))[0]).toBe('a');
+    expect((await ids('harbour ferry', 'keyword')).sort()).toEqual(['a', 'b', 'c']);
+    expect(await ids('harbour AND ferry', 'keyword')).toEqual(['a']);
+    expect(await ids('how is the harbour ferry', 'keyword')).toEqual(await ids('harbour ferry', 'keyword')); // stop-words dropped
     expect((await ids('harbour ferry', 'semantic'))[0]).toBe('a');
     expect((await ids('harbour ferry', 'semantic')).sort()).toEqual(['a', 'b', 'c']);
     expect(await ids('harbour ferry', 'hybrid')).toEqual(expect.arrayContaining(['a', 'b', 'c']));
@@ -42,7 +44,10 @@ describe('hybrid index modes', () => {
 
   it("each hit's snippet comes from its own note's passage, not from the first passage holding a word", async () => {
     const page = await index.search({ text: 'timetable ferry', limit: 10, mode: 'keyword' });
-    expect(page.hits.map((h) => [h.id, h.snippet])).toEqual([['b', 'Winter <mark>timetable</mark> for the island <mark>ferry</mark>.']]);
+    expect(page.hits.map((h) => [h.id, h.snippet])).toEqual([
+      ['b', 'Winter <mark>timetable</mark> for the island <mark>ferry</mark>.'],
+      ['a', 'The <mark>ferry</mark> crosses the harbour at dawn.'],
+    ]);
     const harbour = await index.search({ text: 'storm walls', limit: 10, mode: 'keyword' });
     expect(harbour.hits.map((h) => [h.id, h.snippet])).toEqual([['c', '<mark>Storm</mark> damage to the harbour <mark>walls</mark>.']]);
   });

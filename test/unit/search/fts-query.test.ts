@@ -6,22 +6,23 @@ const P = (inner: string) => inner;
 
 describe('parseAgentQuery', () => {
   it.each<[string, string | undefined, string | undefined]>([
-    ['meeting notes', P('"meeting" AND "notes"'), undefined],
+    ['meeting AND notes', P('"meeting" AND "notes"'), undefined],
     ['"meeting notes"', P('"meeting notes"'), undefined],
     ['plan*', P('"plan"*'), undefined],
     ['"road map"*', P('"road map"*'), undefined],
     ['review -draft', P('"review"'), P('"draft"')],
     ['review NOT draft', P('"review"'), P('"draft"')],
     ['-draft -old', undefined, P('"draft" OR "old"')],
-    ['a b OR c d', P('"a" AND ("b" OR "c") AND "d"'), undefined],
-    ['a OR b OR c', P('("a" OR "b" OR "c")'), undefined],
-    ['OR a OR', P('"a"'), undefined],
-    ['a AND b', P('"a" AND "b"'), undefined],
+    ['x b OR c y', P('"x" AND ("b" OR "c") AND "y"'), undefined],
+    ['x OR b OR c', P('("x" OR "b" OR "c")'), undefined],
+    ['OR x OR', P('"x"'), undefined],
+    ['x AND b', P('"x" AND "b"'), undefined],
+    ['the AND budget', P('"budget"'), undefined],
     ['node.js', P('"node js"'), undefined],
     ['title:plan', P('"title plan"'), undefined],
     ['"unclosed phrase', P('"unclosed phrase"'), undefined],
-    ['Café Über', P('"Cafe" AND "Uber"'), undefined],
-    ['Łódź straße', P('"Lodz" AND "strasse"'), undefined],
+    ['Café AND Über', P('"cafe" AND "uber"'), undefined],
+    ['Łódź AND straße', P('"lodz" AND "strasse"'), undefined],
     ['!!! ( ) * ^ :', undefined, undefined],
     ['', undefined, undefined],
   ])('%j', (text, positive, negative) => {
@@ -46,9 +47,26 @@ describe('parseAgentQuery', () => {
   });
 });
 
+describe('a question (plain words)', () => {
+  it.each<[string, string, string | undefined]>([
+    ['When did Caroline go to the LGBTQ support group?', '"caroline" OR "go" OR "lgbtq" OR "support" OR "group"', '"caroline" AND "go" AND "lgbtq" AND "support" AND "group"'],
+    ['meeting notes', '"meeting" OR "notes"', '"meeting" AND "notes"'],
+    ['Café Über', '"cafe" OR "uber"', '"cafe" AND "uber"'],
+    ["What is Caroline's identity?", '"caroline" OR "identity"', '"caroline" AND "identity"'],
+    ['node.js and the state-of-the-art', '"node js" OR "state of the art"', '"node js" AND "state of the art"'],
+    ['lantern', '"lantern"', undefined],
+    ['to be or not to be', '"to" OR "be" OR "or" OR "not"', '"to" AND "be" AND "or" AND "not"'],
+  ])('%j matches any content word, ranking notes with all of them first', (text, positive, every) => {
+    const q = parseAgentQuery(text);
+    expect(q.positive).toBe(positive);
+    expect(q.every).toBe(every);
+    expect(q.negative).toBeUndefined();
+  });
+});
+
 describe('helpers', () => {
   it('phrase keeps letters and digits only', () => {
-    expect(phrase('C++ & "Rust"')).toBe('"C Rust"');
+    expect(phrase('C++ & "Rust"')).toBe('"c rust"');
     expect(phrase('…', true)).toBeUndefined();
   });
 

@@ -37,7 +37,7 @@ describe('ranking', () => {
   });
 
   it('small sets (scored from their rows): the title hit first', async () => {
-    const page = await v.search.search({ text: 'harbor lantern', limit: 3 });
+    const page = await v.search.search({ text: 'harbor AND lantern', limit: 3 });
     expect(page.total).toBe(20);
     expect(ids(page)[0]).toBe('general/n7.md');
     expect(page.hits[0]?.score).toBeGreaterThan(page.hits[1]?.score ?? Infinity);
@@ -73,12 +73,26 @@ describe('ranking a large set that is not in most notes (bm25, rows read for the
   });
 
   it('orders by score, each hit with its own marked snippet', async () => {
-    const page = await w.search.search({ text: 'water lantern', limit: 5 });
+    const page = await w.search.search({ text: 'water AND lantern', limit: 5 });
     expect(page.total).toBe(MANY);
     expect(ids(page)[0]).toBe('general/n7.md');
     const scores = page.hits.map((h) => h.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     for (const hit of page.hits) expect(hit.snippet).toContain('<mark>lantern</mark>');
+  });
+
+  it('a question matches any of its words, notes holding every one first, pages tiling', async () => {
+    const page = await w.search.search({ text: 'Where is the lantern by the water?', limit: 5 });
+    // "lantern" alone is in two more notes than "water": the union, not the intersection.
+    expect(page.total).toBe(MANY + 2);
+    const scores = page.hits.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const every = (await w.search.search({ text: 'water AND lantern', limit: MANY })).hits.map((h) => h.id);
+    const all: string[] = [];
+    for (let offset = 0; offset < page.total; offset += 50) all.push(...ids(await w.search.search({ text: 'Where is the lantern by the water?', limit: 50, offset })));
+    expect(new Set(all).size).toBe(MANY + 2);
+    expect(new Set(all.slice(0, MANY))).toEqual(new Set(every));
+    expect(all.slice(MANY).sort()).toEqual(['general/dense.md', 'general/named.md']);
   });
 
   it('a note titled as the query comes first, then the rest by relevance, pages tiling', async () => {
