@@ -25,6 +25,12 @@ export interface EmbedQueueOptions {
 
 const RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
+/**
+ * Failed batches in a row after which nobody waits for the queue any more (`idle`, `finish`):
+ * an embedder that is down (an endpoint stopped, a model that will not load) would hold a
+ * waiting `notekernel index` or `wait_for_vectors` search for ever. The queue keeps retrying.
+ */
+const WAIT_FAILURES = 3;
 
 export class EmbedQueue {
   private readonly urgent = new Map<string, string>();
@@ -32,6 +38,7 @@ export class EmbedQueue {
   private readonly inFlight = new Map<string, boolean>();
   private running = 0;
   private failures = 0;
+  private lastError: string | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private pumpScheduled = false;
@@ -49,6 +56,11 @@ export class EmbedQueue {
   /** Passages still to embed (queued and in flight). */
   get pending(): number {
     return this.urgent.size + this.backlog.size + this.inFlight.size;
+  }
+
+  /** Why the last batch failed, while the embedder keeps failing (cleared by the next batch that succeeds). */
+  get failure(): string | undefined {
+    return this.failures > 0 ? this.lastError : undefined;
   }
 
   /** Texts embedded since the queue was made. */
@@ -81,7 +93,8 @@ export class EmbedQueue {
 
   /** Resolves when written passages have their vectors, or after `ms`, whichever is first. */
   async urgentDone(ms: number): Promise<void> {
-    if (!this.hasUrgent()) return;
+    // A failing embedder will not bring them within the wait: the search answers at once.
+    if (!this.hasUrgent() || this.failures > 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       new Promise<void>((wake) => this.waiters.push({ urgentOnly: true, wake })),
@@ -100,9 +113,9 @@ export class EmbedQueue {
     return { done: this.embedded, ms: Math.round(performance.now() - started) };
   }
 
-  /** Resolves when nothing is left to embed, ticking `progress` per passage embedded. */
+  /** Resolves when nothing is left to embed (or the embedder has failed WAIT_FAILURES times in a row), ticking `progress` per passage embedded. */
   async idle(progress: ProgressReporter = noProgress): Promise<number> {
-    if (this.pending === 0) return 0;
+    if (this.pending === 0 || this.failures >= WAIT_FAILURES) return 0;
     let done = 0;
     const tick = (count: number) => {
       done += count;
@@ -170,6 +183,7 @@ export class EmbedQueue {
       // Back into their lanes, retried after a pause (a model that failed to load may load next time).
       for (const [hash, text, urgent] of batch) (urgent ? this.urgent : this.backlog).set(hash, text);
       this.failures += 1;
+      this.lastError = err instanceof Error ? err.message : String(err);
       if (this.failures === 1) this.options.logger?.warn({ err }, 'embedding failed; keyword search is unaffected, retrying');
       const delay = Math.min(RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
       this.retryTimer = setTimeout(() => {
@@ -186,8 +200,9 @@ export class EmbedQueue {
   }
 
   private wakeWaiters(): void {
-    const urgentLeft = this.hasUrgent();
-    const anyLeft = this.pending > 0 && !this.closed;
+    // While the embedder fails, a search does not wait for a write's passages, nor anybody for the backlog past WAIT_FAILURES.
+    const urgentLeft = this.hasUrgent() && this.failures === 0;
+    const anyLeft = this.pending > 0 && !this.closed && this.failures < WAIT_FAILURES;
     const still: typeof this.waiters = [];
     for (const waiter of this.waiters) {
       if ((waiter.urgentOnly ? urgentLeft : anyLeft) && !this.closed) still.push(waiter);

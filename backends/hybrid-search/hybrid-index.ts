@@ -14,7 +14,7 @@ import type { Embedder } from '../../toolkit/embedding/embedder.js';
 import { EmbedQueue } from './embed-queue.js';
 import { blobToVector, ftsValues, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
 import { embeddedText, passagesOf, type Passage } from './passages.js';
-import { QueryVectors } from './query-vectors.js';
+import { embedderDownNotice, QueryVectors, searchOrKeywords } from './query-vectors.js';
 import { searchIndex, type SearchTuning } from './search.js';
 import { VectorMatrix } from './vector-matrix.js';
 
@@ -118,10 +118,13 @@ export class HybridSearchIndex implements SearchIndex {
     const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
     // A note just written is found by meaning too: its few passages go first in the queue.
     if (byMeaning) await this.queue.urgentDone(this.options.vectorWaitMs ?? 2_000);
-    const page = await searchIndex({ db: this.db, matrix: this.matrix, notes: this.notes, queryVectors: this.queryVectors, tuning: this.options }, query);
+    const state = { db: this.db, matrix: this.matrix, notes: this.notes, queryVectors: this.queryVectors, tuning: this.options };
+    // A query the embedder cannot embed is answered by keyword, with a notice (decision 036).
+    const { page, embedderDown } = await searchOrKeywords(query, (q) => searchIndex(state, q));
+    if (embedderDown !== undefined) return { ...page, notice: embedderDownNotice(embedderDown) };
     const ready = this.matrix.size;
     if (!byMeaning || ready >= this.chunkCount) return page;
-    return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount) };
+    return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount, this.queue.failure) };
   }
 
   finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
@@ -235,6 +238,8 @@ export class HybridSearchIndex implements SearchIndex {
   }
 }
 
-export function vectorsNotice(ready: number, total: number): string {
-  return `Vectors are still being built (${ready} of ${total} passages ready): the ranking by meaning covers only those; keyword matches are complete.`;
+/** `failure`: why the embedder keeps failing, when it does (the queue retries meanwhile). */
+export function vectorsNotice(ready: number, total: number, failure?: string): string {
+  const why = failure === undefined ? 'Vectors are still being built' : `Vectors are missing, the embedder failing (${failure.replace(/\.$/, '')}) and retried`;
+  return `${why} (${ready} of ${total} passages ready): the ranking by meaning covers only those; keyword matches are complete.`;
 }

@@ -12,7 +12,7 @@ import type { Embedder } from '../../../toolkit/embedding/embedder.js';
 import { EmbedQueue } from '../embed-queue.js';
 import { vectorsNotice } from '../hybrid-index.js';
 import { embeddedText, passagesOf } from '../passages.js';
-import { QueryVectors } from '../query-vectors.js';
+import { embedderDownNotice, QueryVectors, searchOrKeywords } from '../query-vectors.js';
 import { DEFAULT_MIN_SIMILARITY } from '../search.js';
 import { loadPg, type PgClient, type PgPool } from './pg-driver.js';
 import { ensureSchema, SCHEMA_NAME, tsvectorOf, tsvectorTexts, vectorLiteral } from './pg-schema.js';
@@ -114,17 +114,17 @@ export class PgHybridIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchPage> {
     const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
     if (byMeaning) await this.queue.urgentDone(this.options.vectorWaitMs ?? 2_000);
-    const page = await pgSearch(
-      {
-        pool: this.pool,
-        schema: this.options.schema,
-        embedQuery: (text) => this.queryVectors.of(text),
-        minSimilarity: this.options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
-        fusionKeywords: this.options.fusionKeywords ?? 'all',
-        candidates: this.options.candidates ?? 200,
-      },
-      query,
-    );
+    const state = {
+      pool: this.pool,
+      schema: this.options.schema,
+      embedQuery: (text: string) => this.queryVectors.of(text),
+      minSimilarity: this.options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+      fusionKeywords: this.options.fusionKeywords ?? 'all',
+      candidates: this.options.candidates ?? 200,
+    };
+    // A query the embedder cannot embed is answered by keyword, with a notice (decision 036).
+    const { page, embedderDown } = await searchOrKeywords(query, (q) => pgSearch(state, q));
+    if (embedderDown !== undefined) return { ...page, notice: embedderDownNotice(embedderDown) };
     if (!byMeaning || this.queue.pending === 0) return page;
     const counts = (
       await this.pool.query<{ total: string; ready: string }>(
@@ -133,7 +133,7 @@ export class PgHybridIndex implements SearchIndex {
     ).rows[0]!;
     const ready = Number(counts.ready);
     const total = Number(counts.total);
-    return ready >= total ? page : { ...page, vectors: { ready, total }, notice: vectorsNotice(ready, total) };
+    return ready >= total ? page : { ...page, vectors: { ready, total }, notice: vectorsNotice(ready, total, this.queue.failure) };
   }
 
   finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
