@@ -4,18 +4,14 @@
  * both fused. Engine `sqlite` (default): its file lives in the vault's metadata folder; without
  * a folder it is kept in memory. Engine `postgres`: PostgreSQL + pgvector at `url`, the same
  * passages, embedder and fusion contract (decision 023). The default embedder is Universal Sentence Encoder lite, shipped inside an npm package
- * and loaded on the first embed: nothing is downloaded. Decision 018 records the measurements.
+ * and loaded on the first embed: nothing is downloaded. Decision 018 records the measurements;
+ * `embedder: { url, model, dimension }` uses an OpenAI-compatible endpoint instead (decision 036).
  */
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineBackend, type Logger } from '../../kernel/index.js';
-import { packageRoot } from '../../kernel/package-root.js';
-import type { Embedder } from '../../toolkit/embedding/embedder.js';
-import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
-import { useLiteEmbedder } from '../../toolkit/embedding/use-lite-embedder.js';
-import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
+import { defineBackend } from '../../kernel/index.js';
+import { embedderFor, embedderOption } from './embedder-option.js';
 import { HybridSearchIndex } from './hybrid-index.js';
 import { PgHybridIndex } from './postgres/pg-index.js';
 import { SCHEMA_NAME } from './postgres/pg-schema.js';
@@ -32,10 +28,7 @@ export const hybridSearchOptions = z
     candidates: z.number().int().min(10).max(1_000).default(200).describe('engine postgres: nearest passages (HNSW) the semantic leg ranks'),
     metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
     indexFile: z.string().regex(/^[\w.-]+$/, 'a file name').default('hybrid.db').describe('the index file inside the metadata folder'),
-    embedder: z
-      .enum(['use-lite', 'hashed'])
-      .default('use-lite')
-      .describe('use-lite: Universal Sentence Encoder lite (512-d, offline); hashed: a bag of words without meaning, for tests and machines that cannot spare ~200 MB'),
+    embedder: embedderOption,
     minSimilarity: z.number().min(-1).max(1).default(DEFAULT_MIN_SIMILARITY).describe('cosine under which a passage is not taken as about the query'),
     fusionKeywords: z.enum(['all', 'any']).default('all').describe("hybrid mode's keyword leg: every content word (all) or any (any)"),
     maxChunkChars: z.number().int().min(200).max(20_000).default(1_000).describe('longest passage embedded as one vector'),
@@ -57,6 +50,10 @@ export const hybridSearchOptions = z
   .strict()
   .superRefine((options, ctx) => {
     if (options.engine === 'postgres' && options.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'engine "postgres" needs a url (postgres://user@host:port/database)' });
+    // pgvector's HNSW index takes vectors of up to 2,000 dimensions.
+    if (options.engine === 'postgres' && typeof options.embedder === 'object' && options.embedder.dimension > 2_000) {
+      ctx.addIssue({ code: 'custom', path: ['embedder', 'dimension'], message: 'engine "postgres" indexes vectors of at most 2,000 dimensions (pgvector HNSW); choose a smaller model' });
+    }
   });
 
 export type HybridSearchOptions = z.infer<typeof hybridSearchOptions>;
@@ -70,8 +67,10 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
   options: hybridSearchOptions,
   async create(ctx) {
     const options = ctx.options;
-    const embedder = options.embedder === 'hashed' ? hashedEmbedder() : modelEmbedder(options.embedThreads, ctx.logger);
-    const tuning = { minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars, vectorWaitMs: options.vectorWaitMs };
+    const embedder = embedderFor(options.embedder, options.embedThreads, ctx.logger);
+    // An endpoint takes the user's batch size per request; the queue hands it that many passages.
+    const embedBatch = typeof options.embedder === 'object' ? { embedBatch: options.embedder.batchSize } : {};
+    const tuning = { minSimilarity: options.minSimilarity, fusionKeywords: options.fusionKeywords, maxChunkChars: options.maxChunkChars, vectorWaitMs: options.vectorWaitMs, ...embedBatch };
     if (options.engine === 'postgres') {
       const search = await PgHybridIndex.open({ url: options.url!, schema: options.schema, candidates: options.candidates, embedder, logger: ctx.logger, ...tuning });
       return { search };
@@ -86,21 +85,3 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
     return { search };
   },
 });
-
-// Built to dist/ only: workers run JavaScript. From the TypeScript sources (a test runner) the
-// model runs on the main thread.
-const EMBED_WORKER = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
-
-/**
- * USE-lite on worker threads, else on the main thread. The model's WASM kernels run between
- * microtasks only: on the main thread a batch of 32 passages held the event loop for its whole
- * 2–4 s (decision 018), so a server answered nobody while a vault was being indexed.
- */
-function modelEmbedder(threads: number, logger: Logger): Embedder {
-  if (threads === 0) return useLiteEmbedder();
-  if (!existsSync(EMBED_WORKER)) {
-    logger.info({ script: EMBED_WORKER }, 'embedding worker not built; the model runs on the main thread');
-    return useLiteEmbedder();
-  }
-  return workerPoolEmbedder(EMBED_WORKER, threads);
-}
