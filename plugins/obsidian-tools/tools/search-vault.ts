@@ -49,8 +49,10 @@ export const searchVault = defineTool({
       mode: args.mode,
       results: hits.map((hit) => ({ source: hit.id, content: hit.snippet, score: hit.score })),
       total,
-      // While vectors are still being built the ranking by meaning saw only part of the vault.
-      ...(page.notice ? { notice: `${page.notice} Pass wait_for_vectors: true to wait for the rest.`, vectors: page.vectors } : {}),
+      // While vectors are still being built the ranking by meaning saw only part of the vault;
+      // without `vectors` the notice is another (the embedder is down): waiting would not help.
+      ...(page.notice && page.vectors ? { notice: `${page.notice} Pass wait_for_vectors: true to wait for the rest.`, vectors: page.vectors } : {}),
+      ...(page.notice && !page.vectors ? { notice: page.notice } : {}),
     };
   },
 });
