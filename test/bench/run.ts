@@ -9,7 +9,10 @@
  * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
  * after a spawn, the keyword set, titles first, and memory-start), keywords (the keyword set and
  * titles-first rows of scale alone), memory-start (issue 18:
- * agent-memory's initialize and first memory_read on 10,000 entries × 2,000 commits, and memory_search) and soak (issue 19: 8 HTTP clients, 10 minutes).
+ * agent-memory's initialize and first memory_read on 10,000 entries × 2,000 commits, and memory_search), soak (issue 19: 8 HTTP clients, 10 minutes)
+ * and retrieval (recall@5 / recall@10 / MRR of each profile's default search on the public LoCoMo and SQuAD
+ * questions in ../shared/bench-data, as the leading peer measures them; RETRIEVAL_SAMPLE, RETRIEVAL_PROFILES,
+ * BENCH_DATA_DIR: see retrieval.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +30,7 @@ import { benchMemoryStartup } from './memory-startup.js';
 import { benchMemorySearch } from './memory-search.js';
 import { benchSoak } from './soak.js';
 import { benchToolList } from './tool-list.js';
+import { benchRetrieval } from './retrieval.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -48,6 +52,7 @@ if (only.has('tools')) rows.push(...(await benchToolList()));
 if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));
+if (only.has('retrieval')) rows.push(...(await benchRetrieval(workDir)));
 if (only.has('scale') || only.has('memory-start')) rows.push(...(await benchMemoryStartup(workDir)), await benchMemorySearch(workDir));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;
