@@ -5,12 +5,12 @@
  * as every index holds them (`Łódź` → `lodz`) and hold only letters, digits and marks, so nothing
  * typed reaches an engine's own grammar and no query is a syntax error.
  *
- * A query of plain words is read as a question (`question`): engines match its content words
- * (`questionTerms`: stop words dropped) with OR, rank by BM25, and put notes holding every one of
- * them first. A query that uses any syntax keeps the exact meaning it spells: every group must hold.
+ * A query of plain words (filters aside) is read as a question (`question`): engines match its
+ * content words (`questionTerms`: stop words dropped) with OR, rank by BM25, and put notes holding
+ * every one of them first. A query that uses any syntax keeps the exact meaning it spells: every group must hold.
  */
 import { stopwords } from '@orama/stopwords/english';
-import { foldWords } from '../toolkit/text/fold-letters.js';
+import { foldWords } from './fold-letters.js';
 
 export interface QueryTerm {
   /** Folded words; more than one for a phrase ("weekly review") or a joined token (`e-mail`). */
@@ -35,8 +35,10 @@ export interface ParsedQuery {
   /** A note holding any of these is left out. */
   none: QueryTerm[];
   filters: QueryFilter[];
-  /** Plain words only (no quotes, prefix, exclusion, operator or filter): searched as a question. */
+  /** Plain words only (no quotes, prefix, exclusion or operator; filters aside): searched as a question. */
   question: boolean;
+  /** The text without the recognised filters: what an engine given only text parses again. */
+  rest: string;
 }
 
 export interface ParseOptions {
@@ -66,13 +68,16 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
   let question = true;
   let orNext = false;
   let notNext = false;
+  let rest = '';
+  let from = 0;
   for (const m of text.matchAll(ITEM)) {
     const [whole, dash, field, fieldQuoted, fieldBare, quoted, star, bare] = m;
     const negated = dash === '-' || notNext;
     notNext = false;
     if (field !== undefined && fields.has(field.toLowerCase())) {
       filters.push({ field: field.toLowerCase(), value: fieldQuoted ?? fieldBare ?? '', negated });
-      question = false;
+      rest += text.slice(from, m.index);
+      from = m.index + whole.length;
       continue;
     }
     if (!negated && bare !== undefined && (bare === 'OR' || bare === 'AND' || bare === 'NOT')) {
@@ -93,7 +98,8 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
     else if (all.length < MAX_TERMS) all.push([term]);
     orNext = false;
   }
-  return { all, none, filters, question: question && all.length > 0 };
+  rest = (rest + text.slice(from)).replace(/\s+/g, ' ').trim();
+  return { all, none, filters, question: question && all.length > 0, rest };
 }
 
 /**

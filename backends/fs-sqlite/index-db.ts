@@ -9,7 +9,7 @@ import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kern
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
-import { foldLetters } from '../../toolkit/text/fold-letters.js';
+import { foldLetters } from '../../kernel/fold-letters.js';
 import { titleKey } from './title-key.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
 import { secondaryIndexes } from '../../toolkit/sqlite-indexes.js';

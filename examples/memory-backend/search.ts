@@ -1,22 +1,17 @@
 /**
- * A keyword SearchIndex over notes held in memory: capability `full-text` only (words, "phrases",
- * prefix*, -exclusions, a OR b; case and diacritics folded; title hits ranked first). The kernel
+ * A keyword SearchIndex over notes held in memory: capability `full-text` only. The query is the
+ * kernel's parsed tree (`parseQuery`, docs/search-syntax.md): a question matches any content word,
+ * notes holding every one first; syntax means what it spells. Title hits rank first. The kernel
  * refuses regex, metadata filters and semantic modes before they reach it. It can index its own
  * store's notes or, configured as a vault's search backend, another store's: `reconcile`
  * catches it up with that store at every open.
  */
-import type { Note, ReconcileReport, ReconcileSource, SearchHit, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
+import { foldWords, parseQuery, questionTerms, requiredGroups, type Note, type ParsedQuery, type QueryTerm, type ReconcileReport, type ReconcileSource, type SearchHit, type SearchIndex, type SearchPage, type SearchQuery } from '../../kernel/index.js';
 
 interface Entry {
   note: Note;
   title: string;
   text: string;
-}
-
-interface Clause {
-  terms: Array<{ word: string; prefix: boolean }>;
-  phrase: boolean;
-  negated: boolean;
 }
 
 export class MemoryKeywordIndex implements SearchIndex {
@@ -47,19 +42,21 @@ export class MemoryKeywordIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchPage> {
-    const alternatives = parse(query.text);
+    const parsed = parseQuery(query.text);
+    const asked = questionTerms(parsed);
     const scored: Array<{ entry: Entry; score: number }> = [];
     for (const entry of this.entries.values()) {
       if (query.type !== undefined && entry.note.type !== query.type) continue;
-      const score = alternatives.length ? Math.max(0, ...alternatives.map((clauses) => scoreOf(entry, clauses))) : 1;
+      const score = parsed.all.length ? (asked ? questionScore(entry, asked) : syntaxScore(entry, parsed)) : 1;
       if (score > 0) scored.push({ entry, score });
     }
     scored.sort((a, b) => b.score - a.score || (a.entry.note.updated < b.entry.note.updated ? 1 : -1) || (a.entry.note.id < b.entry.note.id ? -1 : 1));
     const offset = query.offset ?? 0;
+    const marked = asked ?? requiredGroups(parsed).flat();
     const hits: SearchHit[] = scored.slice(offset, offset + query.limit).map(({ entry, score }) => ({
       id: entry.note.id,
       score,
-      snippet: snippetOf(entry.note.content, alternatives.flat()),
+      snippet: snippetOf(entry.note.content, marked),
     }));
     return { hits, total: scored.length };
   }
@@ -67,54 +64,42 @@ export class MemoryKeywordIndex implements SearchIndex {
   async close(): Promise<void> {}
 }
 
-/** Lower case without diacritics, so "CAFÉ" finds "café". */
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/** Case and letters folded as every index folds them (`Łódź` → `lodz`). */
+const fold = foldWords;
+
+/** Per term: 3 in the title, 1 in the text. */
+function termScore(entry: Entry, term: QueryTerm): number {
+  return (matches(entry.title, term) ? 3 : 0) + (matches(entry.text, term) ? 1 : 0);
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** `a b OR c "d e" -f g*` → alternatives (split at OR), each a list of clauses that must all hold. Never throws. */
-function parse(text: string): Clause[][] {
-  const alternatives: Clause[][] = [[]];
-  for (const [, negated, phrase, bare] of fold(text).matchAll(/(-?)(?:"([^"]*)"?|(\S+))/g)) {
-    if (bare === 'or' && !negated) {
-      alternatives.push([]);
-      continue;
-    }
-    const source = phrase ?? bare ?? '';
-    const terms = [...source.matchAll(WORD)].map((m) => ({ word: m[0], prefix: false }));
-    if (terms.length === 0) continue;
-    if (phrase === undefined && source.endsWith('*')) (terms[terms.length - 1] as { prefix: boolean }).prefix = true;
-    alternatives[alternatives.length - 1]!.push({ terms, phrase: phrase !== undefined, negated: negated === '-' });
-  }
-  return alternatives.filter((clauses) => clauses.some((c) => !c.negated));
+/** Any term matches; a note holding every one scores above any that holds some (one tier per count). */
+function questionScore(entry: Entry, terms: readonly QueryTerm[]): number {
+  const scores = terms.map((t) => termScore(entry, t));
+  const held = scores.filter((s) => s > 0).length;
+  if (held === 0) return 0;
+  return (held === terms.length ? 1_000 : 0) + scores.reduce((a, b) => a + b, 0);
 }
 
-function scoreOf(entry: Entry, clauses: readonly Clause[]): number {
+/** Every group holds (any of its terms), no excluded term appears. */
+function syntaxScore(entry: Entry, query: ParsedQuery): number {
+  if (query.none.some((t) => termScore(entry, t) > 0)) return 0;
   let score = 0;
-  for (const clause of clauses) {
-    const inTitle = matches(entry.title, clause);
-    const inText = matches(entry.text, clause);
-    if (clause.negated) {
-      if (inTitle || inText) return 0;
-      continue;
-    }
-    if (!inTitle && !inText) return 0;
-    score += (inTitle ? 3 : 0) + (inText ? 1 : 0);
+  for (const group of requiredGroups(query)) {
+    const best = Math.max(...group.map((t) => termScore(entry, t)));
+    if (best === 0) return 0;
+    score += best;
   }
   return score;
 }
 
-function matches(folded: string, clause: Clause): boolean {
-  if (!clause.phrase && clause.terms.length > 1) return clause.terms.every((t) => matches(folded, { terms: [t], phrase: false, negated: false }));
-  const pattern = clause.terms.map((t) => `${escape(t.word)}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('[^\\p{L}\\p{N}]+');
+function matches(folded: string, term: QueryTerm): boolean {
+  const pattern = term.words.map((w, i) => `${escape(w)}${term.prefix && i === term.words.length - 1 ? '[\\p{L}\\p{N}]*' : ''}`).join('[^\\p{L}\\p{N}]+');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'u').test(folded);
 }
 
 /** About 160 characters around the first match, matched words wrapped in <mark>. */
-function snippetOf(content: string, clauses: readonly Clause[]): string {
-  const words = clauses.filter((c) => !c.negated).flatMap((c) => c.terms);
+function snippetOf(content: string, terms: readonly QueryTerm[]): string {
+  const words = terms.flatMap((t) => t.words.map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })));
   const folded = fold(content);
   const first = words.map((t) => folded.search(new RegExp(escape(t.word), 'u'))).filter((i) => i >= 0);
   const start = first.length ? Math.max(0, Math.min(...first) - 60) : 0;

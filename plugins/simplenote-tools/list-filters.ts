@@ -1,13 +1,17 @@
 /**
  * Seed 003 §10.1: `tag:`, `before:` and `after:` are taken out of the query and join the
- * `tags` / `date_before` / `date_after` arguments; what remains is the full-text query. Dates are
- * UTC days: before D means modified before the end of D, after D means after its start.
+ * `tags` / `date_before` / `date_after` arguments (the kernel's query parser finds them, quoted
+ * values included); what remains is the full-text query. Dates are UTC days: before D means
+ * modified before the end of D, after D means after its start.
  */
+import { parseQuery } from '../../kernel/query.js';
 import { invalid } from './errors.js';
 
 export interface ListFilters {
   text: string;
   tags: string[];
+  /** `-tag:NAME`: notes with any of these are left out. */
+  withoutTags: string[];
   /** Epoch seconds, exclusive. */
   before?: number;
   after?: number;
@@ -27,9 +31,18 @@ export function listFilters(args: { query?: string | undefined; tags?: string[] 
   const tags = new Set(args.tags ?? []);
   let before = args.date_before !== undefined ? dayStart(args.date_before, 'date_before') + 86_400 : undefined;
   let after = args.date_after !== undefined ? dayStart(args.date_after, 'date_after') : undefined;
-  let text = args.query ?? '';
-  text = text.replace(/(?<!\S)tag:(\S+)/g, (_, tag: string) => (tags.add(tag), ' '));
-  text = text.replace(/(?<!\S)before:(\d{4}-\d{2}-\d{2})(?!\S)/g, (_, date: string) => ((before = Math.min(before ?? Infinity, dayStart(date, 'query') + 86_400)), ' '));
-  text = text.replace(/(?<!\S)after:(\d{4}-\d{2}-\d{2})(?!\S)/g, (_, date: string) => ((after = Math.max(after ?? -Infinity, dayStart(date, 'query'))), ' '));
-  return { text: text.replace(/\s+/g, ' ').trim(), tags: [...tags], ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) };
+  const query = parseQuery(args.query ?? '', { fields: ['tag', 'before', 'after'] });
+  const withoutTags = new Set<string>();
+  // `-before:D` is "after D ends", `-after:D` "before D begins".
+  const until = (at: number) => (before = Math.min(before ?? Infinity, at));
+  const from = (at: number) => (after = Math.max(after ?? -Infinity, at));
+  // A `before:`/`after:` not followed by a date shaped YYYY-MM-DD is words of the query, as in seed 003.
+  const words = [query.rest];
+  for (const { field, value, negated } of query.filters) {
+    if (field !== 'tag' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) words.push(`${negated ? '-' : ''}${field}:${value}`);
+    else if (field === 'tag') (negated ? withoutTags : tags).add(value);
+    else if (field === 'before') (negated ? from : until)(dayStart(value, 'query') + 86_400);
+    else (negated ? until : from)(dayStart(value, 'query'));
+  }
+  return { text: words.join(' ').trim(), tags: [...tags], withoutTags: [...withoutTags], ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) };
 }

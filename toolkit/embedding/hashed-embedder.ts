@@ -5,11 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { normalise, type Embedder } from './embedder.js';
-import { contentWords } from './words.js';
+import { isStopWord, queryWords } from '../../kernel/query.js';
 
 export function hashedEmbedder(dim = 512): Embedder {
   return {
-    id: `hashed-bag-of-words-${dim}`,
+    // `-2`: the words are the kernel's query words, stop words dropped by its list.
+    id: `hashed-bag-of-words-2-${dim}`,
     dim,
     async embed(texts) {
       return texts.map((text) => {
@@ -23,4 +24,11 @@ export function hashedEmbedder(dim = 512): Embedder {
       });
     },
   };
+}
+
+/** The words that carry content: stop words dropped, unless nothing else is left. */
+function contentWords(text: string): string[] {
+  const words = queryWords(text);
+  const content = words.filter((w) => !isStopWord(w));
+  return content.length ? content : words;
 }

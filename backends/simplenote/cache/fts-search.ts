@@ -4,9 +4,9 @@
  * so no built-in bm25; decision 020), title hits weighted above body and tag hits.
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/backend.js';
-import { foldWords } from '../../../toolkit/text/fold-letters.js';
+import { foldWords } from '../../../kernel/fold-letters.js';
 import { splitText, summaryOf } from '../note-object.js';
-import { bm25, matchExpression, parseQuery, type Clause } from './fts-query.js';
+import { bm25, cacheQuery, type CacheQuery } from './fts-query.js';
 import type { NoteCache } from './note-cache.js';
 
 const WEIGHTS = [5, 1, 2] as const; // title, text, tags
@@ -14,9 +14,8 @@ const WEIGHTS = [5, 1, 2] as const; // title, text, tags
 export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   const offset = query.offset ?? 0;
   if (query.type !== undefined) return { hits: [], total: 0 }; // no note has a type
-  const alternatives = parseQuery(query.text);
-  const expression = matchExpression(alternatives);
-  if (expression === undefined) {
+  const parsed = cacheQuery(query.text);
+  if (parsed === undefined) {
     const total = cache.count();
     const page = cache.list({ orderBy: 'updated', direction: 'desc', limit: query.limit, offset });
     const hits = page.map((note): SearchHit => {
@@ -28,18 +27,33 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   // Score every match from matchinfo alone; read the stored objects of the returned page only.
   const rows = cache.all(
     `SELECT notes_fts.rowid, matchinfo(notes_fts, 'pcnalx'), n.modified_at FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid WHERE notes_fts MATCH ?`,
-    [expression],
+    [parsed.expression],
   );
-  const scored = rows.map((row) => ({ rowid: row[0] as number, score: bm25(row[1] as Uint8Array, WEIGHTS), modified: row[2] as number }));
-  scored.sort((a, b) => b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
-  const terms = alternatives.flat().filter((c) => !c.negated);
-  const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
+  const scored = rows.map((row) => {
+    const { score, every } = bm25(row[1] as Uint8Array, WEIGHTS);
+    // A question's rows holding every word come first; their scores are lifted above the rest.
+    return { rowid: row[0] as number, score, first: parsed.every && every, modified: row[2] as number };
+  });
+  scored.sort((a, b) => Number(b.first) - Number(a.first) || b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
+  const lift = liftOf(scored);
+  const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score, first }): SearchHit => {
     const [row] = cache.all('SELECT id, server_version, object, content_hash FROM notes WHERE rowid = ?', [rowid]);
     const object = JSON.parse(row![2] as string) as Record<string, unknown>;
     const note = summaryOf(row![0] as string, Number(row![1]), object, row![3] as string);
-    return { id: note.id, score, snippet: snippetOf(String(object.content ?? ''), terms), note };
+    return { id: note.id, score: first ? score + lift : score, snippet: snippetOf(String(object.content ?? ''), parsed.terms), note };
   });
   return { hits, total: scored.length };
+}
+
+/** What lifts every first-tier score above the best of the rest, so scores keep the order. */
+function liftOf(scored: ReadonlyArray<{ score: number; first: boolean }>): number {
+  let lowest = Infinity;
+  let highest = -Infinity;
+  for (const s of scored) {
+    if (s.first) lowest = Math.min(lowest, s.score);
+    else highest = Math.max(highest, s.score);
+  }
+  return highest >= lowest ? highest - lowest + 1 : 0;
 }
 
 /**
@@ -55,8 +69,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
  * pattern built per query with Unicode classes costs ~2 ms to compile, more than the whole search
  * of a selective query.
  */
-function snippetOf(text: string, clauses: readonly Clause[]): string {
-  const terms = clauses.flatMap((c) => c.terms);
+function snippetOf(text: string, terms: CacheQuery['terms']): string {
   const matches = (written: string) => {
     const word = foldWords(written);
     return terms.some((t) => (t.prefix ? word.startsWith(t.word) : word === t.word));

@@ -5,13 +5,6 @@ import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { num, str } from '../../../kernel/tool-output.js';
 
-/** The query's words joined by OR, or undefined when it is one word or already uses the search syntax (quotes, OR, -exclusions). */
-export function anyWordQuery(query: string): string | undefined {
-  const words = query.trim().split(/\s+/).filter(Boolean);
-  if (words.length < 2 || /["]|(^|\s)(OR|-)/.test(query)) return undefined;
-  return words.join(' OR ');
-}
-
 export const searchVault = defineTool({
   name: 'search_vault',
   description:
@@ -33,22 +26,11 @@ export const searchVault = defineTool({
     // The wait reports on the call's progress channel (MCP notifications/progress when asked for).
     if (args.wait_for_vectors && args.mode !== 'keyword') await index.finishBackground?.(ctx.progress);
     const page = await index.search({ text: args.query, limit: args.n_results, mode: args.mode });
-    let hits = page.hits;
-    let total = page.total;
-    // Seed 004's keyword mode ranks notes by how many query words they hold: notes with every
-    // word come first (the index's own keyword search), then notes with some of them.
-    const some = args.mode === 'keyword' && hits.length < args.n_results ? anyWordQuery(args.query) : undefined;
-    if (some !== undefined) {
-      const more = await index.search({ text: some, limit: args.n_results, mode: 'keyword' });
-      const seen = new Set(hits.map((hit) => hit.id));
-      hits = [...hits, ...more.hits.filter((hit) => !seen.has(hit.id))].slice(0, args.n_results);
-      total = Math.max(total, more.total);
-    }
     return {
       query: args.query,
       mode: args.mode,
-      results: hits.map((hit) => ({ source: hit.id, content: hit.snippet, score: hit.score })),
-      total,
+      results: page.hits.map((hit) => ({ source: hit.id, content: hit.snippet, score: hit.score })),
+      total: page.total,
       // While vectors are still being built the ranking by meaning saw only part of the vault;
       // without `vectors` the notice is another (the embedder is down): waiting would not help.
       ...(page.notice && page.vectors ? { notice: `${page.notice} Pass wait_for_vectors: true to wait for the rest.`, vectors: page.vectors } : {}),

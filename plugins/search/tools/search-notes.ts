@@ -13,7 +13,7 @@ const input = z.object({
     .string()
     .max(1000)
     .default('')
-    .describe('All words must match: "exact phrase", plan* (prefix), -word (exclude), a OR b; empty: latest notes'),
+    .describe('Words or a question (notes holding every word first, then those holding some); "exact phrase", plan* (prefix), -word (exclude), a OR b; empty: latest notes'),
   type_filter: z.string().min(1).optional().describe('Only this note type'),
   limit: limitField(10, SEARCH_NOTES_MAX_LIMIT),
   offset: offsetField,

@@ -16,7 +16,7 @@ type Candidate = { note: NoteSummary; score: number };
 export const listTool = defineTool({
   name: 'list',
   description:
-    'List or search notes (local cache, refreshed by background sync or manage {action:"sync"}). query: words to find (all must match; "phrases", prefix*, -exclude, a OR b), plus tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD filters. Best matches first for a text query, else most recently modified. Returns {content:[{type,uuid,text,local_version,tags,modified_at,trash}], next_page?}.',
+    'List or search notes (local cache, refreshed by background sync or manage {action:"sync"}). query: words or a question (notes holding every word first; "phrases", prefix*, -exclude, a OR b), plus tag:NAME (-tag:NAME), before:YYYY-MM-DD, after:YYYY-MM-DD filters. Best matches first for a text query, else most recently modified. Returns {content:[{type,uuid,text,local_version,tags,modified_at,trash}], next_page?}.',
   input: ListInputSchema,
   requires: ['full-text'],
   output: ListOutputSchema,
@@ -80,6 +80,7 @@ function keeper(filters: ListFilters, trashStatus: number): (note: NoteSummary) 
   return (note) => {
     if (trashStatus !== 2 && isTrashed(note) !== (trashStatus === 1)) return false;
     if (!filters.tags.every((tag) => note.tags.includes(tag))) return false;
+    if (filters.withoutTags.some((tag) => note.tags.includes(tag))) return false;
     const modified = Date.parse(note.updated) / 1000;
     if (filters.before !== undefined && !(modified < filters.before)) return false;
     if (filters.after !== undefined && !(modified >= filters.after)) return false;

@@ -29,8 +29,14 @@ describe('text_patch (seed 003 order, against the text that was read)', () => {
 describe('list filters taken out of the query', () => {
   it('extracts tag:, before: and after:, combining them with the arguments', () => {
     const f = listFilters({ query: 'kestrel tag:birds  plan after:2024-01-10 before:2024-02-01 tag:work', tags: ['x'], date_before: '2024-01-20' });
-    expect(f).toEqual({ text: 'kestrel plan', tags: ['x', 'birds', 'work'], before: Date.UTC(2024, 0, 21) / 1000, after: Date.UTC(2024, 0, 10) / 1000 });
-    expect(listFilters({ query: 'email:me before:tomorrow' })).toEqual({ text: 'email:me before:tomorrow', tags: [] });
+    expect(f).toEqual({ text: 'kestrel plan', tags: ['x', 'birds', 'work'], withoutTags: [], before: Date.UTC(2024, 0, 21) / 1000, after: Date.UTC(2024, 0, 10) / 1000 });
+    expect(listFilters({ query: 'email:me before:tomorrow' })).toEqual({ text: 'email:me before:tomorrow', tags: [], withoutTags: [] });
+    expect(listFilters({ query: 'kestrel -tag:"old birds" tag:"two words" -before:2024-01-10' })).toEqual({
+      text: 'kestrel',
+      tags: ['two words'],
+      withoutTags: ['old birds'],
+      after: Date.UTC(2024, 0, 11) / 1000,
+    });
   });
 
   it('refuses a date that is not on the calendar, naming the field', () => {

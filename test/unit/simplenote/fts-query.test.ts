@@ -1,17 +1,23 @@
 /** Agent search syntax → FTS4 enhanced query syntax, and the search it drives over the cache. */
 import { describe, expect, it } from 'vitest';
-import { matchExpression, parseQuery } from '../../../backends/simplenote/cache/fts-query.js';
+import { cacheQuery } from '../../../backends/simplenote/cache/fts-query.js';
 import { openSimplenote } from '../../support/simplenote-subject.js';
 
 describe('simplenote FTS4 query', () => {
   it('turns words, phrases, prefixes, exclusions and OR into one safe expression', () => {
-    const expression = (text: string) => matchExpression(parseQuery(text));
-    expect(expression('kestrel launch')).toBe('(kestrel launch)');
+    const expression = (text: string) => cacheQuery(text)?.expression;
+    expect(expression('kestrel AND launch')).toBe('(kestrel launch)');
     expect(expression('"launch plan" plan* -heron')).toBe('("launch plan" plan* NOT heron)');
-    expect(expression('a OR b c')).toBe('(a) OR (b c)');
-    expect(expression('NOT AND near(x) e-mail')).toBe('(not and "near x" "e mail")');
+    expect(expression('x OR b c')).toBe('((x OR b) c)');
+    expect(expression('NOT AND near(x) e-mail')).toBe('("near x" "e mail" NOT and)');
+    expect(expression('AND near(x) e-mail')).toBe('("near x" "e mail")');
     expect(expression('-only -negatives')).toBeUndefined();
     expect(expression('"" * -')).toBeUndefined();
+  });
+
+  it('reads plain words as a question: any content word, rows holding every one first', () => {
+    expect(cacheQuery('When did the kestrel launch?')).toMatchObject({ expression: 'kestrel OR launch', every: true });
+    expect(cacheQuery('kestrel')).toMatchObject({ expression: 'kestrel', every: false });
   });
 
   it('ranks by BM25 with title hits first, folds diacritics, honours exclusions and prefixes', async () => {
@@ -28,6 +34,7 @@ describe('simplenote FTS4 query', () => {
       expect(await ids('resume CAFE')).toEqual([accent.id]);
       expect(await ids('kes*')).toEqual([title.id, body.id]);
       expect(await ids('heron OR creme')).toHaveLength(2);
+      expect(await ids('kestrel by the river')).toEqual([body.id, title.id]);
       const [hit] = (await search.search({ text: 'river', limit: 1 })).hits;
       expect(hit?.snippet).toContain('<mark>river</mark>');
       expect(hit?.note?.title).toBe('Field notes');
