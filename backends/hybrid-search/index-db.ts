@@ -10,7 +10,7 @@
  * Rows are added and deleted with their folded values (`ftsValues`), never by a plain DELETE.
  */
 import type Database from 'better-sqlite3';
-import { foldLetters } from '../../toolkit/text/fold-letters.js';
+import { foldLetters } from '../../kernel/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
 
 const SCHEMA = `
@@ -26,12 +26,12 @@ CREATE TABLE IF NOT EXISTS vectors (hash TEXT PRIMARY KEY, vector BLOB NOT NULL)
  * What `meta.keywords` says the FTS table holds. Absent: the words as written, in a table that
  * kept its own copy of the text (before letter folding); it is rebuilt from the chunks at open.
  */
-const KEYWORDS = 'letter-folded-1';
+const KEYWORDS = 'letter-folded-porter-1';
 
 const FOLDED_FTS = `
 DROP TABLE IF EXISTS chunks_fts;
 CREATE VIEW IF NOT EXISTS chunk_texts AS SELECT c.id AS id, n.title AS title, c.heading AS heading, c.text AS text FROM chunks c JOIN notes n ON n.id = c.note_id;
-CREATE VIRTUAL TABLE chunks_fts USING fts5 (title, heading, text, content = 'chunk_texts', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE chunks_fts USING fts5 (title, heading, text, content = 'chunk_texts', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2');
 INSERT INTO chunks_fts (rowid, title, heading, text) SELECT id, nk_fold(title), nk_fold(heading), nk_fold(text) FROM chunk_texts;
 `;
 

@@ -30,7 +30,7 @@ export const hybridSearchOptions = z
     indexFile: z.string().regex(/^[\w.-]+$/, 'a file name').default('hybrid.db').describe('the index file inside the metadata folder'),
     embedder: embedderOption,
     minSimilarity: z.number().min(-1).max(1).default(DEFAULT_MIN_SIMILARITY).describe('cosine under which a passage is not taken as about the query'),
-    fusionKeywords: z.enum(['all', 'any']).default('all').describe("hybrid mode's keyword leg: every content word (all) or any (any)"),
+    fusionKeywords: z.enum(['all', 'any']).default('any').describe("hybrid mode's keyword leg for a question: any content word, passages with all of them first (any), or only passages with all of them (all)"),
     maxChunkChars: z.number().int().min(200).max(20_000).default(1_000).describe('longest passage embedded as one vector'),
     embedThreads: z
       .number()

@@ -38,6 +38,8 @@ export interface KeywordExpressions {
   match: string;
   /** A question of several words: passages matching this rank first. */
   every?: string;
+  /** A question of several words: each of its terms alone, for how much of it a passage holds. */
+  terms?: string[];
 }
 
 export function hasTerms(query: ParsedQuery): boolean {
@@ -49,7 +51,7 @@ function compile(query: ParsedQuery, d: Dialect): KeywordExpressions | undefined
   const asked = questionTerms(query);
   if (asked) {
     const terms = asked.map(d.term);
-    return { match: terms.join(d.or), ...(terms.length > 1 ? { every: terms.map((t) => `(${t})`).join(d.and) } : {}) };
+    return { match: terms.join(d.or), ...(terms.length > 1 ? { every: terms.map((t) => `(${t})`).join(d.and), terms } : {}) };
   }
   return { match: requiredGroups(query).map((group) => `(${group.map(d.term).join(d.or)})`).join(d.and) };
 }

@@ -2,17 +2,18 @@
  * How the hybrid index answers a SearchQuery. `keyword`: FTS5 over the chunks, bm25 with title ×
  * 10 and heading × 3, a note ranked by its best chunk. `semantic`: the query embedded once, a full
  * cosine scan of the chunk vectors, a note ranked by its best chunk, passages under
- * `minSimilarity` left out. `hybrid` (the default): both lists fused per note by Reciprocal Rank
- * Fusion (k = 60); the keyword leg requires every content word (decision 018: an OR leg let
- * incidental word hits outvote the vectors).
+ * `minSimilarity` left out. `hybrid` (the default): both lists fused per note by their scores,
+ * each divided by its leg's best, the keyword leg weighing 0.8 (toolkit/embedding/fusion.ts,
+ * decision 037); its keyword leg reads a question as the keyword mode does (any content word,
+ * passages holding every one first).
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { reciprocalRankFusion } from '../../toolkit/embedding/fusion.js';
+import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embedding/fusion.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';
 import { ftsExcluded, ftsExpressions, hasTerms, markableWords, parseQuery, semanticSentence, type KeywordExpressions, type ParsedQuery } from './keyword-query.js';
-import type { NoteRanking, VectorMatrix } from './vector-matrix.js';
+import type { VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {
   /** Cosine under which a passage is taken as not about the query (semantic and hybrid modes). */
@@ -25,10 +26,11 @@ export const DEFAULT_MIN_SIMILARITY = 0.25;
 
 export interface SearchState {
   db: Database.Database;
-  matrix: VectorMatrix;
   notes: ReadonlyMap<string, NoteRow>;
-  queryVectors: QueryVectors;
   tuning: SearchTuning;
+  /** Absent on a keyword-only index, which answers every query in `keyword` mode. */
+  matrix?: VectorMatrix;
+  queryVectors?: QueryVectors;
 }
 
 interface Ranked {
@@ -70,24 +72,34 @@ type Accept = ((id: string) => boolean) | undefined;
 const listed = (ranked: Ranked[]): Ranking => ({ total: ranked.length, page: (offset, limit) => ranked.slice(offset, offset + limit) });
 
 async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: Accept, end: number): Promise<Ranking> {
-  const mode = query.mode ?? 'hybrid';
+  const { matrix, queryVectors } = state;
+  const mode = matrix && queryVectors ? (query.mode ?? 'hybrid') : 'keyword';
   const expressions = ftsExpressions(parsed);
   // `fusionKeywords: all` keeps hybrid's keyword leg to passages holding every word of a question.
   const strict = mode === 'hybrid' && state.tuning.fusionKeywords === 'all' && expressions?.every !== undefined;
   const keywordLeg = strict ? { match: expressions.every! } : expressions;
   // Asked first: the model embeds the query on its thread while this one runs the keyword leg.
-  const vector = mode === 'keyword' ? undefined : state.queryVectors.of(semanticSentence(query.text));
+  const vector = mode === 'keyword' ? undefined : queryVectors!.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, keywordLeg, accept);
   if (vector === undefined) return listed(keyword);
-  const semantic = semanticRanking(state, await vector, accept);
+  const semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
   const semanticAt = (i: number): Ranked => ({ id: semantic.ids[i]!, score: semantic.scores[i]!, chunkId: semantic.chunkIds[i]! });
   if (mode === 'semantic') {
     return { total: semantic.ids.length, page: (offset, limit) => Array.from({ length: Math.max(0, Math.min(limit, semantic.ids.length - offset)) }, (_, i) => semanticAt(offset + i)) };
   }
   // The keyword leg comes first, so a note it holds takes its chunk from there: that chunk holds
   // the query's words, and its snippet shows why the note matched.
-  const fused = reciprocalRankFusion([keyword.map((r) => r.id), semantic.ids], end);
+  const depth = Math.max(FUSION_DEPTH, end);
+  const factors = termCoverage(state.db, keywordLeg?.terms, keyword.slice(0, depth));
+  const fused = scoreFusion(
+    [
+      { ids: keyword.map((r) => r.id), scores: keyword.map((r) => r.score), weight: KEYWORD_WEIGHT, ...(factors ? { factors } : {}) },
+      { ids: semantic.ids, scores: semantic.scores, weight: 1 - KEYWORD_WEIGHT },
+    ],
+    end,
+    depth,
+  );
   const ranked = fused.items.map((f) => ({ id: f.id, score: f.score, chunkId: f.list === 0 ? keyword[f.rank]!.chunkId : semantic.chunkIds[f.rank]! }));
   return { total: fused.total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
 }
@@ -98,37 +110,53 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
  */
 function keywordRanking(db: Database.Database, expressions: KeywordExpressions | undefined, accept: Accept): Ranked[] {
   if (expressions === undefined) return [];
-  type Row = { noteId: string; chunkId: number; score: number };
+  type Row = { noteId: string; chunkId: number; score: number; tier: number };
   const rows =
     expressions.every === undefined
       ? statement<[string], Row>(
           db,
-          `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
+          `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, 0 AS tier
              FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
              JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
         ).all(expressions.match)
       : statement<[string, string], Row>(
           db,
-          `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score
+          `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, f.tier AS tier
              FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score,
                      rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) AS tier
                    FROM chunks_fts WHERE chunks_fts MATCH ?) f
              JOIN chunks c ON c.id = f.rowid ORDER BY f.tier DESC, f.score, c.note_id`,
         ).all(expressions.every, expressions.match);
   const seen = new Set<string>();
-  const ranked: Ranked[] = [];
+  const ranked: Array<Ranked & { tier: number }> = [];
   for (const row of rows) {
     if (seen.has(row.noteId) || (accept && !accept(row.noteId))) continue;
     seen.add(row.noteId);
     // bm25 is lower-is-better; SearchHit.score is higher-is-better.
-    ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId });
+    ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId, tier: row.tier });
   }
-  return ranked;
+  // Notes whose passage holds every word are lifted above the rest, so scores keep the order.
+  let lowest = Infinity;
+  let highest = -Infinity;
+  for (const r of ranked) {
+    if (r.tier) lowest = Math.min(lowest, r.score);
+    else highest = Math.max(highest, r.score);
+  }
+  const lift = highest >= lowest ? highest - lowest + 1 : 0;
+  return ranked.map(({ tier, ...r }) => (tier ? { ...r, score: r.score + lift } : r));
 }
 
-function semanticRanking(state: SearchState, vector: Float32Array, accept: Accept): NoteRanking {
-  const minScore = state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
-  return state.matrix.rankNotes(vector, minScore, accept);
+/**
+ * For each ranked note, the share of a question's terms its passage holds (one lookup per term
+ * among those passages), or undefined for a query that is not a question of several words.
+ */
+function termCoverage(db: Database.Database, terms: readonly string[] | undefined, ranked: readonly Ranked[]): number[] | undefined {
+  if (!terms?.length || !ranked.length) return undefined;
+  const chunkIds = JSON.stringify(ranked.map((r) => r.chunkId));
+  const held = new Map<number, number>();
+  const holding = statement<[string, string], { id: number }>(db, 'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
+  for (const term of terms) for (const { id } of holding.all(term, chunkIds)) held.set(id, (held.get(id) ?? 0) + 1);
+  return ranked.map((r) => (held.get(r.chunkId!) ?? 0) / terms.length);
 }
 
 /** Every accepted note, most recently updated first (an empty text lists notes). */

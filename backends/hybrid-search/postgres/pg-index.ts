@@ -119,7 +119,7 @@ export class PgHybridIndex implements SearchIndex {
       schema: this.options.schema,
       embedQuery: (text: string) => this.queryVectors.of(text),
       minSimilarity: this.options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
-      fusionKeywords: this.options.fusionKeywords ?? 'all',
+      fusionKeywords: this.options.fusionKeywords ?? 'any',
       candidates: this.options.candidates ?? 200,
     };
     // A query the embedder cannot embed is answered by keyword, with a notice (decision 036).
@@ -189,7 +189,7 @@ export class PgHybridIndex implements SearchIndex {
       );
       await client.query(
         `INSERT INTO ${this.s}.chunks (note_id, seq, hash, heading, text, tsv)
-         SELECT n, q, h, hd, t, ${tsvectorOf('ft', 'fh', 'fx')}
+         SELECT n, q, h, hd, t, ${tsvectorOf(this.s, 'ft', 'fh', 'fx')}
          FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(n, q, h, hd, t, ft, fh, fx)`,
         [chunks.note, chunks.seq, chunks.hash, chunks.heading, chunks.text, chunks.title, chunks.fHeading, chunks.fText],
       );

@@ -7,18 +7,46 @@
  * re-embeds. `meta.keywords` records the folding the tsvectors were built with; chunks built
  * with another are re-keyed at open from their stored text, their vectors kept.
  */
-import { foldWords } from '../../../toolkit/text/fold-letters.js';
+import { foldWords } from '../../../kernel/fold-letters.js';
 import type { PgClient, PgPool } from './pg-driver.js';
 
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** What `meta.keywords` says the tsvectors hold. Absent: case and accents folded only (before letter folding). */
-const KEYWORDS = 'letter-folded-1';
+/**
+ * What `meta.keywords` says the tsvectors hold. Absent: case and accents folded only (before letter
+ * folding); `letter-folded-1`: folded words as they are (`simple`). Now stemmed (`tsConfig`), as the
+ * embedded engine stems with FTS5's porter (decision 037).
+ */
+const KEYWORDS = 'letter-folded-stemmed-1';
+
+/**
+ * The schema's text search configuration, of every tsvector and tsquery: `simple` with its words
+ * stemmed by Snowball's English stemmer and no stop-word list, so a passage keeps the length and
+ * the words that the embedded engine's porter tokenizer gives it (the kernel drops a question's
+ * stop words itself).
+ */
+export function tsConfig(s: string): string {
+  return `${s}.stemmed`;
+}
+
+async function ensureTsConfig(client: PgClient, schema: string, s: string): Promise<void> {
+  const found = await client.query(
+    'SELECT 1 FROM pg_ts_config c JOIN pg_namespace n ON n.oid = c.cfgnamespace WHERE n.nspname = $1 AND c.cfgname = $2',
+    [schema, 'stemmed'],
+  );
+  if (found.rows.length) return;
+  await client.query(`CREATE TEXT SEARCH DICTIONARY ${s}.english_stems (TEMPLATE = snowball, Language = english)`);
+  await client.query(`CREATE TEXT SEARCH CONFIGURATION ${tsConfig(s)} (COPY = simple)`);
+  await client.query(
+    `ALTER TEXT SEARCH CONFIGURATION ${tsConfig(s)} ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart WITH ${s}.english_stems`,
+  );
+}
 const REKEY_BATCH = 1_000;
 
 /** A chunk's tsvector from its folded title, heading and text (SQL expressions). */
-export function tsvectorOf(title: string, heading: string, text: string): string {
-  return `setweight(to_tsvector('simple', ${title}), 'A') || setweight(to_tsvector('simple', ${heading}), 'B') || setweight(to_tsvector('simple', ${text}), 'D')`;
+export function tsvectorOf(s: string, title: string, heading: string, text: string): string {
+  const v = (sql: string) => `to_tsvector('${tsConfig(s)}', ${sql})`;
+  return `setweight(${v(title)}, 'A') || setweight(${v(heading)}, 'B') || setweight(${v(text)}, 'D')`;
 }
 
 /** A chunk's title, heading and text as its tsvector is built from them. */
@@ -52,6 +80,7 @@ export async function ensureSchema(pool: PgPool, schema: string, embedderKey: st
       await client.query(`DELETE FROM ${s}.notes`);
       await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('embedder', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [embedderKey]);
     }
+    await ensureTsConfig(client, schema, s);
     if ((await client.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'keywords'`)).rows[0]?.value !== KEYWORDS) {
       await rekeyChunks(client, s);
       await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('keywords', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [KEYWORDS]);
@@ -79,7 +108,7 @@ async function rekeyChunks(client: PgClient, s: string): Promise<void> {
     if (rows.length === 0) return;
     const folded = rows.map((r) => tsvectorTexts(r.title, r.heading, r.text));
     await client.query(
-      `UPDATE ${s}.chunks c SET tsv = ${tsvectorOf('u.ft', 'u.fh', 'u.fx')}
+      `UPDATE ${s}.chunks c SET tsv = ${tsvectorOf(s, 'u.ft', 'u.fh', 'u.fx')}
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(id, ft, fh, fx) WHERE c.id = u.id`,
       [rows.map((r) => r.id), folded.map((f) => f[0]), folded.map((f) => f[1]), folded.map((f) => f[2])],
     );

@@ -4,14 +4,15 @@
  * best chunk's `ts_rank` (title × 10, heading × 3, text × 1; divided by 1 + log of the passage's
  * length, as bm25 favours the shorter of two passages with the word); `semantic` by their best chunk's
  * cosine among the `candidates` nearest passages (pgvector HNSW), under `minSimilarity` left
- * out; `hybrid` fuses both per note by Reciprocal Rank Fusion (k = RRF_K), equal scores to the
- * keyword list, its keyword leg joined as `fusionKeywords` says.
+ * out; `hybrid` fuses both per note by their scores, each divided by its leg's best, the keyword
+ * leg weighing KEYWORD_WEIGHT (toolkit/embedding/fusion.ts), equal scores to the keyword list.
+ * Words are stemmed by the schema's own configuration (pg-schema.ts `tsConfig`).
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/index.js';
-import { RRF_K } from '../../../toolkit/embedding/fusion.js';
+import { FUSION_DEPTH, KEYWORD_WEIGHT } from '../../../toolkit/embedding/fusion.js';
 import { hasTerms, markableWords, parseQuery, semanticSentence, tsExcluded, tsExpressions } from '../keyword-query.js';
 import type { PgPool } from './pg-driver.js';
-import { vectorLiteral } from './pg-schema.js';
+import { tsConfig, vectorLiteral } from './pg-schema.js';
 import { markedSnippet } from './snippet.js';
 
 export interface PgSearchState {
@@ -50,7 +51,7 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
   const excluded = tsExcluded(parsed);
   const accept = (alias: string, type = (typeParam ??= p.add(query.type ?? null))) =>
     `(${type}::text IS NULL OR ${alias}.type = ${type})` +
-    (excluded === undefined ? '' : ` AND NOT EXISTS (SELECT 1 FROM ${s}.chunks x WHERE x.note_id = ${alias}.id AND x.tsv @@ to_tsquery('simple', ${p.add(excluded)}))`);
+    (excluded === undefined ? '' : ` AND NOT EXISTS (SELECT 1 FROM ${s}.chunks x WHERE x.note_id = ${alias}.id AND x.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(excluded)}))`);
   // Without a filter the notes table has nothing to say: joining it cost a scan of every note.
   const filtered = query.type !== undefined || excluded !== undefined;
   const noteFilter = (alias: string, noteId: string) => (filtered ? `JOIN ${s}.notes ${alias} ON ${alias}.id = ${noteId}` : '');
@@ -73,14 +74,21 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
       const strict = mode === 'hybrid' && state.fusionKeywords === 'all' && expressions.every !== undefined;
       const kq = p.add(strict ? expressions.every : expressions.match);
       // A question's passages holding every word rank first, as in the embedded engine.
-      const tier = expressions.every !== undefined && !strict ? `(c.tsv @@ to_tsquery('simple', ${p.add(expressions.every)}))::int` : '0';
+      const tier = expressions.every !== undefined && !strict ? `(c.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(expressions.every)}))::int` : '0';
+      // The share of a question's terms the passage holds: the keyword leg's factor in the fusion.
+      const terms = strict ? undefined : expressions.terms;
+      const coverage = terms ? `(${terms.map((t) => `(c.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(t)}))::int`).join(' + ')})::float8 / ${terms.length}` : '1';
       ctes.push(`kw AS (
-        SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ${tier} AS tier,
-          ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('simple', ${kq}), 1) AS score
+        SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ${tier} AS tier, ${coverage} AS coverage,
+          ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('${tsConfig(s)}', ${kq}), 1) AS score
         FROM ${s}.chunks c ${noteFilter('n', 'c.note_id')}
-        WHERE c.tsv @@ to_tsquery('simple', ${kq})${where('n')}
+        WHERE c.tsv @@ to_tsquery('${tsConfig(s)}', ${kq})${where('n')}
         ORDER BY c.note_id, tier DESC, score DESC, c.id)`);
-      ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY tier DESC, score DESC, note_id) AS rank FROM kw)`);
+      // Notes whose passage holds every word are lifted above the rest, so scores keep the order (as search.ts does).
+      ctes.push(`kw_lift AS (SELECT CASE WHEN max(score) FILTER (WHERE tier = 0) >= min(score) FILTER (WHERE tier = 1)
+        THEN max(score) FILTER (WHERE tier = 0) - min(score) FILTER (WHERE tier = 1) + 1 ELSE 0 END AS lift FROM kw)`);
+      ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score + tier * (SELECT lift FROM kw_lift) AS score, coverage,
+        row_number() OVER (ORDER BY tier DESC, score DESC, note_id) AS rank FROM kw)`);
       legs.push('kw_ranked');
     }
     if (mode !== 'keyword') {
@@ -93,17 +101,22 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
         FROM near JOIN ${s}.chunks c ON c.hash = near.hash ${noteFilter('n', 'c.note_id')}
         WHERE near.score >= ${p.add(state.minSimilarity)}${where('n')}
         ORDER BY c.note_id, near.score DESC, c.id)`);
-      ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
+      ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, 1 AS coverage, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
       legs.push('sem_ranked');
     }
     if (legs.length === 2) {
-      const k = p.add(RRF_K);
-      // RRF as toolkit/embedding/fusion.ts computes it; the keyword leg's chunk gives the snippet.
+      const weight = p.add(KEYWORD_WEIGHT);
+      const depth = p.add(Math.max(FUSION_DEPTH, (query.offset ?? 0) + query.limit));
+      // Each leg's score divided by its best, weighted, as toolkit/embedding/fusion.ts computes it;
+      // the keyword leg's chunk gives the snippet.
+      const share = (alias: string, best: string, w: string) =>
+        `coalesce(CASE WHEN ${alias}.rank <= ${depth} THEN ${w} * ${alias}.coverage * greatest(${alias}.score, 0) / nullif(${best}, 0) END, 0)`;
       ctes.push(`ranked AS (
         SELECT coalesce(k.note_id, m.note_id) AS note_id, coalesce(k.chunk_id, m.chunk_id) AS chunk_id,
-          coalesce(1.0 / (${k} + k.rank), 0) + coalesce(1.0 / (${k} + m.rank), 0) AS score,
+          ${share('k', 'kb.best', `${weight}::float8`)} + ${share('m', 'mb.best', `(1 - ${weight}::float8)`)} AS score,
           CASE WHEN k.rank IS NULL THEN 1 ELSE 0 END AS list, coalesce(k.rank, m.rank) AS rank
-        FROM kw_ranked k FULL JOIN sem_ranked m ON m.note_id = k.note_id)`);
+        FROM (kw_ranked k FULL JOIN sem_ranked m ON m.note_id = k.note_id)
+          CROSS JOIN (SELECT max(score) AS best FROM kw_ranked) kb CROSS JOIN (SELECT max(score) AS best FROM sem_ranked) mb)`);
     } else {
       ctes.push(`ranked AS (SELECT note_id, chunk_id, score, 0 AS list, rank FROM ${legs[0]})`);
     }

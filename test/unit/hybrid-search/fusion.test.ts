@@ -2,30 +2,43 @@
 import { describe, expect, it } from 'vitest';
 import { ftsExpressions, parseQuery } from '../../../backends/hybrid-search/keyword-query.js';
 import { chunkNote } from '../../../toolkit/embedding/chunks.js';
-import { reciprocalRankFusion } from '../../../toolkit/embedding/fusion.js';
+import { scoreFusion } from '../../../toolkit/embedding/fusion.js';
 import { rng } from '../../support/generate-vault.js';
 
-describe('reciprocalRankFusion', () => {
-  it('sums 1/(60 + rank) over the lists; a tie goes to the earlier list', () => {
-    const fused = reciprocalRankFusion([
-      ['a', 'b'],
-      ['c', 'b'],
+describe('scoreFusion', () => {
+  it("adds each list's scores divided by its best, weighted; a tie goes to the earlier list", () => {
+    const fused = scoreFusion([
+      { ids: ['a', 'b'], scores: [10, 5], weight: 0.8 },
+      { ids: ['c', 'b'], scores: [0.9, 0.45], weight: 0.2 },
     ]).items;
-    expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c']);
-    expect(fused[0]!.score).toBeCloseTo(2 / 62);
-    expect(fused[1]!.score).toBeCloseTo(1 / 61);
+    expect(fused.map((f) => f.id)).toEqual(['a', 'b', 'c']);
+    expect(fused[0]!.score).toBeCloseTo(0.8);
+    expect(fused[1]!.score).toBeCloseTo(0.4 + 0.1);
+    expect(fused[2]!.score).toBeCloseTo(0.2);
+    const tie = scoreFusion([
+      { ids: ['x'], scores: [2], weight: 0.5 },
+      { ids: ['y'], scores: [3], weight: 0.5 },
+    ]).items;
+    expect(tie.map((f) => f.id)).toEqual(['x', 'y']);
+  });
+
+  it('a note past a list\'s depth earns nothing from it but still counts', () => {
+    const fused = scoreFusion([{ ids: ['a', 'b', 'c'], scores: [3, 2, 1], weight: 1 }], Infinity, 2);
+    expect(fused.items.map((f) => [f.id, f.score])).toEqual([['a', 1], ['b', 2 / 3], ['c', 0]]);
+    expect(fused.total).toBe(3);
   });
 
   it('a top of n is the first n of the whole order, and the total counts every id', () => {
     const next = rng(9);
     const ids = Array.from({ length: 3_000 }, (_, i) => `n${i}`);
     const shuffled = () => [...ids].sort(() => next() - 0.5).slice(0, 1_000 + Math.floor(next() * 2_000));
+    const scored = (list: string[], weight: number) => ({ ids: list, scores: list.map((_, i) => list.length - i), weight });
     for (let round = 0; round < 5; round++) {
-      const lists = [shuffled().slice(0, 300), shuffled()];
-      const whole = reciprocalRankFusion(lists);
-      expect(whole.total).toBe(new Set(lists.flat()).size);
+      const lists = [scored(shuffled().slice(0, 300), 0.8), scored(shuffled(), 0.2)];
+      const whole = scoreFusion(lists, Infinity, 3_000);
+      expect(whole.total).toBe(new Set(lists.flatMap((l) => l.ids)).size);
       for (const top of [1, 10, 60, 250]) {
-        const part = reciprocalRankFusion(lists, top);
+        const part = scoreFusion(lists, top, 3_000);
         expect(part.total).toBe(whole.total);
         expect(part.items).toEqual(whole.items.slice(0, top));
       }
@@ -60,6 +73,7 @@ describe('keyword query', () => {
     expect(ftsExpressions(parseQuery('How do I bake sourdough bread?'))).toEqual({
       match: '"bake" OR "sourdough" OR "bread"',
       every: '("bake") AND ("sourdough") AND ("bread")',
+      terms: ['"bake"', '"sourdough"', '"bread"'],
     });
   });
 });

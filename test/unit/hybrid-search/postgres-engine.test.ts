@@ -11,7 +11,6 @@ import { PgHybridIndex } from '../../../backends/hybrid-search/postgres/pg-index
 import type { ReconcileSource, SearchIndex, SearchMode } from '../../../kernel/backend.js';
 import type { Note, NoteSummary } from '../../../kernel/note.js';
 import type { Embedder } from '../../../toolkit/embedding/embedder.js';
-import { reciprocalRankFusion } from '../../../toolkit/embedding/fusion.js';
 import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 import { dropSchema, freshSchema, PG_URL, postgresUnavailable } from '../../support/postgres.js';
 
@@ -78,13 +77,6 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
     }
     expect(await ids(pg, 'harbour', 'hybrid', { type: 'journal' })).toEqual(['c']);
     expect(await ids(pg, '', 'hybrid')).toEqual(await ids(embedded, '', 'hybrid'));
-  });
-
-  it("fuses in SQL exactly as the toolkit's RRF fuses the two legs", async () => {
-    for (const text of ['harbour ferry', 'island ferry bread', 'harbour']) {
-      const fused = reciprocalRankFusion([await ids(pg, text, 'keyword'), await ids(pg, text, 'semantic')]).items.map((f) => f.id);
-      expect(await ids(pg, text, 'hybrid'), text).toEqual(fused);
-    }
   });
 
   it('marks the query words in the passage as written', async () => {
