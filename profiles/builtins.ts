@@ -34,6 +34,7 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     'fs-sqlite': async () => (await import('../backends/fs-sqlite/index.js')).fsSqliteBackend,
     'markdown-git': async () => (await import('../backends/markdown-git/index.js')).markdownGitBackend,
     'hybrid-search': async () => (await import('../backends/hybrid-search/index.js')).hybridSearchBackend,
+    'keyword-search': async () => (await import('../backends/hybrid-search/keyword-search.js')).keywordSearchBackend,
     simplenote: async () => (await import('../backends/simplenote/index.js')).simplenoteBackend,
   },
 };

@@ -6,6 +6,7 @@ import type { Catalogue } from '../kernel/kernel.js';
 import { fsSqliteBackend } from '../backends/fs-sqlite/index.js';
 import { markdownGitBackend } from '../backends/markdown-git/index.js';
 import { hybridSearchBackend } from '../backends/hybrid-search/index.js';
+import { keywordSearchBackend } from '../backends/hybrid-search/keyword-search.js';
 import { simplenoteBackend } from '../backends/simplenote/index.js';
 import { noteTypesPlugin } from '../plugins/note-types/index.js';
 import { notesPlugin } from '../plugins/notes/index.js';
@@ -30,6 +31,6 @@ import { obsidianProfile } from './obsidian/index.js';
 
 export const builtinCatalogue: Catalogue = {
   plugins: [vaultsPlugin, noteTypesPlugin, notesPlugin, vaultConfigPlugin, schemaPlugin, cardWorkflowPlugin, linksPlugin, tagsPlugin, searchPlugin, memoryPlugin, migrationPlugin, simplenoteToolsPlugin, obsidianToolsPlugin, agentPreferencesPlugin, journalPlugin],
-  backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend],
+  backends: [fsSqliteBackend, markdownGitBackend, simplenoteBackend, hybridSearchBackend, keywordSearchBackend],
   profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile, obsidianProfile],
 };

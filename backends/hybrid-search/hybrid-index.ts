@@ -21,7 +21,8 @@ import { VectorMatrix } from './vector-matrix.js';
 export interface HybridIndexOptions extends SearchTuning {
   /** The SQLite file, or `:memory:`. */
   file: string;
-  embedder: Embedder;
+  /** Without one the index is keyword-only (the `keyword-search` backend): nothing is embedded. */
+  embedder?: Embedder;
   maxChunkChars?: number;
   logger?: Logger;
   /** Passages per embed call in the background. */
@@ -44,11 +45,16 @@ export interface HybridIndexStats {
 /** Changed notes read and stored in one transaction during reconcile. */
 const RECONCILE_GROUP = 64;
 
+/** What searching by meaning holds: the vectors, the queue that makes them, the query's vectors. */
+interface Meaning {
+  matrix: VectorMatrix;
+  queue: EmbedQueue;
+  queryVectors: QueryVectors;
+}
+
 export class HybridSearchIndex implements SearchIndex {
   private readonly db: Database.Database;
-  private readonly matrix: VectorMatrix;
-  private readonly queue: EmbedQueue;
-  private readonly queryVectors: QueryVectors;
+  private readonly meaning: Meaning | undefined;
   private readonly notes = new Map<string, NoteRow>();
   private tail: Promise<unknown> = Promise.resolve();
   private chunkCount = 0;
@@ -56,28 +62,33 @@ export class HybridSearchIndex implements SearchIndex {
 
   constructor(private readonly options: HybridIndexOptions) {
     const { embedder } = options;
-    this.db = openIndexDb(options.file, `${embedder.id}/${embedder.dim}`);
-    this.matrix = new VectorMatrix(embedder.dim);
-    this.queryVectors = new QueryVectors(embedder);
-    this.queue = new EmbedQueue({
-      embedder,
-      onVectors: (hashes, vectors) => this.storeVectors(hashes, vectors),
-      ...(options.logger ? { logger: options.logger } : {}),
-      ...(options.embedBatch ? { batchSize: options.embedBatch } : {}),
-    });
+    this.db = openIndexDb(options.file, embedder ? `${embedder.id}/${embedder.dim}` : 'none');
     for (const row of this.db.prepare<[], NoteRow>('SELECT id, title, type, updated, content_hash FROM notes').all()) this.notes.set(row.id, row);
     this.chunkCount = this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks').get()!.n;
+    this.meaning = embedder && this.openMeaning(embedder);
+  }
+
+  private openMeaning(embedder: Embedder): Meaning {
+    const matrix = new VectorMatrix(embedder.dim);
+    const queue = new EmbedQueue({
+      embedder,
+      onVectors: (hashes, vectors) => this.storeVectors(hashes, vectors),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
+      ...(this.options.embedBatch ? { batchSize: this.options.embedBatch } : {}),
+    });
     const vectors = this.db.prepare<[], { id: number; note_id: string; vector: Buffer }>('SELECT c.id, c.note_id, v.vector FROM chunks c JOIN vectors v ON v.hash = c.hash');
-    for (const row of vectors.iterate()) this.matrix.add(row.id, row.note_id, blobToVector(row.vector));
+    for (const row of vectors.iterate()) matrix.add(row.id, row.note_id, blobToVector(row.vector));
     // Passages stored by a run that ended before their vectors were made: embed them now.
     const missing = this.db.prepare<[], { hash: string; title: string; heading: string; text: string }>(
       'SELECT c.hash, n.title, c.heading, c.text FROM chunks c JOIN notes n ON n.id = c.note_id WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.hash)',
     );
-    for (const row of missing.iterate()) this.queue.add(row.hash, embeddedText(row.title, row.heading, row.text), false);
+    for (const row of missing.iterate()) queue.add(row.hash, embeddedText(row.title, row.heading, row.text), false);
+    return { matrix, queue, queryVectors: new QueryVectors(embedder) };
   }
 
   stats(): HybridIndexStats {
-    return { notes: this.notes.size, chunks: this.chunkCount, vectors: this.matrix.size, embedded: this.queue.embedded, pending: this.queue.pending };
+    const m = this.meaning;
+    return { notes: this.notes.size, chunks: this.chunkCount, vectors: m?.matrix.size ?? 0, embedded: m?.queue.embedded ?? 0, pending: m?.queue.pending ?? 0 };
   }
 
   upsert(note: Note): Promise<void> {
@@ -115,28 +126,30 @@ export class HybridSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchPage> {
+    const m = this.meaning;
+    const state = { db: this.db, notes: this.notes, tuning: this.options, ...(m ? { matrix: m.matrix, queryVectors: m.queryVectors } : {}) };
+    if (m === undefined) return searchIndex(state, { ...query, mode: 'keyword' });
     const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
     // A note just written is found by meaning too: its few passages go first in the queue.
-    if (byMeaning) await this.queue.urgentDone(this.options.vectorWaitMs ?? 2_000);
-    const state = { db: this.db, matrix: this.matrix, notes: this.notes, queryVectors: this.queryVectors, tuning: this.options };
+    if (byMeaning) await m.queue.urgentDone(this.options.vectorWaitMs ?? 2_000);
     // A query the embedder cannot embed is answered by keyword, with a notice (decision 036).
     const { page, embedderDown } = await searchOrKeywords(query, (q) => searchIndex(state, q));
     if (embedderDown !== undefined) return { ...page, notice: embedderDownNotice(embedderDown) };
-    const ready = this.matrix.size;
+    const ready = m.matrix.size;
     if (!byMeaning || ready >= this.chunkCount) return page;
-    return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount, this.queue.failure) };
+    return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount, m.queue.failure) };
   }
 
-  finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
-    return this.queue.finish(progress);
+  async finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
+    return this.meaning ? this.meaning.queue.finish(progress) : { done: 0, ms: 0 };
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.queue.close();
+    this.meaning?.queue.close();
     await this.tail.catch(() => undefined);
     if (this.db.open) this.db.close();
-    await this.options.embedder.close?.();
+    await this.options.embedder?.close?.();
   }
 
   /** Stores each note's passages and keywords; passages whose text has a vector get it now, the rest are queued. */
@@ -164,6 +177,7 @@ export class HybridSearchIndex implements SearchIndex {
           const id = Number(insertChunk.run(note.id, seq, passage.hash, passage.heading, passage.text).lastInsertRowid);
           insertFts.run(id, ...ftsValues(note.title, passage.heading, passage.text));
           const vector = cached.get(passage.hash);
+          if (!this.meaning) return;
           if (vector) {
             keepVector.run(passage.hash, vectorToBlob(vector));
             added.push({ id, noteId: note.id, vector });
@@ -172,17 +186,13 @@ export class HybridSearchIndex implements SearchIndex {
       }
     })();
     // Memory (the matrix, the note map, the queue) follows only a committed transaction.
-    for (const { id, hash } of dropped) {
-      this.matrix.delete(id);
-      this.chunkCount -= 1;
-      if (!this.hashInUse(hash)) this.queue.forget(hash);
-    }
+    for (const { id, hash } of dropped) this.dropChunk(id, hash);
     for (const { note, passages } of planned) {
       this.notes.set(note.id, { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash });
       this.chunkCount += passages.length;
     }
-    for (const { id, noteId, vector } of added) this.matrix.add(id, noteId, vector);
-    for (const passage of queued) this.queue.add(passage.hash, passage.embedded, urgent);
+    for (const { id, noteId, vector } of added) this.meaning?.matrix.add(id, noteId, vector);
+    for (const passage of queued) this.meaning?.queue.add(passage.hash, passage.embedded, urgent);
   }
 
   /** A finished batch: kept for every passage that still holds its text; one edited away meanwhile is dropped. */
@@ -199,17 +209,20 @@ export class HybridSearchIndex implements SearchIndex {
         for (const row of rows) added.push({ id: row.id, noteId: row.note_id, vector: vectors[i]! });
       });
     })();
-    for (const { id, noteId, vector } of added) this.matrix.add(id, noteId, vector);
+    for (const { id, noteId, vector } of added) this.meaning?.matrix.add(id, noteId, vector);
   }
 
   private unindex(id: string): void {
     const dropped = this.db.transaction(() => this.forget(id))();
-    for (const { id: chunkId, hash } of dropped) {
-      this.matrix.delete(chunkId);
-      this.chunkCount -= 1;
-      if (!this.hashInUse(hash)) this.queue.forget(hash);
-    }
+    for (const { id: chunkId, hash } of dropped) this.dropChunk(chunkId, hash);
     this.notes.delete(id);
+  }
+
+  private dropChunk(id: number, hash: string): void {
+    this.chunkCount -= 1;
+    if (!this.meaning) return;
+    this.meaning.matrix.delete(id);
+    if (!this.hashInUse(hash)) this.meaning.queue.forget(hash);
   }
 
   private hashInUse(hash: string): boolean {

@@ -6,6 +6,7 @@
 import { silentLogger } from '../../kernel/logger.js';
 import { fsSqliteBackend, fsSqliteOptions } from '../../backends/fs-sqlite/index.js';
 import { hybridSearchBackend, hybridSearchOptions } from '../../backends/hybrid-search/index.js';
+import { keywordSearchBackend, keywordSearchOptions } from '../../backends/hybrid-search/keyword-search.js';
 import { removeDir, tempDir } from '../support/temp.js';
 import { describeSearchIndexContract } from './search-index.contract.js';
 
@@ -30,3 +31,21 @@ async function openBeside(withFolder: boolean) {
 describeSearchIndexContract('hybrid-search as the search index of an fs-sqlite store', () => openBeside(true));
 
 describeSearchIndexContract('hybrid-search in memory (no folder) beside an fs-sqlite store', () => openBeside(false));
+
+describeSearchIndexContract('keyword-search (hybrid-search without a model) beside an fs-sqlite store', async () => {
+  const root = await tempDir();
+  const logger = silentLogger();
+  const storage = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger, readOnly: false });
+  const keywords = await keywordSearchBackend.create({ folder: root, options: keywordSearchOptions.parse({}), logger, readOnly: false });
+  return {
+    store: storage.store!,
+    search: keywords.search!,
+    capabilities: keywordSearchBackend.capabilities,
+    async close() {
+      await keywords.search?.close();
+      await storage.search?.close();
+      await storage.store?.close();
+      await removeDir(root);
+    },
+  };
+});

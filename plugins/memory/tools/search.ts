@@ -6,9 +6,9 @@ import { entryListItemOutput, entryViewOutput } from '../view.js';
 
 export const memorySearch = defineTool({
   name: 'memory_search',
-  description: 'Full-text search over memory titles and bodies: every word must appear (case and accents ignored). Best matches first, at most 50, each with a snippet.',
-  input: z.object({ query: z.string().min(1).describe('words to find, e.g. "igor design"') }),
+  description: 'Search memory titles and bodies by words or a question: entries holding every word first, then those holding some (case and accents ignored; "phrase", prefix*, -exclude, a OR b). Best matches first, at most 50, each with a snippet.',
+  input: z.object({ query: z.string().min(1).describe('words or a question, e.g. "igor design" or "what did Igor decide about the design?"') }),
   output: z.object({ result: z.array(z.object({ ...entryListItemOutput, score: z.number(), snippet: z.string() })) }),
   annotations: { title: 'Search memories', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (args, ctx) => searchEntries(ctx.notes, ctx.tryResolve(SEARCH_INDEX), args.query),
+  handler: (args, ctx) => searchEntries(ctx.notes, ctx.tryResolve(SEARCH_INDEX), ctx.vault.storageBackend, args.query),
 });

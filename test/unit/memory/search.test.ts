@@ -1,8 +1,8 @@
 /**
- * memory_search without a search index (the agent-memory profile's default): entries read once
- * are matched from their folded bodies kept at the hash they were read at, so the answers must
- * follow every change — through a tool, and made to the file outside the server (seen by the
- * store's watch, as a served vault has it) — and never show what an entry said before.
+ * memory_search through the profile's keyword-search index: the answers must follow every change
+ * — through a tool, and made to the file outside the server (seen by the store's watch, as a
+ * served vault has it) — and never show what an entry said before; a question finds entries
+ * holding any of its words, those holding all of them first.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -44,7 +44,28 @@ async function memory(): Promise<TestKernel> {
 
 const search = async (t: TestKernel, query: string): Promise<Hit[]> => (await t.vault.call('memory_search', { query })) as Hit[];
 
-describe('memory_search over entries read before', () => {
+describe('memory_search', () => {
+  it('answers a question: entries holding every word first, then those holding some', async () => {
+    const t = await memory();
+    await t.vault.call('memory_capture', { title: 'Weir survey', body: 'Twelve herons tallied at dawn.' });
+    await t.vault.call('memory_capture', { title: 'Heron roost by the weir', body: 'Herons roost here in winter; the dawn count was twelve.' });
+    await t.vault.call('memory_capture', { title: 'Unrelated', body: 'Nothing about birds.' });
+    // "tallied" is in one entry only: it holds every word and comes first, though the other names the weir and herons in its title.
+    const hits = await search(t, 'Were herons tallied at the weir at dawn?');
+    expect(hits.map((h) => h.title)).toEqual(['Weir survey', 'Heron roost by the weir']);
+    expect(hits[0]?.snippet).toMatch(/<mark>/);
+  });
+
+  it('says what is missing when the config drops the search backend', async () => {
+    const root = await tempDir('nk-memory-search-');
+    const kernel = await createKernel({ profile: 'agent-memory', config: { search: false }, logger: silentLogger() });
+    open.push({ vault: undefined as never, root, close: async () => (await kernel.close(), await removeDir(root)) });
+    const vault = await kernel.openVault(root);
+    await expect(vault.call('memory_search', { query: 'herons' })).rejects.toMatchObject({ code: 'capability_missing', details: { capability: 'full-text', backend: 'markdown-git' } });
+  });
+});
+
+describe('memory_search over entries changed', () => {
   it('follows a change made through a tool and one made to the file outside the server', async () => {
     const t = await memory();
     const heron = (await t.vault.call('memory_capture', { title: 'Heron roost', body: 'Dawn count: twelve herons by the weir.' })) as { id: string };
@@ -53,7 +74,7 @@ describe('memory_search over entries read before', () => {
 
     const read = (await t.vault.call('memory_read', { id: heron.id })) as { contentHash: string };
     await t.vault.call('memory_update', { id: heron.id, contentHash: read.contentHash, body: 'Dawn count: nine egrets by the weir.' });
-    expect((await search(t, 'herons')).map((h) => h.title)).toEqual(['Kestrel']);
+    expect(await search(t, 'twelve')).toEqual([]);
     expect((await search(t, 'egrets')).map((h) => h.title)).toEqual(['Heron roost']);
 
     // Outside the server: the entry's file rewritten in place.
@@ -66,7 +87,8 @@ describe('memory_search over entries read before', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(titles).toEqual(['Kestrel']);
-    expect(await search(t, 'herons')).toEqual([]);
+    // Only the other entry's title names herons now (stemmed: `heron`, `herons`).
+    expect((await search(t, 'herons')).map((h) => h.title)).toEqual(['Heron roost']);
     const [hit] = await search(t, 'wren');
     expect(hit?.snippet).toContain('<mark>wren</mark>');
   });
