@@ -1,21 +1,29 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
+import { parseQuery, queryWords, questionTerms, requiredGroups } from '../../../kernel/query.js';
+import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, type CardWorkflow } from '../workflow.js';
 import { num, str } from '../../../kernel/tool-output.js';
 
+/** Cards a query returns at most. */
+const MAX_CARDS = 50;
+
 /**
  * Not in seed 001, which could save a card but never show it again: the saved cards in the
- * output directory, found by words of their filename or first heading, and one card read whole.
- * Reads files directly, so it works whether or not the profile's storage indexes that folder.
+ * output directory, and one card read whole. A query goes through the vault's search index as
+ * every search does (docs/search-syntax.md: a question finds cards holding any of its words,
+ * those holding every one first), then cards whose filename holds every word; without an index,
+ * by filename and first heading alone. The listing reads the folder, so it works whether or not
+ * the profile's storage indexes it.
  */
 export function findCardsTool(wf: CardWorkflow) {
   return defineTool({
     name: 'find_cards',
-    description: 'Find saved cards by words of their filename or title (all cards when query is empty), or read one whole card by filename.',
+    description: 'Find saved cards by words or a question (best matches first; all cards when query is empty), or read one whole card by filename.',
     input: z.object({
-      query: z.string().max(500).optional().describe('words that must all appear in the filename or the first heading, e.g. "stateless design"'),
+      query: z.string().max(500).optional().describe('words or a question, e.g. "stateless design" or "how do tools chain without state?"'),
       filename: z.string().max(300).optional().describe('read this card whole, e.g. "20251021-Stateless-Tool-Chain-Design.md"'),
     }),
     output: z.object({ cards: z.array(z.object({ filename: str, title: str })).optional(), count: num.optional(), filename: str.optional(), path: str.optional(), content: str.optional() }),
@@ -31,18 +39,38 @@ export function findCardsTool(wf: CardWorkflow) {
         if (text === undefined) throw new NotFoundError(`No saved card "${name}" in ${dir || 'the vault root'}; find_cards without filename lists them.`, { filename: name });
         return { filename: name, path: files.resolve(rel(name)), content: text };
       }
-      const words = (args.query ?? '').toLowerCase().split(/\s+/u).filter(Boolean);
+      const query = parseQuery(args.query ?? '');
+      const words = (questionTerms(query) ?? requiredGroups(query).flat()).flatMap((t) => t.words);
       // The files API refuses the root itself as a path; the root is where cards go by default.
       const absolute = dir ? files.resolve(dir) : files.root;
-      const entries = (await fs.readdir(absolute, { withFileTypes: true }).catch(() => [])).map((e) => ({ name: e.name, isDirectory: !e.isFile() }));
-      const cards = [];
-      for (const entry of entries.filter((e) => !e.isDirectory && e.name.endsWith('.md'))) {
-        const text = (await files.readText(rel(entry.name))) ?? '';
-        const title = /^#\s+(.+)$/mu.exec(text)?.[1]?.trim() ?? entry.name.replace(/\.md$/u, '');
-        const haystack = `${entry.name} ${title}`.toLowerCase();
-        if (words.every((w) => haystack.includes(w))) cards.push({ filename: entry.name, title });
+      const entries = (await fs.readdir(absolute, { withFileTypes: true }).catch(() => [])).filter((e) => e.isFile() && e.name.endsWith('.md'));
+      const titleOf = async (name: string) => {
+        const text = (await files.readText(rel(name))) ?? '';
+        return /^#\s+(.+)$/mu.exec(text)?.[1]?.trim() ?? name.replace(/\.md$/u, '');
+      };
+      const cards: Array<{ filename: string; title: string }> = [];
+      const index = words.length ? ctx.tryResolve(SEARCH_INDEX) : undefined;
+      if (index) {
+        const inFolder = new Set(entries.map((e) => rel(e.name)));
+        for (const hit of (await index.search({ text: args.query ?? '', limit: MAX_CARDS * 4 })).hits) {
+          if (!inFolder.has(hit.id) || cards.length >= MAX_CARDS) continue;
+          const filename = hit.id.slice(hit.id.lastIndexOf('/') + 1);
+          cards.push({ filename, title: hit.note?.title ?? (await titleOf(filename)) });
+        }
       }
-      cards.sort((a, b) => b.filename.localeCompare(a.filename));
+      const found = new Set(cards.map((c) => c.filename));
+      const named = [];
+      for (const entry of entries) {
+        if (found.has(entry.name)) continue;
+        const inName = new Set(queryWords(entry.name));
+        // With an index the content was searched already: only the filename is left to match.
+        if (index && !words.every((w) => inName.has(w))) continue;
+        const title = await titleOf(entry.name);
+        const inTitle = new Set(queryWords(title));
+        if (words.every((w) => inName.has(w) || inTitle.has(w))) named.push({ filename: entry.name, title });
+      }
+      named.sort((a, b) => b.filename.localeCompare(a.filename));
+      cards.push(...named.slice(0, Math.max(0, (words.length ? MAX_CARDS : Infinity) - cards.length)));
       return { cards, count: cards.length };
     },
   });
