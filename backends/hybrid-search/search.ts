@@ -13,7 +13,7 @@ import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embeddi
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';
 import { ftsExcluded, ftsExpressions, hasTerms, markableWords, parseQuery, semanticSentence, type KeywordExpressions, type ParsedQuery } from './keyword-query.js';
-import type { VectorMatrix } from './vector-matrix.js';
+import type { NoteRanking, VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {
   /** Cosine under which a passage is taken as not about the query (semantic and hybrid modes). */
@@ -83,13 +83,17 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, keywordLeg, accept);
   if (vector === undefined) return listed(keyword);
-  const semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
+  let semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
   const semanticAt = (i: number): Ranked => ({ id: semantic.ids[i]!, score: semantic.scores[i]!, chunkId: semantic.chunkIds[i]! });
   if (mode === 'semantic') {
     return { total: semantic.ids.length, page: (offset, limit) => Array.from({ length: Math.max(0, Math.min(limit, semantic.ids.length - offset)) }, (_, i) => semanticAt(offset + i)) };
   }
   // The keyword leg comes first, so a note it holds takes its chunk from there: that chunk holds
   // the query's words, and its snippet shows why the note matched.
+  // A query that spells its syntax ("a phrase", -word, a AND b) finds what it spells: meaning
+  // reorders those notes and adds none (decision 037); a question takes what meaning adds.
+  const matched = parsed.question ? undefined : new Set(keyword.map((r) => r.id));
+  if (matched) semantic = filterRanking(semantic, matched);
   const depth = Math.max(FUSION_DEPTH, end);
   const factors = termCoverage(state.db, keywordLeg?.terms, keyword.slice(0, depth));
   const fused = scoreFusion(
@@ -144,6 +148,12 @@ function keywordRanking(db: Database.Database, expressions: KeywordExpressions |
   }
   const lift = highest >= lowest ? highest - lowest + 1 : 0;
   return ranked.map(({ tier, ...r }) => (tier ? { ...r, score: r.score + lift } : r));
+}
+
+/** The ranking's entries whose note is in `keep`, in order. */
+function filterRanking(ranking: NoteRanking, keep: ReadonlySet<string>): NoteRanking {
+  const at = ranking.ids.flatMap((id, i) => (keep.has(id) ? [i] : []));
+  return { ids: at.map((i) => ranking.ids[i]!), scores: Float32Array.from(at, (i) => ranking.scores[i]!), chunkIds: Int32Array.from(at, (i) => ranking.chunkIds[i]!) };
 }
 
 /**

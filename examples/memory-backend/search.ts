@@ -47,7 +47,7 @@ export class MemoryKeywordIndex implements SearchIndex {
     const scored: Array<{ entry: Entry; score: number }> = [];
     for (const entry of this.entries.values()) {
       if (query.type !== undefined && entry.note.type !== query.type) continue;
-      const score = parsed.all.length ? (asked ? questionScore(entry, asked) : syntaxScore(entry, parsed)) : 1;
+      const score = parsed.all.length ? (asked ? questionScore(entry, asked) : syntaxScore(entry, parsed)) : parsed.none.some((t) => termScore(entry, t) > 0) ? 0 : 1;
       if (score > 0) scored.push({ entry, score });
     }
     scored.sort((a, b) => b.score - a.score || (a.entry.note.updated < b.entry.note.updated ? 1 : -1) || (a.entry.note.id < b.entry.note.id ? -1 : 1));

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability, NoteStore, SearchIndex, SearchQuery } from '../../kernel/backend.js';
 import type { NewNote } from '../../kernel/note.js';
+import { describeQuerySyntax } from './query-syntax.table.js';
 
 export interface SearchSubject {
   store: NoteStore;
@@ -30,6 +31,7 @@ const NOTES: NewNote[] = [
 ];
 
 export function describeSearchIndexContract(name: string, open: () => Promise<SearchSubject>): void {
+  describeQuerySyntax(name, open);
   describe(`SearchIndex contract: ${name}`, () => {
     let s: SearchSubject;
     const ids = async (query: Partial<SearchQuery>) => (await s.search.search({ text: '', limit: 50, ...query })).hits.map((h) => h.id);

@@ -108,7 +108,8 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
       const weight = p.add(KEYWORD_WEIGHT);
       const depth = p.add(Math.max(FUSION_DEPTH, (query.offset ?? 0) + query.limit));
       // Each leg's score divided by its best, weighted, as toolkit/embedding/fusion.ts computes it;
-      // the keyword leg's chunk gives the snippet.
+      // the keyword leg's chunk gives the snippet. A query spelling its syntax keeps to what its
+      // keyword leg matched (search.ts).
       const share = (alias: string, best: string, w: string) =>
         `coalesce(CASE WHEN ${alias}.rank <= ${depth} THEN ${w} * ${alias}.coverage * greatest(${alias}.score, 0) / nullif(${best}, 0) END, 0)`;
       ctes.push(`ranked AS (
@@ -116,7 +117,8 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
           ${share('k', 'kb.best', `${weight}::float8`)} + ${share('m', 'mb.best', `(1 - ${weight}::float8)`)} AS score,
           CASE WHEN k.rank IS NULL THEN 1 ELSE 0 END AS list, coalesce(k.rank, m.rank) AS rank
         FROM (kw_ranked k FULL JOIN sem_ranked m ON m.note_id = k.note_id)
-          CROSS JOIN (SELECT max(score) AS best FROM kw_ranked) kb CROSS JOIN (SELECT max(score) AS best FROM sem_ranked) mb)`);
+          CROSS JOIN (SELECT max(score) AS best FROM kw_ranked) kb CROSS JOIN (SELECT max(score) AS best FROM sem_ranked) mb
+        ${parsed.question ? '' : 'WHERE k.note_id IS NOT NULL'})`);
     } else {
       ctes.push(`ranked AS (SELECT note_id, chunk_id, score, 0 AS list, rank FROM ${legs[0]})`);
     }

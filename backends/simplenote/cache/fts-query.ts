@@ -8,7 +8,10 @@
 import { parseQuery, questionTerms, requiredGroups, type QueryTerm } from '../../../kernel/query.js';
 
 export interface CacheQuery {
-  expression: string;
+  /** Rows must match this; absent when the query only excludes (`-draft`). */
+  expression?: string;
+  /** An exclusion-only query: rows matching this are left out of the listing. */
+  excluded?: string;
   /** A question of several words: rank rows matching every phrase first. */
   every: boolean;
   /** Every positive word, for snippets (`prefix` on a prefix term's last word). */
@@ -20,13 +23,13 @@ function render(term: QueryTerm): string {
   return term.phrase || words.length > 1 ? `"${words.join(' ')}"` : words[0]!;
 }
 
-/** The MATCH expression for `text`, or undefined when it holds no word to look for. */
+/** The MATCH expressions for `text`, or undefined when it holds no word to look for or leave out. */
 export function cacheQuery(text: string): CacheQuery | undefined {
   const query = parseQuery(text);
   const asked = questionTerms(query);
   const groups = asked ? [] : requiredGroups(query);
   const positive = asked ?? groups.flat();
-  if (positive.length === 0) return undefined;
+  if (positive.length === 0) return query.none.length ? { excluded: query.none.map(render).join(' OR '), every: false, terms: [] } : undefined;
   const terms = positive.flatMap((t) => t.words.map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })));
   if (asked) return { expression: asked.map(render).join(' OR '), every: asked.length > 1, terms };
   const all = groups.map((g) => (g.length > 1 ? `(${g.map(render).join(' OR ')})` : render(g[0]!))).join(' ');

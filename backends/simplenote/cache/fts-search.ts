@@ -15,12 +15,17 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   const offset = query.offset ?? 0;
   if (query.type !== undefined) return { hits: [], total: 0 }; // no note has a type
   const parsed = cacheQuery(query.text);
-  if (parsed === undefined) {
-    const total = cache.count();
-    const page = cache.list({ orderBy: 'updated', direction: 'desc', limit: query.limit, offset });
-    const hits = page.map((note): SearchHit => {
-      const cached = cache.get(note.id)!;
-      return { id: note.id, score: 0, snippet: splitText(String(cached.object.content ?? '')).content.slice(0, 160), note };
+  if (parsed?.expression === undefined) {
+    // No word to look for: the most recently modified, less those an exclusion names.
+    const excluded = parsed?.excluded;
+    const where = excluded === undefined ? '' : 'WHERE rowid NOT IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?)';
+    const args = excluded === undefined ? [] : [excluded];
+    const total = Number(cache.all(`SELECT count(*) FROM notes ${where}`, args)[0]![0]);
+    const rows = cache.all(`SELECT id, server_version, object, content_hash FROM notes ${where} ORDER BY modified_at DESC, id DESC LIMIT ? OFFSET ?`, [...args, query.limit, offset]);
+    const hits = rows.map((row): SearchHit => {
+      const object = JSON.parse(row[2] as string) as Record<string, unknown>;
+      const note = summaryOf(row[0] as string, Number(row[1]), object, row[3] as string);
+      return { id: note.id, score: 0, snippet: splitText(String(object.content ?? '')).content.slice(0, 160), note };
     });
     return { hits, total };
   }
