@@ -51,6 +51,8 @@ describe('notarium search folds letters beyond accents', () => {
     expect(await listed('aero')).toEqual(['lodz']);
     expect(await listed('BJØRN "long boat"')).toEqual(['lodz']);
     expect(await listed('Łódź')).toEqual(['lodz', 'plain']);
-    expect(await listed('ŁÓDŹ plain')).toEqual(['plain']);
+    expect(await listed('ŁÓDŹ AND plain')).toEqual(['plain']);
+    // A question: the note holding both words first.
+    expect((await call<{ content: Array<{ uuid: string }> }>('list', { query: 'ŁÓDŹ plain' })).content[0]?.uuid).toBe('plain');
   });
 });

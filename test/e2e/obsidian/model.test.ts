@@ -68,8 +68,8 @@ describe('obsidian profile, real default model', () => {
     const n = cases.length;
     expect(table.paraphrase!.hybrid!.top5 / n).toBeGreaterThanOrEqual(0.9);
     expect(table.paraphrase!.semantic!.top5 / n).toBeGreaterThanOrEqual(0.9);
-    // Words alone cannot: no note holds every word of its question (some hold an incidental one).
-    expect(table.paraphrase!.keyword!.top1).toBeLessThanOrEqual(2);
+    // Words alone mostly cannot: no note holds every word of its question (some share a stem by chance).
+    expect(table.paraphrase!.keyword!.top1 / n).toBeLessThanOrEqual(0.2);
     expect(table.token!.keyword!.top1 / n).toBeGreaterThanOrEqual(0.95);
     expect(table.token!.hybrid!.top1 / n).toBeGreaterThanOrEqual(0.95);
     for (const k of ['top1', 'top5'] as const) {
