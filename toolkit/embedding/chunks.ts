@@ -28,9 +28,9 @@ export function chunkNote(content: string, maxChars = DEFAULT_CHUNK_CHARS): Chun
         current = current ? `${current}\n\n${piece}` : piece;
       }
     }
+    // A heading with nothing under it is no passage: embedded alone, its few words came close to
+    // many questions and were returned above real passages (issue 27).
     flush();
-    // A heading with nothing under it still names a topic worth finding.
-    if (!chunks.some((c) => c.heading === section.heading) && section.heading) chunks.push({ heading: section.heading, text: '' });
   }
   return chunks;
 }

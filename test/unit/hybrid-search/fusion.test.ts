@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ftsExpressions, parseQuery } from '../../../backends/hybrid-search/keyword-query.js';
 import { chunkNote } from '../../../toolkit/embedding/chunks.js';
+import { passagesOf } from '../../../backends/hybrid-search/passages.js';
 import { scoreFusion } from '../../../toolkit/embedding/fusion.js';
 import { rng } from '../../support/generate-vault.js';
 
@@ -47,6 +48,11 @@ describe('scoreFusion', () => {
 });
 
 describe('chunkNote', () => {
+  it('makes no passage of a heading with nothing under it; a note of empty headings is found by its title', () => {
+    expect(chunkNote('# Plans\n\n## Empty\n\n## Budget\n\nTwelve pounds.')).toEqual([{ heading: 'Budget', text: 'Twelve pounds.' }]);
+    expect(passagesOf({ title: 'Template', content: '## Attendees\n\n## Decisions\n' }).map((p) => p.embedded)).toEqual(['Template']);
+  });
+
   it('cuts at headings, packs paragraphs up to the bound, and splits an over-long paragraph at sentence ends', () => {
     const long = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} is here.`).join(' ');
     const chunks = chunkNote(`Intro line.\n\n# Alpha\n\nOne.\n\nTwo.\n\n## Beta\n\n${long}\n\n\`\`\`\n# not a heading\n\`\`\``, 300);
