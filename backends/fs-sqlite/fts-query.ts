@@ -19,6 +19,8 @@ export interface FtsQuery {
   negative?: string;
   /** A question of several words: rows matching this (all of them) rank above the rest. */
   every?: string;
+  /** A question of several words: each of its terms as an expression (`"word"`, `"two words"`). */
+  terms?: string[];
 }
 
 /** `"tok tok"` (and `*` for a prefix), or undefined when the text holds no token at all. */
@@ -41,7 +43,7 @@ export function compileQuery(query: ParsedQuery): FtsQuery {
   const asked = questionTerms(query);
   if (asked) {
     const terms = asked.map((term) => termOf(term) as string);
-    return { positive: terms.join(' OR '), ...(terms.length > 1 ? { every: terms.join(' AND ') } : {}) };
+    return { positive: terms.join(' OR '), ...(terms.length > 1 ? { every: terms.join(' AND '), terms } : {}) };
   }
   const positive = requiredGroups(query).map((group) => (group.length > 1 ? `(${group.map(termOf).join(' OR ')})` : (termOf(group[0]!) as string))).join(' AND ');
   return { ...(positive ? { positive } : {}), ...(negative ? { negative } : {}) };

@@ -15,7 +15,7 @@ const PREFIX_PHRASE = /"([^"]*)"\*/g;
 /** unicode61 folds these to lower case exactly as JavaScript does; other letters keep their prefix. */
 const ASCII_TOKEN = /^[A-Za-z0-9]+$/;
 
-const VOCABULARY = 'CREATE VIRTUAL TABLE IF NOT EXISTS temp.nk_fts_terms USING fts5vocab(main, notes_fts, row)';
+export const VOCABULARY = 'CREATE VIRTUAL TABLE IF NOT EXISTS temp.nk_fts_terms USING fts5vocab(main, notes_fts, row)';
 
 /** `match` with each prefix phrase whose last word has one completion in the index written as that word. */
 export function narrowPrefixes(cache: StatementCache, match: string): string {

@@ -8,6 +8,21 @@
  * `highlight()` marks, which reads only the matching rows (0.2 ms).
  */
 import type Database from 'better-sqlite3';
+import type { StatementCache } from './search-rows.js';
+
+// Column weights in notes_fts order: id (unindexed), title, content, type (filtered, not ranked).
+// bm25() in ORDER BY measured 30-50 % faster than FTS5's `rank MATCH` form with the same weights.
+export const SCORE = '-bm25(notes_fts, 0.0, 10.0, 1.0, 0.0) AS score';
+
+export interface Scored {
+  rid: number;
+  score: number;
+}
+
+export function countOf(cache: StatementCache, sql: string, params: Record<string, unknown>): number {
+  // better-sqlite3 ignores named values a statement does not use (the sort's, here).
+  return (cache.get(sql).get(params) as { total: number }).total;
+}
 
 /** At or below this many matches the set is scored here; above, bm25() ranks it. */
 export const SMALL_SET = 100;

@@ -8,13 +8,11 @@ import { ValidationError } from '../../kernel/errors.js';
 import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery, type TitleOfQuery } from './fts-query.js';
 import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
 import { broadPage, isBroad } from './search-broad.js';
+import { questionPage } from './search-question.js';
 import { narrowPrefixes } from './prefix-terms.js';
-import { HIGHLIGHTS, MARK_COLUMNS, scoreSmallSet, SMALL_SET } from './search-rank.js';
+import { countOf, HIGHLIGHTS, MARK_COLUMNS, SCORE, scoreSmallSet, SMALL_SET, type Scored } from './search-rank.js';
 import { HIT_COLUMNS, hitRowsByRowid, LEAD, SNIPPET, StatementCache, toHit, type HitRow } from './search-rows.js';
 
-// Column weights in notes_fts order: id (unindexed), title, content, type (filtered, not ranked).
-// bm25() in ORDER BY measured 30-50 % faster than FTS5's `rank MATCH` form with the same weights.
-const SCORE = '-bm25(notes_fts, 0.0, 10.0, 1.0, 0.0) AS score';
 
 export interface PlannedSearch {
   /** WHERE terms over `notes n` (and `f` when ranked), params bound by name. */
@@ -30,6 +28,8 @@ export interface PlannedSearch {
   wordsOnly: boolean;
   /** A question of several words: notes matching this (every word) rank first (fts-query.ts). */
   every?: string;
+  /** A question of several words: its terms, one expression each. */
+  questionTerms?: string[];
 }
 
 /** Everything but the ranking: shared by word search and the regex scan. */
@@ -49,7 +49,7 @@ export function planSearch(query: SearchQuery, options: { words: boolean }): Pla
   // ranked first, by an index seek rather than by scoring every note that holds those words.
   const titled = options.words && !contains ? titleKeyOfQuery(query.text) : undefined;
   const wordsOnly = fts.negative === undefined && !containsText && terms.length === 0;
-  const every = fts.every !== undefined && !contains ? { every: fts.every } : {};
+  const every = fts.every !== undefined && fts.terms !== undefined && !contains ? { every: fts.every, questionTerms: fts.terms } : {};
   return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}), wordsOnly, ...every };
 }
 
@@ -96,10 +96,6 @@ function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, o
   return { hits: hitsOf(cache, plan, ranked.scored), total: ranked.total };
 }
 
-interface Scored {
-  rid: number;
-  score: number;
-}
 
 /** The page's rowids and scores (and the total), or a whole page when search-broad ranks the query. */
 function rankedRowids(cache: StatementCache, plan: PlannedSearch, limit: number, offset: number): SearchPage | { scored: Scored[]; total: number } {
@@ -111,7 +107,7 @@ function rankedRowids(cache: StatementCache, plan: PlannedSearch, limit: number,
   const where = `f.notes_fts MATCH ${match}${filter}`;
   const total = countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${where}`, params.values);
   if (total === 0 || offset >= total) return { scored: [], total };
-  if (plan.every !== undefined) return { scored: everyFirst(cache, plan, where, limit, offset), total };
+  if (plan.every !== undefined) return { scored: questionPage(cache, plan, filter, total, limit, offset), total };
   if (total > SMALL_SET && plan.wordsOnly && plan.match !== undefined && isBroad(cache, total)) return broadPage(cache, plan.match, total, limit, offset);
   if (total <= SMALL_SET) {
     const scored = scoreSmallSet(cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`), params.values);
@@ -124,26 +120,6 @@ function rankedRowids(cache: StatementCache, plan: PlannedSearch, limit: number,
     .get(`SELECT f.rowid AS rid, ${SCORE} FROM notes_fts f WHERE ${where} ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset`)
     .all({ ...params.values, limit, offset }) as Scored[];
   return { scored, total };
-}
-
-/**
- * A question's matches (any of its words) by bm25, those holding every word first: bm25 alone
- * let one rare word outweigh the rest of the question. Not scored from highlight marks as a small
- * AND set is: with OR each word's rarity is what ranks. A note holding every word scores above
- * every other on the page, so scores keep the order.
- */
-function everyFirst(cache: StatementCache, plan: PlannedSearch, where: string, limit: number, offset: number): Scored[] {
-  const every = plan.params.add(plan.every);
-  const rows = cache
-    .get(
-      `SELECT f.rowid AS rid, ${SCORE}, f.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${every}) AS tier
-       FROM notes_fts f WHERE ${where} ORDER BY tier DESC, score DESC, f.rowid LIMIT @limit OFFSET @offset`,
-    )
-    .all({ ...plan.params.values, limit, offset }) as Array<Scored & { tier: number }>;
-  const lowest = Math.min(...rows.filter((r) => r.tier).map((r) => r.score));
-  const highest = Math.max(...rows.filter((r) => !r.tier).map((r) => r.score));
-  const lift = highest >= lowest ? highest - lowest + 1 : 0;
-  return rows.map((r) => ({ rid: r.rid, score: r.score + (r.tier ? lift : 0) }));
 }
 
 /** Hits for scored rowids, in their order (rows read once, with snippets). */
@@ -254,10 +230,6 @@ function totalOf(found: number, limit: number, offset: number, count: () => numb
   return found < limit && (offset === 0 || found > 0) ? offset + found : count();
 }
 
-function countOf(cache: StatementCache, sql: string, params: Record<string, unknown>): number {
-  // better-sqlite3 ignores named values a statement does not use (the sort's, here).
-  return (cache.get(sql).get(params) as { total: number }).total;
-}
 
 export function pageOf(query: Pick<SearchQuery, 'limit' | 'offset'>): { limit: number; offset: number } {
   const limit = query.limit;

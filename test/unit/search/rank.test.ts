@@ -110,3 +110,29 @@ describe('ranking a large set that is not in most notes (bm25, rows read for the
     expect(all.slice(0, 3)).toEqual(ids(page));
   });
 });
+
+describe('a question holding a word most notes hold', () => {
+  let q: SearchVault;
+  beforeAll(async () => {
+    const notes: Record<string, NoteSpec> = {};
+    // "budget" in all 40 notes (its IDF is clamped), "kestrel" in three, both in one.
+    for (let i = 0; i < 40; i++) notes[`general/b${i}.md`] = { title: `Budget ${i}`, body: `The budget line ${i}${i < 3 ? ', with a kestrel' : ''}.`, updated: `2026-01-${String(10 + (i % 20)).padStart(2, '0')}T00:00:00.000Z` };
+    notes['general/k1.md'] = { title: 'Kestrel one', body: 'A kestrel hovering.' };
+    notes['general/k2.md'] = { title: 'Kestrel two', body: 'Another kestrel nest.' };
+    q = await openSearchVault(notes);
+  });
+
+  it('ranks notes holding every word, then those holding the rarer word, then the rest; pages tile every match', async () => {
+    const first = await q.search.search({ text: 'Where is the kestrel in the budget?', limit: 5 });
+    expect(first.total).toBe(42);
+    expect(ids(first).slice(0, 3).sort()).toEqual(['general/b0.md', 'general/b1.md', 'general/b2.md']);
+    expect(ids(first).slice(3, 5).sort()).toEqual(['general/k1.md', 'general/k2.md']);
+    const scores = first.hits.map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const all: string[] = [];
+    for (let offset = 0; offset < first.total; offset += 4) all.push(...ids(await q.search.search({ text: 'Where is the kestrel in the budget?', limit: 4, offset })));
+    expect(all).toHaveLength(42);
+    expect(new Set(all).size).toBe(42);
+    expect(all.slice(0, 5)).toEqual(ids(first));
+  });
+});
