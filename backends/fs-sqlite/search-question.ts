@@ -15,6 +15,7 @@ import type { PlannedSearch } from './search-text.js';
 import { countOf, SCORE, type Scored } from './search-rank.js';
 import type { StatementCache } from './search-rows.js';
 import { VOCABULARY } from './prefix-terms.js';
+import { liftFirstTier } from '../../toolkit/first-tier.js';
 
 export function questionPage(cache: StatementCache, plan: PlannedSearch, filter: string, total: number, limit: number, offset: number): Scored[] {
   const { params } = plan;
@@ -35,7 +36,7 @@ export function questionPage(cache: StatementCache, plan: PlannedSearch, filter:
   const rows = cache
     .get(`SELECT f.rowid AS rid, ${SCORE}, ${holdingEvery} AS tier FROM notes_fts f WHERE ${ranked} ORDER BY tier DESC, score DESC, f.rowid LIMIT @limit OFFSET @offset`)
     .all(values) as Array<Scored & { tier: number }>;
-  const page = lifted(rows);
+  const page: Scored[] = liftFirstTier(rows, (r) => r.tier === 1).map(({ rid, score }) => ({ rid, score }));
   if (page.length === limit || ranking.length === terms.length) return page;
   // Past the ranked notes: those holding only the words half the vault holds.
   const rankedCount = countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${ranked}`, params.values);
@@ -62,15 +63,4 @@ function rankingTerms(cache: StatementCache, terms: readonly string[]): string[]
     return held * 2 < notes;
   });
   return informative.length ? informative : [...terms];
-}
-
-function lifted(rows: ReadonlyArray<Scored & { tier: number }>): Scored[] {
-  let lowest = Infinity;
-  let highest = -Infinity;
-  for (const r of rows) {
-    if (r.tier) lowest = Math.min(lowest, r.score);
-    else highest = Math.max(highest, r.score);
-  }
-  const lift = highest >= lowest ? highest - lowest + 1 : 0;
-  return rows.map((r) => ({ rid: r.rid, score: r.score + (r.tier ? lift : 0) }));
 }

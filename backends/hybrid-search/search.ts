@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
 import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embedding/fusion.js';
+import { liftFirstTier } from '../../toolkit/first-tier.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';
 import { ftsExcluded, ftsExpressions, hasTerms, markableWords, parseQuery, semanticSentence, type KeywordExpressions, type ParsedQuery } from './keyword-query.js';
@@ -140,14 +141,7 @@ function keywordRanking(db: Database.Database, expressions: KeywordExpressions |
     ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId, tier: row.tier });
   }
   // Notes whose passage holds every word are lifted above the rest, so scores keep the order.
-  let lowest = Infinity;
-  let highest = -Infinity;
-  for (const r of ranked) {
-    if (r.tier) lowest = Math.min(lowest, r.score);
-    else highest = Math.max(highest, r.score);
-  }
-  const lift = highest >= lowest ? highest - lowest + 1 : 0;
-  return ranked.map(({ tier, ...r }) => (tier ? { ...r, score: r.score + lift } : r));
+  return liftFirstTier(ranked, (r) => r.tier === 1).map(({ tier: _tier, ...r }) => r);
 }
 
 /** The ranking's entries whose note is in `keep`, in order. */

@@ -7,6 +7,7 @@ import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/backend
 import { foldWords } from '../../../kernel/fold-letters.js';
 import { splitText, summaryOf } from '../note-object.js';
 import { bm25, cacheQuery, type CacheQuery } from './fts-query.js';
+import { liftFirstTier } from '../../../toolkit/first-tier.js';
 import type { NoteCache } from './note-cache.js';
 
 const WEIGHTS = [5, 1, 2] as const; // title, text, tags
@@ -40,26 +41,16 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
     return { rowid: row[0] as number, score, first: parsed.every && every, modified: row[2] as number };
   });
   scored.sort((a, b) => Number(b.first) - Number(a.first) || b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
-  const lift = liftOf(scored);
-  const hits = scored.slice(offset, offset + query.limit).map(({ rowid, score, first }): SearchHit => {
+  const shown = liftFirstTier(scored, (s) => s.first);
+  const hits = shown.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
     const [row] = cache.all('SELECT id, server_version, object, content_hash FROM notes WHERE rowid = ?', [rowid]);
     const object = JSON.parse(row![2] as string) as Record<string, unknown>;
     const note = summaryOf(row![0] as string, Number(row![1]), object, row![3] as string);
-    return { id: note.id, score: first ? score + lift : score, snippet: snippetOf(String(object.content ?? ''), parsed.terms), note };
+    return { id: note.id, score, snippet: snippetOf(String(object.content ?? ''), parsed.terms), note };
   });
   return { hits, total: scored.length };
 }
 
-/** What lifts every first-tier score above the best of the rest, so scores keep the order. */
-function liftOf(scored: ReadonlyArray<{ score: number; first: boolean }>): number {
-  let lowest = Infinity;
-  let highest = -Infinity;
-  for (const s of scored) {
-    if (s.first) lowest = Math.min(lowest, s.score);
-    else highest = Math.max(highest, s.score);
-  }
-  return highest >= lowest ? highest - lowest + 1 : 0;
-}
 
 /**
  * A word as written: letters and digits with their accents (a decomposed `Łódź` is one word),
