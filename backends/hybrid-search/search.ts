@@ -82,8 +82,12 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   // Asked first: the model embeds the query on its thread while this one runs the keyword leg.
   const vector = mode === 'keyword' ? undefined : queryVectors!.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
-  const keyword = mode === 'semantic' ? [] : keywordRanking(state.db, keywordLeg, accept);
-  if (vector === undefined) return listed(keyword);
+  const depth = Math.max(FUSION_DEPTH, end);
+  // Only keyword mode may rank the notes holding every word alone: the fusion weighs the leg's
+  // scores as lifted above its partial matches, which that shortcut never scores (decision 037).
+  const leg = mode === 'semantic' ? { ranked: [] } : keywordRanking(state.db, keywordLeg, accept, mode === 'keyword' ? end : Infinity);
+  const keyword = leg.ranked;
+  if (vector === undefined) return { ...listed(keyword), total: leg.all?.size ?? keyword.length };
   let semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
   const semanticAt = (i: number): Ranked => ({ id: semantic.ids[i]!, score: semantic.scores[i]!, chunkId: semantic.chunkIds[i]! });
   if (mode === 'semantic') {
@@ -95,7 +99,6 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   // reorders those notes and adds none (decision 037); a question takes what meaning adds.
   const matched = parsed.question ? undefined : new Set(keyword.map((r) => r.id));
   if (matched) semantic = filterRanking(semantic, matched);
-  const depth = Math.max(FUSION_DEPTH, end);
   const factors = termCoverage(state.db, keywordLeg?.terms, keyword.slice(0, depth));
   const fused = scoreFusion(
     [
@@ -106,32 +109,60 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
     depth,
   );
   const ranked = fused.items.map((f) => ({ id: f.id, score: f.score, chunkId: f.list === 0 ? keyword[f.rank]!.chunkId : semantic.chunkIds[f.rank]! }));
-  return { total: fused.total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
+  const total = leg.all ? new Set([...leg.all, ...semantic.ids]).size : fused.total;
+  return { total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
 }
+
+/** The keyword leg: notes best first, at least `need` of them when that many match; `all` names every match when `ranked` holds only the first. */
+interface KeywordLeg {
+  ranked: Ranked[];
+  all?: ReadonlySet<string>;
+}
+
+type PassageRow = { noteId: string; chunkId: number; score: number; tier: number };
 
 /**
  * Notes by their best passage's bm25, passages holding every word of a question first (bm25
- * alone let one rare word outweigh the rest of the question).
+ * alone let one rare word outweigh the rest of the question). When notes holding every word are
+ * `need` or more, they alone are ranked, by the AND (bm25 scores such a passage the same under
+ * the AND as under the OR; the page's scores are then unlifted, comparable within it): a two-word
+ * question over 13,000 passages otherwise scored all of them. The other matches are then only
+ * named, for the total.
  */
-function keywordRanking(db: Database.Database, expressions: KeywordExpressions | undefined, accept: Accept): Ranked[] {
-  if (expressions === undefined) return [];
-  type Row = { noteId: string; chunkId: number; score: number; tier: number };
-  const rows =
+function keywordRanking(db: Database.Database, expressions: KeywordExpressions | undefined, accept: Accept, need: number): KeywordLeg {
+  if (expressions === undefined) return { ranked: [] };
+  const ranking = (sql: string, ...args: string[]) => notesOf(statement<string[], PassageRow>(db, sql).all(...args), accept);
+  if (expressions.every !== undefined && Number.isFinite(need)) {
+    const every = ranking(
+      `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, 1 AS tier
+         FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
+         JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
+      expressions.every,
+    );
+    if (every.length >= need) return { ranked: every, all: matchedNotes(db, expressions.match, accept) };
+  }
+  const ranked =
     expressions.every === undefined
-      ? statement<[string], Row>(
-          db,
+      ? ranking(
           `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, 0 AS tier
              FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
              JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
-        ).all(expressions.match)
-      : statement<[string, string], Row>(
-          db,
+          expressions.match,
+        )
+      : ranking(
           `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, f.tier AS tier
              FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score,
                      rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) AS tier
                    FROM chunks_fts WHERE chunks_fts MATCH ?) f
              JOIN chunks c ON c.id = f.rowid ORDER BY f.tier DESC, f.score, c.note_id`,
-        ).all(expressions.every, expressions.match);
+          expressions.every,
+          expressions.match,
+        );
+  return { ranked };
+}
+
+/** Each accepted note once, at its best passage; notes whose passage holds every word lifted above the rest. */
+function notesOf(rows: readonly PassageRow[], accept: Accept): Ranked[] {
   const seen = new Set<string>();
   const ranked: Array<Ranked & { tier: number }> = [];
   for (const row of rows) {
@@ -140,8 +171,13 @@ function keywordRanking(db: Database.Database, expressions: KeywordExpressions |
     // bm25 is lower-is-better; SearchHit.score is higher-is-better.
     ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId, tier: row.tier });
   }
-  // Notes whose passage holds every word are lifted above the rest, so scores keep the order.
   return liftFirstTier(ranked, (r) => r.tier === 1).map(({ tier: _tier, ...r }) => r);
+}
+
+/** Every accepted note a match expression finds, unranked. */
+function matchedNotes(db: Database.Database, match: string, accept: Accept): Set<string> {
+  const ids = statement<[string], { noteId: string }>(db, 'SELECT DISTINCT c.note_id AS noteId FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?').all(match);
+  return new Set(ids.map((r) => r.noteId).filter((id) => !accept || accept(id)));
 }
 
 /** The ranking's entries whose note is in `keep`, in order. */

@@ -1,6 +1,6 @@
 /**
  * The three modes on the hashed embedder (shared words only, so results are predictable):
- * keyword needs every word, semantic ranks by vector and drops passages under the similarity
+ * keyword ranks notes holding every word first, semantic ranks by vector and drops passages under the similarity
  * floor, hybrid fuses both; exclusions and the type filter hold in every mode.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
