@@ -5,9 +5,9 @@
  * as every index holds them (`Łódź` → `lodz`) and hold only letters, digits and marks, so nothing
  * typed reaches an engine's own grammar and no query is a syntax error.
  *
- * A query of plain words (filters aside) is read as a question (`question`): engines match its
- * content words (`questionTerms`: stop words dropped) with OR, rank by BM25, and put notes holding
- * every one of them first. A query that uses any syntax keeps the exact meaning it spells: every group must hold.
+ * A query of words and quoted phrases (filters aside) is read as a question (`question`): engines
+ * match its content words and phrases (`questionTerms`: stop words dropped) with OR, rank by BM25,
+ * and put notes holding every one of them first. A query that uses any syntax keeps the exact meaning it spells: every group must hold.
  */
 import { stopwords } from '@orama/stopwords/english';
 import { foldWords } from './fold-letters.js';
@@ -19,6 +19,8 @@ export interface QueryTerm {
   phrase: boolean;
   /** `plan*`: the last word is a prefix. */
   prefix: boolean;
+  /** Typed in quotes: kept whole in a question, stop words and all ("The Four Seasons"). */
+  quoted?: boolean;
 }
 
 export interface QueryFilter {
@@ -35,7 +37,7 @@ export interface ParsedQuery {
   /** A note holding any of these is left out. */
   none: QueryTerm[];
   filters: QueryFilter[];
-  /** Plain words only (no quotes, prefix, exclusion or operator; filters aside): searched as a question. */
+  /** Words and quoted phrases only (no prefix, exclusion or operator; filters aside): searched as a question. */
   question: boolean;
   /** The text without the recognised filters: what an engine given only text parses again. */
   rest: string;
@@ -90,8 +92,8 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
     const words = queryWords(source).slice(0, MAX_WORDS_PER_TERM);
     if (words.length === 0) continue;
     const prefix = quoted !== undefined ? star === '*' : source.endsWith('*');
-    const term: QueryTerm = { words, phrase: quoted !== undefined || words.length > 1, prefix };
-    if (negated || quoted !== undefined || prefix) question = false;
+    const term: QueryTerm = { words, phrase: quoted !== undefined || words.length > 1, prefix, ...(quoted !== undefined ? { quoted: true } : {}) };
+    if (negated || prefix) question = false;
     if (negated) {
       if (none.length < MAX_TERMS) none.push(term);
     } else if (orNext) all[all.length - 1]!.push(term);
@@ -133,6 +135,7 @@ export function questionTerms(query: ParsedQuery): QueryTerm[] | undefined {
   if (!query.question) return undefined;
   const asked = query.all.flat();
   const content = asked.flatMap((term): QueryTerm[] => {
+    if (term.quoted) return [term];
     const kept = term.words.filter((w) => !STOP_WORDS.has(w));
     if (kept.length === 0) return [];
     return kept.length === 1 ? [{ words: kept, phrase: false, prefix: false }] : [term];
