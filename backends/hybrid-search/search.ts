@@ -39,6 +39,8 @@ interface Ranked {
   score: number;
   /** The chunk a snippet is cut from. */
   chunkId?: number;
+  /** The keyword leg: bm25 over the best of the note's tier (every word, or some), what the fusion weighs. */
+  share?: number;
 }
 
 const SNIPPET_CHARS = 200;
@@ -83,9 +85,7 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   const vector = mode === 'keyword' ? undefined : queryVectors!.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const depth = Math.max(FUSION_DEPTH, end);
-  // Only keyword mode may rank the notes holding every word alone: the fusion weighs the leg's
-  // scores as lifted above its partial matches, which that shortcut never scores (decision 037).
-  const leg = mode === 'semantic' ? { ranked: [] } : keywordRanking(state.db, keywordLeg, accept, mode === 'keyword' ? end : Infinity);
+  const leg = mode === 'semantic' ? { ranked: [] } : keywordRanking(state.db, keywordLeg, accept, mode === 'keyword' ? end : depth);
   const keyword = leg.ranked;
   if (vector === undefined) return { ...listed(keyword), total: leg.all?.size ?? keyword.length };
   let semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
@@ -102,7 +102,7 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   const factors = termCoverage(state.db, keywordLeg?.terms, keyword.slice(0, depth));
   const fused = scoreFusion(
     [
-      { ids: keyword.map((r) => r.id), scores: keyword.map((r) => r.score), weight: KEYWORD_WEIGHT, ...(factors ? { factors } : {}) },
+      { ids: keyword.map((r) => r.id), scores: keyword.map((r) => r.share ?? r.score), weight: KEYWORD_WEIGHT, ...(factors ? { factors } : {}) },
       { ids: semantic.ids, scores: semantic.scores, weight: 1 - KEYWORD_WEIGHT },
     ],
     end,
@@ -124,10 +124,10 @@ type PassageRow = { noteId: string; chunkId: number; score: number; tier: number
 /**
  * Notes by their best passage's bm25, passages holding every word of a question first (bm25
  * alone let one rare word outweigh the rest of the question). When notes holding every word are
- * `need` or more, they alone are ranked, by the AND (bm25 scores such a passage the same under
- * the AND as under the OR; the page's scores are then unlifted, comparable within it): a two-word
- * question over 13,000 passages otherwise scored all of them. The other matches are then only
- * named, for the total.
+ * `need` or more (a keyword page, or the fusion's depth), they alone are ranked, by the AND
+ * (bm25 scores such a passage the same under the AND as under the OR; the page's scores are then
+ * unlifted, comparable within it): a two-word question over 13,000 passages otherwise scored all
+ * of them. The other matches are then only named, for the total.
  */
 function keywordRanking(db: Database.Database, expressions: KeywordExpressions | undefined, accept: Accept, need: number): KeywordLeg {
   if (expressions === undefined) return { ranked: [] };
@@ -161,15 +161,29 @@ function keywordRanking(db: Database.Database, expressions: KeywordExpressions |
   return { ranked };
 }
 
-/** Each accepted note once, at its best passage; notes whose passage holds every word lifted above the rest. */
+/**
+ * Each accepted note once, at its best passage; notes whose passage holds every word lifted above
+ * the rest. Each note's share for the fusion comes from its bm25 over the best of its own tier
+ * (decision 037), so the leg weighs the same whether its partial matches were scored or not
+ * (keywordRanking).
+ */
 function notesOf(rows: readonly PassageRow[], accept: Accept): Ranked[] {
   const seen = new Set<string>();
   const ranked: Array<Ranked & { tier: number }> = [];
+  const best = [0, 0];
   for (const row of rows) {
     if (seen.has(row.noteId) || (accept && !accept(row.noteId))) continue;
     seen.add(row.noteId);
     // bm25 is lower-is-better; SearchHit.score is higher-is-better.
     ranked.push({ id: row.noteId, score: -row.score, chunkId: row.chunkId, tier: row.tier });
+    best[row.tier] = Math.max(best[row.tier]!, -row.score);
+  }
+  // Notes holding every word share the upper half, the rest the lower, each by bm25 over its
+  // tier's best; with no note holding every word, the rest take the whole range.
+  const split = best[1]! > 0;
+  for (const r of ranked) {
+    const within = best[r.tier]! > 0 ? r.score / best[r.tier]! : 0;
+    r.share = !split ? within : r.tier ? 0.5 + 0.5 * within : 0.5 * within;
   }
   return liftFirstTier(ranked, (r) => r.tier === 1).map(({ tier: _tier, ...r }) => r);
 }
