@@ -87,7 +87,10 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
       // Notes whose passage holds every word are lifted above the rest, so scores keep the order (as search.ts does).
       ctes.push(`kw_lift AS (SELECT CASE WHEN max(score) FILTER (WHERE tier = 0) >= min(score) FILTER (WHERE tier = 1)
         THEN max(score) FILTER (WHERE tier = 0) - min(score) FILTER (WHERE tier = 1) + 1 ELSE 0 END AS lift FROM kw)`);
+      // The fusion's share: bm25 over its tier's best, notes holding every word in the upper half (search.ts notesOf).
+      const within = (t: number) => `score / nullif(max(score) FILTER (WHERE tier = ${t}) OVER (), 0)`;
       ctes.push(`kw_ranked AS (SELECT note_id, chunk_id, score + tier * (SELECT lift FROM kw_lift) AS score, coverage,
+        CASE WHEN max(tier) OVER () = 0 THEN ${within(0)} WHEN tier = 1 THEN 0.5 + 0.5 * ${within(1)} ELSE 0.5 * ${within(0)} END AS share,
         row_number() OVER (ORDER BY tier DESC, score DESC, note_id) AS rank FROM kw)`);
       legs.push('kw_ranked');
     }
@@ -101,23 +104,23 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
         FROM near JOIN ${s}.chunks c ON c.hash = near.hash ${noteFilter('n', 'c.note_id')}
         WHERE near.score >= ${p.add(state.minSimilarity)}${where('n')}
         ORDER BY c.note_id, near.score DESC, c.id)`);
-      ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, 1 AS coverage, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
+      ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, score AS share, 1 AS coverage, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
       legs.push('sem_ranked');
     }
     if (legs.length === 2) {
       const weight = p.add(KEYWORD_WEIGHT);
       const depth = p.add(Math.max(FUSION_DEPTH, (query.offset ?? 0) + query.limit));
-      // Each leg's score divided by its best, weighted, as toolkit/embedding/fusion.ts computes it;
+      // Each leg's share divided by its best, weighted, as toolkit/embedding/fusion.ts computes it;
       // the keyword leg's chunk gives the snippet. A query spelling its syntax keeps to what its
       // keyword leg matched (search.ts).
       const share = (alias: string, best: string, w: string) =>
-        `coalesce(CASE WHEN ${alias}.rank <= ${depth} THEN ${w} * ${alias}.coverage * greatest(${alias}.score, 0) / nullif(${best}, 0) END, 0)`;
+        `coalesce(CASE WHEN ${alias}.rank <= ${depth} THEN ${w} * ${alias}.coverage * greatest(${alias}.share, 0) / nullif(${best}, 0) END, 0)`;
       ctes.push(`ranked AS (
         SELECT coalesce(k.note_id, m.note_id) AS note_id, coalesce(k.chunk_id, m.chunk_id) AS chunk_id,
           ${share('k', 'kb.best', `${weight}::float8`)} + ${share('m', 'mb.best', `(1 - ${weight}::float8)`)} AS score,
           CASE WHEN k.rank IS NULL THEN 1 ELSE 0 END AS list, coalesce(k.rank, m.rank) AS rank
         FROM (kw_ranked k FULL JOIN sem_ranked m ON m.note_id = k.note_id)
-          CROSS JOIN (SELECT max(score) AS best FROM kw_ranked) kb CROSS JOIN (SELECT max(score) AS best FROM sem_ranked) mb
+          CROSS JOIN (SELECT max(share) AS best FROM kw_ranked) kb CROSS JOIN (SELECT max(share) AS best FROM sem_ranked) mb
         ${parsed.question ? '' : 'WHERE k.note_id IS NOT NULL'})`);
     } else {
       ctes.push(`ranked AS (SELECT note_id, chunk_id, score, 0 AS list, rank FROM ${legs[0]})`);
