@@ -57,14 +57,15 @@ export class HybridSearchIndex implements SearchIndex {
   private readonly meaning: Meaning | undefined;
   private readonly notes = new Map<string, NoteRow>();
   private tail: Promise<unknown> = Promise.resolve();
-  private chunkCount = 0;
+  /** Each passage's note, by passage id: a question's matching notes named without a join (search.ts). */
+  private readonly chunkNotes = new Map<number, string>();
   private closed = false;
 
   constructor(private readonly options: HybridIndexOptions) {
     const { embedder } = options;
     this.db = openIndexDb(options.file, embedder ? `${embedder.id}/${embedder.dim}` : 'none');
     for (const row of this.db.prepare<[], NoteRow>('SELECT id, title, type, updated, content_hash FROM notes').all()) this.notes.set(row.id, row);
-    this.chunkCount = this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM chunks').get()!.n;
+    for (const row of this.db.prepare<[], { id: number; note_id: string }>('SELECT id, note_id FROM chunks').iterate()) this.chunkNotes.set(row.id, row.note_id);
     this.meaning = embedder && this.openMeaning(embedder);
   }
 
@@ -88,7 +89,7 @@ export class HybridSearchIndex implements SearchIndex {
 
   stats(): HybridIndexStats {
     const m = this.meaning;
-    return { notes: this.notes.size, chunks: this.chunkCount, vectors: m?.matrix.size ?? 0, embedded: m?.queue.embedded ?? 0, pending: m?.queue.pending ?? 0 };
+    return { notes: this.notes.size, chunks: this.chunkNotes.size, vectors: m?.matrix.size ?? 0, embedded: m?.queue.embedded ?? 0, pending: m?.queue.pending ?? 0 };
   }
 
   upsert(note: Note): Promise<void> {
@@ -127,7 +128,7 @@ export class HybridSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchPage> {
     const m = this.meaning;
-    const state = { db: this.db, notes: this.notes, tuning: this.options, ...(m ? { matrix: m.matrix, queryVectors: m.queryVectors } : {}) };
+    const state = { db: this.db, notes: this.notes, chunkNotes: this.chunkNotes, tuning: this.options, ...(m ? { matrix: m.matrix, queryVectors: m.queryVectors } : {}) };
     if (m === undefined) return searchIndex(state, { ...query, mode: 'keyword' });
     const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
     // A note just written is found by meaning too: its few passages go first in the queue.
@@ -136,8 +137,8 @@ export class HybridSearchIndex implements SearchIndex {
     const { page, embedderDown } = await searchOrKeywords(query, (q) => searchIndex(state, q));
     if (embedderDown !== undefined) return { ...page, notice: embedderDownNotice(embedderDown) };
     const ready = m.matrix.size;
-    if (!byMeaning || ready >= this.chunkCount) return page;
-    return { ...page, vectors: { ready, total: this.chunkCount }, notice: vectorsNotice(ready, this.chunkCount, m.queue.failure) };
+    if (!byMeaning || ready >= this.chunkNotes.size) return page;
+    return { ...page, vectors: { ready, total: this.chunkNotes.size }, notice: vectorsNotice(ready, this.chunkNotes.size, m.queue.failure) };
   }
 
   async finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
@@ -158,6 +159,7 @@ export class HybridSearchIndex implements SearchIndex {
     const planned = notes.map((note) => ({ note, passages: passagesOf(note, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS) }));
     const added: Array<{ id: number; noteId: string; vector: Float32Array }> = [];
     const dropped: Array<{ id: number; hash: string }> = [];
+    const inserted: Array<{ id: number; noteId: string }> = [];
     const queued: Passage[] = [];
     // Read before the old rows go: an unchanged passage's vector is orphaned for a moment below.
     const cached = new Map<string, Float32Array>();
@@ -176,6 +178,7 @@ export class HybridSearchIndex implements SearchIndex {
         passages.forEach((passage, seq) => {
           const id = Number(insertChunk.run(note.id, seq, passage.hash, passage.heading, passage.text).lastInsertRowid);
           insertFts.run(id, ...ftsValues(note.title, passage.heading, passage.text));
+          inserted.push({ id, noteId: note.id });
           const vector = cached.get(passage.hash);
           if (!this.meaning) return;
           if (vector) {
@@ -187,10 +190,8 @@ export class HybridSearchIndex implements SearchIndex {
     })();
     // Memory (the matrix, the note map, the queue) follows only a committed transaction.
     for (const { id, hash } of dropped) this.dropChunk(id, hash);
-    for (const { note, passages } of planned) {
-      this.notes.set(note.id, { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash });
-      this.chunkCount += passages.length;
-    }
+    for (const { note } of planned) this.notes.set(note.id, { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash });
+    for (const { id, noteId } of inserted) this.chunkNotes.set(id, noteId);
     for (const { id, noteId, vector } of added) this.meaning?.matrix.add(id, noteId, vector);
     for (const passage of queued) this.meaning?.queue.add(passage.hash, passage.embedded, urgent);
   }
@@ -219,7 +220,7 @@ export class HybridSearchIndex implements SearchIndex {
   }
 
   private dropChunk(id: number, hash: string): void {
-    this.chunkCount -= 1;
+    this.chunkNotes.delete(id);
     if (!this.meaning) return;
     this.meaning.matrix.delete(id);
     if (!this.hashInUse(hash)) this.meaning.queue.forget(hash);

@@ -28,6 +28,8 @@ export const DEFAULT_MIN_SIMILARITY = 0.25;
 export interface SearchState {
   db: Database.Database;
   notes: ReadonlyMap<string, NoteRow>;
+  /** Each passage's note, by passage id. */
+  chunkNotes: ReadonlyMap<number, string>;
   tuning: SearchTuning;
   /** Absent on a keyword-only index, which answers every query in `keyword` mode. */
   matrix?: VectorMatrix;
@@ -85,7 +87,7 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   const vector = mode === 'keyword' ? undefined : queryVectors!.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const depth = Math.max(FUSION_DEPTH, end);
-  const leg = mode === 'semantic' ? { ranked: [] } : keywordRanking(state.db, keywordLeg, accept, mode === 'keyword' ? end : depth);
+  const leg = mode === 'semantic' ? { ranked: [] } : keywordRanking(state, keywordLeg, accept, mode === 'keyword' ? end : depth);
   const keyword = leg.ranked;
   if (vector === undefined) return { ...listed(keyword), total: leg.all?.size ?? keyword.length };
   let semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
@@ -129,8 +131,9 @@ type PassageRow = { noteId: string; chunkId: number; score: number; tier: number
  * unlifted, comparable within it): a two-word question over 13,000 passages otherwise scored all
  * of them. The other matches are then only named, for the total.
  */
-function keywordRanking(db: Database.Database, expressions: KeywordExpressions | undefined, accept: Accept, need: number): KeywordLeg {
+function keywordRanking(state: SearchState, expressions: KeywordExpressions | undefined, accept: Accept, need: number): KeywordLeg {
   if (expressions === undefined) return { ranked: [] };
+  const { db } = state;
   const ranking = (sql: string, ...args: string[]) => notesOf(statement<string[], PassageRow>(db, sql).all(...args), accept);
   if (expressions.every !== undefined && Number.isFinite(need)) {
     const every = ranking(
@@ -139,7 +142,7 @@ function keywordRanking(db: Database.Database, expressions: KeywordExpressions |
          JOIN chunks c ON c.id = f.rowid ORDER BY f.score, c.note_id`,
       expressions.every,
     );
-    if (every.length >= need) return { ranked: every, all: matchedNotes(db, expressions.match, accept) };
+    if (every.length >= need) return { ranked: every, all: matchedNotes(state, expressions.match, accept) };
   }
   const ranked =
     expressions.every === undefined
@@ -188,10 +191,14 @@ function notesOf(rows: readonly PassageRow[], accept: Accept): Ranked[] {
   return liftFirstTier(ranked, (r) => r.tier === 1).map(({ tier: _tier, ...r }) => r);
 }
 
-/** Every accepted note a match expression finds, unranked. */
-function matchedNotes(db: Database.Database, match: string, accept: Accept): Set<string> {
-  const ids = statement<[string], { noteId: string }>(db, 'SELECT DISTINCT c.note_id AS noteId FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?').all(match);
-  return new Set(ids.map((r) => r.noteId).filter((id) => !accept || accept(id)));
+/** Every accepted note a match expression finds, unranked: the passages from FTS5 alone, their notes from memory (a join was 8 ms for 7,000 passages). */
+function matchedNotes(state: SearchState, match: string, accept: Accept): Set<string> {
+  const ids = new Set<string>();
+  for (const passage of statement<[string], number>(state.db, 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all(match)) {
+    const id = state.chunkNotes.get(passage);
+    if (id !== undefined && (!accept || accept(id))) ids.add(id);
+  }
+  return ids;
 }
 
 /** The ranking's entries whose note is in `keep`, in order. */
