@@ -111,8 +111,14 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
     depth,
   );
   const ranked = fused.items.map((f) => ({ id: f.id, score: f.score, chunkId: f.list === 0 ? keyword[f.rank]!.chunkId : semantic.chunkIds[f.rank]! }));
-  const total = leg.all ? new Set([...leg.all, ...semantic.ids]).size : fused.total;
+  const total = leg.all ? unionSize(leg.all, semantic.ids) : fused.total;
   return { total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
+}
+
+function unionSize(all: ReadonlySet<string>, more: readonly string[]): number {
+  let size = all.size;
+  for (const id of more) if (!all.has(id)) size += 1;
+  return size;
 }
 
 /** The keyword leg: notes best first, at least `need` of them when that many match; `all` names every match when `ranked` holds only the first. */
