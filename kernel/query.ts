@@ -105,21 +105,11 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
 }
 
 /**
- * Snowball's English stop words (Orama's list; its `a` restored) and the pieces a contraction
- * leaves once split at the apostrophe (`don't` → `don`, `t`), since words hold no apostrophe.
+ * Snowball's English stop words (Orama's list; its `a` restored), with contractions split as
+ * words are, at the apostrophe (`don't` → `don`, `t`): words hold no apostrophe. `won` (of
+ * `won't`) is a word in its own right and stays searchable.
  */
-const STOP_WORDS: ReadonlySet<string> = new Set([
-  ...stopwords.flatMap((w) => w.split("'")),
-  'a',
-  'don',
-  'll',
-  've',
-  're',
-  'm',
-  'd',
-  's',
-  't',
-]);
+const STOP_WORDS: ReadonlySet<string> = new Set(['a', ...stopwords.flatMap((w) => w.split("'"))].filter((w) => w !== 'won'));
 
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);

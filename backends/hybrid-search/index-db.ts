@@ -9,6 +9,8 @@
  * the text as written: the folded text splits into the same tokens at the same positions.
  * Rows are added and deleted with their folded values (`ftsValues`), never by a plain DELETE.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { foldLetters } from '../../kernel/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
@@ -91,4 +93,12 @@ export function blobToVector(blob: Buffer): Float32Array {
   const copy = new Float32Array(blob.byteLength / 4);
   new Uint8Array(copy.buffer).set(blob);
   return copy;
+}
+
+/** Where a vault's index file goes: `<folder>/<metaDir>/<name>` (the folder made), or memory without a folder. */
+export async function indexFileIn(folder: string | undefined, metaDir: string, name: string): Promise<string> {
+  if (folder === undefined) return ':memory:';
+  const dir = path.join(folder, metaDir);
+  await fs.mkdir(dir, { recursive: true });
+  return path.join(dir, name);
 }

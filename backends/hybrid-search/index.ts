@@ -7,12 +7,11 @@
  * and loaded on the first embed: nothing is downloaded. Decision 018 records the measurements;
  * `embedder: { url, model, dimension }` uses an OpenAI-compatible endpoint instead (decision 036).
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend } from '../../kernel/index.js';
 import { embedderFor, embedderOption } from './embedder-option.js';
 import { HybridSearchIndex } from './hybrid-index.js';
+import { indexFileIn } from './index-db.js';
 import { PgHybridIndex } from './postgres/pg-index.js';
 import { SCHEMA_NAME } from './postgres/pg-schema.js';
 import { DEFAULT_MIN_SIMILARITY } from './search.js';
@@ -75,12 +74,7 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
       const search = await PgHybridIndex.open({ url: options.url!, schema: options.schema, candidates: options.candidates, embedder, logger: ctx.logger, ...tuning });
       return { search };
     }
-    let file = ':memory:';
-    if (ctx.folder !== undefined) {
-      const metaDir = path.join(ctx.folder, options.metaDir);
-      await fs.mkdir(metaDir, { recursive: true });
-      file = path.join(metaDir, options.indexFile);
-    }
+    const file = await indexFileIn(ctx.folder, options.metaDir, options.indexFile);
     const search = new HybridSearchIndex({ file, embedder, logger: ctx.logger, ...tuning });
     return { search };
   },

@@ -5,11 +5,10 @@
  * (docs/search-syntax.md). Nothing is embedded and nothing is loaded but SQLite: agent-memory's
  * `memory_search` answers from it. A vault that wants meaning too takes `hybrid-search` instead.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend } from '../../kernel/index.js';
 import { HybridSearchIndex } from './hybrid-index.js';
+import { indexFileIn } from './index-db.js';
 
 export const keywordSearchOptions = z
   .object({
@@ -29,12 +28,7 @@ export const keywordSearchBackend = defineBackend<KeywordSearchOptions>({
   capabilities: ['full-text'],
   options: keywordSearchOptions,
   async create(ctx) {
-    let file = ':memory:';
-    if (ctx.folder !== undefined) {
-      const metaDir = path.join(ctx.folder, ctx.options.metaDir);
-      await fs.mkdir(metaDir, { recursive: true });
-      file = path.join(metaDir, ctx.options.indexFile);
-    }
+    const file = await indexFileIn(ctx.folder, ctx.options.metaDir, ctx.options.indexFile);
     return { search: new HybridSearchIndex({ file, logger: ctx.logger, maxChunkChars: ctx.options.maxChunkChars }) };
   },
 });
