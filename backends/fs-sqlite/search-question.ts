@@ -53,12 +53,11 @@ export function questionPage(cache: StatementCache, plan: PlannedSearch, filter:
 
 /** The terms that can reorder notes: each single word held by fewer than half the notes, and every phrase; all of them when none is. */
 function rankingTerms(cache: StatementCache, terms: readonly string[]): string[] {
-  let notes = 0;
+  cache.get(VOCABULARY).run();
+  const notes = (cache.get('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
   const informative = terms.filter((term) => {
     const word = /^"([^" ]+)"$/.exec(term)?.[1];
     if (word === undefined) return true;
-    cache.get(VOCABULARY).run();
-    notes ||= (cache.get('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
     const held = (cache.get('SELECT doc FROM temp.nk_fts_terms WHERE term = ?').pluck().get(word) as number | undefined) ?? 0;
     return held * 2 < notes;
   });

@@ -141,7 +141,7 @@ function keywordRanking(state: SearchState, expressions: KeywordExpressions | un
   if (expressions === undefined) return { ranked: [] };
   const { db } = state;
   const ranking = (sql: string, ...args: string[]) => notesOf(statement<string[], PassageRow>(db, sql).all(...args), accept);
-  if (expressions.every !== undefined && Number.isFinite(need)) {
+  if (expressions.every !== undefined) {
     const every = ranking(
       `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, 1 AS tier
          FROM (SELECT rowid, bm25(chunks_fts, 10.0, 3.0, 1.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?) f
