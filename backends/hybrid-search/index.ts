@@ -60,7 +60,7 @@ export type HybridSearchOptions = z.infer<typeof hybridSearchOptions>;
 export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
   id: 'hybrid-search',
   kind: 'search',
-  description: 'Keyword (FTS5) and semantic (sentence vectors) search fused by rank, beside any store; an offline model.',
+  description: 'Keyword (FTS5) and semantic (sentence vectors) search fused by score, beside any store; an offline model.',
   folder: 'optional',
   capabilities: ['full-text', 'vectors'],
   options: hybridSearchOptions,
