@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../../kernel/errors.js';
 import type { ToolHost } from '../../kernel/tool-host.js';
 import { checkToken, createGuard } from './http-guard.js';
@@ -18,6 +18,7 @@ import { handleLegacySse } from './legacy-sse.js';
 import { DEFAULT_MESSAGE_BYTES, tooLargeMessage } from '../../kernel/message-limit.js';
 import { createMcpServer } from './server.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
+import { BATCH_REFUSED, checkMessage, errorReply, type JsonRpcErrorReply } from './jsonrpc-check.js';
 
 export { isLoopback } from './http-guard.js';
 
@@ -68,6 +69,13 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
     }
     if (read.kind === 'bad_json') {
       replyError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      return undefined;
+    }
+    const refusal = refusalOf(read.body, req);
+    if (refusal) {
+      vault.logger.warn({ err: refusal.error.message }, 'a message from the client could not be taken');
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(refusal));
       return undefined;
     }
     return { body: read.body };
@@ -202,6 +210,30 @@ function drained(req: IncomingMessage): Promise<void> {
     req.once('close', resolve);
     req.resume();
   });
+}
+
+/**
+ * The JSON-RPC error a POST body is owed instead of being served, as on stdio (jsonrpc-check.ts);
+ * the SDK would answer a bad id or member with -32700 "Parse error" although the JSON parsed.
+ * A batch is taken only where the protocol still had them: Streamable HTTP before MCP 2025-06-18
+ * (a request without MCP-Protocol-Version is 2025-03-26, per the specification); each of its
+ * messages is checked the same way.
+ */
+function refusalOf(body: unknown, req: IncomingMessage): JsonRpcErrorReply | undefined {
+  if (Array.isArray(body)) {
+    const version = req.headers['mcp-protocol-version'];
+    const batching = req.url?.startsWith('/mcp') && (typeof version !== 'string' || version < '2025-06-18');
+    if (!batching) return errorReply(null, ErrorCode.InvalidRequest, BATCH_REFUSED, { error: 'batch_not_supported', messages: body.length });
+    return body.map(refusalOfOne).find((refusal) => refusal !== undefined);
+  }
+  return refusalOfOne(body);
+}
+
+function refusalOfOne(message: unknown): JsonRpcErrorReply | undefined {
+  const checked = checkMessage(message);
+  if (checked.ok) return undefined;
+  // A malformed response is owed nothing on stdio; an HTTP POST is owed a status all the same.
+  return checked.reply ?? errorReply(null, ErrorCode.InvalidRequest, checked.reason);
 }
 
 /** Every refusal is a JSON-RPC error body, so MCP clients can read it. */

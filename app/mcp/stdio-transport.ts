@@ -7,7 +7,9 @@
  * and closes the transport — the session ends with no answer. Here each chunk is searched once,
  * pieces are joined once per line, and a line past the limit is not kept at all: its first and
  * last bytes are, to find its id, and the client gets a JSON-RPC error for that request as soon
- * as the line ends. The session goes on.
+ * as the line ends. The session goes on. A line that is not one JSON-RPC message (not JSON, a
+ * batch, a request with an id no client can match) gets the JSON-RPC error it is owed, by
+ * jsonrpc-check.ts, instead of the SDK's silence.
  *
  * Outgoing frames past the reply ceiling (a tool answer is carried twice, as text and as
  * structuredContent: see tool-results.ts) become an error for that request, since a client's
@@ -15,8 +17,9 @@
  */
 import process from 'node:process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { replyCeiling, tooLargeMessage } from '../../kernel/message-limit.js';
+import { checkLine, isUsableId } from './jsonrpc-check.js';
 
 /** JSON-RPC "Invalid Request": the message was refused unread. */
 export const MESSAGE_TOO_LARGE = -32600;
@@ -117,13 +120,14 @@ export class LimitedStdioTransport implements Transport {
     this.tail = Buffer.alloc(0);
     if (oversized) return this.refuse(oversized, tail, size);
     if (size === 0) return;
-    let line = Buffer.concat(parts).toString('utf8');
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    try {
-      this.onmessage?.(JSONRPCMessageSchema.parse(JSON.parse(line)));
-    } catch (error) {
-      this.onerror?.(error as Error);
-    }
+    const line = Buffer.concat(parts).toString('utf8');
+    // A blank line (an empty one, a lone \r of CRLF framing) carries nothing and is skipped.
+    if (line.trim() === '') return;
+    // Whatever cannot be taken is logged, and answered when a request is owed one (jsonrpc-check.ts).
+    const checked = checkLine(line);
+    if (checked.ok) return this.onmessage?.(checked.message);
+    this.onerror?.(new Error(checked.reason));
+    if (checked.reply) void this.send(checked.reply as unknown as JSONRPCMessage);
   }
 
   private refuse(head: Buffer, tail: Buffer, size: number): void {
@@ -133,7 +137,7 @@ export class LimitedStdioTransport implements Transport {
     if (id === undefined) return;
     void this.send({
       jsonrpc: '2.0',
-      id: id as string | number,
+      id,
       error: { code: MESSAGE_TOO_LARGE, message: error.message, data: { error: 'too_large', bytes: size, limit: this.limit } },
     } as JSONRPCMessage);
   }
@@ -144,14 +148,19 @@ function lastBytes(tail: Buffer, piece: Buffer): Buffer {
   return Buffer.concat([tail, piece]).subarray(-KEEP);
 }
 
-const ID = String.raw`"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")`;
+// A number must end where the id does: `"id":1.5` or `"id":1e308` is not id 1.
+const ID = String.raw`"id"\s*:\s*(-?\d+(?=\s*[,}])|"(?:[^"\\]|\\.){0,200}")`;
 /** Our SDK's client writes the id last; other clients often write it first, after jsonrpc. */
 const ID_AT_END = new RegExp(`[,{]\\s*${ID}\\s*}\\s*$`);
 const ID_AT_START = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?${ID}`);
 
-/** The id of a request known only by its first and last bytes; undefined for a notification. */
+/**
+ * The id of a request known only by its first and last bytes; undefined for a notification,
+ * null when there is no id a client could match (see jsonrpc-check.ts).
+ */
 export function requestId(head: string, tail: string): string | number | null | undefined {
   const match = ID_AT_END.exec(tail) ?? ID_AT_START.exec(head);
   if (!match?.[1]) return /"method"/.test(head) && !/"id"/.test(head + tail) ? undefined : null;
-  return JSON.parse(match[1]) as string | number;
+  const id = JSON.parse(match[1]) as unknown;
+  return isUsableId(id) ? id : null;
 }

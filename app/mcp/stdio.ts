@@ -13,7 +13,7 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
   const inFlight = new InFlight();
   const server = createMcpServer(vault, { inFlight, maxMessageBytes });
   const transport = new LimitedStdioTransport(maxMessageBytes);
-  // A refused oversized message is worth a line in the log; the client got its error already.
+  // A message refused (too large, not JSON, no valid request) is worth a line in the log; the client got its error already.
   transport.onerror = (err) => vault.logger.warn({ err: err.message }, 'a message from the client could not be taken');
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
