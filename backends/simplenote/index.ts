@@ -19,6 +19,7 @@ import { SimperiumClient } from './client/simperium-client.js';
 import { describeSettings, dotenvFile, requireCredentials, resolveSettings, SETTING_NAMES, type SettingValues } from './settings.js';
 import { SimplenoteStore } from './store.js';
 import { Syncer } from './sync.js';
+import { SyncLoop } from './sync-loop.js';
 
 /** Seed 003 §4's keys, accepted in `storage.options` too (the environment and .env win). */
 const settingKeys = Object.fromEntries(SETTING_NAMES.map((name) => [name, z.union([z.string(), z.number()]).optional()]));
@@ -41,7 +42,7 @@ export const simplenoteOptions = z
     firstSync: z
       .enum(['at-open', 'behind-open'])
       .default('at-open')
-      .describe('an empty cache: fill it before the open returns, or behind it (the login still happens at open; listings and search wait for the sync)'),
+      .describe('at-open: an empty cache is filled before the open returns; behind-open: the open only reads the cache file, and the sync at start (login, fill or delta) begins with the first watcher (a server) or the first read that needs the cache filled'),
     ...settingKeys,
   })
   .strict();
@@ -90,11 +91,14 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
       const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
       const intervalSeconds = ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS);
-      const background = backgroundSync(syncer, logger, intervalSeconds);
+      const loop = new SyncLoop(syncer, logger, intervalSeconds);
+      const deferred = ctx.options.firstSync === 'behind-open';
       const store = new SimplenoteStore({
         client,
         cache,
         syncer,
+        loop,
+        deferred,
         logger,
         persistSoon,
         cacheBytes,
@@ -102,7 +106,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         // on a timer, so serving follows SYNC_INTERVAL_SECONDS as the seed has it.
         ...(ctx.options.watchIntervalMs !== undefined || intervalSeconds === 0 ? { watchIntervalMs: ctx.options.watchIntervalMs ?? 30_000 } : {}),
         async closeCache() {
-          await background.stop();
+          await loop.stop();
           await syncer.idle();
           clearTimeout(timer);
           await save();
@@ -112,21 +116,20 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         },
       });
       sink = () => store.changeSink();
-      if (syncer.cursor === undefined) {
-        if (rebuilt) logger.info({ reason: rebuilt }, 'simplenote cache empty; full sync');
-        try {
-          // Behind the open, a wrong password still fails here, before anyone is served.
-          if (ctx.options.firstSync === 'behind-open') {
-            await client.authorize();
-            store.fillBehindOpen(syncer.sync());
-          } else await syncer.sync();
-        } catch (err) {
-          await store.close();
-          if (err instanceof NotekernelError) throw err;
-          throw new BackendUnavailableError(`Simplenote full sync failed: ${(err as Error).message}`, { backend: 'simplenote' });
+      if (rebuilt && syncer.cursor === undefined) logger.info({ reason: rebuilt }, 'simplenote cache empty; a full sync fills it');
+      // behind-open: no network at open (the store begins when served or first read); at-open: an empty cache is filled now.
+      if (!deferred) {
+        if (syncer.cursor === undefined) {
+          try {
+            await syncer.sync();
+          } catch (err) {
+            await store.close();
+            if (err instanceof NotekernelError) throw err;
+            throw new BackendUnavailableError(`Simplenote full sync failed: ${(err as Error).message}`, { backend: 'simplenote' });
+          }
         }
+        loop.start({ now: false });
       }
-      background.start();
       return { store, search: store.searchIndex() };
     },
   });
@@ -156,25 +159,4 @@ export function intervalFromEnv(value: string | undefined): number {
   const seconds = Number(value ?? 300);
   if (!Number.isFinite(seconds)) return 300;
   return seconds === 0 ? 0 : Math.max(60, Math.round(seconds));
-}
-
-/** Delta syncs every `seconds` (0: none), never two at once; failures are logged and retried next round. */
-function backgroundSync(syncer: Syncer, logger: import('../../kernel/logger.js').Logger, seconds: number) {
-  let interval: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const round = () => {
-    running ??= syncer
-      .sync()
-      .catch((err: unknown) => logger.warn({ error: (err as Error).message }, 'simplenote background sync failed; next round retries'))
-      .finally(() => (running = undefined));
-  };
-  return {
-    start() {
-      if (seconds > 0) (interval = setInterval(round, seconds * 1000)).unref();
-    },
-    async stop() {
-      clearInterval(interval);
-      await running;
-    },
-  };
 }

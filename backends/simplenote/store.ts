@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
-import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, RemoteSyncStats, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
 import { BackendUnavailableError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
@@ -17,12 +17,22 @@ import { searchCache } from './cache/fts-search.js';
 import type { NoteCache } from './cache/note-cache.js';
 import type { SimperiumClient, StoredObject } from './client/simperium-client.js';
 import { changedObject, hashOf, isTrashed, newObject, noteOf, nowSeconds } from './note-object.js';
-import type { Syncer } from './sync.js';
+import type { SimplenoteSyncStats, Syncer } from './sync.js';
+import type { SyncLoop } from './sync-loop.js';
 
 export interface SimplenoteStoreParts {
   client: SimperiumClient;
   cache: NoteCache;
   syncer: Syncer;
+  /** The background syncs (with backoff); manual syncs go through it too, so its state is the truth. */
+  loop: SyncLoop;
+  /**
+   * Network work waits for use (profile option `firstSync: behind-open`): the open only reads
+   * the cache file; the sync at start and the timer begin with the first watcher (a server) or
+   * the first read that needs an empty cache filled. A one-shot command that lists tools never
+   * logs in.
+   */
+  deferred: boolean;
   logger: Logger;
   /** Schedules a (debounced) save of the cache file. */
   persistSoon(): void;
@@ -39,8 +49,8 @@ export class SimplenoteStore implements NoteStore {
   private readonly listeners = new Set<(change: ExternalChange) => void>();
   private poll: NodeJS.Timeout | undefined;
   private closed = false;
-  /** The first full sync when it runs behind the open; listings and search wait for it. */
-  private filling: Promise<unknown> | undefined;
+  /** The sync at start, once begun (deferred mode). */
+  private begun: Promise<unknown> | undefined;
 
   constructor(private readonly parts: SimplenoteStoreParts) {}
 
@@ -48,11 +58,11 @@ export class SimplenoteStore implements NoteStore {
   readonly remote: RemoteSync = {
     syncNow: async () => {
       await this.filled();
-      return this.parts.syncer.sync();
+      return this.parts.loop.round();
     },
-    stats: async (): Promise<RemoteSyncStats> => {
+    stats: async (): Promise<SimplenoteSyncStats> => {
       const bytes = this.parts.cacheBytes();
-      return { ...this.parts.syncer.stats(), ...(bytes !== undefined ? { cacheBytes: bytes } : {}) };
+      return { ...this.parts.syncer.stats(), sync: this.parts.loop.state(), ...(bytes !== undefined ? { cacheBytes: bytes } : {}) };
     },
     resetCache: async () => {
       await this.filled().catch(() => undefined);
@@ -60,36 +70,38 @@ export class SimplenoteStore implements NoteStore {
     },
   };
 
-  /** Starts serving before the first full sync has filled the cache; reads of the cache wait for it. */
-  fillBehindOpen(sync: Promise<unknown>): void {
-    this.filling = sync.catch((err: unknown) => {
-      this.parts.logger.warn({ error: (err as Error).message }, 'simplenote first full sync failed; the next read retries it');
-      throw err;
-    });
-    this.filling.catch(() => undefined);
+  /** Deferred mode: the sync at start and the timer, begun once. */
+  private begin(): Promise<unknown> {
+    if (!this.parts.deferred || this.closed) return Promise.resolve();
+    this.begun ??= this.parts.loop.start({ now: true }) ?? Promise.resolve();
+    this.begun.catch(() => undefined);
+    return this.begun;
   }
 
-  /** Resolves once the cache is filled; a first sync that failed is tried again (it resumes from its mark). */
+  /**
+   * Resolves once the cache has been filled by a full sync. With a cursor it has; without one
+   * this waits for the sync at start, and when that failed tries once more (a full sync resumes
+   * at its page mark).
+   */
   private async filled(): Promise<void> {
-    if (!this.filling) return;
+    if (this.parts.syncer.cursor !== undefined) return;
     try {
-      await this.filling;
+      await this.begin();
     } catch {
-      const retry = this.parts.syncer.sync();
-      this.filling = retry;
-      try {
-        await retry;
-      } catch (err) {
-        retry.catch(() => undefined);
-        throw new BackendUnavailableError(`Simplenote: the first full sync has not completed: ${(err as Error).message}`, { backend: 'simplenote' });
-      }
+      // tried again below
     }
-    this.filling = undefined;
+    if (this.parts.syncer.cursor !== undefined) return;
+    try {
+      await this.parts.loop.round();
+    } catch (err) {
+      throw new BackendUnavailableError(`Simplenote: the local cache has not been filled yet (the first full sync failed: ${(err as Error).message})`, { backend: 'simplenote' });
+    }
   }
 
   /** Changes from other devices, as delta syncs find them (polled while someone listens, when no background sync runs). */
   watch(listener: (change: ExternalChange) => void): () => void {
     this.listeners.add(listener);
+    void this.begin();
     const every = this.parts.watchIntervalMs;
     if (every !== undefined) {
       this.poll ??= setInterval(() => {
@@ -167,7 +179,7 @@ export class SimplenoteStore implements NoteStore {
 
   async refresh(): Promise<RefreshReport> {
     await this.filled();
-    const { full: _full, ...report } = await this.parts.syncer.sync();
+    const { full: _full, ...report } = await this.parts.loop.round();
     return report;
   }
 
@@ -175,7 +187,6 @@ export class SimplenoteStore implements NoteStore {
     if (this.closed) return;
     this.closed = true;
     this.stopPolling();
-    await this.filling?.catch(() => undefined);
     await this.parts.closeCache();
   }
 
@@ -215,7 +226,12 @@ export class SimplenoteStore implements NoteStore {
 
   /** Brings the cache in line with what Simperium just said about one note. */
   private remember(id: string, stored: StoredObject | undefined): void {
-    const changed = stored ? this.parts.cache.upsert(id, stored.version, stored.data) : this.parts.cache.remove(id);
-    if (changed) this.parts.persistSoon();
+    if (!stored) {
+      if (this.parts.cache.remove(id)) this.parts.persistSoon();
+      return;
+    }
+    const outcome = this.parts.cache.upsert(id, stored.version, stored.data);
+    if (outcome.kind === 'written') this.parts.persistSoon();
+    else if (outcome.kind !== 'unchanged') (this.parts.syncer.feedAnomaly(id, stored.version, outcome, 'read'), this.parts.persistSoon());
   }
 }

@@ -8,8 +8,9 @@
  */
 import type { ExternalChange, RefreshReport, RemoteSyncStats } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { NoteCache } from './cache/note-cache.js';
+import type { NoteCache, UpsertOutcome } from './cache/note-cache.js';
 import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
+import type { SyncLoopState } from './sync-loop.js';
 import { noteOf, summaryOf } from './note-object.js';
 
 const CURSOR = 'backend_cursor';
@@ -20,9 +21,32 @@ const LAST_SYNC_AT = 'last_sync_at';
 const LAST_ERROR = 'last_error';
 const SYNCS = 'syncs';
 const FAILED_SYNCS = 'failed_syncs';
+const FEED_ANOMALIES = 'feed_anomalies';
+const LAST_FEED_ANOMALY = 'last_feed_anomaly';
+
+/** An object Simperium offered that was older than, or conflicting with, the version the cache holds. */
+export interface FeedAnomaly {
+  id: string;
+  /** `older`: a version below the cached one (a late page, a rewinding feed); `conflicting`: the cached version number with other content. */
+  kind: 'older' | 'conflicting';
+  offered: number;
+  held: number;
+  /** `sync` (an index page) or `read` (an object fetched by get or before a write). */
+  source: 'sync' | 'read';
+  at: string;
+}
 
 export interface SyncResult extends RefreshReport {
   full: boolean;
+}
+
+/** get_stats: the kernel's RemoteSyncStats plus what this backend watches for. */
+export interface SimplenoteSyncStats extends RemoteSyncStats {
+  /** How many objects Simperium offered behind the cache (kept out), and the last one. */
+  feedAnomalies: number;
+  lastFeedAnomaly?: FeedAnomaly;
+  /** The background syncs: on the interval, backing off after failures, or off; refused credentials. */
+  sync?: SyncLoopState;
 }
 
 export class Syncer {
@@ -55,7 +79,7 @@ export class Syncer {
   /** Empties the cache and fills it again by a full sync, after any running sync. */
   async reset(): Promise<SyncResult> {
     return this.queue(() => {
-      const counters = [SYNCS, FAILED_SYNCS].map((key) => [key, this.cache.meta(key)] as const);
+      const counters = [SYNCS, FAILED_SYNCS, FEED_ANOMALIES, LAST_FEED_ANOMALY].map((key) => [key, this.cache.meta(key)] as const);
       this.cache.transaction(() => {
         this.cache.clear();
         for (const [key, value] of counters) this.cache.setMeta(key, value);
@@ -66,7 +90,8 @@ export class Syncer {
   }
 
   /** The cache's state and the sync metrics kept in sync_metadata. */
-  stats(): RemoteSyncStats {
+  stats(): SimplenoteSyncStats {
+    const lastAnomaly = this.cache.meta(LAST_FEED_ANOMALY);
     const last = this.cache.meta(LAST_SYNC);
     const lastAt = this.cache.meta(LAST_SYNC_AT);
     const lastError = this.cache.meta(LAST_ERROR);
@@ -80,7 +105,20 @@ export class Syncer {
       ...(lastError ? { lastError } : {}),
       syncs: Number(this.cache.meta(SYNCS) ?? 0),
       failedSyncs: Number(this.cache.meta(FAILED_SYNCS) ?? 0),
+      feedAnomalies: Number(this.cache.meta(FEED_ANOMALIES) ?? 0),
+      ...(lastAnomaly ? { lastFeedAnomaly: JSON.parse(lastAnomaly) as FeedAnomaly } : {}),
     };
+  }
+
+  /**
+   * Simperium offered an object behind the cache (older, or the cached version with other
+   * content): the cache kept its newer row; this is logged and counted for get_stats.
+   */
+  feedAnomaly(id: string, offered: number, outcome: UpsertOutcome, source: FeedAnomaly['source']): void {
+    const anomaly: FeedAnomaly = { id, kind: outcome.kind === 'older' ? 'older' : 'conflicting', offered, held: outcome.held ?? 0, source, at: new Date().toISOString() };
+    this.logger.warn(anomaly, anomaly.kind === 'older' ? 'simperium offered an older version than the cache holds; kept the newer one' : 'simperium offered the cached version number with other content; kept the cached one');
+    this.cache.setMeta(FEED_ANOMALIES, String(Number(this.cache.meta(FEED_ANOMALIES) ?? 0) + 1));
+    this.cache.setMeta(LAST_FEED_ANOMALY, JSON.stringify(anomaly));
   }
 
   /** One sync at a time, each recorded in sync_metadata. */
@@ -155,7 +193,11 @@ export class Syncer {
         seen?.add(entry.id);
         if (!entry.d) continue;
         const before = emit && this.cache.get(entry.id);
-        if (!this.cache.upsert(entry.id, entry.v, entry.d)) continue;
+        const outcome = this.cache.upsert(entry.id, entry.v, entry.d);
+        if (outcome.kind !== 'written') {
+          if (outcome.kind !== 'unchanged') this.feedAnomaly(entry.id, entry.v, outcome, 'sync');
+          continue;
+        }
         changed += 1;
         emit?.({ kind: 'written', note: noteOf(entry.id, entry.v, entry.d), ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
       }

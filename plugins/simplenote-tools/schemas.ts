@@ -113,6 +113,10 @@ export const ManageOutputSchema = z
     syncs: z.number(),
     failedSyncs: z.number(),
     cacheBytes: z.number(),
+    // Loose on purpose: tools/list carries every byte of these schemas (README lists the fields).
+    feedAnomalies: z.number(),
+    lastFeedAnomaly: z.looseObject({}),
+    sync: z.looseObject({}),
     ...SyncReportShape,
   })
   .partial();

@@ -16,6 +16,12 @@ export interface CachedNote {
   contentHash: string;
 }
 
+/** What an upsert did; `held` is the version the row had before (absent for a new row). */
+export interface UpsertOutcome {
+  kind: 'written' | 'unchanged' | 'older' | 'conflicting';
+  held?: number;
+}
+
 const ORDER_COLUMNS = { updated: 'modified_at', created: 'created_at', title: 'title' } as const;
 
 export class NoteCache {
@@ -37,11 +43,21 @@ export class NoteCache {
     }
   }
 
-  /** Writes the note's row; returns false when the cache already held exactly this object. */
-  upsert(id: string, version: number, object: NoteObject): boolean {
+  /**
+   * Writes the note's row, but only forward: an object at an older version than the row holds
+   * (a delta page computed before our own save and delivered after it, a feed that rewinds), or
+   * at the same version with other content (a feed that repeats a version), leaves the row as it
+   * is. The outcome says which: `written`, `unchanged` (exactly this object already), `older`,
+   * `conflicting`; the caller reports the last two.
+   */
+  upsert(id: string, version: number, object: NoteObject): UpsertOutcome {
     const contentHash = hashOf(object);
     const existing = this.one('SELECT rowid, content_hash, server_version FROM notes WHERE id = ?', [id]);
-    if (existing && existing[1] === contentHash && existing[2] === version) return false;
+    if (existing) {
+      const held = Number(existing[2]);
+      if (version < held) return { kind: 'older', held };
+      if (version === held) return existing[1] === contentHash ? { kind: 'unchanged', held } : { kind: 'conflicting', held };
+    }
     const text = typeof object.content === 'string' ? object.content : '';
     const { title } = splitText(text);
     const tags = JSON.stringify(Array.isArray(object.tags) ? object.tags : []);
@@ -58,7 +74,7 @@ export class NoteCache {
     const rowid = this.one('SELECT rowid FROM notes WHERE id = ?', [id])![0] as number;
     this.run('DELETE FROM notes_fts WHERE rowid = ?', [rowid]);
     this.run('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)', searchRow(rowid, title, text, object.tags));
-    return true;
+    return { kind: 'written', ...(existing ? { held: Number(existing[2]) } : {}) };
   }
 
   remove(id: string): boolean {

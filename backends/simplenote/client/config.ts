@@ -13,8 +13,14 @@ export interface SimperiumConfig {
   apiKey: string;
   username: string;
   password: string;
-  /** Per request; a request past it is retried like a 503. */
+  /**
+   * The whole request, retries included (API_TIMEOUT_SECONDS): past it the request is aborted,
+   * however slowly bytes still arrive. An attempt that may be retried uses at most two thirds of
+   * the time left, so a late answer to a write can still be confirmed by a retry with its ccid.
+   */
   timeoutMs: number;
+  /** The largest answer read (API_MAX_RESPONSE_MB); a larger one is aborted as it streams in, never buffered whole. */
+  maxResponseBytes: number;
   /** Attempts per request, the first included. */
   maxAttempts: number;
   /** First backoff step; doubles per attempt, with jitter, up to `maxDelayMs`. */
@@ -24,9 +30,12 @@ export interface SimperiumConfig {
 
 export const DEFAULT_RETRY = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 10_000 } as const;
 
-/** The seed's environment variables, with its defaults (API_TIMEOUT_SECONDS 30, at least 5). */
+export const DEFAULT_MAX_RESPONSE_MB = 32;
+
+/** The seed's environment variables, with its defaults (API_TIMEOUT_SECONDS 30, at least 5), and API_MAX_RESPONSE_MB (32, at least 1). */
 export function simperiumConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<SimperiumConfig> = {}): SimperiumConfig {
   const timeoutSeconds = Math.max(5, Number(env.API_TIMEOUT_SECONDS ?? 30) || 30);
+  const maxResponseMb = Math.max(1, Number(env.API_MAX_RESPONSE_MB ?? DEFAULT_MAX_RESPONSE_MB) || DEFAULT_MAX_RESPONSE_MB);
   return {
     authUrl: trimSlash(env.SIMPERIUM_AUTH_URL ?? 'https://auth.simperium.com'),
     apiUrl: trimSlash(env.SIMPERIUM_API_URL ?? 'https://api.simperium.com'),
@@ -35,6 +44,7 @@ export function simperiumConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partia
     username: env.SIMPLENOTE_USERNAME ?? '',
     password: env.SIMPLENOTE_PASSWORD ?? '',
     timeoutMs: timeoutSeconds * 1000,
+    maxResponseBytes: Math.round(maxResponseMb * 1024 * 1024),
     ...DEFAULT_RETRY,
     ...overrides,
   };

@@ -3,7 +3,7 @@
  * carries the method, the path without its query, and the status — never a header, a body we
  * sent, the token or the password (axios errors hold all of those, so none is kept as a cause).
  */
-import { BackendUnavailableError, NotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../../../kernel/errors.js';
+import { BackendUnavailableError, NotFoundError, TimeoutError, TooLargeError, ValidationError, type ErrorDetails } from '../../../kernel/errors.js';
 
 export interface RequestFacts {
   method: string;
@@ -28,7 +28,14 @@ export class SimperiumUnavailableError extends BackendUnavailableError {
 }
 
 export class SimperiumTimeoutError extends TimeoutError {
-  constructor(message: string, facts: RequestFacts) {
+  constructor(message: string, facts: RequestFacts & { setting?: string; timeoutMs?: number }) {
+    super(message, { backend: 'simplenote', ...facts } as ErrorDetails);
+  }
+}
+
+/** An answer past API_MAX_RESPONSE_MB: aborted as it streamed in, not retried. */
+export class SimperiumTooLargeError extends TooLargeError {
+  constructor(message: string, facts: RequestFacts & { setting: string; limitBytes: number }) {
     super(message, { backend: 'simplenote', ...facts } as ErrorDetails);
   }
 }

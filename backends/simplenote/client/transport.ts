@@ -8,7 +8,7 @@
 import axios, { type AxiosInstance } from 'axios';
 import type { Logger } from '../../../kernel/logger.js';
 import type { SimperiumConfig } from './config.js';
-import { SimperiumTimeoutError, SimperiumUnavailableError } from './errors.js';
+import { SimperiumTimeoutError, SimperiumTooLargeError, SimperiumUnavailableError } from './errors.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -37,32 +37,54 @@ export class Transport {
   private readonly http: AxiosInstance;
 
   constructor(
-    private readonly config: Pick<SimperiumConfig, 'timeoutMs' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'>,
+    private readonly config: Pick<SimperiumConfig, 'timeoutMs' | 'maxResponseBytes' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'>,
     private readonly logger: Logger,
   ) {
     this.http = axios.create({
-      timeout: config.timeoutMs,
       responseType: 'text',
       transformResponse: [(data: unknown) => data],
       validateStatus: () => true,
       maxRedirects: 0,
+      // axios counts the body as it streams in and aborts past this, so nothing bigger is buffered.
+      maxContentLength: config.maxResponseBytes,
+      maxBodyLength: config.maxResponseBytes,
     });
   }
 
-  async send(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * One request, retried where safe, ended by its deadline (`API_TIMEOUT_SECONDS`, or a shorter
+   * `budgetMs`) whatever the server does: an AbortSignal per attempt bounds the whole exchange,
+   * not only an idle socket, and no backoff sleeps past the deadline.
+   */
+  async send(request: HttpRequest, options: { budgetMs?: number } = {}): Promise<HttpResponse> {
     const facts = { method: request.method, path: request.path };
+    const budgetMs = Math.min(this.config.timeoutMs, options.budgetMs ?? Infinity);
+    const deadline = Date.now() + budgetMs;
     const attempts = request.retrySafe ? this.config.maxAttempts : 1;
     let lastProblem = 'no attempt made';
     let timedOut = false;
-    for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    let attempt = 0;
+    while (attempt < attempts) {
+      attempt += 1;
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const last = attempt === attempts;
       let response: HttpResponse;
       try {
-        response = await this.exchange(request);
+        response = await this.exchange(request, last ? left : (left * 2) / 3);
       } catch (err) {
+        if (isTooLarge(err)) {
+          const mb = Math.round((this.config.maxResponseBytes / 1024 / 1024) * 10) / 10;
+          this.logger.warn({ ...facts, limitBytes: this.config.maxResponseBytes }, 'simperium answer too large; aborted');
+          throw new SimperiumTooLargeError(
+            `Simplenote (Simperium) ${request.method} ${request.path}: the answer passed API_MAX_RESPONSE_MB (${mb} MB) and was aborted unread. Raise API_MAX_RESPONSE_MB if your notes are really that large.`,
+            { ...facts, setting: 'API_MAX_RESPONSE_MB', limitBytes: this.config.maxResponseBytes },
+          );
+        }
         timedOut = isTimeout(err);
-        lastProblem = timedOut ? `no answer within ${this.config.timeoutMs} ms` : `connection failed (${codeOf(err)})`;
+        lastProblem = timedOut ? 'no complete answer in time' : `connection failed (${codeOf(err)})`;
         this.logger.warn({ ...facts, attempt, problem: lastProblem }, 'simperium request failed');
-        if (attempt < attempts) await sleep(this.backoff(attempt));
+        if (!(await this.pause(this.backoff(attempt), deadline, last))) break;
         continue;
       }
       timedOut = false;
@@ -70,25 +92,41 @@ export class Transport {
         lastProblem = `status ${response.status}`;
         const wait = retryAfterMs(response.headers['retry-after']) ?? this.backoff(attempt);
         this.logger.warn({ ...facts, attempt, status: response.status, waitMs: wait }, 'simperium asked us to retry');
-        if (attempt < attempts) await sleep(wait);
-        else return response;
+        if (!(await this.pause(wait, deadline, last))) return response;
         continue;
       }
       this.logger.debug({ ...facts, attempt, status: response.status }, 'simperium request');
       return response;
     }
-    const message = `Simplenote (Simperium) ${request.method} ${request.path} failed after ${attempts} attempt(s): ${lastProblem}. Check the network and try again.`;
-    throw timedOut ? new SimperiumTimeoutError(message, { ...facts, attempts }) : new SimperiumUnavailableError(message, { ...facts, attempts });
+    const seconds = Math.round(budgetMs / 100) / 10;
+    if (timedOut || Date.now() >= deadline) {
+      const limit = budgetMs < this.config.timeoutMs ? `its ${seconds} s budget` : `API_TIMEOUT_SECONDS (${seconds} s)`;
+      throw new SimperiumTimeoutError(`Simplenote (Simperium) ${request.method} ${request.path}: no complete answer within ${limit}, ${attempt} attempt(s); last: ${lastProblem}. Check the network, or raise API_TIMEOUT_SECONDS for a slow link.`, {
+        ...facts,
+        attempts: attempt,
+        setting: 'API_TIMEOUT_SECONDS',
+        timeoutMs: budgetMs,
+      });
+    }
+    throw new SimperiumUnavailableError(`Simplenote (Simperium) ${request.method} ${request.path} failed after ${attempt} attempt(s): ${lastProblem}. Check the network and try again.`, { ...facts, attempts: attempt });
   }
 
-  /** One attempt; throws on a network failure or a 2xx that is not the JSON it should be. */
-  private async exchange(request: HttpRequest): Promise<HttpResponse> {
+  /** Sleeps before the next attempt; false when there is none, or it could not start before the deadline. */
+  private async pause(ms: number, deadline: number, last: boolean): Promise<boolean> {
+    if (last || Date.now() + ms >= deadline) return false;
+    await sleep(ms);
+    return true;
+  }
+
+  /** One attempt, aborted after `ms`; throws on a network failure, the size cap, or a 2xx that is not the JSON it should be. */
+  private async exchange(request: HttpRequest, ms: number): Promise<HttpResponse> {
     const res = await this.http.request<string>({
       method: request.method,
       url: `${request.baseUrl}/${request.path}`,
       params: request.params,
       headers: request.headers,
       data: request.body,
+      signal: AbortSignal.timeout(Math.max(1, Math.round(ms))),
     });
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') headers[key.toLowerCase()] = value;
@@ -118,9 +156,15 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   return Number.isFinite(ms) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms)) : undefined;
 }
 
+/** Our AbortSignal.timeout fired (axios: ERR_CANCELED), or a socket timed out. */
 function isTimeout(err: unknown): boolean {
   const code = codeOf(err);
-  return code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+  return code === 'ERR_CANCELED' || code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+}
+
+/** axios's maxContentLength / maxBodyLength refusal. */
+function isTooLarge(err: unknown): boolean {
+  return /maxContentLength size of|maxBodyLength/.test((err as Error)?.message ?? '');
 }
 
 function codeOf(err: unknown): string {

@@ -18,7 +18,17 @@ export type Fault =
   /** Handle the request, then wait this long before answering. */
   | { kind: 'delay'; ms: number }
   /** Handle the request, then send the headers and half the body and destroy the socket. */
-  | { kind: 'drop' };
+  | { kind: 'drop' }
+  /**
+   * An index page that rewinds: each object with data comes `by` versions older (its data from
+   * then); with `sameVersion` the version number stays the current one (a feed that repeats a
+   * version with other content).
+   */
+  | { kind: 'rewind'; by: number; sameVersion?: boolean }
+  /** Send the headers, then the body one byte every `everyMs` (a server that never quite stalls). */
+  | { kind: 'drip'; everyMs: number }
+  /** Answer 200 with a JSON body of `bytes` bytes, streamed from one small chunk (the server holds none of it). */
+  | { kind: 'huge'; bytes: number };
 
 interface Pending {
   fault: Fault;

@@ -91,12 +91,25 @@ export class FakeSimperium {
     } else {
       try {
         reply = this.route(method, url, req.headers, body);
+        if (fault?.kind === 'rewind') reply = this.rewound(reply, url, fault.by, fault.sameVersion === true);
       } catch (err) {
         reply = { status: 500, body: `fake server error: ${(err as Error).message}` };
       }
     }
     this.requests.push({ method, path: url.pathname, query: url.searchParams, status: reply.status });
     await send(res, reply, fault);
+  }
+
+  /** An index page whose objects are `by` versions older than they are (fault `rewind`). */
+  private rewound(reply: Reply, url: URL, by: number, sameVersion: boolean): Reply {
+    const page = reply.body as { index?: Array<{ id: string; v: number; d?: ObjectData }> } | undefined;
+    if (reply.status !== 200 || !Array.isArray(page?.index)) return reply;
+    const bucket = this.bucket(decodeURIComponent(url.pathname.split('/').filter(Boolean)[2] ?? 'note'));
+    const index = page.index.map((entry) => {
+      const older = entry.d ? bucket.get(entry.id, entry.v - by) : undefined;
+      return older ? { ...entry, v: sameVersion ? entry.v : older.version, d: older.data } : entry;
+    });
+    return { ...reply, body: { ...page, index } };
   }
 
   private route(method: string, url: URL, headers: http.IncomingHttpHeaders, body: string): Reply {
@@ -220,6 +233,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 async function send(res: http.ServerResponse, reply: Reply, fault: Fault | undefined): Promise<void> {
   if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
   if (res.destroyed) return;
+  if (fault?.kind === 'huge') return sendHuge(res, fault.bytes);
   const isText = typeof reply.body === 'string';
   const payload = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(isText ? (reply.body as string) : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = { ...reply.headers, 'Content-Length': payload.length };
@@ -230,5 +244,38 @@ async function send(res: http.ServerResponse, reply: Reply, fault: Fault | undef
     res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.socket?.destroy());
     return;
   }
+  if (fault?.kind === 'drip') return drip(res, payload, fault.everyMs);
   res.end(payload);
+}
+
+/** One byte every `everyMs` until the body is out or the client goes away. */
+async function drip(res: http.ServerResponse, payload: Buffer, everyMs: number): Promise<void> {
+  for (let at = 0; at < payload.length && !res.destroyed; at += 1) {
+    res.write(payload.subarray(at, at + 1));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  if (!res.destroyed) res.end();
+}
+
+/** A 200 whose JSON body (`{"current":"…","index":[],"pad":"xxxx…"}`) is `bytes` long, written from one 64 KiB chunk as the socket drains. */
+async function sendHuge(res: http.ServerResponse, bytes: number): Promise<void> {
+  const head = Buffer.from('{"current":"0","index":[],"pad":"');
+  const tail = Buffer.from('"}');
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes, 'X-Simperium-Version': '1' });
+  let left = bytes - head.length - tail.length;
+  const write = (part: Buffer) =>
+    res.write(part)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => (res.off('drain', done), res.off('close', done), resolve());
+          res.on('drain', done).on('close', done);
+        });
+  await write(head);
+  while (left > 0 && !res.destroyed) {
+    const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+    left -= part.length;
+    await write(part);
+  }
+  if (!res.destroyed) res.end(tail);
 }

@@ -78,11 +78,12 @@ describe('SimperiumClient', () => {
   });
 
   it('a POST whose answer is cut off or late is retried with its ccid and applied once', async () => {
-    const client = clientFor({ timeoutMs: 150 });
+    // The deadline covers the retry too: the first attempt gets two thirds of it, the ccid replay the rest.
+    const client = clientFor({ timeoutMs: 1200 });
     await client.put('d1', NOTE);
     fake.faults.next(1, { kind: 'drop' }, { method: 'POST' });
     expect((await client.put('d1', { ...NOTE, content: 'after a drop' }, { baseVersion: 1 }))?.version).toBe(2);
-    fake.faults.next(1, { kind: 'delay', ms: 400 }, { method: 'POST' });
+    fake.faults.next(1, { kind: 'delay', ms: 1500 }, { method: 'POST' });
     expect((await client.put('d1', { ...NOTE, content: 'after a timeout' }, { baseVersion: 2 }))?.version).toBe(3);
     expect(fake.bucket().get('d1')?.version).toBe(3);
   });

@@ -46,9 +46,10 @@ describe('simplenote backend under faults', () => {
   });
 
   it('a write whose answer times out or is cut off is retried with its ccid: one note, one version', async () => {
-    subject = await openSimplenote({ client: { timeoutMs: 150 } });
+    // The deadline covers the retry too: the first attempt gets two thirds of it, the ccid replay the rest.
+    subject = await openSimplenote({ client: { timeoutMs: 1200 } });
     const store = subject.instance.store!;
-    subject.fake.faults.next(1, { kind: 'delay', ms: 400 }, { method: 'POST' });
+    subject.fake.faults.next(1, { kind: 'delay', ms: 1500 }, { method: 'POST' });
     const note = await store.create({ title: 'Slow', content: 'x' });
     subject.fake.faults.next(1, { kind: 'drop' }, { method: 'POST' });
     const updated = await store.update(note.id, { content: 'y' }, note.contentHash);
