@@ -25,6 +25,8 @@ export interface MemoryGraph {
   rewriteInbound(id: string, oldTitle: string, newTitle: string): Promise<number>;
   /** The same rewrites, planned and not written: each linking note as read, its new text, how many links change. */
   planInbound(id: string, oldTitle: string, newTitle: string): Promise<InboundRewrite[]>;
+  /** Ids of the entries holding an `[[id…]]` link to `id` (existing or not), itself included if it links to itself. */
+  referrers(id: string): Promise<string[]>;
 }
 
 export interface InboundRewrite {
@@ -52,8 +54,8 @@ function indexedGraph(notes: NoteService, index: LinkIndexService): MemoryGraph 
   const titles = async () => new Map((await notes.list()).map((n) => [n.id, n.title]));
   return {
     async links(id) {
-      await notes.require(id);
-      const outbound = idLinks(await index.outgoing(id)).map((r) => ({ id: r.target_title, displayText: r.link_text ?? r.target_title }));
+      // Outbound links from the file itself: the index keeps lines, not the offsets a link's position needs.
+      const outbound = outboundLinks((await notes.require(id)).content);
       const sources = [...new Set(idLinks(await index.incoming(id)).map((r) => r.source_note_id))].filter((s) => s !== id);
       const known = await titles();
       return { inbound: sources.sort().map((s) => ({ id: s, title: known.get(s) ?? s })), outbound };
@@ -73,6 +75,12 @@ function indexedGraph(notes: NoteService, index: LinkIndexService): MemoryGraph 
     },
     async planInbound(id, oldTitle, newTitle) {
       return (await index.planRename(id, oldTitle, newTitle)).rewrites.map((r) => ({ note: r.note, content: r.content, links: r.edits.length }));
+    },
+    async referrers(id) {
+      // Links to an entry that exists resolve to it; links to one that does not are broken links naming it.
+      const resolved = (await notes.get(id)) ? idLinks(await index.incoming(id)) : [];
+      const broken = idLinks(await index.broken()).filter((r) => r.target_title === id);
+      return [...new Set([...resolved, ...broken].map((r) => r.source_note_id))].sort();
     },
   };
 }
@@ -111,6 +119,9 @@ function scannedGraph(notes: NoteService): MemoryGraph {
         if (changed) out.push({ note, content: text, links: changed });
       }
       return out;
+    },
+    async referrers(id) {
+      return (await entries()).filter((e) => e.links.some((l) => l.id === id)).map((e) => e.id);
     },
     async rewriteInbound(id, oldTitle, newTitle) {
       let count = 0;

@@ -82,7 +82,7 @@ describe('agent-memory over MCP (seed 002 user stories)', () => {
     const got = await call<Entry>('memory_read', { id: igor.id });
     expect(got).toMatchObject({ id: igor.id, title: 'Igor — fullstack developer', tags: ['people', 'work'], links: [], status: 'active', path: igor.path });
     expect(got.body).toBe('igor is a fullstack developer with deep expertise in design.\n');
-    expect(Object.keys(got).sort()).toEqual(['body', 'contentHash', 'createdAt', 'id', 'links', 'path', 'status', 'tags', 'title', 'updatedAt']);
+    expect(Object.keys(got).sort()).toEqual(['body', 'contentHash', 'createdAt', 'createdAtMs', 'id', 'links', 'path', 'status', 'tags', 'title', 'updatedAt', 'updatedAtMs']);
     await call('memory_read', { id: igor.id.slice(4) }); // the bare six characters
     await call('memory_list', {});
     expect(snapshot()).toEqual(before);
@@ -102,10 +102,12 @@ describe('agent-memory over MCP (seed 002 user stories)', () => {
     const body = `he works on the [[${ids.console}|console app]] at axiom.\n\nsee also: [[${ids.console}]] and \`[[id__Code99|in code]]\`\n`;
     const note = await call<Entry>('memory_capture', { title: 'Igor at axiom', body: `${body}about [[${ids.igor}|Igor — fullstack developer]]\n` });
     ids.note = note.id;
+    // Each with seed 002's position: where the whole [[…]] sits in the body.
+    const at = (raw: string) => ({ start: note.body.indexOf(raw), end: note.body.indexOf(raw) + raw.length });
     expect(note.links).toEqual([
-      { id: ids.console, displayText: 'console app' },
-      { id: ids.console, displayText: ids.console },
-      { id: ids.igor, displayText: 'Igor — fullstack developer' },
+      { id: ids.console, displayText: 'console app', position: at(`[[${ids.console}|console app]]`) },
+      { id: ids.console, displayText: ids.console, position: at(`[[${ids.console}]]`) },
+      { id: ids.igor, displayText: 'Igor — fullstack developer', position: at(`[[${ids.igor}|Igor — fullstack developer]]`) },
     ]);
     const custom = await call<Entry>('memory_capture', { title: 'Design people', body: `[[${ids.igor}|our design lead]] and [[id__Gone99|a deleted entry]]\n` });
     ids.custom = custom.id;

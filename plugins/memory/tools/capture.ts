@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { entryView, entryListItemOutput, entryViewOutput } from '../view.js';
+import { timestampForm } from '../options.js';
+import { entryView, entryViewOutput } from '../view.js';
 
 /** US-001 / US-007: a pure markdown entry, `# title\n\n#tag1 #tag2\n\nbody`, named `slug id__XXXXXX.md`. */
 export const memoryCapture = defineTool({
@@ -21,6 +22,6 @@ export const memoryCapture = defineTool({
       ...(args.tags ? { tags: args.tags } : {}),
       ...(args.org !== undefined ? { metadata: { org: args.org } } : {}),
     });
-    return entryView(note);
+    return entryView(note, timestampForm(ctx));
   },
 });

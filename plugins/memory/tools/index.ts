@@ -5,6 +5,7 @@ import { memoryBrokenLinks, memoryLinks, memoryOrphans } from './graph.js';
 import { memoryArchive, memoryDelete, memoryUnarchive } from './lifecycle.js';
 import { memoryList, memoryRead } from './read.js';
 import { memoryRename } from './rename.js';
+import { memoryReplaceLink } from './replace-link.js';
 import { memorySearch } from './search.js';
 import { memoryUpdate } from './update.js';
 
@@ -14,6 +15,7 @@ export const memoryTools: AnyTool[] = [
   memoryList,
   memorySearch,
   memoryRename,
+  memoryReplaceLink,
   memoryUpdate,
   memoryLinks,
   memoryOrphans,

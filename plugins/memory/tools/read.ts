@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
+import { timestampForm } from '../options.js';
 import { entryView, listItem, entryListItemOutput, entryViewOutput } from '../view.js';
 
 /** US-001 (FR-10): a pure read; nothing on disk changes. */
 export const memoryRead = defineTool({
   name: 'memory_read',
-  description: 'Read one memory entry: title, tags, outbound links, body, createdAt/updatedAt (from git), status and path.',
+  description: 'Read one memory entry: title, tags, outbound links (with their position in the body), body, createdAt/updatedAt (from git), status and path.',
   input: z.object({ id: idField }),
   output: entryViewOutput,
   annotations: { title: 'Read a memory', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -15,7 +16,7 @@ export const memoryRead = defineTool({
     const id = entryId(args.id);
     const note = await ctx.notes.get(id);
     if (!note) throw new NotFoundError(`No memory entry ${id}.`, { id });
-    return entryView(note);
+    return entryView(note, timestampForm(ctx));
   },
 });
 
@@ -33,8 +34,9 @@ export const memoryList = defineTool({
   async handler(args, ctx) {
     const status = args.status ?? 'active';
     const tag = args.tag?.replace(/^#/, '');
+    const form = timestampForm(ctx);
     return (await ctx.notes.list())
-      .map(listItem)
+      .map((n) => listItem(n, form))
       .filter((e) => (status === 'all' || e.status === status) && (args.org === undefined || e.org === args.org) && (tag === undefined || e.tags.includes(tag)));
   },
 });

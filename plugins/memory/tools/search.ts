@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { searchEntries } from '../search.js';
-import { entryListItemOutput, entryViewOutput } from '../view.js';
+import { timestampForm } from '../options.js';
+import { entryListItemOutput } from '../view.js';
 
 export const memorySearch = defineTool({
   name: 'memory_search',
@@ -10,5 +11,5 @@ export const memorySearch = defineTool({
   input: z.object({ query: z.string().min(1).describe('words or a question, e.g. "igor design" or "what did Igor decide about the design?"') }),
   output: z.object({ result: z.array(z.object({ ...entryListItemOutput, score: z.number(), snippet: z.string() })) }),
   annotations: { title: 'Search memories', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (args, ctx) => searchEntries(ctx.notes, ctx.tryResolve(SEARCH_INDEX), ctx.vault.storageBackend, args.query),
+  handler: (args, ctx) => searchEntries(ctx.notes, ctx.tryResolve(SEARCH_INDEX), ctx.vault.storageBackend, args.query, timestampForm(ctx)),
 });

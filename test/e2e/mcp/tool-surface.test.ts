@@ -25,12 +25,13 @@ import { createTestKernel, tempDir, type TestKernel } from '../../support/temp.j
  * issue, 31.3 KB once schema noise went, 24.0 KB with terse descriptions). `whole` adds the
  * output schemas the client checks answers against; flint's leaves ~3 KB for dry runs on more
  * tools (a dry_run argument and the plan preview in their answers); agent-memory's grew by one
- * (migrate's plan preview, journalled).
+ * (migrate's plan preview, journalled), then by memory_replace_link, both timestamp forms and
+ * the snake_case twins of its camelCase arguments (issue 31).
  */
 const LIST_BUDGET: Record<string, { model: number; whole: number }> = {
   flint: { model: 25_000, whole: 51_500 },
   zettelkasten: { model: 12_900, whole: 23_900 },
-  'agent-memory': { model: 9_600, whole: 19_900 },
+  'agent-memory': { model: 10_500, whole: 23_500 },
   obsidian: { model: 13_300, whole: 21_800 },
   notarium: { model: 5_200, whole: 7_900 },
 };
@@ -104,6 +105,11 @@ const SAMPLE_ARGS: Record<string, Sample> = {
   memory_archive: async (read) => ({ id: ((await read('memory_capture', { title: 'Archived memory', body: 'x' })) as { id: string }).id }),
   memory_unarchive: async (read) => ({ id: ((await read('memory_capture', { title: 'Unarchived memory', body: 'x' })) as { id: string }).id }),
   memory_delete: async (read) => ({ id: ((await read('memory_capture', { title: 'Deleted memory', body: 'x' })) as { id: string }).id }),
+  memory_replace_link: async (read) => {
+    const [from, to] = [(await read('memory_capture', { title: 'Merged away', body: 'x' })) as { id: string }, (await read('memory_capture', { title: 'Kept', body: 'x' })) as { id: string }];
+    await read('memory_capture', { title: 'Linking', body: `see [[${from.id}|it]]` });
+    return { oldId: from.id, newId: to.id };
+  },
   migrate: { step: 'agent-memory-v2', dry_run: true },
   update_frontmatter: { path: 'Surface Folder/Surface.md', field: 'status', value: 'draft' },
   batch_update_frontmatter: { paths: ['Surface Folder/Surface.md'], field: 'status', value: 'done' },
@@ -148,7 +154,7 @@ const WRITES: Record<string, 'additive' | 'destructive'> = {
   create_note: 'additive', update_note: 'destructive', rename_note: 'destructive', move_note: 'additive',
   delete_note: 'destructive', bulk_delete_notes: 'destructive', migrate_links: 'additive', links_repair: 'destructive',
   rename_tag: 'destructive', save_card: 'additive', memory_capture: 'additive', memory_rename: 'destructive',
-  memory_update: 'destructive', memory_archive: 'additive', memory_unarchive: 'additive', memory_delete: 'destructive', migrate: 'destructive',
+  memory_update: 'destructive', memory_archive: 'additive', memory_unarchive: 'additive', memory_delete: 'destructive', memory_replace_link: 'destructive', migrate: 'destructive',
   create_file: 'additive', update_frontmatter: 'destructive', batch_update_frontmatter: 'destructive', move_file: 'additive', batch_move_files: 'additive',
   log_interaction: 'additive', save_preference: 'additive', remove_preference: 'destructive',
   save: 'destructive', manage: 'destructive', undo_operation: 'destructive',
