@@ -8,6 +8,7 @@ import { createKernel } from '../create-kernel.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';
+import { AGENT_MEMORY_PROFILE, memoryFolderHere } from '../../profiles/agent-memory/detect.js';
 
 export interface CommonOptions {
   profile?: string;
@@ -71,6 +72,7 @@ export async function openFromOptions(
   extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter; beforeOpen?: (kernel: Kernel) => Promise<void> } = {},
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
   if (options.vault) options = { ...options, vault: expandHome(options.vault) };
+  else if (!options.config) options = await memoryFolderDefaults(options);
   const kernel = await kernelFromOptions(options, extra.defaultLogLevel);
   try {
     await extra.beforeOpen?.(kernel);
@@ -84,4 +86,12 @@ export async function openFromOptions(
     await kernel.close();
     throw err;
   }
+}
+
+/** No vault given, run inside an agent-memory root: that folder, with its profile (decision 027's "open what is there"). */
+async function memoryFolderDefaults(options: CommonOptions): Promise<CommonOptions> {
+  const here = await memoryFolderHere(process.cwd(), options.profile);
+  if (!here) return options;
+  if (process.stderr.isTTY) process.stderr.write(`notekernel: this folder is an agent-memory root: opening it (--profile ${AGENT_MEMORY_PROFILE} --vault .)\n`);
+  return { ...options, profile: AGENT_MEMORY_PROFILE, vault: here };
 }
