@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Capability } from './backend.js';
 import { shareRepeatedSubschemas } from './json-schema-sharing.js';
+import { NAME_LIMITS } from './name-limits.js';
 import type { Logger } from './logger.js';
 import type { ProgressReporter } from './progress.js';
 import type { Token } from './container.js';
@@ -89,8 +90,9 @@ export function toolOutputJsonSchema(tool: AnyTool): Record<string, unknown> | u
 /**
  * Every tools/list carries these schemas, so what says nothing is left out (decision 017):
  * JSON Schema's own defaults (`propertyNames: string`, `additionalProperties: {}`), zod's
- * safe-integer bounds, and `minLength: 1` — an empty id, title or name is never meant, and the
- * refusal names the field. Sizeable repeats are shared under `$defs`.
+ * safe-integer bounds, `minLength: 1` — an empty id, title or name is never meant, and the
+ * refusal names the field — and the file-system bounds of names and paths (name-limits.ts).
+ * Sizeable repeats are shared under `$defs`.
  */
 function compactJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
   delete schema.$schema;
@@ -99,6 +101,7 @@ function compactJsonSchema(schema: Record<string, unknown>): Record<string, unkn
     if (!node || typeof node !== 'object') return;
     const object = node as Record<string, unknown>;
     if (object.minLength === 1) delete object.minLength;
+    if (typeof object.maxLength === 'number' && NAME_LIMITS.has(object.maxLength)) delete object.maxLength;
     if (object.maximum === Number.MAX_SAFE_INTEGER) delete object.maximum;
     if (object.minimum === Number.MIN_SAFE_INTEGER) delete object.minimum;
     if (isEmptyObject(object.additionalProperties)) delete object.additionalProperties;

@@ -7,17 +7,15 @@
  * (decision 017), and what it would say — a call without it goes to the current vault — is said
  * once, by the vault tools (list_vaults, switch_vault).
  */
-import { z } from 'zod';
 import { NotFoundError } from './errors.js';
+import { checkVaultIdLength, nameString } from './name-limits.js';
 
-export const vaultIdField = z
-  .string()
-  .min(1)
-  .optional();
+export const vaultIdField = nameString().min(1).optional();
 
 export function assertVault(ownId: string, args: unknown): void {
   const vaultId = (args as { vault_id?: unknown } | null | undefined)?.vault_id;
   if (typeof vaultId !== 'string' || vaultId === ownId) return;
+  checkVaultIdLength(vaultId);
   throw new NotFoundError(`Vault '${vaultId}' not found. Available vaults: ${ownId}`, {
     vault_id: vaultId,
     available: [ownId],

@@ -5,12 +5,13 @@
  * `"default": 50`.
  */
 import { z } from 'zod';
+import { pathString } from '../kernel/name-limits.js';
 
 /** A note by id only. */
-export const noteIdField = z.string().min(1).describe('Note id, "type/filename.md"');
+export const noteIdField = pathString().min(1).describe('Note id, "type/filename.md"');
 
 /** A note by id, title or filename, resolved the way wikilinks resolve. */
-export const noteRefField = z.string().min(1).describe('Note id, title or filename');
+export const noteRefField = pathString().min(1).describe('Note id, title or filename');
 
 /** The optimistic lock of a write: the hash the caller's last read returned. */
 export const CONTENT_HASH = 'content_hash of your last read';

@@ -11,6 +11,7 @@ import type { CallOptions, ToolHost } from '../../kernel/tool-host.js';
 import type { Vault } from '../../kernel/vault.js';
 import type { VaultInfo } from '../../kernel/vault-info.js';
 import { NotFoundError } from '../../kernel/errors.js';
+import { checkVaultIdLength } from '../../kernel/name-limits.js';
 import type { VaultRegistry } from '../../kernel/vaults/registry.js';
 import { VAULT_ROUTER, type VaultSwitchboard } from '../../kernel/tokens.js';
 
@@ -91,6 +92,7 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     const current = this.current;
     const vaultId = (args as { vault_id?: unknown } | undefined)?.vault_id;
     if (typeof vaultId === 'string' && vaultId !== current.info.id && !current.isGlobalTool(name)) {
+      checkVaultIdLength(vaultId);
       return (await this.vault(vaultId)).call(name, args, options);
     }
     return current.call(name, args, options);

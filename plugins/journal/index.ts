@@ -12,6 +12,7 @@ import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
 import { bool, str, strs } from '../../kernel/tool-output.js';
 import { limitField } from '../../toolkit/tool-fields.js';
+import { nameString } from '../../kernel/name-limits.js';
 
 function listOperationsTool(journal: JournalStorage) {
   return defineTool({
@@ -36,7 +37,7 @@ function undoOperationTool(journal: JournalStorage) {
     description:
       'Undo an operation from list_operations: every note it changed, created or deleted goes back to how it was. Refused, naming the notes, if one changed since, unless force.',
     input: z.object({
-      operation_id: z.string().min(1).describe('From list_operations'),
+      operation_id: nameString().min(1).describe('From list_operations'),
       force: z.boolean().default(false).describe('Undo anyway; changed notes keep their text, the old one in a conflict copy'),
       vault_id: vaultIdField,
     }),

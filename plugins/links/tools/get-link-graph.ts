@@ -4,6 +4,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
 import { limitField } from '../../../toolkit/tool-fields.js';
+import { pathString } from '../../../kernel/name-limits.js';
 
 export function getLinkGraphTool(runtime: LinksRuntime) {
   return defineTool({
@@ -11,7 +12,7 @@ export function getLinkGraphTool(runtime: LinksRuntime) {
     description:
       "A note's link neighbourhood to depth hops (notes with distance, edges with link counts) and/or orphans: notes nothing links to.",
     input: z.object({
-      identifier: z.string().min(1).optional().describe('Centre note (id, title or filename); omit for orphans only'),
+      identifier: pathString().min(1).optional().describe('Centre note (id, title or filename); omit for orphans only'),
       depth: z.number().int().min(1).max(5).default(1).describe('Hops from the centre'),
       direction: z.enum(['both', 'out', 'in']).default('both').describe('Links to follow'),
       orphans: z.boolean().optional().describe('List orphans too (default: only without identifier)'),

@@ -4,6 +4,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
 import { previewFirstField } from '../../../toolkit/tool-fields.js';
+import { pathString } from '../../../kernel/name-limits.js';
 
 export function linksRepairTool(runtime: LinksRuntime) {
   return defineTool({
@@ -12,7 +13,7 @@ export function linksRepairTool(runtime: LinksRuntime) {
       'Rewrite links still using old names of notes renamed or moved outside the server (mv, git, a file manager).',
     input: z.object({
       dry_run: previewFirstField,
-      identifier: z.string().min(1).optional().describe('Only links to this note (id, title or filename)'),
+      identifier: pathString().min(1).optional().describe('Only links to this note (id, title or filename)'),
       refresh: z.boolean().default(true).describe('Re-read files changed on disk first'),
       vault_id: vaultIdField,
     }),

@@ -8,6 +8,7 @@ import type { NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
 import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 /** Used when the caller gives none: generic, so an agent still gets guidance for the new type. */
 const DEFAULT_INSTRUCTIONS = [
@@ -22,7 +23,7 @@ export function createNoteTypeTool(types: NoteTypes, files: VaultFiles) {
     name: 'create_note_type',
     description: 'Create a note type: a folder whose _description.md holds its purpose, agent instructions and metadata schema.',
     input: z.object({
-      type_name: z.string().min(1).describe('Also its folder name: letters, digits, _ and -'),
+      type_name: nameString().min(1).describe('Also its folder name: letters, digits, _ and -'),
       description: z.string().trim().min(1).describe('What its notes are for'),
       agent_instructions: z.array(z.string()).optional().describe('How an agent should handle its notes, one per item'),
       metadata_schema: metadataSchemaInput.optional(),

@@ -15,6 +15,7 @@ import { assertNoClashes, deletionItems, migrateNotes, migrationItems } from './
 import type { NoteService } from '../../../kernel/notes.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
@@ -22,9 +23,9 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
     description:
       'Delete a note type. If it holds notes: action error refuses, migrate moves them to target_type, delete deletes them (backed up; at most max_bulk_delete).',
     input: z.object({
-      type_name: z.string().min(1),
+      type_name: nameString().min(1),
       action: z.enum(['error', 'migrate', 'delete']).default('error').describe('For its notes'),
-      target_type: z.string().min(1).optional().describe('Where migrate moves the notes'),
+      target_type: nameString().min(1).optional().describe('Where migrate moves the notes'),
       confirm: confirmField,
       dry_run: planDryRunField(),
       vault_id: vaultIdField,

@@ -7,6 +7,7 @@ import { SCHEMA } from '../../schema/service.js';
 import type { NoteTypeInfo, NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { record, str, strs } from '../../../kernel/tool-output.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 /** The type, or `not_found` listing the types that do exist. */
 export async function requireType(types: NoteTypes, name: string, field = 'type_name'): Promise<NoteTypeInfo> {
@@ -23,7 +24,7 @@ export function getNoteTypeInfoTool(types: NoteTypes) {
     description:
       "A note type's purpose, agent instructions, metadata schema (with its errors) and the content_hash update_note_type needs.",
     input: z.object({
-      type_name: z.string().min(1),
+      type_name: nameString().min(1),
       vault_id: vaultIdField,
     }),
     output: z.object({ type_name: str, description: str, agent_instructions: strs, metadata_schema: z.object({ fields: z.array(record) }), schema_errors: strs.optional(), schema_warnings: strs.optional(), schema_lines: strs.optional(), content_hash: str, path: str, created: str, updated: str }),

@@ -8,6 +8,7 @@ import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
 import { bool, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export function typeHashMismatch(typeName: string, current: string, provided: string): NotekernelError {
   return new NotekernelError(
@@ -24,7 +25,7 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       "Change a note type's description, agent instructions and/or metadata schema; the rest of its _description.md is kept.",
     input: z
       .object({
-        type_name: z.string().min(1),
+        type_name: nameString().min(1),
         content_hash: z
           .string({ error: 'content_hash is required: call get_note_type_info and pass its content_hash' })
           .describe('From get_note_type_info; refused if the type changed since'),

@@ -8,13 +8,14 @@ import { backUp, checkDeletion, outcomeOf, type CheckedDeletion, type DeleteOutc
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
 import { deletedOutput } from '../render.js';
 import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export const bulkDeleteNotesTool = defineTool({
   name: 'bulk_delete_notes',
   description:
     'Delete every note matching all criteria given (type, tags, pattern), at most max_bulk_delete; a refusal for want of confirm lists them.',
   input: z.object({
-    type: z.string().min(1).optional().describe('Only notes of this type'),
+    type: nameString().min(1).optional().describe('Only notes of this type'),
     tags: z.array(z.string().min(1)).min(1).optional().describe('Only notes with all these tags'),
     pattern: z.string().min(1).max(500).optional().describe('Regex over title and content, case-insensitive'),
     confirm: confirmField,

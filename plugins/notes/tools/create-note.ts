@@ -11,11 +11,12 @@ import { renderCreated, createdOutput } from '../render.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
+import { nameString, titleString } from '../../../kernel/name-limits.js';
 
 // A batch item's fields are described once, on the single-note arguments.
 const noteFields = {
-  type: z.string().min(1).optional(),
-  title: z.string().trim().min(1),
+  type: nameString().min(1).optional(),
+  title: titleString().trim().min(1),
   content: z.string(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 };
@@ -28,7 +29,7 @@ export const createNoteTool = defineTool({
   input: z
     .object({
       type: noteFields.type.describe("Default: the vault's default_note_type"),
-      title: z.string().trim().min(1).optional().describe('Single note'),
+      title: titleString().trim().min(1).optional().describe('Single note'),
       content: z.string().optional().describe('Markdown body (single note)'),
       metadata: noteFields.metadata.describe("Frontmatter, checked against the type's schema"),
       notes: z.array(noteInput).min(1).max(1000).optional().describe('Batch instead of one note; fields as for one'),

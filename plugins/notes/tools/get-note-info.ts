@@ -5,16 +5,17 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { noteRow } from './list-notes-by-type.js';
 import { bool, str } from '../../../kernel/tool-output.js';
 import { noteRowOutput } from '../render.js';
+import { nameString, pathString, titleString } from '../../../kernel/name-limits.js';
 
 export const getNoteInfoTool = defineTool({
   name: 'get_note_info',
   description: 'Find notes by title or filename: ids and wikilink forms; exact matches first, then titles containing it.',
   input: z
     .object({
-      title_or_filename: z.string().trim().min(1).optional().describe('Title, or filename with or without .md'),
-      title: z.string().trim().min(1).optional().describe('Instead of title_or_filename'),
-      filename: z.string().trim().min(1).optional().describe('Instead of title_or_filename'),
-      type: z.string().min(1).optional().describe('Only this note type'),
+      title_or_filename: pathString().trim().min(1).optional().describe('Title, or filename with or without .md'),
+      title: titleString().trim().min(1).optional().describe('Instead of title_or_filename'),
+      filename: nameString().trim().min(1).optional().describe('Instead of title_or_filename'),
+      type: nameString().min(1).optional().describe('Only this note type'),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {

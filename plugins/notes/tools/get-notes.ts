@@ -6,12 +6,13 @@ import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote, noteOutput } from '../render.js';
 import { fieldsField } from './get-note.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
+import { pathString } from '../../../kernel/name-limits.js';
 
 export const getNotesTool = defineTool({
   name: 'get_notes',
   description: 'Several notes by id, each with its content_hash; a missing one fails only its own item.',
   input: z.object({
-    identifiers: z.array(z.string().min(1)).min(1).max(500).describe('Note ids, "type/filename.md"'),
+    identifiers: z.array(pathString().min(1)).min(1).max(500).describe('Note ids, "type/filename.md"'),
     fields: fieldsField,
     vault_id: vaultIdField,
   }),

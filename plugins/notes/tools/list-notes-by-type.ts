@@ -6,6 +6,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { noteRowOutput } from '../render.js';
 import { limitField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 /** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
 export function noteRow(n: NoteSummary) {
@@ -27,7 +28,7 @@ export const listNotesByTypeTool = defineTool({
   name: 'list_notes_by_type',
   description: 'Notes of one type, latest updated first, with ids and ready-made wikilinks.',
   input: z.object({
-    type: z.string().min(1).describe('Note type'),
+    type: nameString().min(1).describe('Note type'),
     limit: limitField(50, 1000),
     vault_id: vaultIdField,
   }),

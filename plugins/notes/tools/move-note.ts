@@ -10,13 +10,14 @@ import { SCHEMA } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { CONTENT_HASH, noteIdField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export const moveNoteTool = defineTool({
   name: 'move_note',
   description: 'Move a note to another type, keeping its filename, title, content and metadata.',
   input: z.object({
     identifier: noteIdField,
-    new_type: z.string().min(1).describe('An existing note type'),
+    new_type: nameString().min(1).describe('An existing note type'),
     content_hash: z
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)

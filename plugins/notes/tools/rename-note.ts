@@ -7,6 +7,7 @@ import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../.
 import { withWarnings } from '../schema-warnings.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { CONTENT_HASH, noteIdField, planDryRunField } from '../../../toolkit/tool-fields.js';
+import { titleString } from '../../../kernel/name-limits.js';
 
 export const renameNoteTool = defineTool({
   name: 'rename_note',
@@ -14,7 +15,7 @@ export const renameNoteTool = defineTool({
     "Change a note's title; id and filename stay, so links by id hold. [[Old Title]] wikilinks elsewhere are rewritten (links plugin).",
   input: z.object({
     identifier: noteIdField,
-    new_title: z.string().trim().min(1).regex(/^[^\r\n]*$/, 'a title is one line').describe('One line'),
+    new_title: titleString().trim().min(1).regex(/^[^\r\n]*$/, 'a title is one line').describe('One line'),
     content_hash: z
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)

@@ -7,6 +7,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { CONTENT_HASH, planDryRunField } from '../../../toolkit/tool-fields.js';
+import { pathString } from '../../../kernel/name-limits.js';
 
 const HASH_REQUIRED = 'content_hash is required: read the note (get_note or get_notes) and pass its content_hash';
 
@@ -15,7 +16,7 @@ const contentField = z.string().optional();
 const metadataField = z.record(z.string(), z.unknown()).optional();
 
 const updateItem = z.object({
-  identifier: z.string().min(1),
+  identifier: pathString().min(1),
   content: contentField,
   metadata: metadataField,
   content_hash: z.string({ error: HASH_REQUIRED }).min(1, HASH_REQUIRED),
@@ -29,7 +30,7 @@ export const updateNoteTool = defineTool({
     "Change a note's content and/or metadata, or many notes' (updates). A stale content_hash fails with content_hash_mismatch.",
   input: z
     .object({
-      identifier: z.string().min(1).optional().describe('Note id (single update)'),
+      identifier: pathString().min(1).optional().describe('Note id (single update)'),
       content: contentField.describe('New markdown body; omit to keep it'),
       metadata: metadataField.describe('Fields to set, merged into the frontmatter; null removes one'),
       content_hash: z.string().min(1, HASH_REQUIRED).optional().describe(`${CONTENT_HASH} (single update; required)`),

@@ -7,6 +7,7 @@ import { renderHits, respond, type SearchResponse, searchOutput } from '../rende
 import { durationField, instantField, rangeOf } from '../time-args.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
 import { limitField, offsetField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export const SEARCH_ADVANCED_MAX_LIMIT = 500;
 
@@ -24,7 +25,7 @@ const sortEntry = z.object({
 });
 
 const input = z.object({
-  type: z.string().min(1).optional().describe('Only this note type'),
+  type: nameString().min(1).optional().describe('Only this note type'),
   metadata_filters: z.array(metadataFilter).max(20).optional().describe('All must hold'),
   updated_within: durationField(),
   updated_after: instantField('At or after'),

@@ -5,6 +5,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
 import { limitField, offsetField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export const SEARCH_NOTES_MAX_LIMIT = 100;
 
@@ -14,7 +15,7 @@ const input = z.object({
     .max(1000)
     .default('')
     .describe('Words or a question (notes holding every word first, then those holding some); "exact phrase", plan* (prefix), -word (exclude), a OR b; empty: latest notes'),
-  type_filter: z.string().min(1).optional().describe('Only this note type'),
+  type_filter: nameString().min(1).optional().describe('Only this note type'),
   limit: limitField(10, SEARCH_NOTES_MAX_LIMIT),
   offset: offsetField,
   use_regex: z.boolean().default(false).describe('query is a JavaScript regex over title and content: case-insensitive, or /source/flags'),

@@ -5,6 +5,7 @@ import { renameTag } from '../rename.js';
 import type { TagIndex } from '../tag-index.js';
 import { bool, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
 import { previewFirstField } from '../../../toolkit/tool-fields.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 export function renameTagTool(index: TagIndex) {
   return defineTool({
@@ -12,8 +13,8 @@ export function renameTagTool(index: TagIndex) {
     description:
       'Rename a tag in every note: frontmatter and inline #tags, nested ones too (#a/b → #x/b).',
     input: z.object({
-      from: z.string().min(1).describe('With or without #'),
-      to: z.string().min(1).describe('New name; an existing tag merges'),
+      from: nameString().min(1).describe('With or without #'),
+      to: nameString().min(1).describe('New name; an existing tag merges'),
       dry_run: previewFirstField,
       include_nested: z.boolean().default(true).describe('Also rename tags nested below it'),
       vault_id: vaultIdField,

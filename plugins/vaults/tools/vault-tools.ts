@@ -9,8 +9,9 @@ import { VAULT_REGISTRY, VAULT_ROUTER } from '../../../kernel/tokens.js';
 import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.js';
 import type { VaultRootPolicy } from '../allowed-roots.js';
 import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
+import { nameString, pathString } from '../../../kernel/name-limits.js';
 
-const vaultId = z.string().min(1);
+const vaultId = nameString().min(1);
 
 /** A registry entry as the tools show it. */
 const vaultOutput = z.object({
@@ -59,8 +60,8 @@ export const createVaultTool = (policyOf: RootPolicyOf) => defineTool({
     "the served vault's parent (relative paths start there) or plugins.vaults.allowed_roots; not hidden or a system folder.",
   input: z.object({
     vault_id: vaultId,
-    name: z.string().min(1).describe('Display name'),
-    path: z.string().min(1).describe('Folder, created if missing'),
+    name: nameString().min(1).describe('Display name'),
+    path: pathString().min(1).describe('Folder, created if missing'),
     description: z.string().optional().describe('What this vault is for'),
     switch_to: z.boolean().optional().describe('Also make it current'),
   }),
@@ -134,7 +135,7 @@ export const updateVaultTool = defineTool({
   name: 'update_vault',
   description: "Change a vault's name or description.",
   input: z
-    .object({ vault_id: vaultId, name: z.string().min(1).optional().describe('New display name'), description: z.string().optional() })
+    .object({ vault_id: vaultId, name: nameString().min(1).optional().describe('New display name'), description: z.string().optional() })
     .refine((a) => a.name !== undefined || a.description !== undefined, { message: 'Give name or description', path: ['name'] }),
   output: z.object({ success: bool, vault: vaultOutput.optional() }),
   annotations: { title: 'Update vault', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
