@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
 import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
+import type { FaultReporter } from './faults.js';
 import { CapabilityError } from './errors.js';
 import type { ProgressReporter } from './progress.js';
 import type { IndexDatabase, SqlParams } from './index-database.js';
@@ -402,11 +403,15 @@ export interface BackendContext<O> {
   logger: Logger;
   readOnly: boolean;
   progress?: ProgressReporter;
+  /** Where background work reports what it cannot do (kernel/faults.ts); absent outside a kernel. */
+  faults?: FaultReporter;
 }
 
 export interface BackendInstance {
   store?: NoteStore;
   search?: SearchIndex;
+  /** Set when the backend can only read (its folder or file system cannot be written): why. The vault is then served read-only. */
+  readOnly?: string;
 }
 
 /** A setting a backend reads from outside the config file (an environment variable), as `serve --print-config-vars` shows it. */

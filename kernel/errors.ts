@@ -15,7 +15,9 @@ export const ERROR_CODES = {
   config_invalid: 'The configuration file or a CLI option is invalid; the message names the file and key.',
   plugin_dependency: 'A plugin depends on one that is not loaded, or plugins depend on each other in a cycle.',
   kernel_frozen: 'The kernel registry is frozen after start-up; register plugins before opening a vault.',
-  read_only: 'The vault is served read-only.',
+  read_only: 'The vault is served read-only: by option, or because its folder or file system cannot be written (the message says which).',
+  no_space: 'The disk or the quota is full: nothing was written; free space and retry.',
+  permission_denied: 'The operating system refused access to a file or folder; the message names it.',
   timeout: 'The operation ran past its time limit and was stopped.',
   too_large: 'A message, a note or an answer is bigger than the configured size limit (limits.messageBytes).',
   internal: 'An unexpected failure; the log has the stack.',
@@ -113,8 +115,9 @@ export class KernelFrozenError extends NotekernelError {
 }
 
 export class ReadOnlyError extends NotekernelError {
-  constructor(tool: string) {
-    super('read_only', `Tool "${tool}" writes, and this vault is served read-only.`, { tool });
+  /** `reason`: why the vault is read-only when no option asked for it (its folder cannot be written). */
+  constructor(tool: string, reason?: string) {
+    super('read_only', `Tool "${tool}" writes, and this vault is served read-only${reason ? `: ${reason}` : ''}.`, { tool, ...(reason ? { reason } : {}) });
   }
 }
 
@@ -130,11 +133,52 @@ export class TooLargeError extends NotekernelError {
   }
 }
 
-/** Anything thrown that is not ours becomes `internal`, keeping the original as the cause. */
+/** What the operating system or SQLite says, as the catalogue names it. */
+const SYSTEM_FAULTS: Record<string, { code: ErrorCode; cause: string }> = {
+  ENOSPC: { code: 'no_space', cause: 'no space left on the device' },
+  EDQUOT: { code: 'no_space', cause: 'the disk quota is exceeded' },
+  SQLITE_FULL: { code: 'no_space', cause: 'no space left on the device' },
+  EACCES: { code: 'permission_denied', cause: 'permission denied' },
+  EPERM: { code: 'permission_denied', cause: 'operation not permitted' },
+  SQLITE_PERM: { code: 'permission_denied', cause: 'permission denied' },
+  EROFS: { code: 'read_only', cause: 'the file system is read-only' },
+  SQLITE_READONLY: { code: 'read_only', cause: 'the index file cannot be written' },
+  ENAMETOOLONG: { code: 'validation_failed', cause: 'the name is too long for the file system' },
+};
+
+/** The catalogue entry for a system error code (`SQLITE_READONLY_DIRECTORY` counts as `SQLITE_READONLY`). */
+export function systemFaultOf(err: unknown): { code: ErrorCode; cause: string; errno: string } | undefined {
+  const errno = (err as { code?: unknown } | undefined)?.code;
+  if (typeof errno !== 'string') return undefined;
+  const known = SYSTEM_FAULTS[errno] ?? SYSTEM_FAULTS[errno.replace(/^(SQLITE_[A-Z]+)_.*$/, '$1')];
+  return known && { ...known, errno };
+}
+
+/**
+ * A system error as the catalogue names it (`no_space`, `permission_denied`, `read_only`),
+ * naming `file` (vault-relative where the caller knows it) and the cause; undefined for others.
+ */
+export function systemFault(err: unknown, file?: string): NotekernelError | undefined {
+  const fault = systemFaultOf(err);
+  if (!fault) return undefined;
+  const where = file ?? ((err as { path?: unknown }).path as string | undefined);
+  const shown = where === undefined ? undefined : shortened(printable(where));
+  const message = shown ? `${shown}: ${fault.cause}.` : `${fault.cause[0]?.toUpperCase()}${fault.cause.slice(1)}.`;
+  return new NotekernelError(fault.code, message, { ...(shown ? { path: shown } : {}), cause: fault.errno }, { cause: err });
+}
+
+/** Anything thrown that is not ours becomes `internal` (or its system fault), keeping the original as the cause. */
 export function toNotekernelError(err: unknown): NotekernelError {
   if (err instanceof NotekernelError) return err;
+  const fault = systemFault(err);
+  if (fault) return fault;
   const message = err instanceof Error ? err.message : String(err);
   return new NotekernelError('internal', message, {}, { cause: err });
+}
+
+/** A path as a message shows it: a name too long for the file system is not quoted whole. */
+function shortened(path: string): string {
+  return path.length <= 300 ? path : `${path.slice(0, 200)}…${path.slice(-60)} (${path.length} characters)`;
 }
 
 function printable(path: string): string {

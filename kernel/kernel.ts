@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Scope, type Token } from './container.js';
 import { capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
 import { IndexOutbox, settledSearchIndex } from './index-outbox.js';
+import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, PluginDependencyError } from './errors.js';
 import { HookRunner } from './hooks.js';
@@ -109,11 +110,17 @@ export class Kernel {
       ...(plan.search ? { searchBackend: plan.search.definition.id } : {}),
     };
     const logger = this.logger.child({ vault: info.id });
+    const faults = new VaultFaults(logger);
     const scope = this.root.child(`vault:${info.id}`);
     try {
-      const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, options.progress);
+      const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, faults, options.progress);
       if (storage.store === undefined) throw new BackendUnavailableError(`Backend "${plan.storage.definition.id}" opened no note store.`);
       const store = storage.store;
+      if (storage.readOnly !== undefined && !info.readOnly) {
+        logger.warn({ reason: storage.readOnly }, 'serving the vault read-only');
+        info.readOnly = true;
+        info.readOnlyReason = storage.readOnly;
+      }
       scope.onDispose(() => store.close());
       // Disposers run in reverse: the index (and any helper process it runs) closes first.
       const ownIndex = storage.search;
@@ -123,7 +130,7 @@ export class Kernel {
       let search = storage.search;
       let indexOutbox: IndexOutbox | undefined;
       if (plan.search) {
-        const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, options.progress);
+        const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, faults, options.progress);
         const externalIndex = opened.search;
         if (!externalIndex) throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
         scope.onDispose(() => externalIndex.close());
@@ -144,7 +151,7 @@ export class Kernel {
       scope.provide(NOTES, notes);
       if (search) scope.provide(SEARCH_INDEX, search);
 
-      const registry = new ToolRegistry(this.config.tools, this.config.readOnly, this.config.limits.messageBytes);
+      const registry = new ToolRegistry(this.config.tools, info, this.config.limits.messageBytes, faults);
       const resources: ResourceDefinition[] = [];
       const prompts: PromptDefinition[] = [];
       const cli: CliCommandDefinition[] = [];
@@ -203,7 +210,7 @@ export class Kernel {
         scope.onDispose(stop);
       }
 
-      const vault: Vault = new Vault({ info, scope, registry, hooks, notes, logger, resources, prompts, cli, onClose: () => this.vaults.delete(vault) });
+      const vault: Vault = new Vault({ info, scope, registry, hooks, notes, logger, faults, resources, prompts, cli, onClose: () => this.vaults.delete(vault) });
       this.vaults.add(vault);
       return vault;
     } catch (err) {
@@ -244,12 +251,13 @@ async function openBackend(
   options: unknown,
   info: VaultInfo,
   logger: Logger,
+  faults: FaultReporter,
   progress: ProgressReporter = noProgress,
 ): Promise<BackendInstance> {
   let instance: BackendInstance;
   try {
     const folder = definition.folder === 'none' ? undefined : info.root;
-    instance = await definition.create({ ...(folder ? { folder } : {}), options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress });
+    instance = await definition.create({ ...(folder ? { folder } : {}), options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress, faults });
   } catch (err) {
     if (err instanceof NotekernelError) throw err;
     throw new BackendUnavailableError(`Backend "${definition.id}" could not open vault "${info.id}": ${(err as Error).message}`, { backend: definition.id }, err);

@@ -3,6 +3,8 @@
  * validate with zod (naming the field), run, and let typed errors through to the surface.
  */
 import type { z } from 'zod';
+import type { VaultFaults } from './faults.js';
+import type { VaultInfo } from './vault-info.js';
 import { KernelFrozenError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
@@ -28,9 +30,12 @@ export class ToolRegistry {
 
   constructor(
     private readonly naming: ToolNaming,
-    private readonly readOnly: boolean,
+    /** Read when a call arrives: a backend may make the vault read-only at open. */
+    private readonly access: Pick<VaultInfo, 'readOnly' | 'readOnlyReason'>,
     /** Largest arguments a call may carry, as JSON (decision 028): a note arrives in them. */
     private readonly maxArgumentBytes = DEFAULT_MESSAGE_BYTES,
+    /** Faults under way in the vault's background work, told in every answer's notices. */
+    private readonly faults?: Pick<VaultFaults, 'notices'>,
   ) {}
 
   add(plugin: string, tool: AnyTool): void {
@@ -100,13 +105,15 @@ export class ToolRegistry {
       throw new NotFoundError(`Unknown tool "${name}". Available tools: ${[...this.byName.keys()].join(', ')}`, { tool: name });
     }
     const { tool } = entry;
-    if (this.readOnly && !tool.annotations.readOnlyHint) throw new ReadOnlyError(name);
+    if (this.access.readOnly && !tool.annotations.readOnlyHint) throw new ReadOnlyError(name, this.access.readOnlyReason);
     const bytes = argumentBytes(rawArgs, this.maxArgumentBytes);
     if (bytes > this.maxArgumentBytes) throw tooLarge(`The arguments of ${name}`, bytes, this.maxArgumentBytes);
     const prepared = prepareArgs(tool, rawArgs ?? {});
     const parsed = tool.input.safeParse(prepared.args);
     if (!parsed.success) throw argumentError(name, parsed.error);
-    return withNotices(await tool.handler(parsed.data, ctx), prepared.notices);
+    const result = await tool.handler(parsed.data, ctx);
+    const faults = this.faults?.notices() ?? [];
+    return withNotices(result, faults.length ? [...prepared.notices, ...faults] : prepared.notices);
   }
 }
 

@@ -7,6 +7,8 @@ export interface VaultInfo {
   root?: string;
   profile: string;
   readOnly: boolean;
+  /** Why, when the vault is read-only though no option asked for it (its folder cannot be written). */
+  readOnlyReason?: string;
   storageBackend: string;
   searchBackend?: string;
 }

@@ -5,6 +5,7 @@
 import type { Scope, Token } from './container.js';
 import { NotFoundError, toNotekernelError } from './errors.js';
 import type { HookRunner } from './hooks.js';
+import type { Fault, VaultFaults } from './faults.js';
 import { noProgress, withCallProgress } from './progress.js';
 import { callCaller, withCaller } from './caller.js';
 import type { CallOptions } from './tool-host.js';
@@ -23,6 +24,7 @@ export interface VaultParts {
   hooks: HookRunner;
   notes: NoteService;
   logger: Logger;
+  faults: VaultFaults;
   resources: ResourceDefinition[];
   prompts: PromptDefinition[];
   cli: CliCommandDefinition[];
@@ -43,6 +45,11 @@ export class Vault {
 
   get logger(): Logger {
     return this.parts.logger;
+  }
+
+  /** What the vault's background work cannot do at the moment (a full disk, a read-only index). */
+  faults(): Fault[] {
+    return this.parts.faults.list();
   }
 
   tools(): ToolInfo[] {

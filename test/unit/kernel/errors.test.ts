@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ContentHashMismatchError, ERROR_CODES, NotekernelError, toNotekernelError } from '../../../kernel/errors.js';
+import { ContentHashMismatchError, ERROR_CODES, NotekernelError, systemFault, toNotekernelError } from '../../../kernel/errors.js';
 
 describe('error catalogue', () => {
   const doc = fs.readFileSync('docs/errors.md', 'utf8');
@@ -30,5 +30,37 @@ describe('error catalogue', () => {
     expect(wrapped).toBeInstanceOf(NotekernelError);
     expect(wrapped.code).toBe('internal');
     expect(wrapped.cause).toBe(cause);
+  });
+});
+
+describe('system faults', () => {
+  const errno = (code: string, path?: string) => Object.assign(new Error(`${code}: failed`), { code, ...(path ? { path } : {}) });
+
+  it.each([
+    ['ENOSPC', 'no_space', 'no space left on the device'],
+    ['SQLITE_FULL', 'no_space', 'no space left on the device'],
+    ['EDQUOT', 'no_space', 'the disk quota is exceeded'],
+    ['EACCES', 'permission_denied', 'permission denied'],
+    ['EPERM', 'permission_denied', 'operation not permitted'],
+    ['EROFS', 'read_only', 'the file system is read-only'],
+    ['SQLITE_READONLY_DIRECTORY', 'read_only', 'the index file cannot be written'],
+    ['ENAMETOOLONG', 'validation_failed', 'the name is too long for the file system'],
+  ])('%s is %s, naming the file and the cause', (code, expected, cause) => {
+    const fault = systemFault(errno(code), 'general/note.md');
+    expect(fault?.toBody()).toEqual({ error: expected, message: `general/note.md: ${cause}.`, path: 'general/note.md', cause: code });
+    expect(toNotekernelError(errno(code, '/abs/general/note.md')).code).toBe(expected);
+  });
+
+  it('leaves other errors alone', () => {
+    expect(systemFault(errno('EIO'))).toBeUndefined();
+    expect(systemFault(new Error('plain'))).toBeUndefined();
+    expect(toNotekernelError(errno('EIO')).code).toBe('internal');
+  });
+
+  it('does not quote a name too long for the file system whole', () => {
+    const long = `general/${'x'.repeat(100_000)}.md`;
+    const fault = systemFault(errno('ENAMETOOLONG'), long) as NotekernelError;
+    expect(fault.message.length).toBeLessThan(400);
+    expect(fault.message).toContain('(100011 characters)');
   });
 });
