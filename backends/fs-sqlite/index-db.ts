@@ -1,15 +1,14 @@
 /**
  * The SQLite index beside the files. It is a cache: when missing, corrupt, from a newer
- * schema, or built for another folder, it is moved aside and rebuilt from the files.
+ * schema, or built for another folder, it is rebuilt from the files (index-open.ts).
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
-import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-import { openDatabase } from '../../toolkit/sqlite-driver.js';
 import { foldLetters } from '../../kernel/fold-letters.js';
+import type { FaultReporter } from '../../kernel/faults.js';
+import { applySchema, type OpenedIndex } from './index-open.js';
 import { titleKey } from './title-key.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
 import { secondaryIndexes } from '../../toolkit/sqlite-indexes.js';
@@ -67,6 +66,7 @@ const LEVEL_KEY = 'rows_level_once';
  * that tool call. A writer that never pauses still checkpoints in-line, past BACKSTOP_PAGES.
  */
 const CHECKPOINT_IDLE_MS = 500;
+const CHECKPOINT = 'index checkpoint';
 const BACKSTOP_PAGES = 10_000;
 
 /** A `notes` row as listings read it (everything but the content). */
@@ -101,8 +101,18 @@ export class IndexDb {
    */
   readonly bulkLoad: { begin(): void; end(): void };
 
-  constructor(readonly file: string, private readonly vaultRoot: string, logger: Logger) {
-    this.db = watchConnection(openOrRebuild(file, vaultRoot, logger), (err) => this.onCorruption(err));
+  /** The file open: the vault's index, or a stand-in while that one cannot be used (index-open.ts). */
+  readonly file: string;
+  private readonly standIn: string | undefined;
+
+  constructor(
+    opened: OpenedIndex,
+    private readonly vaultRoot: string,
+    private readonly faults: FaultReporter,
+  ) {
+    this.file = opened.file;
+    this.standIn = opened.standIn;
+    this.db = watchConnection(opened.db, (err) => this.onCorruption(err));
     const db = this.db;
     const indexes = secondaryIndexes((sql) => db.exec(sql), NOTE_INDEXES);
     const merges = ftsMerges(db, 'notes_fts');
@@ -157,8 +167,15 @@ export class IndexDb {
     }
     this.checkpointTimer = setTimeout(() => {
       this.checkpointTimer = undefined;
-      // PASSIVE: never waits for readers or writers; what it cannot copy now waits for the next.
-      if (this.db.open) this.db.pragma('wal_checkpoint(PASSIVE)');
+      if (!this.db.open) return;
+      try {
+        // PASSIVE: never waits for readers or writers; what it cannot copy now waits for the next.
+        this.db.pragma('wal_checkpoint(PASSIVE)');
+        this.faults.clear(CHECKPOINT);
+      } catch (err) {
+        // A full disk, say: the index still answers from its write-ahead log; the next write retries.
+        this.faults.report(CHECKPOINT, err, 'The index keeps answering; its write-ahead log is copied back at the next write that finds room.');
+      }
     }, CHECKPOINT_IDLE_MS);
     this.checkpointTimer.unref();
   }
@@ -318,6 +335,7 @@ export class IndexDb {
   close(): void {
     clearTimeout(this.checkpointTimer);
     if (this.db.open) this.db.close();
+    if (this.standIn) fs.rmSync(this.standIn, { recursive: true, force: true });
   }
 }
 
@@ -367,76 +385,4 @@ function metadataRows(value: MetadataValue): Array<[string | null, string]> {
 function scalarText(value: MetadataValue): string | null {
   if (value === null) return null;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function openOrRebuild(file: string, vaultRoot: string, logger: Logger): Database.Database {
-  try {
-    const db = openAndMigrate(file);
-    const root = (db.prepare("SELECT value FROM nk_meta WHERE key = 'vault_root'").get() as { value: string } | undefined)?.value;
-    if (root === undefined) {
-      // Two processes opening a fresh vault at once both get here: the first one's row stands.
-      db.prepare("INSERT OR IGNORE INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
-      return db;
-    }
-    if (root === vaultRoot) return db;
-    // A copied or moved vault: its rows name the old folder's paths. Derived data, so it goes
-    // (kept aside it would be named as damaged, which it is not, and a vault copied often would
-    // gather one stale index per copy).
-    logger.info({ was: root }, 'the index was built where this vault was copied or moved from; rebuilding it from the files');
-    db.close();
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-    return createFresh(file, vaultRoot);
-  } catch (err) {
-    logger.warn({ err, file }, 'index is unreadable or from a newer schema; moving it aside and rebuilding');
-  }
-  moveAside(file);
-  return createFresh(file, vaultRoot);
-}
-
-function createFresh(file: string, vaultRoot: string): Database.Database {
-  const db = openAndMigrate(file);
-  db.prepare("INSERT INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
-  return db;
-}
-
-function openAndMigrate(file: string): Database.Database {
-  const db = openDatabase(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('cache_size = -65536');
-    db.pragma('temp_store = MEMORY');
-    applySchema(db);
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-function applySchema(db: Database.Database): void {
-  db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
-  db.function('nk_title_key', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? titleKey(text) : ''));
-  // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
-  // opening a fresh vault together, the second finds the first one's schema, not a race.
-  const step = db.transaction((): boolean => {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new Error(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
-    if (version === SCHEMA_VERSION) return false;
-    db.exec(MIGRATIONS[version] ?? '');
-    db.pragma(`user_version = ${version + 1}`);
-    return true;
-  });
-  while (step.immediate()) {
-    // one migration per transaction until the schema is current
-  }
-  db.prepare('SELECT COUNT(*) FROM notes').get();
-}
-
-function moveAside(file: string): void {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  for (const suffix of ['', '-wal', '-shm']) {
-    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, `${file}.corrupt-${stamp}${suffix}`);
-  }
 }

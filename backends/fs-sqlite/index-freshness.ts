@@ -5,7 +5,7 @@
  * Refreshes run one after another, in slices, so requests are served between them.
  */
 import type { RefreshReport } from '../../kernel/backend.js';
-import { BackendUnavailableError } from '../../kernel/errors.js';
+import { BackendUnavailableError, NotekernelError, systemFault } from '../../kernel/errors.js';
 
 /** A refresh stopped because the vault is closing: not a failure worth reporting. */
 export class RefreshStopped extends Error {
@@ -66,6 +66,8 @@ export class IndexFreshness {
     while (this.running) await this.running;
     if (this.failure === undefined) return;
     if (this.failure instanceof RefreshStopped) throw new BackendUnavailableError('The vault is closing.');
+    const fault = systemFault(this.failure);
+    if (fault) throw new NotekernelError(fault.code, `The index could not be brought up to date: ${fault.message} It is tried again at the next call.`, fault.details);
     const reason = this.failure instanceof Error ? this.failure.message : String(this.failure);
     throw new BackendUnavailableError(`The index could not be brought up to date (${reason}); run \`notekernel index\` or reopen the vault.`, { reason });
   }

@@ -2,11 +2,15 @@
  * fs-sqlite: markdown files with YAML frontmatter in type folders, indexed in SQLite
  * (better-sqlite3, FTS5) inside the vault's metadata folder. Storage and search in one.
  */
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend, requireFolder } from '../../kernel/backend.js';
 import { IndexDb } from './index-db.js';
+import { openIndex } from './index-open.js';
+import { systemFault } from '../../kernel/errors.js';
+import { VaultFaults } from '../../kernel/faults.js';
 import { createSearchIndex } from './search.js';
 import { prepareForSearch } from './search-upkeep.js';
 import { FsSqliteStore } from './store.js';
@@ -42,14 +46,36 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
   options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
   async create(ctx) {
     const { options, logger, progress } = ctx;
+    const faults = ctx.faults ?? new VaultFaults(logger);
     const vaultRoot = requireFolder(ctx, 'fs-sqlite');
+    const readOnly = await unwritable(vaultRoot);
     const metaDir = path.join(vaultRoot, options.metaDir);
-    await fs.mkdir(metaDir, { recursive: true });
-    const db = new IndexDb(path.join(metaDir, options.indexFile), vaultRoot, logger);
+    // A folder it may not make is told by the index's open, which then serves a stand-in.
+    if (!readOnly) await fs.mkdir(metaDir, { recursive: true }).catch(() => undefined);
+    const opened = openIndex(path.join(metaDir, options.indexFile), vaultRoot, logger);
+    if (opened.fault) faults.report('index file', opened.fault, 'A temporary index, rebuilt from the files, serves meanwhile; the vault\'s own index file is left as it is.');
+    const db = new IndexDb(opened, vaultRoot, faults);
     const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType ?? 'general', readHardLinks: options.readHardLinks, underscoreNotes: options.underscoreNotes };
-    const store = new FsSqliteStore(vaultRoot, layout, db, logger, options.defaultType, journalWindow(options.journal));
+    const store = new FsSqliteStore(vaultRoot, layout, db, logger, faults, options.defaultType, journalWindow(options.journal));
     // The vault serves at once; the index catches up with the files behind it (decision 013).
     store.refreshInBackground(progress, () => prepareForSearch(db, logger));
-    return { store, search: createSearchIndex(db, logger, () => store.whenIndexed(), () => store.whenReadable()) };
+    return {
+      store,
+      search: createSearchIndex(db, logger, () => store.whenIndexed(), () => store.whenReadable()),
+      ...(readOnly ? { readOnly } : {}),
+    };
   },
 });
+
+/** Why the vault's folder cannot be written (a read-only file system, no permission), or undefined. */
+async function unwritable(root: string): Promise<string | undefined> {
+  try {
+    await fs.access(root, fsConstants.W_OK);
+    return undefined;
+  } catch (err) {
+    const fault = systemFault(err, '.');
+    if (fault?.code === 'read_only') return 'the vault\'s file system is read-only';
+    if (fault?.code === 'permission_denied') return 'this user may not write the vault\'s folder';
+    return undefined;
+  }
+}

@@ -3,12 +3,15 @@
  * compare-and-swap under a per-note lock, lands atomically, and updates the index in the same
  * step. Reads go to the file, so a read always reflects the disk and its current hash.
  */
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ExternalChange, IndexPassObserver, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
 import type { JournalStorage } from '../../kernel/journal.js';
 import { DEFAULT_JOURNAL_WINDOW, FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
-import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError, systemFault } from '../../kernel/errors.js';
+import type { FaultReporter } from '../../kernel/faults.js';
+import { LaggingRows } from './lagging-rows.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
@@ -48,6 +51,8 @@ type WrittenFile = { note: Note; mtimeMs: number; cacheKey: string };
  * enough for a client's handshake and first calls, short against a person's next request.
  */
 const BACKGROUND_REFRESH_DELAY_MS = 200;
+/** A failed refresh is tried again by a call that needs the rows, at most this often. */
+const REFRESH_RETRY_MS = 1_000;
 
 /** Keys the store owns; callers change them only through dedicated operations. */
 const STORE_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
@@ -71,6 +76,10 @@ export class FsSqliteStore implements NoteStore {
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private readonly passObservers = new Set<IndexPassObserver>();
+  /** Rows the index could not take (a full disk): the notes are stored, their rows retried. */
+  private readonly lagging: LaggingRows;
+  /** When a failed refresh was last tried again (see `ready`). */
+  private lastRetry = 0;
   /** Note files the refresh under way found changed and has not applied all of yet (0: none known). */
   private behind = 0;
   /** Set by `watch()`: a server, which follows the files and gains from answering before the refresh. */
@@ -82,10 +91,12 @@ export class FsSqliteStore implements NoteStore {
     readonly layout: Layout,
     private readonly db: IndexDb,
     private readonly logger: Logger,
+    faults: FaultReporter,
     /** The `defaultType` option when the config sets it (NoteStore.defaultType). */
     readonly defaultType?: string,
     window: JournalWindow = DEFAULT_JOURNAL_WINDOW,
   ) {
+    this.lagging = new LaggingRows((id) => this.repairRow(id), faults);
     this.locks = new WriteLocks(root, path.join(root, layout.metaDir, 'locks'));
     this.files = createVaultFiles(root, this.locks);
     this.journal = new FileJournal(path.join(root, layout.metaDir, 'journal'), window);
@@ -162,7 +173,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async snapshotToken(): Promise<string | undefined> {
-    await this.freshness.ready();
+    await this.ready();
     const digest = this.db.filesDigest();
     return digest === undefined ? undefined : `files:${digest}:${this.db.count()}`;
   }
@@ -174,7 +185,23 @@ export class FsSqliteStore implements NoteStore {
 
   /** Resolves when the index rows can be read and written (no refresh under way). */
   whenIndexed(): Promise<void> {
-    return this.freshness.ready();
+    return this.ready();
+  }
+
+  /**
+   * Resolves when the index rows can be read and written. A refresh that failed (a full disk,
+   * say) is tried again by the next call that needs the rows, at most once a second, so the
+   * vault recovers by itself once the cause is gone.
+   */
+  private async ready(): Promise<void> {
+    try {
+      await this.freshness.ready();
+    } catch (err) {
+      if (this.closed || Date.now() - this.lastRetry < REFRESH_RETRY_MS) throw err;
+      this.lastRetry = Date.now();
+      await this.refresh().catch(() => undefined);
+      await this.freshness.ready();
+    }
   }
 
   readsNoteAt(relPath: string): boolean {
@@ -193,17 +220,35 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async list(query?: ListQuery): Promise<NoteSummary[]> {
-    await this.freshness.ready();
+    await this.ready();
+    if (query?.type !== undefined) await this.assertReadableType(query.type);
     return this.db.list(query);
   }
 
+  /** A type folder the scan could not read lists as that error, not as an empty type. */
+  private async assertReadableType(type: string): Promise<void> {
+    if (this.layout.kind !== 'typed') return;
+    let folder: string;
+    try {
+      folder = resolveInside(this.root, type);
+    } catch {
+      return; // not a folder name: the listing is empty, as for any type without notes
+    }
+    try {
+      await fs.access(folder, fsConstants.R_OK | fsConstants.X_OK);
+    } catch (err) {
+      const fault = systemFault(err, `${type}/`);
+      if (fault) throw fault;
+    }
+  }
+
   async count(query?: Pick<ListQuery, 'type'>): Promise<number> {
-    await this.freshness.ready();
+    await this.ready();
     return this.db.count(query?.type);
   }
 
   async listTypes(): Promise<string[]> {
-    await this.freshness.ready();
+    await this.ready();
     const entries = await fs.readdir(this.root, { withFileTypes: true });
     const types = new Set(this.db.typeCounts().keys());
     for (const entry of entries) {
@@ -218,7 +263,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async create(input: NewNote): Promise<Note> {
-    await this.freshness.ready();
+    await this.ready();
     assertStorableText({ title: input.title, content: input.content });
     const type = assertTypeName(this.layout, input.type ?? this.layout.defaultType);
     const stem = slugify(input.slug ?? input.title, NOTE_SLUG);
@@ -227,13 +272,14 @@ export class FsSqliteStore implements NoteStore {
     const now = new Date().toISOString();
     const metadata: Metadata = { title: input.title, filename: stem, type, created: now, updated: now, ...customKeys(input.metadata) };
     if (metadata.tags === undefined) metadata.tags = input.tags ?? [];
-    await this.ensureFolder(path.dirname(loc.absolute));
+    const made = await this.onDisk(loc.relPath, () => this.ensureFolder(path.dirname(loc.absolute)));
     // link() refuses an existing name, in this process or any other, so only this process's
     // lock is needed: it keeps our own watcher from indexing the file before we do.
     return this.locks.runLocal(loc.absolute, async () => {
       try {
         return await this.write(loc, serializeMarkdown(metadata, input.content), { exclusive: true });
       } catch (err) {
+        await this.unmake(made, path.dirname(loc.absolute));
         if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, { id: loc.id });
         throw err;
       }
@@ -241,7 +287,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
-    await this.freshness.ready();
+    await this.ready();
     const loc = this.target(id);
     assertStorableText({ title: change.title, content: change.content });
     return this.lock(loc, async () => this.indexed(await this.swap(loc, change, expectedHash)));
@@ -252,7 +298,7 @@ export class FsSqliteStore implements NoteStore {
    * one index transaction. Items naming the same note run in input order, as separate calls would.
    */
   async updateMany(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>> {
-    await this.freshness.ready();
+    await this.ready();
     const results: Array<PromiseSettledResult<Note>> = new Array(items.length);
     const byNote = new Map<string, Array<{ index: number; loc: NoteTarget; item: NoteUpdate }>>();
     items.forEach((item, index) => {
@@ -319,7 +365,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
-    await this.freshness.ready();
+    await this.ready();
     const loc = this.target(id);
     return this.lock(loc, async () => {
       const note = await this.readAt(loc);
@@ -327,7 +373,7 @@ export class FsSqliteStore implements NoteStore {
       if (expectedHash !== undefined && note.contentHash !== expectedHash) {
         throw new ContentHashMismatchError(note.contentHash, expectedHash, { identifier: loc.id });
       }
-      await fs.rm(loc.absolute);
+      await this.onDisk(loc.relPath, () => fs.rm(loc.absolute));
       this.unindex(loc.id);
       this.parsed.delete(loc.id);
       return note;
@@ -335,7 +381,7 @@ export class FsSqliteStore implements NoteStore {
   }
 
   async move(id: string, newType: string, expectedHash: string): Promise<Note> {
-    await this.freshness.ready();
+    await this.ready();
     const from = this.target(id);
     const type = assertTypeName(this.layout, newType);
     const to = this.target(`${type}/${path.posix.basename(from.relPath)}`);
@@ -345,15 +391,16 @@ export class FsSqliteStore implements NoteStore {
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: from.id });
       const parsed = this.parsedText(from, text, hash, stats);
       const metadata: Metadata = { ...parsed.metadata, type, updated: new Date().toISOString() };
-      await this.ensureFolder(path.dirname(to.absolute));
+      const made = await this.onDisk(to.relPath, () => this.ensureFolder(path.dirname(to.absolute)));
       let note: Note;
       try {
         note = await this.write(to, serializeMarkdown(metadata, parsed.body), { exclusive: true });
       } catch (err) {
+        await this.unmake(made, path.dirname(to.absolute));
         if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${path.basename(to.absolute)}' already exists in the '${type}' note type`, { id: to.id });
         throw err;
       }
-      await fs.rm(from.absolute);
+      await this.onDisk(from.relPath, () => fs.rm(from.absolute));
       this.unindex(from.id);
       this.parsed.delete(from.id);
       return note;
@@ -377,7 +424,7 @@ export class FsSqliteStore implements NoteStore {
 
   /** Re-reads one path another program touched; reports it only if the index saw a difference. */
   private async syncPath(rel: string): Promise<ExternalChange | undefined> {
-    await this.freshness.ready();
+    await this.ready();
     let loc: NoteTarget;
     try {
       loc = this.target(rel);
@@ -410,6 +457,7 @@ export class FsSqliteStore implements NoteStore {
     await Promise.all([...[...this.stopWatchers].map((stop) => stop()), ...this.stopping]);
     this.stopWatchers.clear();
     await this.indexWrites.flush();
+    this.lagging.close();
     this.locks.close();
     this.retired.close();
     this.db.close();
@@ -427,10 +475,18 @@ export class FsSqliteStore implements NoteStore {
   }
 
   /** Type folders are created once per process, not checked on every write. */
-  private async ensureFolder(dir: string): Promise<void> {
-    if (this.folders.has(dir)) return;
-    await fs.mkdir(dir, { recursive: true });
+  private async ensureFolder(dir: string): Promise<string | undefined> {
+    if (this.folders.has(dir)) return undefined;
+    const made = await fs.mkdir(dir, { recursive: true });
     this.folders.add(dir);
+    return made;
+  }
+
+  /** The folder a failed write made goes again (while empty): a refused write leaves no new type behind. */
+  private async unmake(made: string | undefined, dir: string): Promise<void> {
+    if (made === undefined) return;
+    this.folders.delete(dir);
+    await fs.rmdir(made).catch(() => undefined);
   }
 
   /** Writes and indexes: what every single-note write does. */
@@ -443,23 +499,50 @@ export class FsSqliteStore implements NoteStore {
     try {
       await this.indexWrites.add(toIndexed(file.note, file.mtimeMs));
     } catch (err) {
-      // The file is written, which is what the caller asked for; a damaged index is rebuilt
-      // from the files (this one included), so the write is reported done.
-      if (!isCorruptionError(err)) throw err;
-      this.logger.warn({ path: file.note.id }, 'note written; its index row waits for the index rebuild');
-      this.healing.suspect(err);
+      // The file is written, which is what the caller asked for, so the write is reported done:
+      // a damaged index is rebuilt from the files, a row the index cannot take now waits.
+      this.rowFailed(file.note.id, err);
     }
     this.parsed.set(file.note.id, file.cacheKey, file.note);
     return file.note;
   }
 
-  /** Drops an index row after its file is gone; a damaged index is rebuilt instead (the file is gone either way). */
+  /** Drops an index row after its file is gone (the file is gone whatever the index does). */
   private unindex(id: string): void {
     try {
       this.db.remove(id);
     } catch (err) {
-      if (!isCorruptionError(err)) throw err;
+      this.rowFailed(id, err);
+    }
+  }
+
+  /** A row the index did not take: damage is checked and rebuilt; anything else waits in `lagging`. */
+  private rowFailed(id: string, err: unknown): void {
+    if (isCorruptionError(err)) {
+      this.logger.warn({ path: id }, 'note written; its index row waits for the index rebuild');
       this.healing.suspect(err);
+    } else {
+      this.lagging.add(id, err);
+    }
+  }
+
+  /** Brings one row level with its file, or drops it; throws while the index cannot be written. */
+  private async repairRow(id: string): Promise<void> {
+    await this.ready();
+    const loc = this.target(id);
+    await this.lock(loc, async () => {
+      const read = await this.readFileAt(loc);
+      if (read) this.db.upsert(toIndexed(this.toNote(loc, read.bytes, read.stats), read.stats.mtimeMs));
+      else this.db.remove(id);
+    });
+  }
+
+  /** File-system work on one note: its failure named as the catalogue has it (no_space, permission_denied, read_only), with the note's path. */
+  private async onDisk<T>(relPath: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw systemFault(err, relPath) ?? err;
     }
   }
 
@@ -473,11 +556,13 @@ export class FsSqliteStore implements NoteStore {
       stats = await write();
     } catch (err) {
       // The folder was removed behind our back (we remember it as created): make it again.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw systemFault(err, loc.relPath) ?? err;
       const dir = path.dirname(loc.absolute);
       this.folders.delete(dir);
-      await this.ensureFolder(dir);
-      stats = await write();
+      stats = await this.onDisk(loc.relPath, async () => {
+        await this.ensureFolder(dir);
+        return write();
+      });
     }
     const note = this.toNote(loc, bytes, stats);
     return { note, mtimeMs: stats.mtimeMs, cacheKey: ParsedNotes.key(note.contentHash, stats) };
@@ -506,9 +591,8 @@ export class FsSqliteStore implements NoteStore {
         const state = this.db.fileState(loc.id);
         if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
       } catch (err) {
-        // The note is read from its file: a damaged index must not fail the read (it is rebuilt).
-        if (!isCorruptionError(err)) throw err;
-        this.healing.suspect(err);
+        // The note is read from its file: an index that cannot take the row must not fail the read.
+        this.rowFailed(loc.id, err);
       }
     }
     this.parsed.set(loc.id, key, note);

@@ -6,6 +6,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { token } from '../../kernel/container.js';
+import { toNotekernelError } from '../../kernel/errors.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { fileStamp } from '../../toolkit/files/file-stamp.js';
@@ -20,6 +21,8 @@ export interface NoteTypeInfo {
   /** Hash of the `_description.md` bytes ('' when the file is missing). */
   contentHash: string;
   rawDescription?: string;
+  /** Why the type's folder or description cannot be read (listed anyway, so one such folder does not hide the rest). */
+  unreadable?: string;
 }
 
 export interface NoteTypes {
@@ -70,10 +73,15 @@ export function createNoteTypes(listTypes: () => Promise<string[]>, files: Vault
     get,
     async list() {
       const names = await listTypes();
-      const infos = await Promise.all(names.map(get));
+      const infos = await Promise.all(names.map((name) => get(name).catch((err: unknown) => unreadableType(name, files.resolve(name), err))));
       return infos.filter((i): i is NoteTypeInfo => i !== undefined);
     },
   };
+}
+
+function unreadableType(name: string, folder: string, err: unknown): NoteTypeInfo {
+  const reason = toNotekernelError(err);
+  return { name, path: folder, description: parseDescription('', name), hasDescription: false, contentHash: '', unreadable: `${reason.code}: ${reason.message}` };
 }
 
 async function folderIdentity(absolute: string): Promise<string> {

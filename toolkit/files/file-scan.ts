@@ -89,8 +89,11 @@ function* walk(root: string, folder: string, scan: FileScan, values: number[], r
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(folder ? `${root}/${folder}` : root, { withFileTypes: true });
-  } catch {
-    return; // removed while scanning, or unreadable: nothing in it is a note we can read
+  } catch (err) {
+    // Removed while scanning: nothing to tell. Unreadable: its notes are left out, and said so.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') scan.skipped.push({ path: `${folder || '.'}/`, reason: `unreadable folder (${code ?? 'error'}): the notes in it are left out until it can be read` });
+    return;
   }
   const summary: FolderSummary = { digest: 0, notes: 0 };
   for (const entry of entries) {

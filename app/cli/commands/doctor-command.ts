@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadUserConfig } from '../../../kernel/config/load.js';
 import { createKernel } from '../../create-kernel.js';
-import { toNotekernelError } from '../../../kernel/errors.js';
+import { toNotekernelError, type ErrorCode } from '../../../kernel/errors.js';
 import type { JournalEntry } from '../../../kernel/journal.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
@@ -95,12 +95,13 @@ function staleLocks(vault: string): Finding[] {
 }
 
 async function openAndInspect(options: CommonOptions, vault: string): Promise<Finding[]> {
-  const warnings: Array<{ msg: string; file?: string }> = [];
+  const warnings: Array<{ msg: string; file?: string; source?: string }> = [];
   // The opening's summary of skipped files is the `skipped` finding already.
   const logger = pino({ level: 'warn' }, {
     write: (line: string) => {
-      const record = JSON.parse(line) as { msg: string; file?: string; skippedFiles?: number };
-      if (record.skippedFiles === undefined) warnings.push(record);
+      const record = JSON.parse(line) as { msg: string; file?: string; skippedFiles?: number; source?: string };
+      // Faults (a `source`) have findings of their own, below.
+      if (record.skippedFiles === undefined && record.source === undefined) warnings.push(record);
     },
   });
   const findings: Finding[] = [];
@@ -113,6 +114,10 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
     if (report.skipped.length) {
       const groups = groupSkipped(report.skipped).map((g) => `${g.count} ${g.reason} (e.g. ${g.examples.join(', ')})`);
       findings.push({ check: 'skipped', ok: false, detail: `${report.skipped.length} file(s) not read as notes: ${groups.join('; ')}`, fix: 'these files are not notes for this profile: move them, or choose the profile that reads them (notekernel index --vault <dir> lists them)' });
+    }
+    if (open.info.readOnlyReason) findings.push({ check: 'access', ok: true, detail: `served read-only: ${open.info.readOnlyReason}` });
+    for (const fault of open.faults()) {
+      findings.push({ check: 'fault', ok: false, detail: `${fault.source}: ${fault.code}: ${fault.message} ${fault.consequence}`, fix: FAULT_FIXES[fault.code] ?? 'see the message, then run doctor again' });
     }
     const journal = open.notes.store.journal;
     if (journal) findings.push(journalFinding(await journal.list()));
@@ -131,6 +136,12 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
   for (const w of warnings.filter((x) => !x.msg.startsWith('journal:'))) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
   return findings;
 }
+
+const FAULT_FIXES: Partial<Record<ErrorCode, string>> = {
+  no_space: 'free space on the disk that holds the vault (or raise the quota), then run doctor again',
+  permission_denied: 'give this user read and write access to the file or folder named (chown / chmod)',
+  read_only: 'make the file named writable, or serve the vault with --read-only on purpose',
+};
 
 function renderFindings(report: { ok: boolean; findings: Finding[] }, style: Style): string {
   const lines = report.findings.map((f) => `${f.ok ? style.green('ok  ') : style.red('FAIL')} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}`);

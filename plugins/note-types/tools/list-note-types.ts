@@ -18,6 +18,7 @@ export async function noteTypeRows(types: NoteTypes, store: NoteStore) {
       hasDescription: info.hasDescription,
       noteCount: await store.count({ type: info.name }),
       lastModified: await lastModified(info.path),
+      ...(info.unreadable ? { unreadable: info.unreadable } : {}),
     })),
   );
 }
@@ -27,7 +28,7 @@ export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
     name: 'list_note_types',
     description: 'All note types with their purpose, agent instructions and note counts.',
     input: z.object({ vault_id: vaultIdField }),
-    output: z.object({ result: z.array(z.object({ name: str, path: str, purpose: str, agentInstructions: strs, hasDescription: bool, noteCount: num, lastModified: nullableStr })) }),
+    output: z.object({ result: z.array(z.object({ name: str, path: str, purpose: str, agentInstructions: strs, hasDescription: bool, noteCount: num, lastModified: nullableStr, unreadable: str.optional() })) }),
     annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       return noteTypeRows(types, store);

@@ -1,0 +1,122 @@
+/**
+ * Faults made for real, not injected: a small tmpfs filled to its last byte, and an unprivileged
+ * user for permission errors (a root process reads and writes whatever the modes say). Where the
+ * machine allows neither (no root to mount, no setpriv), the tests that need them skip and say why.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { assertBuilt, CLI } from './cli.js';
+import type { CliRun } from './run-cli.js';
+import type { StdioSession } from './mcp.js';
+
+const isRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+function works(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why permission tests cannot run here, or undefined when they can (as `nobody`, or as this non-root user). */
+export const noUnprivilegedUser: string | undefined = !isRoot
+  ? undefined
+  : works('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', 'true'])
+    ? undefined
+    : 'running as root without setpriv: no unprivileged user to test permissions with';
+
+/** The command line run as the unprivileged user. */
+function unprivileged(command: string[]): string[] {
+  return isRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
+}
+
+/** Hands a folder to the unprivileged user (a no-op when the tests are not root). */
+export function giveAway(dir: string): void {
+  if (isRoot) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, dir]);
+}
+
+/** `notekernel serve` over stdio as the unprivileged user, through the SDK's client. */
+export async function connectUnprivileged(args: string[], env: Record<string, string>): Promise<StdioSession> {
+  assertBuilt();
+  const [command, ...rest] = unprivileged([process.execPath, CLI, ...args]);
+  const transport = new StdioClientTransport({
+    command: command as string,
+    args: rest,
+    env: { ...(process.env as Record<string, string>), NOTEKERNEL_LOG_LEVEL: 'info', ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'notekernel-e2e-faults', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, pid: () => transport.pid, close: () => client.close() };
+}
+
+/** The built CLI run to completion as the unprivileged user. */
+export function runCliUnprivileged(args: string[], env: Record<string, string>): Promise<CliRun> {
+  assertBuilt();
+  const [command, ...rest] = unprivileged([process.execPath, CLI, ...args]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command as string, rest, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface SmallDisk {
+  dir: string;
+  /** Writes a filler file until the disk has not one byte left. */
+  fill(): void;
+  /** Removes the filler. */
+  free(): void;
+  unmount(): void;
+}
+
+/** Why a small disk cannot be mounted here, or undefined when it can. */
+export const noSmallDisk: string | undefined = isRoot ? undefined : 'not root: no tmpfs can be mounted to fill';
+
+/** A tmpfs of `megabytes` mounted at `dir` (created). */
+export function mountSmallDisk(dir: string, megabytes: number): SmallDisk {
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m,mode=0777`, 'tmpfs', dir]);
+  const filler = path.join(dir, 'filler');
+  return {
+    dir,
+    fill() {
+      const fd = fs.openSync(filler, 'a');
+      const block = Buffer.alloc(4096);
+      try {
+        for (;;) fs.writeSync(fd, block);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+      } finally {
+        fs.closeSync(fd);
+      }
+      // The last partial page, byte by byte.
+      const tail = fs.openSync(filler, 'a');
+      try {
+        for (;;) fs.writeSync(tail, Buffer.alloc(1));
+      } catch {
+        // full
+      } finally {
+        fs.closeSync(tail);
+      }
+    },
+    free() {
+      fs.rmSync(filler, { force: true });
+    },
+    unmount() {
+      execFileSync('umount', ['-l', dir]);
+    },
+  };
+}
