@@ -24,7 +24,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { name: 'SIMPLENOTE_PASSWORD', purpose: 'the Simplenote password (never logged)', secret: true, required: true },
   { name: 'SYNC_INTERVAL_SECONDS', purpose: 'seconds between background delta syncs (at least 60; 0 turns them off)', default: '300' },
   { name: 'API_TIMEOUT_SECONDS', purpose: 'deadline of one request to Simperium, retries included (at least 5)', default: '30' },
-  { name: 'API_MAX_RESPONSE_MB', purpose: 'largest answer read from Simperium, in MB; a larger one is aborted as it streams in (at least 1)', default: '32' },
+  { name: 'API_MAX_RESPONSE_MB', purpose: 'largest answer read from Simperium, in MB; a larger one is aborted as it streams in (at least 1)', default: '24' },
   { name: 'LOG_LEVEL', purpose: 'log level (notekernel reads --log-level / NOTEKERNEL_LOG_LEVEL; this one is listed for seed parity)', default: 'info' },
   { name: 'LOG_FILE_PATH', purpose: 'log file (notekernel reads --log-file; listed for seed parity)' },
   { name: 'DB_ENCRYPTION_KEY', purpose: 'not used: the sql.js cache is not encrypted (seed 003 §5)', secret: true },

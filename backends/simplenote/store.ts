@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
 import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
-import { BackendUnavailableError } from '../../kernel/errors.js';
+import { BackendUnavailableError, TimeoutError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
 import { KeyedMutex } from '../../kernel/util/mutex.js';
@@ -19,6 +19,18 @@ import type { SimperiumClient, StoredObject } from './client/simperium-client.js
 import { changedObject, hashOf, isTrashed, newObject, noteOf, nowSeconds } from './note-object.js';
 import type { SimplenoteSyncStats, Syncer } from './sync.js';
 import type { SyncLoop } from './sync-loop.js';
+
+/** How long a read the cache could answer waits for Simplenote (login included) before the cache answers. */
+export const FRESH_READ_BUDGET_MS = 5_000;
+
+/** "12 min ago", roughly. */
+function ago(iso: string): string {
+  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  if (seconds < 120) return `${seconds} s ago`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h ago`;
+  return `${Math.round(seconds / 86_400)} days ago`;
+}
 
 export interface SimplenoteStoreParts {
   client: SimperiumClient;
@@ -62,7 +74,8 @@ export class SimplenoteStore implements NoteStore {
     },
     stats: async (): Promise<SimplenoteSyncStats> => {
       const bytes = this.parts.cacheBytes();
-      return { ...this.parts.syncer.stats(), sync: this.parts.loop.state(), ...(bytes !== undefined ? { cacheBytes: bytes } : {}) };
+      const unreachable = this.parts.client.unreachable();
+      return { ...this.parts.syncer.stats(), sync: this.parts.loop.state(), ...(unreachable ? { unreachable } : {}), ...(bytes !== undefined ? { cacheBytes: bytes } : {}) };
     },
     resetCache: async () => {
       await this.filled().catch(() => undefined);
@@ -128,10 +141,31 @@ export class SimplenoteStore implements NoteStore {
     };
   }
 
+  /**
+   * The note as Simplenote holds it now. When the cache holds it too, Simplenote gets
+   * FRESH_READ_BUDGET_MS (login included); slow, down or refusing the login, the cached copy
+   * answers instead, with a warning saying so and how fresh the cache is.
+   */
   async get(id: string): Promise<Note | undefined> {
-    const stored = await this.parts.client.get(id);
+    const cached = this.parts.cache.get(id);
+    let stored: StoredObject | undefined;
+    try {
+      stored = await this.parts.client.get(id, undefined, cached ? { budgetMs: FRESH_READ_BUDGET_MS } : {});
+    } catch (err) {
+      if (!cached || !(err instanceof BackendUnavailableError || err instanceof TimeoutError)) throw err;
+      return { ...noteOf(id, cached.version, cached.object), warnings: [this.cachedNotice(cached.version, err as Error)] };
+    }
     this.remember(id, stored);
     return stored && noteOf(id, stored.version, stored.data);
+  }
+
+  /** What a reader is told when the cache answered for Simplenote. */
+  private cachedNotice(version: number, err: Error): string {
+    const down = this.parts.client.unreachable();
+    const why = down ? `unreachable since ${down.since}` : err instanceof TimeoutError ? `no answer within ${FRESH_READ_BUDGET_MS / 1000} s` : 'refused or failed';
+    const last = this.parts.syncer.stats().lastSyncAt;
+    const fresh = last ? `as fresh as the last sync, ${last} (${ago(last)})` : 'never synced in this cache';
+    return `Simplenote did not answer (${why}): this is the locally cached copy at version ${version}, ${fresh}. Changes made elsewhere since may be missing; save needs Simplenote.`;
   }
 
   async list(query?: ListQuery): Promise<NoteSummary[]> {

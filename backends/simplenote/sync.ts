@@ -10,6 +10,7 @@ import type { ExternalChange, RefreshReport, RemoteSyncStats } from '../../kerne
 import type { Logger } from '../../kernel/logger.js';
 import type { NoteCache, UpsertOutcome } from './cache/note-cache.js';
 import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
+import type { Unreachable } from './client/transport.js';
 import type { SyncLoopState } from './sync-loop.js';
 import { noteOf, summaryOf } from './note-object.js';
 
@@ -47,6 +48,8 @@ export interface SimplenoteSyncStats extends RemoteSyncStats {
   lastFeedAnomaly?: FeedAnomaly;
   /** The background syncs: on the interval, backing off after failures, or off; refused credentials. */
   sync?: SyncLoopState;
+  /** While Simperium is taken for unreachable (requests fail fast): since when, why, until when. */
+  unreachable?: Unreachable;
 }
 
 export class Syncer {

@@ -51,5 +51,7 @@ export function noteDataOf(note: Note, text: string = textOf(note)): NoteData {
     modified_at: epochSeconds(note.updated),
     created_at: epochSeconds(note.created),
     trash: isTrashed(note),
+    // A note the store could not read fresh (served from a local copy) says so.
+    ...(note.warnings?.length ? { notices: note.warnings } : {}),
   };
 }

@@ -46,6 +46,7 @@ export const NoteDataSchema = z.object({
   text_total_lines: z.number().int().optional(),
   range_line_start: z.number().int().positive().optional(),
   range_line_count: z.number().int().nonnegative().optional(),
+  notices: z.array(z.string()).optional().describe('e.g. read from the cache: Simplenote unreachable'),
 });
 
 export const GetInputSchema = z.object({
@@ -117,6 +118,7 @@ export const ManageOutputSchema = z
     feedAnomalies: z.number(),
     lastFeedAnomaly: z.looseObject({}),
     sync: z.looseObject({}),
+    unreachable: z.looseObject({}),
     ...SyncReportShape,
   })
   .partial();

@@ -30,9 +30,9 @@ export interface SimperiumConfig {
 
 export const DEFAULT_RETRY = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 10_000 } as const;
 
-export const DEFAULT_MAX_RESPONSE_MB = 32;
+export const DEFAULT_MAX_RESPONSE_MB = 24;
 
-/** The seed's environment variables, with its defaults (API_TIMEOUT_SECONDS 30, at least 5), and API_MAX_RESPONSE_MB (32, at least 1). */
+/** The seed's environment variables, with its defaults (API_TIMEOUT_SECONDS 30, at least 5), and API_MAX_RESPONSE_MB (24, at least 1). */
 export function simperiumConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<SimperiumConfig> = {}): SimperiumConfig {
   const timeoutSeconds = Math.max(5, Number(env.API_TIMEOUT_SECONDS ?? 30) || 30);
   const maxResponseMb = Math.max(1, Number(env.API_MAX_RESPONSE_MB ?? DEFAULT_MAX_RESPONSE_MB) || DEFAULT_MAX_RESPONSE_MB);

@@ -20,9 +20,9 @@ export class SimperiumAuthError extends BackendUnavailableError {
   }
 }
 
-/** The service could not be reached, or kept failing after the retries. */
+/** The service could not be reached, or kept failing after the retries (or is taken for unreachable for a while). */
 export class SimperiumUnavailableError extends BackendUnavailableError {
-  constructor(message: string, facts: RequestFacts) {
+  constructor(message: string, facts: RequestFacts & { unreachableSince?: string; retryAfter?: string }) {
     super(message, { backend: 'simplenote', ...facts });
   }
 }

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../kernel/logger.js';
 import type { SimperiumConfig } from './config.js';
-import { SimperiumAuthError, SimperiumNotFoundError, SimperiumRequestError, SimperiumUnavailableError, reasonOf } from './errors.js';
-import { Transport, type HttpRequest, type HttpResponse } from './transport.js';
+import { SimperiumAuthError, SimperiumNotFoundError, SimperiumRequestError, SimperiumTimeoutError, SimperiumTooLargeError, SimperiumUnavailableError, reasonOf } from './errors.js';
+import { Transport, type HttpRequest, type HttpResponse, type Unreachable } from './transport.js';
 
 export type SimperiumObject = Record<string, unknown>;
 
@@ -42,16 +42,29 @@ export class SimperiumClient {
     await this.currentToken();
   }
 
-  /** Pages of the bucket index, newest change first, following `mark` until it is absent (`mark` resumes a listing). */
+  /**
+   * Pages of the bucket index, newest change first, following `mark` until it is absent (`mark`
+   * resumes a listing). A page past API_MAX_RESPONSE_MB is asked for again at half the size, so
+   * only a single object above the cap stops a sync.
+   */
   async *index(options: { since?: string; limit?: number; data?: boolean; mark?: string } = {}): AsyncGenerator<IndexPage> {
     let mark: string | undefined = options.mark;
+    let limit = options.limit ?? 100;
     const seen = new Set<string>();
-    do {
-      const params: Record<string, string> = { limit: String(options.limit ?? 100) };
+    for (;;) {
+      const params: Record<string, string> = { limit: String(limit) };
       if (options.data) params.data = '1';
       if (options.since) params.since = options.since;
       if (mark) params.mark = mark;
-      const res = await this.data({ method: 'GET', path: 'index', params, retrySafe: true, expectJson: true });
+      let res: HttpResponse;
+      try {
+        res = await this.data({ method: 'GET', path: 'index', params, retrySafe: true, expectJson: true });
+      } catch (err) {
+        if (!(err instanceof SimperiumTooLargeError) || limit === 1) throw err;
+        limit = Math.ceil(limit / 2);
+        this.logger.info({ limit }, 'simperium index page too large; asking for smaller pages');
+        continue;
+      }
       if (res.status !== 200) throw this.failure(res, 'GET', 'index');
       const body = res.json as { current?: unknown; index?: unknown; mark?: unknown };
       if (typeof body?.current !== 'string' || !Array.isArray(body.index)) throw new SimperiumUnavailableError('Simperium sent an index page without `current` or `index`.', { method: 'GET', path: 'index' });
@@ -59,13 +72,17 @@ export class SimperiumClient {
       mark = typeof body.mark === 'string' && !seen.has(body.mark) ? body.mark : undefined; // a repeated mark would loop forever
       if (mark) (page.mark = mark), seen.add(mark);
       yield page;
-    } while (mark);
+      if (!mark) return;
+    }
   }
 
-  /** The object (at `version`, else the latest), or undefined when it does not exist. */
-  async get(id: string, version?: number): Promise<StoredObject | undefined> {
+  /**
+   * The object (at `version`, else the latest), or undefined when it does not exist. `budgetMs`:
+   * give up sooner than API_TIMEOUT_SECONDS, login included (a read the cache can answer).
+   */
+  async get(id: string, version?: number, options: { budgetMs?: number } = {}): Promise<StoredObject | undefined> {
     const path = objectPath(id, version);
-    const res = await this.data({ method: 'GET', path, retrySafe: true, expectJson: true });
+    const res = await this.data({ method: 'GET', path, retrySafe: true, expectJson: true }, options.budgetMs);
     if (res.status === 404) return undefined;
     if (res.status !== 200) throw this.failure(res, 'GET', path);
     return { version: versionOf(res), data: res.json as SimperiumObject };
@@ -93,18 +110,45 @@ export class SimperiumClient {
     if (res.status !== 200 && res.status !== 404) throw this.failure(res, 'DELETE', path);
   }
 
+  /** Whether Simperium is taken for unreachable now (requests fail fast), and since when. */
+  unreachable(): Unreachable | undefined {
+    return this.transport.unreachable();
+  }
+
   /** A data-host call with the token; a 401 re-authorises once, a second 401 is an auth error. */
-  private async data(request: Omit<HttpRequest, 'baseUrl'>): Promise<HttpResponse> {
+  private async data(request: Omit<HttpRequest, 'baseUrl'>, budgetMs?: number): Promise<HttpResponse> {
+    const deadline = budgetMs === undefined ? undefined : Date.now() + budgetMs;
+    const left = () => (deadline === undefined ? {} : { budgetMs: Math.max(1, deadline - Date.now()) });
     const path = `1/${encodeURIComponent(this.config.appId)}/${this.bucket}/${request.path}`;
     const call = async (token: string) =>
-      this.transport.send({ ...request, baseUrl: this.config.apiUrl, path, headers: { ...request.headers, 'X-Simperium-Token': token } });
-    const first = await call(await this.currentToken());
+      this.transport.send({ ...request, baseUrl: this.config.apiUrl, path, headers: { ...request.headers, 'X-Simperium-Token': token } }, left());
+    const token = () => (deadline === undefined ? this.currentToken() : this.tokenWithin(deadline - Date.now(), request));
+    const first = await call(await token());
     if (first.status !== 401) return first;
     this.logger.info({ path: request.path }, 'simperium token rejected; logging in again');
     this.token = undefined;
-    const second = await call(await this.currentToken());
+    const second = await call(await token());
     if (second.status === 401) throw new SimperiumAuthError('Simplenote rejected a fresh login token; check SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.', { method: request.method, path: request.path, status: 401 });
     return second;
+  }
+
+  /** The token, or a timeout after `ms` (the login goes on, bounded by its own deadline; Simperium is marked slow meanwhile). */
+  private async tokenWithin(ms: number, request: Pick<HttpRequest, 'method' | 'path'>): Promise<string> {
+    const login = this.currentToken();
+    login.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const message = `Simplenote (Simperium) login: no answer within ${Math.round(ms / 100) / 10} s.`;
+        this.transport.markDown(message);
+        reject(new SimperiumTimeoutError(message, { method: request.method, path: request.path, timeoutMs: Math.round(ms) }));
+      }, Math.max(1, ms));
+    });
+    try {
+      return await Promise.race([login, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private currentToken(): Promise<string> {

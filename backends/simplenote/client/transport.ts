@@ -33,8 +33,20 @@ export interface HttpResponse {
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 const MAX_RETRY_AFTER_MS = 60_000;
 
+/** After a request found Simperium unreachable (or too slow), others fail fast for this long. */
+export const UNREACHABLE_COOLDOWN_MS = 15_000;
+
+export interface Unreachable {
+  /** ISO-8601 of the first failure in this run of failures. */
+  since: string;
+  problem: string;
+  /** Requests fail fast until then (ISO-8601). */
+  until: string;
+}
+
 export class Transport {
   private readonly http: AxiosInstance;
+  private down: { since: number; until: number; problem: string } | undefined;
 
   constructor(
     private readonly config: Pick<SimperiumConfig, 'timeoutMs' | 'maxResponseBytes' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'>,
@@ -58,6 +70,37 @@ export class Transport {
    */
   async send(request: HttpRequest, options: { budgetMs?: number } = {}): Promise<HttpResponse> {
     const facts = { method: request.method, path: request.path };
+    const down = this.unreachable();
+    if (down) {
+      throw new SimperiumUnavailableError(
+        `Simplenote (Simperium) is unreachable since ${down.since} (${down.problem}); not asked again before ${down.until}, so nothing was sent. The cache still answers list and get; try again after that.`,
+        { ...facts, unreachableSince: down.since, retryAfter: down.until },
+      );
+    }
+    try {
+      const response = await this.attempts(request, options);
+      this.down = undefined;
+      return response;
+    } catch (err) {
+      if (err instanceof SimperiumTimeoutError || (err instanceof SimperiumUnavailableError && (err.details.attempts as number) > 0)) this.markDown((err as Error).message);
+      throw err;
+    }
+  }
+
+  /** While Simperium is taken for unreachable: since when, why, and until when requests fail fast. */
+  unreachable(): Unreachable | undefined {
+    if (!this.down || Date.now() >= this.down.until) return undefined;
+    return { since: new Date(this.down.since).toISOString(), problem: this.down.problem, until: new Date(this.down.until).toISOString() };
+  }
+
+  /** A request (or a caller's budget) found Simperium unreachable or too slow: others fail fast for a while. */
+  markDown(problem: string): void {
+    const now = Date.now();
+    this.down = { since: this.down?.since ?? now, until: now + UNREACHABLE_COOLDOWN_MS, problem: problem.replace(/^Simplenote \(Simperium\) /, '').slice(0, 200) };
+  }
+
+  private async attempts(request: HttpRequest, options: { budgetMs?: number }): Promise<HttpResponse> {
+    const facts = { method: request.method, path: request.path };
     const budgetMs = Math.min(this.config.timeoutMs, options.budgetMs ?? Infinity);
     const deadline = Date.now() + budgetMs;
     const attempts = request.retrySafe ? this.config.maxAttempts : 1;
@@ -74,10 +117,12 @@ export class Transport {
         response = await this.exchange(request, last ? left : (left * 2) / 3);
       } catch (err) {
         if (isTooLarge(err)) {
-          const mb = Math.round((this.config.maxResponseBytes / 1024 / 1024) * 10) / 10;
-          this.logger.warn({ ...facts, limitBytes: this.config.maxResponseBytes }, 'simperium answer too large; aborted');
+          const bytes = this.config.maxResponseBytes;
+          const limit = bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${bytes} bytes`;
+          const what = /maxBodyLength/.test((err as Error).message) ? 'the request body passed' : 'the answer passed';
+          this.logger.warn({ ...facts, limitBytes: bytes }, 'simperium exchange too large; aborted');
           throw new SimperiumTooLargeError(
-            `Simplenote (Simperium) ${request.method} ${request.path}: the answer passed API_MAX_RESPONSE_MB (${mb} MB) and was aborted unread. Raise API_MAX_RESPONSE_MB if your notes are really that large.`,
+            `Simplenote (Simperium) ${request.method} ${request.path}: ${what} API_MAX_RESPONSE_MB (${limit}) and was aborted unread. Raise API_MAX_RESPONSE_MB if your notes are really that large.`,
             { ...facts, setting: 'API_MAX_RESPONSE_MB', limitBytes: this.config.maxResponseBytes },
           );
         }

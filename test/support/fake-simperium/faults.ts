@@ -28,7 +28,11 @@ export type Fault =
   /** Send the headers, then the body one byte every `everyMs` (a server that never quite stalls). */
   | { kind: 'drip'; everyMs: number }
   /** Answer 200 with a JSON body of `bytes` bytes, streamed from one small chunk (the server holds none of it). */
-  | { kind: 'huge'; bytes: number };
+  | { kind: 'huge'; bytes: number }
+  /** Cut the connection without an answer, nothing applied (a service that is down). */
+  | { kind: 'reset' }
+  /** Never answer, nothing applied (a service that hangs); the connection stays open until the client gives up. */
+  | { kind: 'hang' };
 
 interface Pending {
   fault: Fault;

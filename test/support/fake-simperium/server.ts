@@ -85,6 +85,11 @@ export class FakeSimperium {
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const fault = this.faults.take(method, url.pathname, url.search.slice(1));
+    if (fault?.kind === 'reset' || fault?.kind === 'hang') {
+      this.requests.push({ method, path: url.pathname, query: url.searchParams, status: 0 });
+      if (fault.kind === 'reset') req.socket.destroy();
+      return;
+    }
     let reply: Reply;
     if (fault?.kind === 'status') {
       reply = { status: fault.status, ...(fault.retryAfter !== undefined ? { headers: { 'Retry-After': fault.retryAfter } } : {}), body: fault.body ?? '' };

@@ -107,6 +107,17 @@ describe('SimperiumClient', () => {
     expect(logs.join('\n'), 'a token in the log').not.toMatch(/[0-9a-f]{32}/);
   });
 
+  it('an index page past the body cap is asked for again at half the size; a single object past it is too_large', async () => {
+    const client = clientFor({ maxResponseBytes: 4_000 });
+    for (let i = 0; i < 12; i += 1) await client.put(`big${i}`, { ...NOTE, content: `Big ${i}\n${'y'.repeat(600)}` });
+    const ids: string[] = [];
+    for await (const page of client.index({ limit: 100, data: true })) ids.push(...page.entries.map((e) => e.id));
+    expect(new Set(ids)).toEqual(new Set(fake.bucket().index().map((e) => e.id)));
+    expect(fake.requests.some((r) => r.path.endsWith('/index') && r.query.get('limit') === '4')).toBe(true);
+    fake.bucket().post('huge1', { ...NOTE, content: `Huge\n${'z'.repeat(5_000)}` });
+    expect(await client.get('huge1').catch((e: unknown) => e)).toMatchObject({ code: 'too_large', details: { setting: 'API_MAX_RESPONSE_MB', limitBytes: 4_000 } });
+  });
+
   it('reads Retry-After as seconds or a date, capped', () => {
     expect(retryAfterMs('2')).toBe(2000);
     expect(retryAfterMs(new Date(10_000).toUTCString(), 5_000)).toBe(5000);
