@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { BackendUnavailableError, NotekernelError, systemFault } from '../../kernel/errors.js';
+import { BackendUnavailableError, NotekernelError } from '../../kernel/errors.js';
+import { openFault } from '../../toolkit/files/file-faults.js';
 import type { Logger } from '../../kernel/logger.js';
 import { foldLetters } from '../../kernel/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
@@ -30,12 +31,20 @@ export interface OpenedIndex {
 
 class NewerSchemaError extends Error {}
 
+/** Opens tried while another process holds the index's write lock past SQLite's busy timeout (5 s each). */
+const BUSY_ATTEMPTS = 3;
+
 export function openIndex(file: string, vaultRoot: string, logger: Logger): OpenedIndex {
   let failure: unknown;
-  try {
-    return { db: openOwn(file, vaultRoot, logger), file };
-  } catch (err) {
-    failure = err;
+  for (let attempt = 1; attempt <= BUSY_ATTEMPTS; attempt++) {
+    try {
+      return { db: openOwn(file, vaultRoot, logger), file };
+    } catch (err) {
+      failure = err;
+      // Another process migrating or writing a large batch: busy, not broken.
+      if (!/^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown }).code))) break;
+      logger.warn({ attempt }, 'the index is locked by another process; trying again');
+    }
   }
   if (isDriverFailure(failure)) {
     const reason = firstLine(failure);
@@ -102,29 +111,6 @@ function standIn(file: string, vaultRoot: string, logger: Logger, fault: Noteker
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     throw new NotekernelError(fault.code, `${fault.message} The temporary folder cannot hold a stand-in index either: ${firstLine(err)}.`, fault.details, { cause: err });
   }
-}
-
-/**
- * SQLite says "disk I/O error" or "unable to open database file" for a full disk or a folder it
- * may not write: the file system says which.
- */
-function openFault(err: unknown, file: string, vaultRoot: string): NotekernelError {
-  const name = path.relative(vaultRoot, file);
-  const direct = systemFault(err, name);
-  if (direct) return direct;
-  const dir = path.dirname(file);
-  try {
-    if (fs.statfsSync(dir).bavail === 0) return systemFault({ code: 'ENOSPC' }, name) as NotekernelError;
-  } catch {
-    // no answer: the access check below, or the error as SQLite gave it
-  }
-  try {
-    fs.accessSync(dir, fs.constants.W_OK);
-  } catch (denied) {
-    const fault = systemFault(denied, path.relative(vaultRoot, dir) || '.');
-    if (fault) return fault;
-  }
-  return new BackendUnavailableError(`${name}: ${firstLine(err)}.`, { path: name, cause: (err as { code?: string }).code ?? 'unknown' }, err);
 }
 
 /**

@@ -2,14 +2,13 @@
  * fs-sqlite: markdown files with YAML frontmatter in type folders, indexed in SQLite
  * (better-sqlite3, FTS5) inside the vault's metadata folder. Storage and search in one.
  */
-import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend, requireFolder } from '../../kernel/backend.js';
 import { IndexDb } from './index-db.js';
 import { openIndex } from './index-open.js';
-import { systemFault } from '../../kernel/errors.js';
+import { unwritableFolder } from '../../toolkit/files/file-faults.js';
 import { VaultFaults } from '../../kernel/faults.js';
 import { createSearchIndex } from './search.js';
 import { prepareForSearch } from './search-upkeep.js';
@@ -48,7 +47,7 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     const { options, logger, progress } = ctx;
     const faults = ctx.faults ?? new VaultFaults(logger);
     const vaultRoot = requireFolder(ctx, 'fs-sqlite');
-    const readOnly = await unwritable(vaultRoot);
+    const readOnly = await unwritableFolder(vaultRoot);
     const metaDir = path.join(vaultRoot, options.metaDir);
     // A folder it may not make is told by the index's open, which then serves a stand-in.
     if (!readOnly) await fs.mkdir(metaDir, { recursive: true }).catch(() => undefined);
@@ -66,16 +65,3 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     };
   },
 });
-
-/** Why the vault's folder cannot be written (a read-only file system, no permission), or undefined. */
-async function unwritable(root: string): Promise<string | undefined> {
-  try {
-    await fs.access(root, fsConstants.W_OK);
-    return undefined;
-  } catch (err) {
-    const fault = systemFault(err, '.');
-    if (fault?.code === 'read_only') return 'the vault\'s file system is read-only';
-    if (fault?.code === 'permission_denied') return 'this user may not write the vault\'s folder';
-    return undefined;
-  }
-}

@@ -14,6 +14,8 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { foldLetters } from '../../kernel/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
+import type { FaultReporter } from '../../kernel/faults.js';
+import { isEnvironmentFault, openFault } from '../../toolkit/files/file-faults.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,6 +63,13 @@ export function openIndexDb(file: string, embedderKey: string): Database.Databas
   db.exec(SCHEMA);
   const meta = (key: string) => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
   const setMeta = db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  // A file SQLite may only read fails at its first write: ask now, writing nothing (rolled back).
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    setMeta.run('write_probe', '');
+  } finally {
+    db.exec('ROLLBACK');
+  }
   if (meta('keywords') !== KEYWORDS) {
     // Keywords again from the stored passages, in place: no note read, no vector touched.
     db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
@@ -95,10 +104,21 @@ export function blobToVector(blob: Buffer): Float32Array {
   return copy;
 }
 
-/** Where a vault's index file goes: `<folder>/<metaDir>/<name>` (the folder made), or memory without a folder. */
-export async function indexFileIn(folder: string | undefined, metaDir: string, name: string): Promise<string> {
-  if (folder === undefined) return ':memory:';
-  const dir = path.join(folder, metaDir);
-  await fs.mkdir(dir, { recursive: true });
-  return path.join(dir, name);
+/**
+ * Opens a vault's index at `<folder>/<metaDir>/<name>` (the folder made), or in memory without a
+ * folder — and in memory too when the folder cannot hold it (a full disk, no permission, a
+ * read-only file system): rebuilt from the notes at every start meanwhile, told as a fault.
+ */
+export async function openInVault<T>(ctx: { folder?: string; faults?: FaultReporter }, metaDir: string, name: string, open: (file: string) => T): Promise<T> {
+  if (ctx.folder === undefined) return open(':memory:');
+  const file = path.join(ctx.folder, metaDir, name);
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    return open(file);
+  } catch (err) {
+    const fault = openFault(err, file, ctx.folder);
+    if (!isEnvironmentFault(fault)) throw err;
+    ctx.faults?.report('search index file', fault, 'An in-memory index, rebuilt from the notes at every start, serves meanwhile; the file is left as it is.');
+    return open(':memory:');
+  }
 }

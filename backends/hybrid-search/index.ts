@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { defineBackend } from '../../kernel/index.js';
 import { embedderFor, embedderOption } from './embedder-option.js';
 import { HybridSearchIndex } from './hybrid-index.js';
-import { indexFileIn } from './index-db.js';
+import { openInVault } from './index-db.js';
 import { PgHybridIndex } from './postgres/pg-index.js';
 import { SCHEMA_NAME } from './postgres/pg-schema.js';
 import { DEFAULT_MIN_SIMILARITY } from './search.js';
@@ -74,8 +74,7 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
       const search = await PgHybridIndex.open({ url: options.url!, schema: options.schema, candidates: options.candidates, embedder, logger: ctx.logger, ...tuning });
       return { search };
     }
-    const file = await indexFileIn(ctx.folder, options.metaDir, options.indexFile);
-    const search = new HybridSearchIndex({ file, embedder, logger: ctx.logger, ...tuning });
+    const search = await openInVault(ctx, options.metaDir, options.indexFile, (file) => new HybridSearchIndex({ file, embedder, logger: ctx.logger, ...tuning }));
     return { search };
   },
 });

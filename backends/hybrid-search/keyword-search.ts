@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineBackend } from '../../kernel/index.js';
 import { HybridSearchIndex } from './hybrid-index.js';
-import { indexFileIn } from './index-db.js';
+import { openInVault } from './index-db.js';
 
 export const keywordSearchOptions = z
   .object({
@@ -28,7 +28,7 @@ export const keywordSearchBackend = defineBackend<KeywordSearchOptions>({
   capabilities: ['full-text'],
   options: keywordSearchOptions,
   async create(ctx) {
-    const file = await indexFileIn(ctx.folder, ctx.options.metaDir, ctx.options.indexFile);
-    return { search: new HybridSearchIndex({ file, logger: ctx.logger, maxChunkChars: ctx.options.maxChunkChars }) };
+    const search = await openInVault(ctx, ctx.options.metaDir, ctx.options.indexFile, (file) => new HybridSearchIndex({ file, logger: ctx.logger, maxChunkChars: ctx.options.maxChunkChars }));
+    return { search };
   },
 });

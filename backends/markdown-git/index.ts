@@ -17,6 +17,7 @@ import { GitTimestamps } from './git/timestamps.js';
 import { LocalCreated } from './local-created.js';
 import { MarkdownGitStore } from './store.js';
 import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
+import { unwritableFolder } from '../../toolkit/files/file-faults.js';
 
 /** How long the entry scan and history walk wait after the open unless a call needs them sooner. */
 const OPEN_DELAY_MS = 200;
@@ -51,8 +52,11 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
   capabilities: ['files', 'watch', 'journal', 'git-history'],
   options: markdownGitOptions as z.ZodType<MarkdownGitOptions>,
   async create(ctx) {
-    const { options, logger, readOnly, progress } = ctx;
+    const { options, logger, progress } = ctx;
     const vaultRoot = requireFolder(ctx, 'markdown-git');
+    // A folder this user may not write is served read-only, without being asked (decision 038).
+    const unwritable = ctx.readOnly ? undefined : await unwritableFolder(vaultRoot);
+    const readOnly = ctx.readOnly || unwritable !== undefined;
     const metaDir = path.join(vaultRoot, options.metaDir);
     const idOf = (relPath: string) => idFromFilename(path.posix.basename(relPath));
     const timestamps = new GitTimestamps(vaultRoot, path.join(metaDir, 'git-timestamps.json'), idOf, logger);
@@ -80,6 +84,6 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
       if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
     }, OPEN_DELAY_MS);
-    return { store };
+    return { store, ...(unwritable ? { readOnly: unwritable } : {}) };
   },
 });

@@ -134,6 +134,25 @@ describe.skipIf(noUnprivilegedUser)('permission faults, as an unprivileged user 
     expect(fs.readFileSync(index).equals(indexBytes)).toBe(true);
   });
 
+  it('serves a memory folder it may not write read-only, its search index in memory (agent-memory)', async () => {
+    const memory = path.join(outer, 'memory');
+    fs.mkdirSync(memory);
+    const args = (tool: string, json: object) => ['call', tool, JSON.stringify(json), '--vault', memory, '--profile', 'agent-memory'];
+    expect((await runCli(args('memory_capture', { title: 'Alpha entry', body: 'about the alpha release' }), { env })).code).toBe(0);
+    giveAway(outer);
+    chmodTree(memory, 0o555, 0o444);
+    const session = await connectUnprivileged(['serve', '--profile', 'agent-memory', '--vault', memory, '--log-level', 'warn'], env);
+    try {
+      const found = await callOk<Array<{ title: string }>>(session, 'memory_search', { query: 'alpha release' });
+      expect(found.map((e) => e.title)).toContain('Alpha entry');
+      const write = await callTool(session.client, 'memory_capture', { title: 'Refused', body: 'x' });
+      expect(write.body).toMatchObject({ error: 'read_only', reason: "this user may not write the vault's folder" });
+    } finally {
+      await session.close();
+      chmodTree(memory, 0o755, 0o644);
+    }
+  });
+
   it('keeps 50 mixed writes truthful with the index file read-only from the start', async () => {
     const vault = await makeVault('index-read-only', [{ type: 'general', title: 'Seed note' }]);
     const index = path.join(vault, '.flint-note', 'notekernel.db');
