@@ -1,7 +1,7 @@
 /**
  * Titles to filename slugs, one implementation for every backend. Letters, marks and digits of
  * any script are kept, lower-cased after NFC composition (one title, one filename); the result is
- * cut by code points (never inside a surrogate pair), never starts with `-`, `_` or `.` nor ends
+ * cut by code points (never inside a surrogate pair) and to 200 UTF-8 bytes, never starts with `-`, `_` or `.` nor ends
  * with `-`, and is `untitled` when nothing is left.
  *
  * Backends differ in what becomes a dash, and each keeps its seed's filenames:
@@ -27,6 +27,21 @@ export function slugify(title: string, rule: SlugRule): string {
       : lower.replace(/[^\p{L}\p{M}\p{N}]+/gu, '-');
   // A leading `_` or `.` would make the file a type file or hidden.
   const slug = dashed.replace(/^[-_]+|-+$/g, '');
-  const capped = [...slug].slice(0, rule.maxLength).join('').replace(/-+$/, '');
+  const capped = fitBytes([...slug].slice(0, rule.maxLength)).join('').replace(/-+$/, '');
   return capped || 'untitled';
+}
+
+/**
+ * File names are limited in bytes (255 on every common file system), not code points: 100 CJK
+ * characters are 300 bytes. This leaves room for the extension and a backend's id suffix.
+ */
+const MAX_SLUG_BYTES = 200;
+
+function fitBytes(points: string[]): string[] {
+  let bytes = 0;
+  for (let i = 0; i < points.length; i++) {
+    bytes += Buffer.byteLength(points[i] as string, 'utf8');
+    if (bytes > MAX_SLUG_BYTES) return points.slice(0, i);
+  }
+  return points;
 }

@@ -80,6 +80,15 @@ describe('slugify', () => {
     expect(slugify('a'.repeat(120), ENTRY_SLUG)).toHaveLength(80);
   });
 
+  it('fits a file name in bytes: 120 CJK characters are cut to 200 UTF-8 bytes, whole characters', () => {
+    for (const rule of [NOTE_SLUG, ENTRY_SLUG]) {
+      const slug = slugify('知'.repeat(120), rule);
+      expect(Buffer.byteLength(slug, 'utf8')).toBeLessThanOrEqual(200);
+      expect(slug).toBe('知'.repeat(66));
+      expect(slugify('𠀀'.repeat(60), rule)).toBe('𠀀'.repeat(50)); // 4 bytes each, never split
+    }
+  });
+
   it('never starts with a dash, an underscore or a dot, never ends with a dash', () => {
     for (const rule of [NOTE_SLUG, ENTRY_SLUG]) {
       for (const title of TITLES) expect(slugify(title, rule)).not.toMatch(/^[-_.]|-$/);
