@@ -10,7 +10,7 @@ export const NoteTagsSchema = z.array(z.string());
 export const UnixTimestampSchema = z.number().int();
 
 export const ListInputSchema = z.object({
-  query: z.string().optional().describe('full-text search; tag:NAME, before:YYYY-MM-DD and after:YYYY-MM-DD in it become filters'),
+  query: z.string().optional().describe('full-text search; tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD and trash:0|1|any in it become filters'),
   tags: z.array(z.string()).optional().describe('notes having ALL of these tags (in addition to tag: in query)'),
   trash_status: z.number().int().min(0).max(2).optional().describe('0 active (default), 1 trashed, 2 any'),
   date_before: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('modified on or before this UTC date'),

@@ -194,6 +194,13 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     expect(fake.bucket().get(id)?.data.deleted).toBe(true);
     expect(await allIds()).not.toContain(id);
     expect(await allIds({ trash_status: 1 })).toEqual([id]);
+    // Seed 003 §9: trash: in the query is a filter, not words (the trash_status argument wins).
+    expect(await allIds({ query: 'trash:1' })).toEqual([id]);
+    expect(await allIds({ query: 'kestrel trash:yes' })).toEqual([id]);
+    expect(await allIds({ query: 'trash:any' })).toContain(id);
+    expect(await allIds({ query: 'trash:0' })).not.toContain(id);
+    expect(await allIds({ query: 'trash:1', trash_status: 0 })).not.toContain(id);
+    expect(await refused('list', { query: 'trash:maybe' })).toMatchObject({ error: 'validation_failed', field: 'query' });
     expect(await allIds({ trash_status: 2 })).toContain(id);
     const untrashed = await call<{ status: string; new_local_version: number }>('manage', { action: 'untrash', id, local_version: 4 });
     expect(untrashed).toMatchObject({ status: 'untrashed', new_local_version: 5 });

@@ -16,7 +16,7 @@ type Candidate = { note: NoteSummary; score: number };
 export const listTool = defineTool({
   name: 'list',
   description:
-    'List or search notes (local cache, refreshed by background sync or manage {action:"sync"}). query: words or a question (notes holding every word first; "phrases", prefix*, -exclude, a OR b), plus tag:NAME (-tag:NAME), before:YYYY-MM-DD, after:YYYY-MM-DD filters. Best matches first for a text query, else most recently modified. Returns {content:[{type,uuid,text,local_version,tags,modified_at,trash}], next_page?}.',
+    'List or search notes (local cache, refreshed by background sync or manage {action:"sync"}). query: words or a question (notes holding every word first; "phrases", prefix*, -exclude, a OR b), plus tag:NAME (-tag:NAME), before:YYYY-MM-DD, after:YYYY-MM-DD, trash:0|1|any filters. Best matches first for a text query, else most recently modified. Returns {content:[{type,uuid,text,local_version,tags,modified_at,trash}], next_page?}.',
   input: ListInputSchema,
   requires: ['full-text'],
   output: ListOutputSchema,
@@ -25,7 +25,7 @@ export const listTool = defineTool({
     const limit = args.limit ?? 20;
     const page = args.page ?? 1;
     const filters = listFilters(args);
-    const keep = keeper(filters, args.trash_status ?? 0);
+    const keep = keeper(filters, args.trash_status ?? filters.trash ?? 0);
     const field = args.sort_by === 'created_at' ? 'created' : 'updated';
     const direction = args.sort_order === 'ASC' ? 1 : -1;
     const byField = (a: NoteSummary, b: NoteSummary) => direction * (Date.parse(a[field]) - Date.parse(b[field]));
