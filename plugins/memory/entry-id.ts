@@ -1,11 +1,11 @@
 /** The `id` argument of every memory tool: the `id__XXXXXX` token from a link, or its 6 characters. */
 import { z } from 'zod';
 import { ValidationError } from '../../kernel/errors.js';
+import { nameString } from '../../kernel/name-limits.js';
 
 const ID_TOKEN = /^id__[A-Za-z0-9]{6}$/;
 
-export const idField = z
-  .string()
+export const idField = nameString()
   .min(1)
   .describe('entry id: the id__XXXXXX token as it appears in links, e.g. "id__Ab3xYz" (the bare 6 characters "Ab3xYz" work too)');
 

@@ -104,3 +104,41 @@ describe('a 100,000-character name or path', () => {
     expect(JSON.stringify(tools)).not.toMatch(/"maxLength":(255|1024|4096)\b/);
   });
 });
+
+describe('a 100,000-character name or title on agent-memory', () => {
+  let memory: string;
+  let server: StdioSession;
+
+  beforeAll(async () => {
+    memory = path.join(parent, 'memory');
+    await fs.mkdir(memory);
+    server = await connectStdio(['serve', '--profile', 'agent-memory', '--vault', memory]);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const MEMORY_REFUSALS: Refusal[] = [
+    { tool: 'memory_capture', args: { title: HUGE, body: 'x' }, field: 'title', limit: TITLE_LIMIT },
+    { tool: 'memory_capture', args: { title: 'Fine', body: 'x', org: HUGE }, field: 'org', limit: NAME_LIMIT },
+    { tool: 'memory_capture', args: { title: 'Fine', body: 'x', tags: [HUGE] }, field: 'tags.0', limit: NAME_LIMIT },
+    { tool: 'memory_read', args: { id: HUGE }, field: 'id', limit: NAME_LIMIT },
+    { tool: 'memory_rename', args: { id: 'id__Ab3xYz', newTitle: HUGE }, field: 'newTitle', limit: TITLE_LIMIT },
+    { tool: 'memory_replace_link', args: { oldId: HUGE, newId: 'id__Ab3xYz' }, field: 'oldId', limit: NAME_LIMIT },
+  ];
+
+  for (const r of MEMORY_REFUSALS) {
+    it(`${r.tool} refuses ${r.field} as validation_failed naming it and the limit, writing nothing`, async () => {
+      const before = await tree(memory);
+      const answer = await callTool(server.client, r.tool, r.args);
+      expect(answer.isError).toBe(true);
+      const body = answer.body as { error: string; message: string };
+      expect(body.error).toBe('validation_failed');
+      expect(body.message).toContain(r.field);
+      expect(body.message).toMatch(r.limit);
+      expect(body.message.length).toBeLessThan(1_000);
+      expect(await tree(memory)).toEqual(before);
+    });
+  }
+});

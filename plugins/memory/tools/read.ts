@@ -4,6 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { timestampForm } from '../options.js';
 import { entryView, listItem, entryListItemOutput, entryViewOutput } from '../view.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 /** US-001 (FR-10): a pure read; nothing on disk changes. */
 export const memoryRead = defineTool({
@@ -25,8 +26,8 @@ export const memoryList = defineTool({
   name: 'memory_list',
   description: 'List memory entries (id, title, tags, timestamps, status, org, path), most recently updated first. Filters combine.',
   input: z.object({
-    org: z.string().optional().describe('only entries under orgs/{org}/'),
-    tag: z.string().optional().describe('only entries with this tag (with or without the #)'),
+    org: nameString().optional().describe('only entries under orgs/{org}/'),
+    tag: nameString().optional().describe('only entries with this tag (with or without the #)'),
     status: z.enum(['active', 'archived', 'all']).optional().describe('active (default), archived (under archive/), or all'),
   }),
   output: z.object({ result: z.array(z.object(entryListItemOutput)) }),

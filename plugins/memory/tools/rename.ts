@@ -5,6 +5,7 @@ import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
 import { modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
+import { titleString } from '../../../kernel/name-limits.js';
 
 /** US-005: heading + filename (id kept) + inbound display text that equalled the old title. */
 export const memoryRename = defineTool({
@@ -12,7 +13,7 @@ export const memoryRename = defineTool({
   description: 'Rename an entry: rewrites its "# heading" and filename (the id stays) and the display text of inbound links that showed the old title (custom display text is kept). Returns how many inbound links changed.',
   input: z.object({
     id: idField,
-    ...spellings('newTitle', 'new_title', z.string().min(1), 'required: the new title, one line'),
+    ...spellings('newTitle', 'new_title', titleString().min(1), 'required: the new title, one line'),
     ...spellings('dryRun', 'dry_run', z.boolean(), DRY_RUN),
   }),
   output: modesOutput({ id: str, oldTitle: str, title: str, path: str, updatedInboundLinks: num }, planPreviewOutput),

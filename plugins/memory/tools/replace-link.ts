@@ -8,8 +8,9 @@ import { memoryGraph } from '../graph.js';
 import { replaceLink } from '../replace-link.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
-const idText = z.string().min(1);
+const idText = nameString().min(1);
 
 /**
  * Seed 002's `replaceLink(body, oldId, newId)` over the whole memory: the step of a defrag

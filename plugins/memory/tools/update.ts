@@ -5,6 +5,7 @@ import { entryId, idField } from '../entry-id.js';
 import { timestampForm } from '../options.js';
 import { spellings, speltRequired } from '../spellings.js';
 import { entryView, entryViewOutput } from '../view.js';
+import { nameString } from '../../../kernel/name-limits.js';
 
 /**
  * Changes an entry's body and/or tags (title: memory_rename). The `contentHash` from
@@ -19,7 +20,7 @@ export const memoryUpdate = defineTool({
     id: idField,
     ...spellings('contentHash', 'content_hash', z.string().min(1), 'required: the contentHash memory_read returned'),
     body: z.string().optional().describe('the new markdown body (replaces the old one)'),
-    tags: z.array(z.string()).optional().describe('the new tags (replace the old ones), e.g. ["people", "area__work"]'),
+    tags: z.array(nameString()).optional().describe('the new tags (replace the old ones), e.g. ["people", "area__work"]'),
   }),
   output: entryViewOutput,
   annotations: { title: 'Update a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
