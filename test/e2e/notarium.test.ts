@@ -157,6 +157,10 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     const tail = await call<NoteData>('get', { id, range_line_start: 3, range_line_count: 99 });
     expect(tail).toMatchObject({ text: 'line three\nline four', text_is_partial: true, range_line_count: 2 });
     expect(await call<NoteData>('get', { id })).toMatchObject({ text_is_partial: false, text_total_lines: 4 });
+    // local_version: the same version answers plainly; an older one is told the note moved on.
+    expect((await call<NoteData & { notices?: string[] }>('get', { id, local_version: 1 })).notices).toBeUndefined();
+    const moved = await call<NoteData & { notices?: string[] }>('get', { id, local_version: 0 });
+    expect(moved.notices).toEqual(['local_version 0: the note is at version 1 now (changed since that version was read); this is version 1.']);
   });
 
   it('save applies a text_patch in the seed\'s order against the text of that local_version', async () => {

@@ -6,7 +6,7 @@
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { invalid } from '../errors.js';
-import { noteDataOf, textOf } from '../note-data.js';
+import { noteDataOf, textOf, versionOf } from '../note-data.js';
 import { GetInputSchema, type NoteData, NoteDataSchema } from '../schemas.js';
 
 export const getTool = defineTool({
@@ -19,6 +19,12 @@ export const getTool = defineTool({
   async handler(args, ctx): Promise<NoteData> {
     const note = await ctx.notes.get(args.id);
     if (!note) throw new NotFoundError(`id: no note ${args.id} (deleted, or never existed).`, { field: 'id', identifier: args.id });
+    // local_version (seed 003 §9): the version the caller holds; a note that moved on says so.
+    const current = versionOf(note);
+    if (args.local_version !== undefined && args.local_version !== current) {
+      const moved = `local_version ${args.local_version}: the note is at version ${current} now (changed since that version was read); this is version ${current}.`;
+      note.warnings = [...(note.warnings ?? []), moved];
+    }
     const text = textOf(note);
     const lines = text.split('\n');
     if (args.range_line_start === undefined && args.range_line_count === undefined) return { ...noteDataOf(note, text), text_is_partial: false, text_total_lines: lines.length };
