@@ -6,7 +6,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { byPath, filesOf } from '../context.js';
 import { dayArg, dayOfValue, localDay } from '../dates.js';
 import { folderPath } from '../vault-paths.js';
-import { bool, str, strs } from '../../../kernel/tool-output.js';
+import { strs } from '../../../kernel/tool-output.js';
 
 /** Frontmatter keys that hold a note's creation day in Obsidian vaults, the seed's `Date` first. */
 const CREATED_KEYS = ['Date', 'date', 'created', 'Created'];
@@ -21,7 +21,7 @@ export const searchByDateRange = defineTool({
     end_date: dayArg.describe('last day, YYYY-MM-DD'),
     date_type: z.enum(['created', 'modified']).default('modified').describe('which date to compare'),
   }),
-  output: z.object({ start_date: str, end_date: str, date_type: str, files: strs }),
+  output: z.object({ result: strs }), // the seed's bare list; structuredContent wraps it as { result }
   annotations: { title: 'Find notes by date', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     if (args.start_date > args.end_date) throw new ValidationError(`start_date ${args.start_date} is after end_date ${args.end_date}.`, { field: 'start_date' });
@@ -43,7 +43,7 @@ export const searchByDateRange = defineTool({
         if (day !== undefined && day >= args.start_date && day <= args.end_date) hits.push(note.id);
       });
     }
-    return { start_date: args.start_date, end_date: args.end_date, date_type: args.date_type, files: hits.sort(byPath) };
+    return hits.sort(byPath);
   },
 });
 
@@ -54,7 +54,7 @@ export const searchByFolder = defineTool({
     folder: z.string().max(4_096).describe('the folder, e.g. "Projects/Active"'),
     recursive: z.boolean().default(false).describe('include subfolders'),
   }),
-  output: z.object({ folder: str, recursive: bool, files: strs }),
+  output: z.object({ result: strs }), // the seed's bare list
   annotations: { title: 'List a folder', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const files = filesOf(ctx);
@@ -65,6 +65,6 @@ export const searchByFolder = defineTool({
     const hits = (await ctx.notes.list())
       .map((note) => note.id)
       .filter((id) => id.startsWith(prefix) && (args.recursive || !id.slice(prefix.length).includes('/')));
-    return { folder: folder.rel, recursive: args.recursive, files: hits.sort(byPath) };
+    return hits.sort(byPath);
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { LINK_INDEX } from '../../links/service.js';
 import { byPath } from '../context.js';
-import { str, strs } from '../../../kernel/tool-output.js';
+import { strs } from '../../../kernel/tool-output.js';
 
 /** `[[Name]]`, `Name.md` and `Name` all mean the note Name. */
 function bareName(input: string): string {
@@ -18,7 +18,7 @@ export const findBacklinks = defineTool({
   description:
     'Files that link to a note with [[note_name]] or [[note_name|alias]] (also #heading links and embeds), case-insensitively as Obsidian matches; links to a note that does not exist yet are found too. Sorted vault paths.',
   input: z.object({ note_name: z.string().min(1).max(1_000).describe('the note name, without [[ ]] or .md, e.g. "Project Alpha"') }),
-  output: z.object({ note_name: str, backlinks: strs }),
+  output: z.object({ result: strs }), // the seed's bare list; structuredContent wraps it as { result }
   annotations: { title: 'Backlinks of a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const name = bareName(args.note_name);
@@ -27,6 +27,6 @@ export const findBacklinks = defineTool({
     const target = await links.resolve(name);
     if (target !== null) for (const ref of await links.incoming(target)) sources.add(ref.source_note_id);
     for (const ref of await links.broken()) if (sameName(ref.target_title.split('#')[0]?.trim() ?? '', name)) sources.add(ref.source_note_id);
-    return { note_name: name, backlinks: [...sources].sort(byPath) };
+    return [...sources].sort(byPath);
   },
 });

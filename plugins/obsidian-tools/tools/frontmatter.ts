@@ -109,10 +109,11 @@ export const listFilesByFrontmatter = defineTool({
     value: z.string().max(10_000).describe('the value to match'),
     match_type: z.enum(MATCH_TYPES).default('contains').describe('How the value must match'),
   }),
-  output: z.object({ field: str, value: str.optional(), match_type: str, files: strs }),
+  // The seed's answer: the sorted list itself (structuredContent carries it as { result }).
+  output: z.object({ result: strs }),
   annotations: { title: 'Find notes by frontmatter', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const hits = (await ctx.notes.list()).filter((note) => matches(note.metadata[args.field], args.value, args.match_type)).map((note) => note.id);
-    return { field: args.field, value: args.value, match_type: args.match_type, files: hits.sort(byPath) };
+    return hits.sort(byPath);
   },
 });

@@ -29,12 +29,12 @@ export const findOutlinks = defineTool({
   name: 'find_outlinks',
   description: 'The notes a file links to with [[wikilinks]] (and ![[embeds]]): note names, deduplicated and sorted; [[note|alias]] and [[note#heading]] give "note".',
   input: z.object({ path: pathArg }),
-  output: z.object({ path: str, outlinks: strs }),
+  output: z.object({ result: strs }), // the seed's bare list; structuredContent wraps it as { result }
   annotations: { title: 'Links out of a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const note = await readNote(ctx, args.path);
     const names = new Set<string>();
     for (const link of scanMarkdown(note.content, { tags: false }).links) if (link.kind === 'wikilink' || link.kind === 'embed') names.add(link.target);
-    return { path: note.path, outlinks: [...names].sort(byPath) };
+    return [...names].sort(byPath);
   },
 });

@@ -26,6 +26,16 @@ const ok = async (name: string, args: Record<string, unknown> = {}): Promise<Rec
   expect(answer.isError, `${name}: ${JSON.stringify(answer.body)}`).toBe(false);
   return answer.body as Record<string, unknown>;
 };
+/** A list tool's answer: the bare sorted array as seed 004 returns it (text), `{ result }` in structuredContent. */
+const list = async (name: string, args: Record<string, unknown>): Promise<string[]> => {
+  const result = await session.client.callTool({ name, arguments: args });
+  expect(result.isError ?? false, `${name}: ${JSON.stringify(result.content)}`).toBe(false);
+  const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+  const items = JSON.parse(text) as unknown;
+  expect(Array.isArray(items), `${name} answers a bare array: ${text}`).toBe(true);
+  expect(result.structuredContent).toEqual({ result: items });
+  return items as string[];
+};
 const refused = async (name: string, args: Record<string, unknown>): Promise<string> => {
   const answer = await callTool(session.client, name, args);
   expect(answer.isError, `${name} ${JSON.stringify(args)} should be refused`).toBe(true);
@@ -65,10 +75,10 @@ describe('obsidian profile over MCP stdio', () => {
       'find_backlinks', 'find_outlinks', 'search_by_date_range', 'search_by_folder', 'log_interaction', 'save_preference', 'list_preferences', 'remove_preference',
     ]) expect(names).toContain(name);
     expect(names).not.toContain('rename_tag');
-    const all = await ok('search_by_folder', { folder: '', recursive: true });
-    expect(all.files).toEqual(Object.keys(OBSIDIAN_NOTES).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
-    expect((await ok('search_by_folder', { folder: 'Projects' })).files).toEqual(['Projects/Project Alpha.md']);
-    expect((await ok('search_by_folder', { folder: 'Projects', recursive: true })).files).toEqual(['Projects/Active Work/Big Plan.md', 'Projects/Project Alpha.md']);
+    const all = await list('search_by_folder', { folder: '', recursive: true });
+    expect(all).toEqual(Object.keys(OBSIDIAN_NOTES).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    expect((await list('search_by_folder', { folder: 'Projects' }))).toEqual(['Projects/Project Alpha.md']);
+    expect((await list('search_by_folder', { folder: 'Projects', recursive: true }))).toEqual(['Projects/Active Work/Big Plan.md', 'Projects/Project Alpha.md']);
     expect(await refused('search_by_folder', { folder: 'No Such Folder' })).toContain('No folder');
     // list_tags (the tags plugin) reads frontmatter tags of notes in every folder, none from .obsidian/.
     const tags = JSON.stringify((await ok('list_tags')).tags);
@@ -90,17 +100,17 @@ describe('obsidian profile over MCP stdio', () => {
   });
 
   it('find_outlinks and find_backlinks: by note name, aliases and headings, case-insensitive, tool folders never counted', async () => {
-    expect((await ok('find_outlinks', { path: 'Meetings/Weekly Sync.md' })).outlinks).toEqual(['Missing Note', 'Project Alpha', 'project alpha']);
-    const back = await ok('find_backlinks', { note_name: 'project alpha' });
-    expect(back.backlinks).toEqual(['Meetings/Weekly Sync.md', 'People/Ada.md', 'Projects/Active Work/Big Plan.md', 'Résumé Ünïcode/Café Crème.md']);
-    expect((await ok('find_backlinks', { note_name: '[[Missing Note]]' })).backlinks).toEqual(['Meetings/Weekly Sync.md']);
+    expect((await list('find_outlinks', { path: 'Meetings/Weekly Sync.md' }))).toEqual(['Missing Note', 'Project Alpha', 'project alpha']);
+    const back = await list('find_backlinks', { note_name: 'project alpha' });
+    expect(back).toEqual(['Meetings/Weekly Sync.md', 'People/Ada.md', 'Projects/Active Work/Big Plan.md', 'Résumé Ünïcode/Café Crème.md']);
+    expect((await list('find_backlinks', { note_name: '[[Missing Note]]' }))).toEqual(['Meetings/Weekly Sync.md']);
   });
 
   it('list_files_by_frontmatter: contains in lists and text, equals exactly', async () => {
-    expect((await ok('list_files_by_frontmatter', { field: 'tags', value: 'project' })).files).toEqual(['Projects/Active Work/Big Plan.md', 'Projects/Project Alpha.md']);
-    expect((await ok('list_files_by_frontmatter', { field: 'company', value: 'acme' })).files).toEqual(['People/Ada.md']);
-    expect((await ok('list_files_by_frontmatter', { field: 'status', value: 'activ', match_type: 'equals' })).files).toEqual([]);
-    expect((await ok('list_files_by_frontmatter', { field: 'status', value: 'active', match_type: 'equals' })).files).toEqual(['Projects/Project Alpha.md']);
+    expect((await list('list_files_by_frontmatter', { field: 'tags', value: 'project' }))).toEqual(['Projects/Active Work/Big Plan.md', 'Projects/Project Alpha.md']);
+    expect((await list('list_files_by_frontmatter', { field: 'company', value: 'acme' }))).toEqual(['People/Ada.md']);
+    expect((await list('list_files_by_frontmatter', { field: 'status', value: 'activ', match_type: 'equals' }))).toEqual([]);
+    expect((await list('list_files_by_frontmatter', { field: 'status', value: 'active', match_type: 'equals' }))).toEqual(['Projects/Project Alpha.md']);
     expect(await refused('list_files_by_frontmatter', { field: 'tags', value: 'x', match_type: 'fuzzy' })).toContain('match_type');
   });
 
@@ -119,7 +129,7 @@ describe('obsidian profile over MCP stdio', () => {
     const sync = 'Meetings/Weekly Sync.md';
     await ok('update_frontmatter', { path: sync, field: 'type', value: 'meeting' });
     expect(read(sync)).toBe(`---\ntype: meeting\n---\n\n${OBSIDIAN_NOTES[sync]}`);
-    expect((await ok('list_files_by_frontmatter', { field: 'type', value: 'meeting' })).files).toEqual([sync]);
+    expect((await list('list_files_by_frontmatter', { field: 'type', value: 'meeting' }))).toEqual([sync]);
     // Refusals name the field; nothing is written.
     expect(await refused('update_frontmatter', { path: rel, field: 'nope', operation: 'remove' })).toContain('nope');
     expect(await refused('update_frontmatter', { path: rel, field: 'x' })).toContain('value');
@@ -142,8 +152,8 @@ describe('obsidian profile over MCP stdio', () => {
     const created = await ok('create_file', { path: 'Inbox/Ideas 2024/Nouvelle idée', content: 'See [[Ada]].\n', frontmatter: '{"tags": ["idea"], "status": "draft"}' });
     expect(created.path).toBe('Inbox/Ideas 2024/Nouvelle idée.md');
     expect(read('Inbox/Ideas 2024/Nouvelle idée.md')).toBe('---\ntags:\n  - idea\nstatus: draft\n---\n\nSee [[Ada]].\n');
-    expect((await ok('list_files_by_frontmatter', { field: 'tags', value: 'idea' })).files).toEqual(['Inbox/Ideas 2024/Nouvelle idée.md']);
-    expect((await ok('find_backlinks', { note_name: 'Ada' })).backlinks).toContain('Inbox/Ideas 2024/Nouvelle idée.md');
+    expect((await list('list_files_by_frontmatter', { field: 'tags', value: 'idea' }))).toEqual(['Inbox/Ideas 2024/Nouvelle idée.md']);
+    expect((await list('find_backlinks', { note_name: 'Ada' }))).toContain('Inbox/Ideas 2024/Nouvelle idée.md');
     expect(await refused('create_file', { path: 'Inbox/Ideas 2024/Nouvelle idée.md', content: 'x' })).toContain('already exists');
     expect(await refused('create_file', { path: 'x.md', frontmatter: '{bad json' })).toContain('frontmatter');
     expect(await refused('create_file', { path: '.obsidian/new.md', content: 'x' })).toContain('.obsidian');
@@ -163,10 +173,10 @@ describe('obsidian profile over MCP stdio', () => {
     expect(read('Résumé Ünïcode/Café Crème.md')).toContain('[[Project Apex|α]]');
     // Tool folders are not notes: their links are left as they were.
     expect(read('.obsidian/workspace.md')).toContain('[[Project Alpha]]');
-    expect((await ok('find_backlinks', { note_name: 'Project Apex' })).backlinks).toEqual([
+    expect((await list('find_backlinks', { note_name: 'Project Apex' }))).toEqual([
       'Meetings/Weekly Sync.md', 'People/Ada.md', 'Projects/Active Work/Big Plan.md', 'Résumé Ünïcode/Café Crème.md',
     ]);
-    expect((await ok('find_backlinks', { note_name: 'Project Alpha' })).backlinks).toEqual([]);
+    expect((await list('find_backlinks', { note_name: 'Project Alpha' }))).toEqual([]);
     // A folder as destination keeps the file name: "Archive/" (made) or an existing folder.
     expect((await ok('move_file', { source: 'Maps/_Index.md', destination: 'Index Archive/' })).destination).toBe('Index Archive/_Index.md');
     expect((await ok('move_file', { source: 'Index Archive/_Index.md', destination: 'Maps' })).destination).toBe('Maps/_Index.md');
@@ -192,15 +202,15 @@ describe('obsidian profile over MCP stdio', () => {
     expect(await refused('batch_move_files', { moves: [{ source: 'a.md', dest: 'b.md' }] })).toContain('destination');
     // A rename that changes only the case of the name (one file on case-insensitive file systems).
     await ok('move_file', { source: 'People/Ada Lovelace.md', destination: 'People/ADA Lovelace' });
-    expect((await ok('search_by_folder', { folder: 'People' })).files).toEqual(['People/ADA Lovelace.md']);
+    expect((await list('search_by_folder', { folder: 'People' }))).toEqual(['People/ADA Lovelace.md']);
     expect(read('Archive/2024/Project Apex.md')).toContain('[[ADA Lovelace]]');
   });
 
   it('search_by_date_range: created from the Date field (wikilink dates too), modified from the file', async () => {
-    expect((await ok('search_by_date_range', { start_date: '2024-03-01', end_date: '2024-03-01', date_type: 'created' })).files).toEqual(['Archive/2024/Project Apex.md']);
-    expect((await ok('search_by_date_range', { start_date: '2023-11-01', end_date: '2023-11-30', date_type: 'created' })).files).toEqual(['Projects/Active Work/Big Plan.md']);
-    const modified = await ok('search_by_date_range', { start_date: today(), end_date: today() });
-    expect((modified.files as string[]).length).toBeGreaterThanOrEqual(7);
+    expect((await list('search_by_date_range', { start_date: '2024-03-01', end_date: '2024-03-01', date_type: 'created' }))).toEqual(['Archive/2024/Project Apex.md']);
+    expect((await list('search_by_date_range', { start_date: '2023-11-01', end_date: '2023-11-30', date_type: 'created' }))).toEqual(['Projects/Active Work/Big Plan.md']);
+    const modified = await list('search_by_date_range', { start_date: today(), end_date: today() });
+    expect(modified.length).toBeGreaterThanOrEqual(7);
     expect(await refused('search_by_date_range', { start_date: '2024-02-30', end_date: '2024-03-01' })).toContain('start_date');
   });
 
@@ -209,7 +219,7 @@ describe('obsidian profile over MCP stdio', () => {
     await ok('log_interaction', { task_description: 'Chat', query: 'hello', summary: 'n/a', full_response: 'Hello! How can I help?' });
     const daily = read(`Daily Notes/${today()}.md`);
     expect(daily).toMatch(/^## \d\d:\d\d Found launch notes\n\n- \*\*Query:\*\* where is the launch plan\?\n- \*\*Summary:\*\* It is in Project Apex\.\n- \*\*Files:\*\* \[\[Project Apex\]\]\n\n## \d\d:\d\d Chat\n\n- \*\*Query:\*\* hello\n\nHello! How can I help\?\n$/);
-    expect((await ok('search_by_folder', { folder: 'Daily Notes' })).files).toEqual([`Daily Notes/${today()}.md`]);
+    expect((await list('search_by_folder', { folder: 'Daily Notes' }))).toEqual([`Daily Notes/${today()}.md`]);
   });
 
   it('preferences: save, list, remove in Preferences.md; served as an MCP prompt and resource', async () => {
