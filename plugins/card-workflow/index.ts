@@ -3,6 +3,7 @@
  * tools record reasoning, generator tools return embedded prompts, every answer names the
  * next_action, and save_card writes the card into the vault, where it is a note like any other.
  */
+import fs from 'node:fs/promises';
 import { definePlugin } from '../../kernel/plugin.js';
 import { cardWorkflowOptions, type CardWorkflowOptions } from './options.js';
 import { createCardWorkflow } from './setup.js';
@@ -22,9 +23,11 @@ export const cardWorkflowPlugin = definePlugin<CardWorkflowOptions>({
       tools: cardWorkflowTools(workflow),
       hooks: {
         async 'vault.init'() {
-          if (workflow.outputDirectory) await ctx.store.files?.mkdir(workflow.outputDirectory);
+          if (workflow.externalOutput) await fs.mkdir(workflow.externalOutput, { recursive: true });
+          else if (workflow.outputDirectory) await ctx.store.files?.mkdir(workflow.outputDirectory);
         },
       },
+      dispose: () => workflow.dispose(),
     };
   },
 });

@@ -24,7 +24,10 @@ export const cardWorkflowOptions = z
       .optional()
       .describe('markdown file: YAML frontmatter with the title rules, body with the conventions shown to the agent'),
     template_mapping_file: z.string().min(1).optional().describe('YAML file: default template and the tag / title-keyword rules per template'),
-    output_directory: z.string().optional().describe('vault-relative folder where save_card writes cards; the vault root when omitted'),
+    output_directory: z
+      .string()
+      .optional()
+      .describe('folder where save_card writes cards: vault-relative, or absolute / ~/… (a folder outside the vault is allowed as written, seed 001\'s ~/zettelkasten/cards); the vault root when omitted'),
     file_operations: z
       .object({
         create_backup: z
@@ -47,8 +50,10 @@ export interface ResolvedCardOptions {
   templatesDir: string;
   conventionsFile: string;
   mappingFile: string;
-  /** Vault-relative, `/`-separated; '' is the vault root. */
+  /** Vault-relative, `/`-separated; '' is the vault root (and is '' when the output is outside the vault). */
   outputDir: string;
+  /** An absolute or `~/` output_directory outside the vault: the one folder outside it cards are written to. */
+  externalDir?: string;
   createBackup: boolean;
   sanitize: boolean;
 }
@@ -82,24 +87,45 @@ export function resolveOptions(options: CardWorkflowOptions, vaultRoot: string, 
     templatesDir: pick(options.templates_directory, 'templates'),
     conventionsFile: pick(options.naming_conventions_file, 'naming-conventions.md'),
     mappingFile: pick(options.template_mapping_file, 'template-mapping.yaml'),
-    outputDir: outputDirectory(options.output_directory, vaultRoot),
+    ...outputDirectory(options.output_directory, vaultRoot),
     createBackup: options.file_operations?.create_backup ?? true,
     sanitize: options.file_operations?.filename_sanitization ?? true,
   };
 }
 
-function outputDirectory(value: string | undefined, vaultRoot: string): string {
-  if (value === undefined || value.trim() === '' || value.trim() === '.') return '';
+function outputDirectory(value: string | undefined, vaultRoot: string): { outputDir: string; externalDir?: string } {
+  if (value === undefined || value.trim() === '' || value.trim() === '.') return { outputDir: '' };
   const key = `${OPTIONS_KEY}.output_directory`;
   const fail = (reason: string) => new ConfigError(`${key}: "${value}" ${reason}`, { key, path: value, reason });
   if (value.includes('\0')) throw fail('contains a NUL byte');
-  const absolute = resolveUserPath(value.replace(/\\/g, '/'), vaultRoot);
-  if (!isInside(vaultRoot, absolute)) throw fail(`is outside the vault (${vaultRoot}); cards are notes of this vault, so they must be saved inside it`);
+  const written = value.trim().replace(/\\/g, '/');
+  const absolute = resolveUserPath(written, vaultRoot);
+  if (!isInside(vaultRoot, absolute)) {
+    // Written as a place of its own (absolute or ~/), as seed 001's config does: cards go there.
+    if (path.isAbsolute(written) || written === '~' || written.startsWith('~/')) {
+      const real = realpathIfExists(absolute);
+      if (!isInside(vaultRoot, real)) return { outputDir: '', externalDir: real };
+      return { outputDir: relativeInVault(vaultRoot, real, fail) };
+    }
+    throw fail(`is outside the vault (${vaultRoot}); a relative output_directory is a folder of the vault. For a folder elsewhere, write it as an absolute or ~/ path`);
+  }
+  return { outputDir: relativeInVault(vaultRoot, absolute, fail) };
+}
+
+function relativeInVault(vaultRoot: string, absolute: string, fail: (reason: string) => Error): string {
   const rel = path.relative(vaultRoot, absolute).split(path.sep).filter(Boolean);
   if (rel.some((segment) => segment.startsWith('.') || segment === 'node_modules')) {
     throw fail('is a hidden or reserved folder, which the index skips; saved cards would not be notes');
   }
   return rel.join('/');
+}
+
+function realpathIfExists(absolute: string): string {
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
 }
 
 /** Start-up check of a file option: it must exist and be a regular file. */

@@ -27,6 +27,8 @@ export interface HeadingPromptInput {
 function conventionLines(conv: NamingConventions, now: Date, short: boolean): string[] {
   const t = conv.rules.title;
   const date = t.date_prefix === 'none' ? '' : `\n- Date: ${datePrefix(conv, now)} (today) unless the card belongs to another day`;
+  // A prose-only conventions file is the convention: no built-in lines beside it.
+  if (conv.source === 'prose') return [`Naming Convention (yours, from ${conv.file}):\n${conv.text}${date}`];
   if (short) return [`Naming Convention:\n- Format: ${t.format}\n- Length: ${t.min_length}-${t.max_length} characters\n- Atomic and self-explanatory${date}`];
   return [
     `Naming Convention:\n- Format: ${t.format}\n- Length: ${t.min_length}-${t.max_length} characters\n- Atomic: One card, one concept\n- Self-explanatory: Title alone should convey the topic${date}`,
@@ -35,7 +37,7 @@ function conventionLines(conv: NamingConventions, now: Date, short: boolean): st
 }
 
 function userConventions(conv: NamingConventions): string[] {
-  return conv.text ? [`Your naming conventions (from ${conv.file}):\n${conv.text}`] : [];
+  return conv.text && conv.source !== 'prose' ? [`Your naming conventions (from ${conv.file}):\n${conv.text}`] : [];
 }
 
 export function titlePrompt(conv: NamingConventions, input: TitlePromptInput, now: Date): string {

@@ -25,6 +25,8 @@ export interface CardSaverDeps {
   backendName: string;
   createBackup: boolean;
   sanitize: boolean;
+  /** Set when `files` is an output_directory outside the vault: cards there are files, not notes. */
+  external?: string;
 }
 
 export interface SavedCard {
@@ -52,6 +54,7 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
     const { filename, sanitized } = safeFilename(requested, { sanitize: deps.sanitize });
     const rel = inOutput(filename);
     if (outputDir) await files.mkdir(outputDir);
+    if (deps.external) await fs.mkdir(deps.external, { recursive: true });
     const dirAbsolute = await fs.realpath(outputDir ? files.resolve(outputDir) : files.root);
     const absolute = path.join(dirAbsolute, filename);
     if (!isInside(dirAbsolute, absolute) || path.dirname(absolute) !== dirAbsolute) {
@@ -69,7 +72,7 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
     if (existing) {
       const old = (await files.readText(rel)) ?? '';
       if (old === formattedCard) {
-        const note = await deps.store.get(rel);
+        const note = deps.external ? undefined : await deps.store.get(rel);
         return { status: 'saved', ...base, created: false, backup_created: false, unchanged: true, note_id: note?.id ?? null, message: `✅ Card already saved with this content.\n\nLocation: ${absolute}` };
       }
       if (!deps.createBackup) {
@@ -78,7 +81,7 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
           { filepath: absolute, filename },
         );
       }
-      previous = await deps.store.get(rel);
+      previous = deps.external ? undefined : await deps.store.get(rel);
       backupRel = await freeBackupName(rel, files);
       await files.writeText(backupRel, old);
       await write(files, rel, formattedCard, contentHash(old), filename);
@@ -86,9 +89,12 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
       await write(files, rel, formattedCard, '', filename);
     }
 
-    await deps.store.refresh();
-    const note = await deps.store.get(rel);
-    if (note) await deps.notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) });
+    let note: Note | undefined;
+    if (!deps.external) {
+      await deps.store.refresh();
+      note = await deps.store.get(rel);
+      if (note) await deps.notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) });
+    }
     const backupPath = backupRel ? files.resolve(backupRel) : undefined;
     return {
       status: 'saved',
@@ -98,7 +104,7 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
       ...(backupPath ? { backup_path: backupPath } : {}),
       note_id: note?.id ?? null,
       // This backend's layout does not read a note there (flint: notes live in type folders).
-      ...(note ? {} : { warnings: [`The card was written to ${rel}, where this vault's storage (${deps.backendName}) does not read notes, so it is not indexed or searchable. Set card-workflow's output_directory to a folder it reads (for flint, a note-type folder such as "cards").`] }),
+      ...(note || deps.external ? {} : { warnings: [`The card was written to ${rel}, where this vault's storage (${deps.backendName}) does not read notes, so it is not indexed or searchable. Set card-workflow's output_directory to a folder it reads (for flint, a note-type folder such as "cards").`] }),
       message:
         `✅ Card saved successfully!\n\nLocation: ${absolute}` +
         (backupPath ? `\nThe previous version was kept as ${backupPath}.` : '') +

@@ -1,15 +1,18 @@
 /**
  * What every card-workflow tool shares: the loaded resources, the `next_action` shape, the
  * thinking records that let a commit warn (never block) when its thinking step was skipped,
- * and common zod fields. The server keeps no state: all of it travels in the calls.
+ * and common zod fields. The process keeps nothing between calls: what a call leaves out comes from
+ * the workflow record in the vault (records.ts, decision 040).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { VaultFiles } from '../../kernel/backend.js';
 import type { ToolAnnotations } from '../../kernel/tool.js';
 import type { NamingConventions } from './conventions.js';
 import type { TemplateMapping } from './mapping.js';
 import type { CardSaver } from './save.js';
 import type { TemplateSet } from './templates.js';
+import type { RecordStore, Resolved, WorkflowRecord } from './records.js';
 
 export interface CardWorkflow {
   conventions: NamingConventions;
@@ -17,6 +20,13 @@ export interface CardWorkflow {
   mapping: TemplateMapping;
   saveCard: CardSaver;
   outputDirectory: string;
+  /** The files cards are in: the vault's, or those of an output_directory outside the vault. */
+  cardFiles: VaultFiles;
+  /** The output_directory outside the vault, when it is one (absolute). */
+  externalOutput?: string;
+  dispose(): void;
+  /** Where the workflow records live (decision 040): the defaults of the seed's argument-less calls. */
+  records: RecordStore;
   now(): Date;
 }
 
@@ -37,15 +47,14 @@ export type Stage = 'draft' | 'card';
 export const stageField = z
   .enum(['draft', 'card'])
   .optional()
-  .describe('workflow stage: draft (stage 1) or card (stage 2); copy it from next_action.arguments');
+  .describe("draft (stage 1) or card (stage 2); default: the workflow's");
 
-export const recordField = z
-  .string()
-  .max(200)
-  .optional()
-  .describe('record_id returned by the thinking/reflection step before this one (next_action.arguments carries it)');
+export const recordField = z.string().max(200).optional().describe('record_id of the thinking or reflection step before');
 
-export const feedbackField = z.string().max(10_000).optional().describe("the user's feedback, if any");
+export const workflowIdField = z.string().optional().describe('default: open workflow');
+
+/** The seed passes `user_feedback=null` for "none" (8.2): null reads as no feedback. */
+export const feedbackField = z.preprocess((value) => value ?? undefined, z.string().max(10_000).optional()).describe("the user's feedback, if any");
 
 export const tagsField = z.array(z.string().trim().min(1).max(200)).max(100).describe('the user\'s tags, e.g. ["#MCP", "#WorkflowDesign"]');
 
@@ -59,16 +68,31 @@ export function recordId(tool: string, payload: unknown): string {
 
 const RECORD = /^([a-z_]+):[0-9a-f]{12}$/;
 
-/** A warning when the record passed is missing or comes from a step other than the expected ones. */
-export function recordWarnings(tool: string, given: string | undefined, expected: readonly string[]): string[] {
+/**
+ * A warning when the thinking step before a commit cannot be seen: neither the record id passed
+ * (`thinking_record_id`) nor the workflow record shows one of the expected steps.
+ */
+export function recordWarnings(tool: string, given: string | undefined, expected: readonly string[], record: WorkflowRecord | undefined, records: RecordStore): string[] {
   const from = RECORD.exec(given ?? '')?.[1];
   if (from && expected.includes(from)) return [];
   const steps = expected.join(' or ');
   if (given === undefined) {
-    // Missing usually means the id was not copied along, not that the step was skipped.
-    return [`${tool} got no thinking_record_id: pass the record_id that ${steps} returned (the previous answer's next_action.arguments carries it). This does not block the step.`];
+    // Without records (a read-only vault) a skipped step cannot be told from one not passed along.
+    if (record?.steps.some((step) => expected.includes(step)) || !records.writable) return [];
+    return [`${tool} got no thinking_record_id and its workflow shows no ${steps} step: call ${steps} first, or pass the record_id it returned. This does not block the step.`];
   }
   return [`${tool} got thinking_record_id "${given}", which is not a record from ${steps}. This does not block the step.`];
+}
+
+/** The record's id for the next call's arguments (nothing when no record was written). */
+export function idOf(record: WorkflowRecord | undefined): { workflow_id?: string } {
+  return record ? { workflow_id: record.workflow_id } : {};
+}
+
+/** A default record that belongs to a finished or later stage: a stage-1 step starts a new workflow instead. */
+export function continuing(resolved: Resolved, fits: (record: WorkflowRecord) => boolean): Resolved | undefined {
+  if (!resolved.record) return resolved;
+  return resolved.by === 'workflow_id' || fits(resolved.record) ? resolved : undefined;
 }
 
 export function withWarnings<T extends object>(body: T, warnings: string[]): T & { warnings?: string[] } {

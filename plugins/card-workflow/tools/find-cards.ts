@@ -24,19 +24,19 @@ export function findCardsTool(wf: CardWorkflow) {
     description: 'Find saved cards by words or a question (best matches first; all cards when query is empty), or read one whole card by filename.',
     input: z.object({
       query: z.string().max(500).optional().describe('words or a question, e.g. "stateless design" or "how do tools chain without state?"'),
-      filename: z.string().max(300).optional().describe('read this card whole, e.g. "20251021-Stateless-Tool-Chain-Design.md"'),
+      filename: z.string().max(300).optional().describe('read this card whole, e.g. "20251021-Stateless-Workflow.md"'),
     }),
     output: z.object({ cards: z.array(z.object({ filename: str, title: str })).optional(), count: num.optional(), filename: str.optional(), path: str.optional(), content: str.optional() }),
     annotations: { title: 'Find saved cards', ...ANSWER_ONLY },
     async handler(args, ctx) {
-      const files = ctx.notes.store.files;
-      if (!files) return { cards: [], count: 0 };
+      // The output folder may lie outside the vault (an absolute output_directory): read it there.
+      const files = wf.cardFiles;
       const dir = wf.outputDirectory;
       const rel = (name: string) => (dir ? `${dir}/${name}` : name);
       if (args.filename) {
         const name = args.filename.endsWith('.md') ? args.filename : `${args.filename}.md`;
         const text = name.includes('/') ? undefined : await files.readText(rel(name));
-        if (text === undefined) throw new NotFoundError(`No saved card "${name}" in ${dir || 'the vault root'}; find_cards without filename lists them.`, { filename: name });
+        if (text === undefined) throw new NotFoundError(`No saved card "${name}" in ${wf.externalOutput ?? (dir || 'the vault root')}; find_cards without filename lists them.`, { filename: name });
         return { filename: name, path: files.resolve(rel(name)), content: text };
       }
       const query = parseQuery(args.query ?? '');
@@ -49,7 +49,7 @@ export function findCardsTool(wf: CardWorkflow) {
         return /^#\s+(.+)$/mu.exec(text)?.[1]?.trim() ?? name.replace(/\.md$/u, '');
       };
       const cards: Array<{ filename: string; title: string }> = [];
-      const index = words.length ? ctx.tryResolve(SEARCH_INDEX) : undefined;
+      const index = words.length && !wf.externalOutput ? ctx.tryResolve(SEARCH_INDEX) : undefined;
       if (index) {
         const inFolder = new Set(entries.map((e) => rel(e.name)));
         for (const hit of (await index.search({ text: args.query ?? '', limit: MAX_CARDS * 4 })).hits) {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { conceptWords } from '../conventions.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordId, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
-import { bool, record, str } from '../../../kernel/tool-output.js';
+import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, recordId, workflowIdField, type CardWorkflow } from '../workflow.js';
+import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /**
  * Reflector: a content heading is worth it when the agent says so, the user asks for one, or the
  * title's core concept is abbreviated (fewer words than the conventions' `needed_below_words`).
+ * Title, summary and feedback go into the workflow record for generate_heading().
  */
 export function headingReflectionTool(wf: CardWorkflow) {
   return defineTool({
@@ -18,8 +19,9 @@ export function headingReflectionTool(wf: CardWorkflow) {
       user_feedback: feedbackField,
       needs_heading: z.boolean().optional().describe('your own verdict, if you reached one; it decides'),
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
+      workflow_id: workflowIdField,
     }),
-    output: z.object({ needs_heading: bool, reasoning: str, record_id: str, next_action: nextActionOutput }),
+    output: z.object({ needs_heading: bool, reasoning: str, record_id: str, next_action: nextActionOutput, ...warningsOutput }),
     annotations: { title: 'Heading reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;
@@ -41,6 +43,17 @@ export function headingReflectionTool(wf: CardWorkflow) {
         reasoning = `Card title is already sufficiently descriptive (${words.length} words in its core concept). Content heading would be redundant.`;
       }
       const record = recordId('heading_reflection', [args.title, args.content_summary, needs]);
+      const resolved = await wf.records.resolve(args.workflow_id);
+      const saved = await wf.records.update(resolved, 'heading_reflection', (r) => {
+        r.stage = 'card';
+        r.title = args.title;
+        r.content_summary = args.content_summary;
+        if (needs) r.revise = { part: 'heading', ...(feedback ? { feedback } : {}) };
+        else {
+          delete r.revise;
+          delete r.heading;
+        }
+      }) ?? resolved.record;
       return {
         needs_heading: needs,
         reasoning,
@@ -50,9 +63,10 @@ export function headingReflectionTool(wf: CardWorkflow) {
               title: args.title,
               content_summary: args.content_summary,
               user_feedback: feedback,
-              thinking_record_id: record,
+              ...idOf(saved),
             })
-          : nextAction('template_selector', 'No heading needed. Proceed to template selection.', { title: args.title }),
+          : nextAction('template_selector', 'No heading needed. Proceed to template selection.', { title: args.title, ...(saved?.tags ? { tags: saved.tags } : {}) }),
+        ...(resolved.warnings.length ? { warnings: resolved.warnings } : {}),
       };
     },
   });

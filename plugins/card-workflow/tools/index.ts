@@ -24,17 +24,17 @@ import { titleThinkerTool } from './title-thinker.js';
 
 export function cardWorkflowTools(wf: CardWorkflow): AnyTool[] {
   return [
-    startDraftGenerationTool,
-    titleThinkerTool,
+    startDraftGenerationTool(wf),
+    titleThinkerTool(wf),
     generateTitleTool(wf),
     commitTitleTool(wf),
-    contentThinkerTool,
+    contentThinkerTool(wf),
     generateContentTool(wf),
-    commitDraftTool,
+    commitDraftTool(wf),
     startCardGenerationTool(wf),
     titleReflectionTool(wf),
-    contentReflectionTool,
-    commitContentTool,
+    contentReflectionTool(wf),
+    commitContentTool(wf),
     headingReflectionTool(wf),
     generateHeadingTool(wf),
     commitHeadingTool(wf),
@@ -43,6 +43,6 @@ export function cardWorkflowTools(wf: CardWorkflow): AnyTool[] {
     applyTemplateTool(wf),
     saveCardTool(wf),
     getAvailableTemplatesTool(wf),
-    resetWorkflowTool,
+    resetWorkflowTool(wf),
   ];
 }

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
-import { ANSWER_ONLY, feedbackField, nextAction, recordId, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
-import { bool, record, str } from '../../../kernel/tool-output.js';
+import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, recordId, violationsOutput, workflowIdField, type CardWorkflow } from '../workflow.js';
+import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 
 /**
  * Reflector: the title needs a revision when the agent says so, when the user gave feedback, or
- * when it breaks the naming convention; otherwise it stands.
+ * when it breaks the naming convention; otherwise it stands. The verdict and the feedback go into
+ * the workflow record, where generate_title() finds them.
  */
 export function titleReflectionTool(wf: CardWorkflow) {
   return defineTool({
@@ -17,8 +18,9 @@ export function titleReflectionTool(wf: CardWorkflow) {
       user_feedback: feedbackField,
       needs_modification: z.boolean().optional().describe('your own verdict, if you reached one; it decides'),
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
+      workflow_id: workflowIdField,
     }),
-    output: z.object({ needs_modification: bool, reasoning: str, record_id: str, original_title: str, violations: violationsOutput.optional(), next_action: nextActionOutput }),
+    output: z.object({ needs_modification: bool, reasoning: str, record_id: str, original_title: str, violations: violationsOutput.optional(), next_action: nextActionOutput, ...warningsOutput }),
     annotations: { title: 'Title reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;
@@ -39,14 +41,26 @@ export function titleReflectionTool(wf: CardWorkflow) {
         reasoning = 'No user feedback, and the title follows the naming convention: it captures the core concept. No modification needed.';
       }
       const record = recordId('title_reflection', [args.original_title, feedback, needs]);
+      const revisionFeedback = feedback ?? (violations.length ? violations.map((v) => v.message).join(' ') : args.reasoning);
+      const resolved = await wf.records.resolve(args.workflow_id);
+      const saved = await wf.records.update(resolved, 'title_reflection', (r) => {
+        r.stage = 'card';
+        r.title = args.original_title;
+        if (needs) r.revise = { part: 'title', original: args.original_title, ...(revisionFeedback ? { feedback: revisionFeedback } : {}) };
+        else delete r.revise;
+      }) ?? resolved.record;
       const next = needs
         ? nextAction('generate_title', 'Generate revised title addressing the feedback.', {
             stage: 'card',
             original_title: args.original_title,
-            user_feedback: feedback ?? (violations.length ? violations.map((v) => v.message).join(' ') : args.reasoning),
-            thinking_record_id: record,
+            user_feedback: revisionFeedback,
+            ...idOf(saved),
           })
-        : nextAction('content_reflection', 'Title confirmed. Proceed to reflect on content: call content_reflection with the draft content.');
+        : nextAction('content_reflection', 'Title confirmed. Proceed to reflect on content: call content_reflection with the draft content.', {
+            title: args.original_title,
+            ...(saved?.content !== undefined ? { original_content: saved.content } : {}),
+            ...idOf(saved),
+          });
       return {
         needs_modification: needs,
         reasoning,
@@ -54,6 +68,7 @@ export function titleReflectionTool(wf: CardWorkflow) {
         original_title: args.original_title,
         ...(violations.length ? { violations } : {}),
         next_action: next,
+        ...(resolved.warnings.length ? { warnings: resolved.warnings } : {}),
       };
     },
   });

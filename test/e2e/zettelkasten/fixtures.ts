@@ -13,7 +13,7 @@ export const straightScript: AgentScript = {
   topic: 'MCP workflow design',
   contextSummary: 'We discussed driving a multi-step MCP workflow through tool answers instead of tool descriptions.',
   keyPoints: ['prompt pollution', 'next_action chaining', 'stateless server'],
-  draftTitles: ['20251021-Stateless-Tool-Chain-Design'],
+  draftTitles: ['20251021-Stateless-Tool-Chain-By-Design'],
   draft: DRAFT,
   contentSummary: 'How tool answers chain a stateless MCP workflow.',
   user: { tags: ['#MCP', '#WorkflowDesign'] },
