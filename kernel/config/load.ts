@@ -1,13 +1,15 @@
 /**
  * Finds the user's config with cosmiconfig (module name `notekernel`): an explicit path, else
- * the vault folder, else the working directory. No file at all is fine: the profile's preset
- * applies unchanged.
+ * the file `CONFIG_PATH` names (seed 001's variable, decision 040), else the vault folder, else
+ * the working directory. No file at all is fine: the profile's preset applies unchanged.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { UserConfig } from './schema.js';
 import { parseUserConfig } from './resolve.js';
+import { SEED_CONFIG_ENV } from './seed-config.js';
 
 const MODULE = 'notekernel';
 
@@ -44,7 +46,18 @@ export interface LoadedUserConfig {
   filepath?: string;
 }
 
-export async function loadUserConfig(options: { configPath?: string; searchFrom?: string[] } = {}): Promise<LoadedUserConfig> {
+export async function loadUserConfig(options: { configPath?: string; searchFrom?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<LoadedUserConfig> {
+  // Seed 001 names its config file in CONFIG_PATH; an explicit --config wins, a searched file yields.
+  const fromEnv = (options.env ?? process.env)[SEED_CONFIG_ENV]?.trim();
+  if (!options.configPath && fromEnv) {
+    const configPath = fromEnv === '~' || fromEnv.startsWith('~/') ? path.join(os.homedir(), fromEnv.slice(1)) : fromEnv;
+    try {
+      return await loadUserConfig({ configPath, env: {} });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      throw new ConfigError(`${SEED_CONFIG_ENV}=${fromEnv}: ${err.message} (${SEED_CONFIG_ENV} names the config file when --config is not given; unset it or pass --config)`, { ...(err.details ?? {}), env: SEED_CONFIG_ENV });
+    }
+  }
   const dirs = options.searchFrom ?? [process.cwd()];
   // cosmiconfig and its loaders cost tens of milliseconds; most runs have no config file at all.
   if (!options.configPath && !dirs.some(mayHoldConfig)) return { config: {} };
