@@ -61,6 +61,11 @@ export interface KernelOptions {
   /** Overrides the config's logging (CLI flags); `defaultLevel` applies when nothing sets a level. */
   logging?: { level?: string; file?: string; format?: LogFormat; defaultLevel?: string };
   readOnly?: boolean;
+  /**
+   * Applied to the resolved config before the kernel is planned: where the CLI reads a seed's own
+   * environment variables (seed 004's VAULT_PATH and CHROMA_PATH) into the config they mean.
+   */
+  adjustConfig?: (config: ResolvedConfig) => ResolvedConfig;
 }
 
 export interface OpenVaultOptions {
@@ -306,7 +311,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     catalogue,
     options.profile ? { profile: options.profile } : {},
   );
-  const config = configFile ? { ...resolved, file: configFile } : resolved;
+  const located = configFile ? { ...resolved, file: configFile } : resolved;
+  const config = options.adjustConfig ? options.adjustConfig(located) : located;
   const chosen = await catalogue.load(config);
   const plan = withConfigSource(config.file ?? config.source, () => planKernel(config, chosen.plugins, chosen.backends));
   // A library is quiet unless asked: only the CLI (which passes `logging`) defaults to info.

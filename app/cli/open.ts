@@ -9,6 +9,7 @@ import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';
 import { AGENT_MEMORY_PROFILE, memoryFolderHere } from '../../profiles/agent-memory/detect.js';
+import { withObsidianEnvironment } from '../../profiles/obsidian/environment.js';
 
 export interface CommonOptions {
   profile?: string;
@@ -58,6 +59,8 @@ export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?
     ...(options.profile ? { profile: options.profile } : {}),
     ...(options.config ? { configPath: options.config } : { searchFrom }),
     ...(options.readOnly ? { readOnly: true } : {}),
+    // Seed 004's VAULT_PATH and CHROMA_PATH (environment or .env), for the obsidian profile only.
+    adjustConfig: (config) => withObsidianEnvironment(config),
     logging: {
       ...(options.logLevel ? { level: options.logLevel } : {}),
       ...(options.logFile ? { file: options.logFile } : {}),

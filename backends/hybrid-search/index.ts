@@ -7,6 +7,7 @@
  * and loaded on the first embed: nothing is downloaded. Decision 018 records the measurements;
  * `embedder: { url, model, dimension }` uses an OpenAI-compatible endpoint instead (decision 036).
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend } from '../../kernel/index.js';
 import { embedderFor, embedderOption } from './embedder-option.js';
@@ -27,6 +28,11 @@ export const hybridSearchOptions = z
     candidates: z.number().int().min(10).max(1_000).default(200).describe('engine postgres: nearest passages (HNSW) the semantic leg ranks'),
     metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
     indexFile: z.string().regex(/^[\w.-]+$/, 'a file name').default('hybrid.db').describe('the index file inside the metadata folder'),
+    indexDir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("a folder for the index file instead of the vault's metadata folder (seed 004's CHROMA_PATH); one vault per folder"),
     embedder: embedderOption,
     minSimilarity: z.number().min(-1).max(1).default(DEFAULT_MIN_SIMILARITY).describe('cosine under which a passage is not taken as about the query'),
     fusionKeywords: z.enum(['all', 'any']).default('any').describe("hybrid mode's keyword leg for a question: any content word, passages with all of them first (any), or only passages with all of them (all)"),
@@ -74,7 +80,9 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
       const search = await PgHybridIndex.open({ url: options.url!, schema: options.schema, candidates: options.candidates, embedder, logger: ctx.logger, ...tuning });
       return { search };
     }
-    const search = await openInVault(ctx, options.metaDir, options.indexFile, (file) => new HybridSearchIndex({ file, embedder, logger: ctx.logger, ...tuning }));
+    // indexDir: the file straight in that folder (relative: to the working directory), made if missing.
+    const where = options.indexDir === undefined ? ctx : { folder: path.resolve(options.indexDir), ...(ctx.faults ? { faults: ctx.faults } : {}) };
+    const search = await openInVault(where, options.indexDir === undefined ? options.metaDir : '.', options.indexFile, (file) => new HybridSearchIndex({ file, embedder, logger: ctx.logger, ...tuning }));
     return { search };
   },
 });
