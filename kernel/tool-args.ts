@@ -1,7 +1,9 @@
 /**
  * What `invoke()` does to raw arguments before zod sees them, the same for every tool: refuse
- * names the tool does not know (a misspelt `feilds` used to be ignored silently and the whole
- * note came back), and accept the spellings agents send where the seeds leave them open — a
+ * a name the tool does not know when it is a near miss of one it does (a misspelt `feilds` used
+ * to be ignored silently and the whole note came back), set aside with a notice one that is near
+ * no real name (a client's `timeout`: decision 003), and accept the spellings agents send where
+ * the seeds leave them open — a
  * numeric string for a number, one string for a list of strings, a `limit` above the maximum
  * (clamped, with a notice in the answer). Top-level keys only: nested objects (metadata) keep
  * their own rules, and a tool whose schema is open (`.loose()`) takes any key.
@@ -9,7 +11,7 @@
 import type { z } from 'zod';
 import { ValidationError } from './errors.js';
 import type { AnyTool } from './tool.js';
-import { closestName } from './util/closest.js';
+import { nearMiss } from './util/closest.js';
 
 /** The router's argument (which vault a call is for): known to every tool. */
 const ROUTING_ARGUMENTS = new Set(['vault_id']);
@@ -30,13 +32,19 @@ export function prepareArgs(tool: AnyTool, raw: unknown): PreparedArgs {
     const field = shape[key];
     if (!field) {
       if (open || ROUTING_ARGUMENTS.has(key)) continue;
-      const suggestion = closestName(key, Object.keys(shape));
       const known = Object.keys(shape).join(', ') || '(none)';
-      throw new ValidationError(`Unknown argument "${key}" for ${tool.name}${suggestion ? ` — did you mean "${suggestion}"?` : ''} Known arguments: ${known}.`, {
+      const near = nearMiss(key, Object.keys(shape));
+      if (!near) {
+        delete args[key];
+        notices.push(`Unknown argument "${key}" ignored: ${tool.name} takes ${known}.`);
+        continue;
+      }
+      const suggestion = near;
+      throw new ValidationError(`Unknown argument "${key}" for ${tool.name} — did you mean "${suggestion}"? Known arguments: ${known}.`, {
         tool: tool.name,
         field: key,
         fields: [key],
-        ...(suggestion ? { suggestion } : {}),
+        suggestion,
         known: Object.keys(shape),
       });
     }
