@@ -33,13 +33,18 @@ export interface SearchResponse {
   has_more: boolean;
   /** Set when the ranking saw only part of the index (a search backend still building vectors). */
   notice?: string;
+  /** search_notes_sql: how long the query ran, as the original reports it. */
+  query_time_ms?: number;
 }
 
 export type ResultNote = SearchHitNote | Note;
 
+/** The note each rendered result came from: `fields` may ask for what the default shape leaves out. */
+const NOTE_OF = new WeakMap<object, ResultNote>();
+
 export function renderResult(note: ResultNote, score: number, snippet: string): SearchResult {
   const { path, filename, size } = locationOf(note);
-  return {
+  const result: SearchResult = {
     id: note.id,
     title: note.title,
     type: note.type,
@@ -54,15 +59,40 @@ export function renderResult(note: ResultNote, score: number, snippet: string): 
     size,
     metadata: note.metadata,
   };
+  NOTE_OF.set(result, note);
+  return result;
 }
 
-export function respond(
+/**
+ * Core fields seed 000 lets `fields` name (id, type, title, content, content_hash, created,
+ * updated) that the result shape does not carry by default: added only when asked for, so
+ * `fields: ["updated"]` answers the note's update time instead of dropping it.
+ */
+const ON_REQUEST = ['updated', 'content_hash', 'content'] as const;
+
+async function withRequested(result: Record<string, unknown>, fields: readonly string[], read: (id: string) => Promise<Note | undefined>): Promise<Record<string, unknown>> {
+  const note = NOTE_OF.get(result);
+  const wanted = ON_REQUEST.filter((f) => fields.includes(f) && !Object.hasOwn(result, f));
+  if (!note || !wanted.length) return result;
+  const extra: Record<string, unknown> = {};
+  if (wanted.includes('updated')) extra.updated = note.updated;
+  if (wanted.includes('content_hash')) extra.content_hash = note.contentHash;
+  if (wanted.includes('content')) {
+    const content = 'content' in note && typeof note.content === 'string' ? note.content : (await read(note.id).catch(() => undefined))?.content;
+    if (content !== undefined) extra.content = content;
+  }
+  return { ...result, ...extra };
+}
+
+export async function respond(
   results: ReadonlyArray<Record<string, unknown>>,
   page: { total: number; offset: number },
   fields: readonly string[] | undefined,
-): SearchResponse {
+  read: (id: string) => Promise<Note | undefined>,
+): Promise<SearchResponse> {
+  const shown = fields === undefined ? results : await Promise.all(results.map((r) => withRequested(r, fields, read)));
   return {
-    results: results.map((r) => filterFields(r, fields, ALWAYS_KEPT)),
+    results: shown.map((r) => filterFields(r, fields, ALWAYS_KEPT)),
     total: page.total,
     has_more: page.offset + results.length < page.total,
   };
@@ -103,9 +133,13 @@ export const searchOutput = z.object({
       modified: z.string(),
       size: z.number(),
       metadata: z.record(z.string(), z.unknown()),
+      updated: z.string(),
+      content_hash: z.string(),
+      content: z.string(),
     }).partial(),
   ),
   total: z.number(),
   has_more: z.boolean(),
   notice: z.string().optional(),
+  query_time_ms: z.number().optional(),
 });

@@ -14,7 +14,7 @@ export const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorld
 export const searchFieldsField = z
   .array(z.string())
   .optional()
-  .describe('Only these (id, title, type, tags, created, modified, lastUpdated, size, metadata.<key>, metadata.*); score, snippet, filename, path stay');
+  .describe('Only these (id, title, type, tags, created, updated, modified, lastUpdated, size, content, content_hash, metadata.<key>, metadata.*); score, snippet, filename, path stay');
 
 /**
  * The backend names a bad SearchQuery member by its path (`text`, `metadata.0.operator`); the

@@ -67,7 +67,7 @@ export function searchNotesAdvancedTool(deps: SearchToolDeps) {
         }),
       );
       const results = await renderHits(page.hits, (id) => ctx.notes.get(id));
-      return respond(results, { total: page.total, offset: args.offset }, args.fields);
+      return respond(results, { total: page.total, offset: args.offset }, args.fields, (id) => ctx.notes.get(id));
     },
   });
 }

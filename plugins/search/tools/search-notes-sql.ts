@@ -31,12 +31,15 @@ export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<Sea
     annotations: { title: 'Search notes (SQL)', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
       // One row past the limit tells whether more exist without counting them all.
+      const started = performance.now();
       const rows = await namingArguments('search_notes_sql', {}, () =>
         deps.sql(args.query, args.params, { timeoutMs: deps.options.sqlTimeoutMs, maxRows: args.limit + 1 }),
       );
+      const queryTimeMs = Math.round((performance.now() - started) * 100) / 100;
       const page = rows.slice(0, args.limit);
       const results = await renderSqlRows(page, (id) => ctx.notes.get(id));
-      return { ...respond(results, { total: results.length, offset: 0 }, args.fields), has_more: rows.length > args.limit };
+      const response = await respond(results, { total: results.length, offset: 0 }, args.fields, (id) => ctx.notes.get(id));
+      return { ...response, has_more: rows.length > args.limit, query_time_ms: queryTimeMs };
     },
   });
 }

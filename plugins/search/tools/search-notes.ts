@@ -41,7 +41,7 @@ export function searchNotesTool(deps: SearchToolDeps) {
         }),
       );
       const results = await renderHits(page.hits, (id) => ctx.notes.get(id));
-      const response = respond(results, { total: page.total, offset: args.offset }, args.fields);
+      const response = await respond(results, { total: page.total, offset: args.offset }, args.fields, (id) => ctx.notes.get(id));
       return page.notice ? { ...response, notice: page.notice } : response;
     },
   });
