@@ -3,7 +3,8 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { noteOutput, renderNote } from '../render.js';
-import { noteIdField } from '../../../toolkit/tool-fields.js';
+import { noteRefField } from '../../../toolkit/tool-fields.js';
+import { requireNoteRef } from '../note-ref.js';
 
 export const fieldsField = z
   .array(z.string())
@@ -12,16 +13,16 @@ export const fieldsField = z
 
 export const getNoteTool = defineTool({
   name: 'get_note',
-  description: 'A note by id, with the content_hash writes to it need.',
+  description: 'A note by id, title or filename (as the link tools resolve them), with the content_hash writes to it need.',
   input: z.object({
-    identifier: noteIdField,
+    identifier: noteRefField,
     fields: fieldsField,
     vault_id: vaultIdField,
   }),
   output: noteOutput,
   annotations: { title: 'Get note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    const note = await ctx.notes.require(args.identifier);
+    const note = await requireNoteRef(ctx, args.identifier);
     return filterFields(renderNote(note), args.fields);
   },
 });

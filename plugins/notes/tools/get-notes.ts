@@ -5,6 +5,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote, noteOutput } from '../render.js';
 import { fieldsField } from './get-note.js';
+import { requireNoteRef } from '../note-ref.js';
 import { bool, num, str } from '../../../kernel/tool-output.js';
 import { pathString } from '../../../kernel/name-limits.js';
 
@@ -12,7 +13,7 @@ export const getNotesTool = defineTool({
   name: 'get_notes',
   description: 'Several notes by id, each with its content_hash; a missing one fails only its own item.',
   input: z.object({
-    identifiers: z.array(pathString().min(1)).min(1).max(500).describe('Note ids, "type/filename.md"'),
+    identifiers: z.array(pathString().min(1)).min(1).max(500).describe('Note ids ("type/filename.md"), titles or filenames'),
     fields: fieldsField,
     vault_id: vaultIdField,
   }),
@@ -23,7 +24,7 @@ export const getNotesTool = defineTool({
     const results = await Promise.all(
       args.identifiers.map(async (identifier) => {
         try {
-          const note = await ctx.notes.require(identifier);
+          const note = await requireNoteRef(ctx, identifier);
           return { success: true as const, note: filterFields(renderNote(note), args.fields) };
         } catch (err) {
           const error = toNotekernelError(err);

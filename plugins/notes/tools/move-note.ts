@@ -24,7 +24,7 @@ export const moveNoteTool = defineTool({
       .describe(CONTENT_HASH),
     vault_id: vaultIdField,
   }),
-  output: z.object({ success: bool, message: str, old_identifier: str, new_identifier: str, old_type: str, new_type: str, filename: str, title: str, timestamp: str, content_hash: str, ...warningsOutput }),
+  output: z.object({ success: bool, message: str, old_identifier: str, new_identifier: str, old_type: str, new_type: str, filename: str, title: str, timestamp: str, content_hash: str, filename_unchanged: bool, links_preserved: bool, ...warningsOutput }),
   annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   requires: ['types'],
   async handler(args, ctx) {
@@ -50,6 +50,9 @@ export const moveNoteTool = defineTool({
       title: note.title,
       timestamp: note.updated,
       content_hash: note.contentHash,
+      // The filename stays and links reach the note by title or filename, so none break.
+      filename_unchanged: note.filename === before.filename,
+      links_preserved: true,
       ...withWarnings(await targetSchemaGaps(ctx, note, newType)),
     };
   },

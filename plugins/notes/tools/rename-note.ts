@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ConflictError, ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
+import { ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
 import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
+import { nameKey } from '../../links/names.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
@@ -31,8 +32,10 @@ export const renameNoteTool = defineTool({
       old_title: str,
       new_title: str,
       filename: str,
+      filename_unchanged: bool,
       content_hash: str,
       links_preserved: bool,
+      broken_links_resolved: num,
       wikilinks_updated: bool,
       notes_with_updated_wikilinks: num,
       total_wikilinks_updated: num,
@@ -46,16 +49,16 @@ export const renameNoteTool = defineTool({
   async handler(args, ctx) {
     const before = await ctx.notes.require(args.identifier);
     if (before.contentHash !== args.content_hash) throw new ContentHashMismatchError(before.contentHash, args.content_hash, { identifier: before.id });
-    // Two notes with one title would make [[Title]] ambiguous: refuse, naming the owner.
-    const owners = ((await ctx.tryResolve(LINK_INDEX)?.titleOwners(args.new_title)) ?? []).filter((id) => id !== before.id);
-    if (owners.length) {
-      throw new ConflictError(`A note titled '${args.new_title}' already exists: ${owners[0]}. Choose another title.`, {
-        identifier: before.id,
-        conflicting_id: owners[0],
-        new_title: args.new_title,
-      });
-    }
+    // Seed 000: a rename changes the title only, the filename and id stay, so two notes may share
+    // a title (flint-note allows it). [[Title]] then names the first of them: the agent is told.
+    const index = ctx.tryResolve(LINK_INDEX);
+    const owners = ((await index?.titleOwners(args.new_title)) ?? []).filter((id) => id !== before.id);
     const warnings: string[] = [];
+    if (owners.length) {
+      warnings.push(`Another note is titled '${args.new_title}' (${owners.join(', ')}): [[${args.new_title}]] links resolve to one of them; link by id ([[${before.id.replace(/\.md$/, '')}]]) to name this one.`);
+    }
+    const wanted = nameKey(args.new_title);
+    const brokenBefore = index && !owners.length ? (await index.broken().catch(() => [])).filter((l) => nameKey(l.target_title) === wanted).length : 0;
     const links = ctx.tryResolve(LINKS);
     let plan: RenamePlan = { rewrites: [], not_rewritten: [] };
     if (!links) warnings.push('Wikilinks in other notes were not rewritten: the links plugin is not loaded.');
@@ -94,6 +97,8 @@ export const renameNoteTool = defineTool({
       ].sort((a, b) => (a.id < b.id ? -1 : 1)),
     };
     const linksUpdated = report.links_updated ?? 0;
+    // Links to the new title that were broken and now reach this note (seed 000: resolved on rename).
+    const brokenResolved = brokenBefore && (await index?.resolve(args.new_title).catch(() => null)) === note.id ? brokenBefore : 0;
     return {
       success: true,
       message: `Note renamed from '${before.title}' to '${note.title}'${linksUpdated ? `; updated ${linksUpdated} wikilinks in ${report.notes_updated ?? 0} notes` : ''}.`,
@@ -101,8 +106,10 @@ export const renameNoteTool = defineTool({
       old_title: before.title,
       new_title: note.title,
       filename: note.filename,
+      filename_unchanged: note.filename === before.filename,
       content_hash: note.contentHash,
       links_preserved: true,
+      broken_links_resolved: brokenResolved,
       wikilinks_updated: linksUpdated > 0,
       notes_with_updated_wikilinks: report.notes_updated ?? 0,
       total_wikilinks_updated: linksUpdated,
