@@ -270,7 +270,9 @@ export class FsSqliteStore implements NoteStore {
     const filename = `${stem}.md`;
     const loc = this.target(`${type}/${filename}`);
     const now = new Date().toISOString();
-    const metadata: Metadata = { title: input.title, filename: stem, type, created: now, updated: now, ...customKeys(input.metadata) };
+    // An imported note keeps its creation date (seed 000); the schema hook checked it is a date.
+    const created = importedCreated(input.metadata) ?? now;
+    const metadata: Metadata = { title: input.title, filename: stem, type, created, updated: now, ...customKeys(input.metadata) };
     if (metadata.tags === undefined) metadata.tags = input.tags ?? [];
     const made = await this.onDisk(loc.relPath, () => this.ensureFolder(path.dirname(loc.absolute)));
     // link() refuses an existing name, in this process or any other, so only this process's
@@ -633,6 +635,14 @@ function assertStorableText(fields: Record<string, string | undefined>): void {
   for (const [field, value] of Object.entries(fields)) {
     if (value?.includes('\0')) throw new ValidationError(`${field} contains a NUL byte, which a note file cannot hold.`, { field });
   }
+}
+
+/** `metadata.created` given on create, as the ISO instant it names; anything else is not one. */
+function importedCreated(metadata: Metadata | undefined): string | undefined {
+  const value = metadata?.created;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
 function customKeys(metadata: Metadata | undefined): Metadata {

@@ -1,7 +1,8 @@
 /**
  * Keys the vault owns (title, type, filename, created, updated) cannot be changed through
- * metadata. Sending one back unchanged is allowed: agents often return the whole metadata
- * object they read, and refusing that would make every such update fail.
+ * metadata, except `created` on create: an imported note keeps its creation date. Sending one
+ * back unchanged is allowed: agents often return the whole metadata object they read, and
+ * refusing that would make every such update fail.
  */
 import type { NoteDraft } from '../../kernel/hooks.js';
 import type { Metadata, MetadataValue, Note } from '../../kernel/note.js';
@@ -31,6 +32,12 @@ export async function protectedIssues(draft: NoteDraft, defaultType: string, pre
   for (const key of touched) {
     const value = draft.metadata[key];
     if (value !== undefined && sameValue(value, current[key])) continue;
+    // A note brought in from elsewhere keeps its creation date (seed 000's imports): a date is taken on create.
+    if (key === 'created' && draft.op === 'create') {
+      if (isInstant(value)) continue;
+      issues.push({ field: key, rule: 'date', value: value ?? null, message: `Field 'created' must be an ISO date or date-time (e.g. 2024-01-15T10:30:00Z) when a note is created` });
+      continue;
+    }
     issues.push({
       field: key,
       rule: 'protected',
@@ -39,6 +46,10 @@ export async function protectedIssues(draft: NoteDraft, defaultType: string, pre
     });
   }
   return issues;
+}
+
+function isInstant(value: MetadataValue | undefined): boolean {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
 function pickSystem(metadata: Metadata): Partial<Record<SystemKey, MetadataValue>> {

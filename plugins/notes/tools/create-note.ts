@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { toNotekernelError } from '../../../kernel/errors.js';
+import { NotekernelError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
 import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
@@ -9,6 +9,8 @@ import { NOTE_TYPES } from '../../note-types/service.js';
 import { vaultConfig } from '../config.js';
 import { renderCreated, createdOutput } from '../render.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
+import { coerceMetadata } from '../coerce-metadata.js';
+import { assertTypeOrNew } from '../type-guard.js';
 import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString, titleString } from '../../../kernel/name-limits.js';
@@ -21,6 +23,19 @@ const noteFields = {
   metadata: z.record(z.string(), z.unknown()).optional(),
 };
 const noteInput = z.object(noteFields);
+type NoteInput = z.output<typeof noteInput>;
+
+/**
+ * A batch item that does not fit its schema fails alone (seed 000: "failed items don't block
+ * successful ones"): `.catch` keeps the item's JSON schema in tools/list and hands the handler
+ * the item's own issues instead of refusing the whole call.
+ */
+interface InvalidItem {
+  invalid: z.core.$ZodIssue[];
+  input: unknown;
+}
+const batchItem = noteInput.catch((caught): NoteInput => ({ invalid: caught.error.issues, input: caught.value }) as unknown as NoteInput);
+const isInvalid = (item: NoteInput | InvalidItem): item is InvalidItem => 'invalid' in item && Array.isArray((item as InvalidItem).invalid);
 
 export const createNoteTool = defineTool({
   name: 'create_note',
@@ -32,7 +47,7 @@ export const createNoteTool = defineTool({
       title: titleString().trim().min(1).optional().describe('Single note'),
       content: z.string().optional().describe('Markdown body (single note)'),
       metadata: noteFields.metadata.describe("Frontmatter, checked against the type's schema"),
-      notes: z.array(noteInput).min(1).max(1000).optional().describe('Batch instead of one note; fields as for one'),
+      notes: z.array(batchItem).min(1).max(1000).optional().describe('Batch instead of one note; fields as for one'),
       dry_run: planDryRunField('Batch only. '),
       vault_id: vaultIdField,
     })
@@ -45,10 +60,15 @@ export const createNoteTool = defineTool({
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     const defaultType = (await vaultConfig(ctx)).default_note_type;
-    if (args.notes && args.dry_run) return { ...(await ctx.notes.previewPlan('create_note', batchItems(args.notes, defaultType))), ...(await servedBy(ctx)) };
+    if (args.notes && args.dry_run) {
+      const valid = args.notes.filter((item) => !isInvalid(item));
+      return { ...(await ctx.notes.previewPlan('create_note', await batchItems(ctx, valid, defaultType))), ...(await servedBy(ctx)) };
+    }
     if (args.notes) return { ...(await createBatch(args.notes, ctx, defaultType)), ...(await servedBy(ctx)) };
-    const metadata = (args.metadata ?? {}) as Metadata;
-    const note = await ctx.notes.create({ title: args.title as string, content: args.content as string, type: args.type ?? defaultType, metadata });
+    const type = args.type ?? defaultType;
+    await assertTypeOrNew(ctx, type);
+    const metadata = ((await coerceMetadata(ctx, type, args.metadata as Metadata | undefined)) ?? {}) as Metadata;
+    const note = await ctx.notes.create({ title: args.title as string, content: args.content as string, type, metadata });
     const warnings = await schemaWarnings(ctx, note.type, metadata, 'create', Object.keys(metadata));
     const instructions = (await ctx.tryResolve(NOTE_TYPES)?.get(note.type ?? ''))?.description.agentInstructions ?? [];
     return {
@@ -72,13 +92,20 @@ async function servedBy(ctx: ToolContext): Promise<{ vault_id: string; vault_nam
  * operation (decision 025): a crash mid-way is finished at the next start, so the caller's notes
  * all exist then. Results keep the input order.
  */
-async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolContext, defaultType: string) {
-  ctx.progress.start('creating notes', notes.length);
-  const applied = await ctx.notes.applyPlan('create_note', batchItems(notes, defaultType));
+async function createBatch(notes: Array<NoteInput | InvalidItem>, ctx: ToolContext, defaultType: string) {
+  // Items refused before the plan (their arguments, a misspelt type) fail alone; the rest are one operation.
+  const refused = await Promise.all(notes.map((item) => itemRefusal(ctx, item, defaultType)));
+  const planned = notes.flatMap((item, i) => (refused[i] || isInvalid(item) ? [] : [item]));
+  ctx.progress.start('creating notes', planned.length);
+  const applied = planned.length ? await ctx.notes.applyPlan('create_note', await batchItems(ctx, planned, defaultType)) : { results: [] };
   ctx.progress.stop();
+  let next = 0;
   const results = await Promise.all(
-    notes.map(async (input, i) => {
-      const outcome = applied.results[i] as PromiseSettledResult<Note>;
+    notes.map(async (item, i) => {
+      const failed = refused[i];
+      if (failed) return { input: isInvalid(item) ? item.input : item, success: false as const, error: failed.message, code: failed.code };
+      const input = item as NoteInput;
+      const outcome = applied.results[next++] as PromiseSettledResult<Note>;
       if (outcome.status === 'rejected') {
         const error = toNotekernelError(outcome.reason);
         return { input, success: false as const, error: error.message, code: error.code };
@@ -90,9 +117,31 @@ async function createBatch(notes: Array<z.output<typeof noteInput>>, ctx: ToolCo
     }),
   );
   const successful = results.filter((r) => r.success).length;
-  return { total: notes.length, successful, failed: notes.length - successful, results, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+  const entryId = 'entryId' in applied ? applied.entryId : undefined;
+  return { total: notes.length, successful, failed: notes.length - successful, results, ...(entryId ? { operation_id: entryId } : {}) };
 }
 
-function batchItems(notes: Array<z.output<typeof noteInput>>, defaultType: string): PlanItem[] {
-  return notes.map((input) => ({ kind: 'create' as const, input: { title: input.title, content: input.content, type: input.type ?? defaultType, metadata: (input.metadata ?? {}) as Metadata } }));
+/** Why an item cannot go into the plan at all: its own arguments, or a type that is a typo. */
+async function itemRefusal(ctx: ToolContext, item: NoteInput | InvalidItem, defaultType: string): Promise<NotekernelError | undefined> {
+  try {
+    if (isInvalid(item)) {
+      const fields = item.invalid.map((issue) => issue.path.map(String).join('.') || '(item)');
+      const detail = item.invalid.map((issue, k) => `${fields[k]}: ${issue.message}`).join('; ');
+      return new ValidationError(`Invalid note: ${detail}`, { fields: [...new Set(fields)] });
+    }
+    await assertTypeOrNew(ctx, item.type ?? defaultType);
+    return undefined;
+  } catch (err) {
+    return toNotekernelError(err);
+  }
+}
+
+async function batchItems(ctx: ToolContext, notes: readonly NoteInput[], defaultType: string): Promise<PlanItem[]> {
+  return Promise.all(
+    notes.map(async (input) => {
+      const type = input.type ?? defaultType;
+      const metadata = ((await coerceMetadata(ctx, type, input.metadata as Metadata | undefined)) ?? {}) as Metadata;
+      return { kind: 'create' as const, input: { title: input.title, content: input.content, type, metadata } };
+    }),
+  );
 }

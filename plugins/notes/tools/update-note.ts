@@ -5,6 +5,7 @@ import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
+import { coerceMetadata } from '../coerce-metadata.js';
 import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { CONTENT_HASH, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { pathString } from '../../../kernel/name-limits.js';
@@ -49,15 +50,26 @@ export const updateNoteTool = defineTool({
   output: modesOutput({ id: str, updated: bool, timestamp: str, content_hash: str }, warningsOutput, batchOutput, planPreviewOutput),
   annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    if (args.updates) return updateBatch(args.updates, ctx, args.dry_run);
-    return applyUpdate(ctx, {
-      identifier: args.identifier as string,
-      content_hash: args.content_hash as string,
-      ...(args.content !== undefined ? { content: args.content } : {}),
-      ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
-    });
+    if (args.updates) return updateBatch(await Promise.all(args.updates.map((u) => coerced(ctx, u))), ctx, args.dry_run);
+    return applyUpdate(
+      ctx,
+      await coerced(ctx, {
+        identifier: args.identifier as string,
+        content_hash: args.content_hash as string,
+        ...(args.content !== undefined ? { content: args.content } : {}),
+        ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
+      }),
+    );
   },
 });
+
+/** Metadata coerced to the note's type's schema ("3" → 3); a note not found is left to the update to report. */
+async function coerced(ctx: ToolContext, item: UpdateItem): Promise<UpdateItem> {
+  if (!item.metadata) return item;
+  const type = (await ctx.notes.get(item.identifier).catch(() => undefined))?.type;
+  const metadata = await coerceMetadata(ctx, type, item.metadata as Metadata);
+  return metadata === item.metadata ? item : { ...item, metadata };
+}
 
 async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
   if (item.content === undefined && item.metadata === undefined) {

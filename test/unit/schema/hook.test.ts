@@ -49,14 +49,13 @@ describe('schema hook', () => {
     expect(body).toMatchObject({ field: 'status', rule: 'required', fields: ['status', 'rating'] });
   });
 
-  it('refuses vault-owned keys through metadata, but accepts them sent back unchanged', async () => {
-    const created = (await fails('create_note', { ...book, metadata: { ...book.metadata, created: '2020-01-01' } })) as ErrorBody & { errors: unknown[] };
-    expect(created).toMatchObject({ field: 'created', rule: 'protected' });
-    expect(created.message).toMatch(/set by the vault/);
+  it('refuses vault-owned keys through metadata, but accepts them sent back unchanged (and created on create, an import)', async () => {
+    const created = (await fails('create_note', { ...book, metadata: { ...book.metadata, created: 'last spring' } })) as ErrorBody & { errors: unknown[] };
+    expect(created).toMatchObject({ field: 'created', rule: 'date' });
 
     await t.vault.call('create_note', { ...book, metadata: { ...book.metadata, title: 'Dune' } });
     const note = (await t.vault.call('get_note', { identifier: 'reading/dune.md' })) as { content_hash: string; metadata: Record<string, unknown> };
-    for (const [key, value, hint] of [['title', 'Other', /rename_note/], ['type', 'general', /move_note/], ['updated', '2020-01-01', /every write/]] as const) {
+    for (const [key, value, hint] of [['title', 'Other', /rename_note/], ['type', 'general', /move_note/], ['updated', '2020-01-01', /every write/], ['created', '2020-01-01', /set by the vault/]] as const) {
       const body = await fails('update_note', { identifier: 'reading/dune.md', content_hash: note.content_hash, metadata: { [key]: value } });
       expect(body, key).toMatchObject({ error: 'validation_failed', field: key, rule: 'protected', value });
       expect(body.message).toMatch(hint);
