@@ -84,7 +84,8 @@ export interface NoteRow {
   metadata_json: string;
 }
 
-const ORDER_COLUMNS = { updated: 'updated', created: 'created', title: 'title COLLATE NOCASE' } as const;
+// Titles in code point order (SQLite's BINARY collation on UTF-8), as flint-note sorts them: 'Zeta' before 'alpha'.
+const ORDER_COLUMNS = { updated: 'updated', created: 'created', title: 'title COLLATE BINARY' } as const;
 
 export class IndexDb {
   readonly db: Database.Database;

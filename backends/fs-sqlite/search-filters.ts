@@ -63,7 +63,8 @@ export function orderTerms(sort: readonly SearchSort[] | undefined, ctx: OrderCo
 }
 
 const CORE_SORT: Record<string, string> = {
-  title: 'n.title COLLATE NOCASE',
+  // Code point order, as flint-note's `ORDER BY title` (decision 003): 'Zeta' before 'alpha'.
+  title: 'n.title COLLATE BINARY',
   type: 'n.type',
   created: 'n.created',
   updated: 'n.updated',
