@@ -7,7 +7,7 @@
 import { NotekernelError } from '../../kernel/errors.js';
 import type { Note } from '../../kernel/note.js';
 import type { ToolContext } from '../../kernel/tool.js';
-import { nameKey } from '../links/names.js';
+import { foldLetters } from '../../kernel/fold-letters.js';
 import { LINK_INDEX } from '../links/service.js';
 
 export async function requireNoteRef(ctx: ToolContext, identifier: string): Promise<Note> {
@@ -22,6 +22,12 @@ export async function requireNoteRef(ctx: ToolContext, identifier: string): Prom
   }
 }
 
+/** A name as wikilinks compare names: letters folded, case and spacing ignored, no `.md`. */
+export function nameKeyOf(text: string): string {
+  const key = foldLetters(text).trim().replace(/\s+/g, ' ').toLowerCase();
+  return key.endsWith('.md') ? key.slice(0, -3) : key;
+}
+
 async function byName(ctx: ToolContext, identifier: string): Promise<Note | undefined> {
   const index = ctx.tryResolve(LINK_INDEX);
   if (!index) return undefined;
@@ -31,5 +37,5 @@ async function byName(ctx: ToolContext, identifier: string): Promise<Note | unde
   if (!target) return undefined;
   const note = await ctx.notes.get(target);
   const stem = (note?.filename ?? target.split('/').pop() ?? '').replace(/\.md$/i, '');
-  return note && nameKey(stem) === nameKey(identifier) ? note : undefined;
+  return note && nameKeyOf(stem) === nameKeyOf(identifier) ? note : undefined;
 }

@@ -52,6 +52,12 @@ export const createNoteTool = defineTool({
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {
+      // A name past its bound (kernel/name-limits.ts) refuses the whole call, as for one note:
+      // that is a runaway argument, not one note among many gone wrong.
+      args.notes?.forEach((item, i) => {
+        if (!isInvalid(item)) return;
+        for (const bad of item.invalid.filter((b) => b.code === 'too_big')) issue.addIssue({ code: 'custom', path: ['notes', i, ...bad.path.map(String)], message: bad.message });
+      });
       if (args.notes !== undefined) return;
       if (args.title === undefined) issue.addIssue({ code: 'custom', path: ['title'], message: 'Required (or pass notes: [...] for a batch)' });
       if (args.content === undefined) issue.addIssue({ code: 'custom', path: ['content'], message: 'Required (or pass notes: [...] for a batch)' });

@@ -3,9 +3,9 @@ import { ContentHashMismatchError, toNotekernelError } from '../../../kernel/err
 import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { nameKey } from '../../links/names.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
+import { nameKeyOf } from '../note-ref.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { CONTENT_HASH, noteIdField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { titleString } from '../../../kernel/name-limits.js';
@@ -57,8 +57,8 @@ export const renameNoteTool = defineTool({
     if (owners.length) {
       warnings.push(`Another note is titled '${args.new_title}' (${owners.join(', ')}): [[${args.new_title}]] links resolve to one of them; link by id ([[${before.id.replace(/\.md$/, '')}]]) to name this one.`);
     }
-    const wanted = nameKey(args.new_title);
-    const brokenBefore = index && !owners.length ? (await index.broken().catch(() => [])).filter((l) => nameKey(l.target_title) === wanted).length : 0;
+    const wanted = nameKeyOf(args.new_title);
+    const brokenBefore = index && !owners.length ? (await index.broken().catch(() => [])).filter((l) => nameKeyOf(l.target_title) === wanted).length : 0;
     const links = ctx.tryResolve(LINKS);
     let plan: RenamePlan = { rewrites: [], not_rewritten: [] };
     if (!links) warnings.push('Wikilinks in other notes were not rewritten: the links plugin is not loaded.');
