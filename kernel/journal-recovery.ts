@@ -23,8 +23,10 @@ export interface RecoveryReport {
 
 export async function recoverJournal(journal: JournalStorage, notes: NoteService, logger: Logger): Promise<RecoveryReport[]> {
   const reports: RecoveryReport[] = [];
+  let plainFiles = false;
   for (const entry of await journal.unfinished()) {
     const report = await recoverEntry(entry, notes);
+    plainFiles ||= entry.steps.some((step) => step.kind === 'text' && step.file === true);
     const recovery: JournalRecovery = { at: new Date().toISOString(), outcome: report.outcome, problems: report.problems, applied: report.applied };
     await journal.finish({ ...entry, state: report.outcome, recovery });
     // An undo finished at start-up leaves the operation it undid undone, as a finished undo does.
@@ -38,6 +40,9 @@ export async function recoverJournal(journal: JournalStorage, notes: NoteService
     );
     reports.push(report);
   }
+  // Plain-file steps (a migration's v1 files) go through `files`, which no store follows: the
+  // store reads the folder again, whether or not its opening scan ran before them.
+  if (plainFiles) await notes.store.refresh();
   return reports;
 }
 
