@@ -30,7 +30,8 @@ export interface HookPayloads {
   'note.afterDelete': { note: Note; source: WriteSource };
   'note.afterRename': { note: Note; oldTitle: string; source: WriteSource };
   'note.afterMove': { note: Note; fromId: string; source: WriteSource };
-  'vault.init': { root?: string };
+  /** `sampleNotes: false`: the default content without sample notes (serve on an empty folder). */
+  'vault.init': { root?: string; sampleNotes?: boolean };
 }
 
 export type HookName = keyof HookPayloads;

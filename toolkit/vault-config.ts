@@ -1,7 +1,7 @@
 /**
  * The per-vault `.flint-note/config.yml` of seed 000: which keys we honour, their defaults, and
  * the file `vault.init` writes. Keys the seed lists that we do not act on (`search`,
- * `note_types`, `vault_id`, `workspace_root`) are accepted and kept, so a flint-note vault's
+ * `vault_id`, `workspace_root`) are accepted and kept, so a flint-note vault's
  * own file opens unchanged.
  */
 import { z } from 'zod';
@@ -26,6 +26,15 @@ export const vaultConfigSchema = z
       })
       .loose()
       .prefault({}),
+    note_types: z
+      .object({
+        // A note whose type has no folder yet creates it (false: refused, naming the types).
+        auto_create_directories: z.boolean().default(true),
+        // A type a note is written to gets a default _description.md when it has none.
+        require_descriptions: z.boolean().default(true),
+      })
+      .loose()
+      .prefault({}),
     deletion: z
       .object({
         require_confirmation: z.boolean().default(true),
@@ -42,7 +51,7 @@ export const vaultConfigSchema = z
 export type VaultConfig = z.output<typeof vaultConfigSchema>;
 
 /** Keys of seed 000's file we accept and keep without acting on them. */
-const SEED_ONLY_KEYS = ['vault_id', 'workspace_root', 'search', 'note_types'];
+const SEED_ONLY_KEYS = ['vault_id', 'workspace_root', 'search'];
 
 /**
  * Keys the file has that neither we nor seed 000 know, each with the closest known one: kept
@@ -60,7 +69,7 @@ export function unknownVaultConfigKeys(data: unknown): Array<{ key: string; sugg
   };
   const record = data as Record<string, unknown>;
   check(record, [...Object.keys(vaultConfigSchema.shape), ...SEED_ONLY_KEYS], '');
-  for (const section of ['metadata', 'deletion'] as const) {
+  for (const section of ['metadata', 'note_types', 'deletion'] as const) {
     const value = record[section];
     const shape = vaultConfigSchema.shape[section].unwrap().shape;
     if (value && typeof value === 'object' && !Array.isArray(value)) check(value, Object.keys(shape), `${section}.`);
@@ -83,6 +92,9 @@ metadata:
   validate_on_create: true
   validate_on_update: true
   strict_validation: false # true: metadata fields the type's schema does not define are errors, not warnings
+note_types:
+  auto_create_directories: true # false: a note of a type with no folder is refused (create_note_type first)
+  require_descriptions: true # a type created by its first note gets a default _description.md
 deletion:
   require_confirmation: true # delete_note, bulk_delete_notes and delete_note_type need confirm: true
   create_backups: true # copy notes under backup_path before deleting them

@@ -47,7 +47,9 @@ export const DEFAULT_TYPES: readonly DefaultType[] = [
     schema: [
       'title: Title of the material (required, string)',
       'author: Author or creator (required, string)',
-      'type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])',
+      // Seed 000 calls this field `type`, which every note's frontmatter already uses for its note
+      // type (reading): `reading_type` keeps the meaning and the options (decision 003).
+      'reading_type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])',
       'status: Reading status (required, select, options: ["to_read", "reading", "completed", "abandoned"])',
       'rating: Personal rating (required, number, min: 1, max: 5)',
       'tags: Categories or topics (optional, array)',
@@ -117,6 +119,10 @@ export const DEFAULT_TYPES: readonly DefaultType[] = [
     ],
   },
 ];
+
+/** The line seed 000 (and earlier versions of `init`) wrote, which no note could satisfy. */
+export const OLD_READING_TYPE_LINE = 'type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])';
+export const READING_TYPE_LINE = OLD_READING_TYPE_LINE.replace(/^type:/, 'reading_type:');
 
 export const WELCOME_NOTE = {
   type: 'general',

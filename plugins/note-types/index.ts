@@ -8,6 +8,9 @@ import { ConflictError } from '../../kernel/errors.js';
 import { definePlugin, provide } from '../../kernel/plugin.js';
 import { DEFAULT_TYPES, WELCOME_NOTE } from './defaults.js';
 import { formatDescription } from './description.js';
+import { migrateReadingType } from './migrate-reading.js';
+import { typePolicyHooks } from './type-policy.js';
+import { VAULT_CONFIG } from '../vault-config/service.js';
 import { createNoteTypes, NOTE_TYPES } from './service.js';
 import { createNoteTypeTool } from './tools/create-note-type.js';
 import { deleteNoteTypeTool } from './tools/delete-note-type.js';
@@ -22,8 +25,9 @@ export const noteTypesPlugin = definePlugin<Record<string, never>>({
   id: 'note-types',
   description: 'Note types as folders with _description.md: purpose, agent instructions, metadata schema.',
   requires: ['types', 'files'],
-  register(ctx) {
+  async register(ctx) {
     const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'note-types');
+    await migrateReadingType(files, ctx.logger, ctx.vault.readOnly);
     const listTypes = requireMember(ctx.store.listTypes?.bind(ctx.store), ctx.vault.storageBackend, 'types', 'note-types');
     const types = createNoteTypes(listTypes, files);
     return {
@@ -45,13 +49,16 @@ export const noteTypesPlugin = definePlugin<Record<string, never>>({
         },
       ],
       hooks: {
-        async 'vault.init'() {
+        // Per write, not at registration: the vault-config plugin is optional and may load later.
+        ...typePolicyHooks(types, files, async () => ctx.tryResolve(VAULT_CONFIG)?.get(), ctx.logger),
+        async 'vault.init'(payload) {
           for (const type of DEFAULT_TYPES) {
             const rel = types.descriptionPath(type.name);
             if (await files.exists(rel)) continue;
             await files.mkdir(type.name);
             await files.writeText(rel, formatDescription(type.name, type.purpose, type.instructions, type.schema));
           }
+          if (payload.sampleNotes === false) return;
           try {
             await ctx.notes.create(WELCOME_NOTE);
           } catch (err) {

@@ -27,7 +27,7 @@ export function schemaBeforeWrite(deps: SchemaHookDeps) {
     const config = await deps.config();
     const type = draft.type ?? config.default_note_type;
     const refused = await protectedIssues(draft, config.default_note_type, () => (draft.id ? deps.notes.get(draft.id) : Promise.resolve(undefined)));
-    if (refused.length) throw metadataError(type, refused);
+    if (refused.length) throw metadataError(type, await withTypeHint(deps.schema, type, refused));
 
     const enabled = draft.op === 'create' ? config.metadata.validate_on_create : config.metadata.validate_on_update;
     if (!enabled || (draft.op === 'update' && draft.changedKeys.length === 0)) return;
@@ -41,6 +41,23 @@ export function schemaBeforeWrite(deps: SchemaHookDeps) {
     if (result.errors.length) throw metadataError(type, result.errors);
     if (result.filled.length) return { ...draft, metadata: result.metadata };
   };
+}
+
+/**
+ * `type` sent as metadata is most often a schema's own field meant (seed 000's reading type
+ * has `type: Type of reading`): the refusal says which field to use instead, or that the
+ * schema itself needs that field renamed.
+ */
+async function withTypeHint(schema: SchemaService, type: string, issues: FieldIssue[]): Promise<FieldIssue[]> {
+  if (!issues.some((i) => i.field === 'type')) return issues;
+  const fields = (await schema.forType(type).catch(() => undefined))?.fields.map((f) => f.name) ?? [];
+  const instead = fields.find((f) => f.endsWith('_type'));
+  const hint = instead
+    ? `; this type records that as '${instead}' (set metadata.${instead})`
+    : fields.includes('type')
+      ? `; the schema of '${type}' names a field 'type', which is the note type itself: rename that field in ${type}/_description.md (update_note_type), e.g. to ${type}_type`
+      : '';
+  return hint ? issues.map((i) => (i.field === 'type' ? { ...i, message: i.message + hint } : i)) : issues;
 }
 
 export function metadataError(type: string, issues: readonly FieldIssue[]): ValidationError {

@@ -11,12 +11,12 @@ import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
 /** Used when the caller gives none: generic, so an agent still gets guidance for the new type. */
-const DEFAULT_INSTRUCTIONS = [
+export const DEFAULT_INSTRUCTIONS = [
   'Ask clarifying questions to understand the context and purpose of the note',
   'Suggest relevant tags and links to related notes',
   'Keep the content organised with clear headings',
 ];
-const DEFAULT_SCHEMA_LINES = ['tags: Relevant tags for categorization (optional, array)'];
+export const DEFAULT_SCHEMA_LINES = ['tags: Relevant tags for categorization (optional, array)'];
 
 export function createNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({

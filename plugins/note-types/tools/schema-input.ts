@@ -4,7 +4,7 @@
  * bullets through the schema plugin's SCHEMA service.
  */
 import { z } from 'zod';
-import { PluginDependencyError } from '../../../kernel/errors.js';
+import { PluginDependencyError, ValidationError } from '../../../kernel/errors.js';
 import type { ToolContext } from '../../../kernel/tool.js';
 import { isSystemKey } from '../../../kernel/note.js';
 import { jsonFieldInput, type FieldDefinition, type JsonFieldInput } from '../../../toolkit/metadata-fields.js';
@@ -21,19 +21,32 @@ export function fieldList(input: z.output<typeof metadataSchemaInput>): JsonFiel
   return Array.isArray(input) ? input : input.fields;
 }
 
-/** The schema's bullet lines, with warnings for fields naming keys the vault manages itself. */
-export function schemaLinesFrom(ctx: ToolContext, input: JsonFieldInput[]): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
+function requireSchema(ctx: ToolContext) {
   const schema = ctx.tryResolve(SCHEMA);
   if (!schema) {
     throw new PluginDependencyError('metadata_schema needs the "schema" plugin, which this profile does not load; add it under plugins in the config.', {
       plugin: 'schema',
     });
   }
+  return schema;
+}
+
+/** The schema's bullet lines, with warnings for fields naming keys the vault manages itself. */
+export function schemaLinesFrom(ctx: ToolContext, input: JsonFieldInput[]): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
+  const schema = requireSchema(ctx);
   const fields = schema.fromJson(input);
   const warnings = fields
     .filter((f) => isSystemKey(f.name))
     .map((f) => `field '${f.name}' is set by the vault itself; it is documented in the schema but not validated`);
   return { lines: schema.toLines(fields), fields, warnings };
+}
+
+/** Schema bullet lines given as text: parsed (a bad line is refused, naming it) and written back normalised. */
+export function schemaLinesFromText(ctx: ToolContext, lines: readonly string[]): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
+  const schema = requireSchema(ctx);
+  const parsed = schema.parseLines(lines);
+  if (parsed.errors.length) throw new ValidationError(`Invalid metadata_schema: ${parsed.errors.join('; ')}`, { field: 'value', errors: parsed.errors });
+  return { lines: schema.toLines(parsed.fields), fields: parsed.fields, warnings: parsed.warnings };
 }
 
 /** `instructions` as the seed passes it (newline-separated text, bullets optional) or as a list. */

@@ -6,7 +6,8 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { formatDescription, parseDescription, replaceSection, SCHEMA_INTRO } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
-import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
+import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom, schemaLinesFromText } from './schema-input.js';
+import { fieldName, fromFieldValue } from './field-value.js';
 import { bool, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
@@ -32,16 +33,24 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         instructions: z.union([z.string(), z.array(z.string())]).optional().describe('Replace the agent instructions: one per line (bullets optional) or a list'),
         description: z.string().trim().min(1).optional().describe('New purpose'),
         metadata_schema: metadataSchemaInput.optional(),
+        field: fieldName.optional().describe('Seed table form: the one field to change, with value'),
+        value: z.unknown().optional().describe('New value of field'),
         vault_id: vaultIdField,
       })
       .superRefine((args, issue) => {
-        if (args.instructions === undefined && args.description === undefined && args.metadata_schema === undefined) {
-          issue.addIssue({ code: 'custom', path: ['instructions'], message: 'At least one of instructions, description or metadata_schema must be provided' });
+        if (args.field !== undefined) {
+          if (args.value === undefined) issue.addIssue({ code: 'custom', path: ['value'], message: `value is required with field '${args.field}'` });
+          if (args[args.field] !== undefined) issue.addIssue({ code: 'custom', path: ['field'], message: `${args.field} is given twice: as field/value and as ${args.field}; give one` });
+        } else if (args.value !== undefined) {
+          issue.addIssue({ code: 'custom', path: ['field'], message: 'value needs field: instructions, description or metadata_schema' });
+        } else if (args.instructions === undefined && args.description === undefined && args.metadata_schema === undefined) {
+          issue.addIssue({ code: 'custom', path: ['instructions'], message: 'At least one of instructions, description or metadata_schema must be provided (or field with value)' });
         }
       }),
     output: z.object({ success: bool, type_name: str, fields_updated: strs, updated_info: z.object({ name: str, purpose: str, agent_instructions: strs }), content_hash: str, ...warningsOutput }),
     annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    async handler(args, ctx) {
+    async handler(input, ctx) {
+      const args = { ...input, ...fromFieldValue(input) };
       const info = await requireType(types, args.type_name);
       if (info.contentHash !== args.content_hash) throw typeHashMismatch(info.name, info.contentHash, args.content_hash);
       const current = info.description;
@@ -58,8 +67,8 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         text = replaceSection(text, 'Purpose', [args.description]);
         fieldsUpdated.push('description');
       }
-      if (args.metadata_schema !== undefined) {
-        const schema = schemaLinesFrom(ctx, fieldList(args.metadata_schema));
+      if (args.metadata_schema !== undefined || args.schema_lines !== undefined) {
+        const schema = args.schema_lines ? schemaLinesFromText(ctx, args.schema_lines) : schemaLinesFrom(ctx, fieldList(args.metadata_schema ?? []));
         text = replaceSection(text, 'Metadata Schema', [SCHEMA_INTRO, ...schema.lines.map((l) => `- ${l}`)]);
         warnings.push(...schema.warnings);
         fieldsUpdated.push('metadata_schema');
