@@ -11,6 +11,7 @@ import type { FileText, JournalEntry, JournalStep, JournalStorage, NoteState, St
 import type { NewNote, Note, NoteChange } from './note.js';
 import type { NoteService } from './notes.js';
 import { entryNotes, recordedUpdate, stateOf, textHash } from './operations.js';
+import { exactRecreation, exactRestore } from './journal-bytes.js';
 
 export interface OperationSummary {
   id: string;
@@ -108,13 +109,17 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
       const before = step.before;
       plan.push({ id, outcome: 'conflict_copy', step: { kind: 'create', input: { ...recreation(before), title: `${before.title} (conflict copy ${entryId})`, slug: `${before.title} conflict copy ${entryId}` } } });
     } else if (step.kind === 'update' && current) {
-      plan.push({ id, outcome: 'restored', previous: current, titleChanged: current.title !== step.before.title, step: { kind: 'update', id, before: stateOf(current), change: keptChange(step.before) } });
+      // The old bytes where they were kept (a store with files): the note as it was, no key added.
+      const exact = await exactRestore(notes, step.before, current);
+      if (exact) plan.push({ id, outcome: 'restored', step: exact });
+      else plan.push({ id, outcome: 'restored', previous: current, titleChanged: current.title !== step.before.title, step: { kind: 'update', id, before: stateOf(current), change: keptChange(step.before) } });
     } else if (step.kind === 'move' && current) {
       plan.push({ id, outcome: 'moved_back', step: { kind: 'move', id, before: stateOf(current), type: step.before.type ?? '', to: step.id, change: keptChange(step.before) } });
     } else if (step.kind === 'create' && current) {
       plan.push({ id, outcome: 'deleted', step: { kind: 'delete', id, before: stateOf(current) } });
     } else if (step.kind === 'delete') {
-      plan.push({ id, outcome: 'recreated', step: { kind: 'create', input: recreation(step.before) } });
+      const exact = await exactRecreation(notes, step.before);
+      plan.push({ id, outcome: 'recreated', step: exact ?? { kind: 'create', input: recreation(step.before) } });
     }
   }
   const applied = await notes.applyRecorded('undo_operation', plan, entryId);

@@ -18,6 +18,8 @@ export interface NoteState {
   type?: string;
   tags: string[];
   path?: string;
+  /** The note's file byte for byte (its hash is `hash`), where the store keeps files: an undo writes it back as it was (journal-bytes.ts). */
+  text?: string;
 }
 
 export type JournalStep =

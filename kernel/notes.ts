@@ -11,6 +11,7 @@ import type { NoteStore, NoteUpdate, ExternalChange, VaultFiles } from './backen
 import { contentHash } from './util/hash.js';
 import type { FileText, JournalEntry, JournalStep, ReplacedBy } from './journal.js';
 import { newEntryId, stateOf } from './operations.js';
+import { keepFileTexts } from './journal-bytes.js';
 import { testCrashPoint } from './test-crash.js';
 import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
@@ -170,7 +171,9 @@ export class NoteService {
   /** Plan durably, apply, close (decision 025). */
   private async runPlan(operation: string, ready: ReadonlyArray<Prepared>, undoes?: string): Promise<{ entryId?: string; outcomes: Array<PromiseSettledResult<Note>> }> {
     const journal = this.deps.store.journal;
-    const entry: JournalEntry = { id: newEntryId(), operation, by: callCaller(), ...(undoes ? { undoes } : {}), at: new Date().toISOString(), state: 'pending', steps: ready.map((r) => r.step), results: [] };
+    // Each changed note's exact bytes go in the journal too, so an undo can put them back as they were.
+    const steps = journal && ready.length ? await keepFileTexts(ready.map((r) => r.step), this.deps.store.files) : ready.map((r) => r.step);
+    const entry: JournalEntry = { id: newEntryId(), operation, by: callCaller(), ...(undoes ? { undoes } : {}), at: new Date().toISOString(), state: 'pending', steps, results: [] };
     if (journal && ready.length) await journal.begin(entry);
     testCrashPoint(0);
     const outcomes: Array<PromiseSettledResult<Note>> = new Array(ready.length);
