@@ -64,7 +64,9 @@ export function prepareArgs(tool: AnyTool, raw: unknown): PreparedArgs {
 /** Adds the notices to an object answer (arrays and scalars have nowhere to carry them). */
 export function withNotices(result: unknown, notices: string[]): unknown {
   if (!notices.length || result === null || typeof result !== 'object' || Array.isArray(result)) return result;
-  return { ...(result as Record<string, unknown>), notices };
+  // After the tool's own notices (a cached copy's age, say), never instead of them.
+  const own = (result as { notices?: unknown }).notices;
+  return { ...(result as Record<string, unknown>), notices: Array.isArray(own) ? [...(own as string[]), ...notices] : notices };
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {

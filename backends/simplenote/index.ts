@@ -91,7 +91,7 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
       const syncer = new Syncer(client, cache, logger, persistSoon, () => sink());
       const intervalSeconds = ctx.options.syncIntervalSeconds ?? intervalFromEnv(env.SYNC_INTERVAL_SECONDS);
-      const loop = new SyncLoop(syncer, logger, intervalSeconds);
+      const loop = new SyncLoop(syncer, logger, intervalSeconds, ctx.faults);
       const deferred = ctx.options.firstSync === 'behind-open';
       const store = new SimplenoteStore({
         client,

@@ -5,11 +5,13 @@
  * Failures are logged; refused credentials at error level, once per run of failures, since no
  * later cycle can succeed until the user changes them. `state()` is what get_stats shows.
  */
+import type { FaultReporter } from '../../kernel/faults.js';
 import type { Logger } from '../../kernel/logger.js';
 import { SimperiumAuthError } from './client/errors.js';
 import type { SyncResult, Syncer } from './sync.js';
 
 const MAX_BACKOFF_INTERVALS = 8;
+const FAULT = 'simplenote sync';
 
 export interface SyncLoopState {
   /** `ok`: on the interval; `backing-off`: the last cycle(s) failed; `off`: no timer (SYNC_INTERVAL_SECONDS=0). */
@@ -35,6 +37,8 @@ export class SyncLoop {
     private readonly syncer: Syncer,
     private readonly logger: Logger,
     private readonly intervalSeconds: number,
+    /** Told while cycles fail, so answers carry a notice and `doctor` lists it (decision 038). */
+    private readonly faults?: FaultReporter,
   ) {}
 
   /**
@@ -89,12 +93,14 @@ export class SyncLoop {
   private succeeded(): void {
     if (this.failures > 0) this.logger.info({ after: this.failures }, 'simplenote sync works again');
     if (this.refused) this.logger.info('simplenote accepted the credentials again');
+    this.faults?.clear(FAULT);
     this.failures = 0;
     this.refused = undefined;
   }
 
   private failed(err: unknown): void {
     this.failures += 1;
+    this.faults?.report(FAULT, err, 'The cache still answers list and get; saves need the service; syncs are retried with backoff.');
     const message = (err as Error).message;
     if (err instanceof SimperiumAuthError) {
       if (!this.refused) this.logger.error({ error: message }, 'Simplenote refused the credentials: nothing syncs until SIMPLENOTE_USERNAME / SIMPLENOTE_PASSWORD are fixed (the cache still answers list and get)');

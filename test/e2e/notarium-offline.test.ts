@@ -140,6 +140,10 @@ describe('notarium offline-first', () => {
     // The next cycle waits twice the interval after one failure.
     expect(Date.parse(stats!.sync.nextSyncAt!) - Date.now()).toBeGreaterThan(500_000);
     expect(stats?.lastError).toBeTruthy();
+    // The fault is told in every answer while it lasts, after the answer's own notices.
+    const told = await ok<NoteData>('get', { id: 'off3' });
+    expect(told.notices?.[0]).toMatch(/cached copy/);
+    expect(told.notices?.slice(1).join(' ')).toMatch(/^simplenote sync: .*retried with backoff/);
     expect(await until(async () => (session!.stderr().includes('simplenote sync failed; backing off') ? true : undefined), 5_000)).toBe(true);
     await closeSession();
     fake.faults.clear();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VaultFaults } from '../../../kernel/faults.js';
+import { withNotices } from '../../../kernel/tool-args.js';
 import { silentLogger } from '../../../kernel/logger.js';
 
 describe('vault faults', () => {
@@ -22,5 +23,13 @@ describe('vault faults', () => {
     faults.report('index rows', full, 'b');
     faults.clear('index checkpoint');
     expect(faults.list().map((f) => f.source)).toEqual(['index rows']);
+  });
+});
+
+describe('notices in an answer', () => {
+  it("come after the tool's own notices, never instead of them", () => {
+    expect(withNotices({ text: 'x', notices: ['cached copy'] }, ['simplenote sync: down'])).toEqual({ text: 'x', notices: ['cached copy', 'simplenote sync: down'] });
+    expect(withNotices({ text: 'x' }, ['index rows: full'])).toEqual({ text: 'x', notices: ['index rows: full'] });
+    expect(withNotices(['a'], ['index rows: full'])).toEqual(['a']);
   });
 });
