@@ -5,13 +5,17 @@
  * checked by the tools, which name the field.
  */
 import { z } from 'zod';
+import { nameString } from '../../kernel/name-limits.js';
+
+/** A note id as a tool takes it: Simperium's ids are short; a huge one is refused by validation, never sent. */
+const noteId = () => nameString().min(1);
 
 export const NoteTagsSchema = z.array(z.string());
 export const UnixTimestampSchema = z.number().int();
 
 export const ListInputSchema = z.object({
   query: z.string().optional().describe('full-text search; tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD and trash:0|1|any in it become filters'),
-  tags: z.array(z.string()).optional().describe('notes having ALL of these tags (in addition to tag: in query)'),
+  tags: z.array(nameString()).optional().describe('notes having ALL of these tags (in addition to tag: in query)'),
   trash_status: z.number().int().min(0).max(2).optional().describe('0 active (default), 1 trashed, 2 any'),
   date_before: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('modified on or before this UTC date'),
   date_after: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('modified on or after this UTC date'),
@@ -50,7 +54,7 @@ export const NoteDataSchema = z.object({
 });
 
 export const GetInputSchema = z.object({
-  id: z.string().min(1).describe('the note id (a list item\'s uuid)'),
+  id: noteId().describe('the note id (a list item\'s uuid)'),
   local_version: z.number().int().optional(),
   range_line_start: z.number().int().min(1).optional().describe('first line to return (1-based)'),
   range_line_count: z.number().int().min(0).optional().describe('how many lines (to the end when omitted)'),
@@ -63,18 +67,18 @@ export const PatchOperationSchema = z.object({
 });
 
 export const SaveInputSchema = z.object({
-  id: z.string().min(1).optional().describe('omit to create a note'),
+  id: noteId().optional().describe('omit to create a note'),
   local_version: z.number().int().optional().describe('required with id: the version you read'),
   server_version: z.number().int().optional().describe('expected server version'),
   text: z.string().optional().describe('the whole text; its first line is the title'),
   text_patch: z.array(PatchOperationSchema).optional().describe('line edits against the text of local_version: deletions, then modifications (line numbers of that text), then additions low to high (line numbers of the result)'),
-  tags: NoteTagsSchema.optional().describe('single words'),
+  tags: z.array(nameString()).optional().describe('single words'),
   trash: z.boolean().optional(),
 });
 
 export const ManageInputSchema = z.object({
   action: z.enum(['trash', 'untrash', 'delete_permanently', 'get_stats', 'reset_cache', 'sync']),
-  id: z.string().min(1).optional().describe('required for trash, untrash, delete_permanently'),
+  id: noteId().optional().describe('required for trash, untrash, delete_permanently'),
   local_version: z.number().int().optional().describe('required for trash, untrash, delete_permanently'),
 });
 

@@ -309,6 +309,24 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     expect((await allIds({ tags: ['faults'] })).sort()).toEqual(confirmed.map((c) => c.id).sort());
   }, 60_000);
 
+  it('refuses a 100,000-character id or tag as validation_failed naming the field, sending nothing', async () => {
+    const huge = 'n'.repeat(100_000);
+    const sent = fake.requests.length;
+    for (const [tool, args, field] of [
+      ['get', { id: huge }, 'id'],
+      ['save', { id: huge, local_version: 1, text: 'x' }, 'id'],
+      ['save', { text: 'Tagged\nbody', tags: [huge] }, 'tags.0'],
+      ['manage', { action: 'trash', id: huge, local_version: 1 }, 'id'],
+    ] as const) {
+      const answer = await callTool(session.client, tool, args);
+      expect(answer.isError).toBe(true);
+      expect(answer.body).toMatchObject({ error: 'validation_failed', message: expect.stringMatching(new RegExp(`${field.replace('.', '\\.')}: at most 255 characters`)) });
+      expect((answer.body as { message: string }).message.length).toBeLessThan(1_000);
+    }
+    // The sync at start may still be talking to the service: none of its requests names the id.
+    expect(fake.requests.slice(sent).filter((r) => r.path.includes('nnnnnnnnnn'))).toEqual([]);
+  });
+
   it('reset_cache rebuilds the cache by a full sync', async () => {
     const before = (await allIds({ trash_status: 2 })).sort();
     const report = await call<{ full: boolean; scanned: number }>('manage', { action: 'reset_cache' });
