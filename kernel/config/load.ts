@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import type { UserConfig } from './schema.js';
 import { parseUserConfig } from './resolve.js';
 import { SEED_CONFIG_ENV } from './seed-config.js';
+import { loadTsConfig } from './ts-loader.js';
 
 const MODULE = 'notekernel';
 
@@ -62,7 +63,8 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
   // cosmiconfig and its loaders cost tens of milliseconds; most runs have no config file at all.
   if (!options.configPath && !dirs.some(mayHoldConfig)) return { config: {} };
   const { cosmiconfig } = await import('cosmiconfig');
-  const explorer = cosmiconfig(MODULE, { searchPlaces: SEARCH_PLACES, cache: false });
+  // `.ts`: typescript found from the config file's folder (a global install brings none; ts-loader.ts).
+  const explorer = cosmiconfig(MODULE, { searchPlaces: SEARCH_PLACES, cache: false, loaders: { '.ts': loadTsConfig } });
   if (options.configPath) {
     const filepath = path.resolve(options.configPath);
     let result;

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
-import { CONFIG_CASES } from '../support/config-cases.js';
+import { CONFIG_CASES, TS_CONFIG } from '../support/config-cases.js';
 import { FakeChatEndpoint, callTools, say } from '../support/fake-chat-endpoint.js';
 import { callTool } from '../support/mcp.js';
 import { packAndInstall, type InstalledPackage } from '../support/installed-package.js';
@@ -231,5 +231,40 @@ describe('config files in every format, read by the installed command', () => {
     const names = (JSON.parse(stdout) as Array<{ name: string }>).map((tool) => tool.name);
     expect(names).toContain('create_note');
     expect(names).not.toContain('list_tags');
+  });
+});
+
+describe('a .ts config in a project that has typescript, read by the global command (issue 31)', () => {
+  // The user's project: typescript installed there (this repository's, linked), the config beside it.
+  async function project(name: string, withTypescript: boolean): Promise<string> {
+    const folder = path.join(dir, name);
+    await fs.mkdir(path.join(folder, 'node_modules'), { recursive: true });
+    if (withTypescript) await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'typescript'), path.join(folder, 'node_modules', 'typescript'), 'dir');
+    await fs.writeFile(path.join(folder, 'notekernel.config.ts'), TS_CONFIG);
+    return folder;
+  }
+
+  it('found beside the vault, and named with --config from elsewhere: typescript is loaded from the config file\'s project', async () => {
+    const vault = await project('ts-project', true);
+    // The global install brings no typescript of its own.
+    await expect(fs.stat(path.join(pkg.root, 'node_modules', 'typescript'))).rejects.toThrow();
+    const found = await run(pkg.bin, ['tools', '--vault', vault, '--json'], { env: userEnv(), cwd: dir });
+    expect((JSON.parse(found.stdout) as Array<{ name: string }>).map((t) => t.name)).not.toContain('list_tags');
+    const elsewhere = path.join(dir, 'ts-vault-elsewhere');
+    await fs.mkdir(elsewhere);
+    const named = await run(pkg.bin, ['tools', '--vault', elsewhere, '--config', path.join(vault, 'notekernel.config.ts'), '--json'], { env: userEnv(), cwd: dir });
+    expect((JSON.parse(named.stdout) as Array<{ name: string }>).map((t) => t.name)).not.toContain('list_tags');
+    // The transpiled copy is gone: the project holds what it held.
+    expect((await fs.readdir(vault)).filter((f) => f.endsWith('.mjs'))).toEqual([]);
+  });
+
+  it('without typescript anywhere: exit 2, one line saying where to install it', async () => {
+    const vault = await project('ts-project-bare', false);
+    const failed = await run(pkg.bin, ['tools', '--vault', vault, '--json'], { env: userEnv(), cwd: dir }).then(
+      () => undefined,
+      (err: { code?: number; stderr?: string; stdout?: string }) => err,
+    );
+    expect(failed?.code).toBe(2);
+    expect(`${failed?.stderr ?? ''}${failed?.stdout ?? ''}`).toContain('typescript');
   });
 });
