@@ -16,17 +16,28 @@ import { locationOf, type Note } from '../../kernel/note.js';
 export interface DeleteOutcome {
   id: string;
   deleted: true;
+  /** A soft delete: the file is kept at backup_path. */
+  soft?: true;
   timestamp: string;
   backup_path?: string;
   warnings?: string[];
   incoming_links?: string[];
 }
 
-export async function deleteNoteSafely(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string }): Promise<DeleteOutcome> {
+/**
+ * `soft` (seed 000's soft deletion: "marked as deleted but preserved on filesystem"): the note
+ * leaves every tool as a deleted one does, and its file is always kept under the vault's
+ * backups, whatever `create_backups` says; where no copy can be kept nothing is deleted.
+ */
+export async function deleteNoteSafely(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string; soft?: boolean }): Promise<DeleteOutcome> {
   const checked = await checkDeletion(ctx, identifier, options);
+  if (options.soft) checked.createBackups = true;
   const backupPath = await backUp(ctx, checked);
+  if (options.soft && !backupPath) {
+    throw new ValidationError(`A soft delete keeps the note's file, and this vault cannot keep one (${checked.warnings.at(-1) ?? 'no backups'}). Nothing was deleted.`, { field: 'soft', identifier: checked.note.id });
+  }
   await ctx.notes.delete(checked.note.id, checked.currentHash);
-  return outcomeOf(checked, backupPath);
+  return { ...outcomeOf(checked, backupPath), ...(options.soft ? { soft: true } : {}) };
 }
 
 /** A note that may be deleted: read, its incoming links checked, confirmation given where needed. */

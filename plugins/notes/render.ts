@@ -62,6 +62,7 @@ export const noteRowOutput = {
 export const deletedOutput = z.object({
   id: z.string(),
   deleted: z.boolean(),
+  soft: z.boolean().optional(),
   timestamp: z.string(),
   backup_path: z.string().optional(),
   warnings: z.array(z.string()).optional(),

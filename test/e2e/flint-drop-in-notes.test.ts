@@ -287,3 +287,25 @@ describe('8. a misspelt type is refused with did you mean; a clearly new one is 
     expect(await exists('recipes/bread.md')).toBe(true);
   });
 });
+
+describe('8. soft delete, as the seed describes it: gone from the notes, the file preserved', () => {
+  it('delete_note soft: true keeps the file under the backups even with create_backups off; a plain delete then keeps none', async () => {
+    await v.setConfig('deletion:\n  create_backups: false\n');
+    try {
+      await v.ok('create_note', { type: 'general', title: 'Old idea', content: 'Worth keeping somewhere.' });
+      const soft = await v.ok<{ success: boolean; message: string; result: { id: string; deleted: boolean; soft: boolean; backup_path: string } }>('delete_note', { identifier: 'general/old-idea.md', confirm: true, soft: true });
+      expect(soft).toMatchObject({ success: true, result: { id: 'general/old-idea.md', deleted: true, soft: true, backup_path: expect.stringContaining(path.join('.flint-note', 'backups')) } });
+      expect(soft.message).toContain('soft-deleted');
+      expect(await fs.readFile(path.join(soft.result.backup_path, 'general/old-idea.md'), 'utf8')).toContain('Worth keeping somewhere.');
+      expect(await exists('general/old-idea.md')).toBe(false);
+      expect(await v.fail('get_note', { identifier: 'general/old-idea.md' })).toMatchObject({ error: 'not_found' });
+      expect((await v.ok<{ total: number }>('search_notes', { query: 'worth keeping' })).total).toBe(0);
+      await v.ok('create_note', { type: 'general', title: 'Gone idea', content: 'x' });
+      const hard = await v.ok<{ result: Record<string, unknown> }>('delete_note', { identifier: 'general/gone-idea.md', confirm: true });
+      expect(hard.result).not.toHaveProperty('backup_path');
+      expect(hard.result).not.toHaveProperty('soft');
+    } finally {
+      await v.setConfig('');
+    }
+  });
+});
