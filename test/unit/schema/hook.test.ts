@@ -31,7 +31,7 @@ async function setConfig(text: string): Promise<void> {
   await fs.writeFile(path.join(t.root, '.flint-note', 'config.yml'), text);
 }
 
-const book = { type: 'reading', title: 'Dune', content: 'Spice.', metadata: { author: 'Herbert', status: 'reading', rating: 5 } };
+const book = { type: 'reading', title: 'Dune', content: 'Spice.', metadata: { author: 'Herbert', reading_type: 'book', status: 'reading', rating: 5 } };
 
 describe('schema hook', () => {
   it('refuses a schema violation naming field, rule and value, and writes nothing', async () => {
@@ -46,7 +46,7 @@ describe('schema hook', () => {
 
   it('refuses a missing required field on create', async () => {
     const body = await fails('create_note', { ...book, metadata: { author: 'Herbert' } });
-    expect(body).toMatchObject({ field: 'status', rule: 'required', fields: ['status', 'rating'] });
+    expect(body).toMatchObject({ field: 'reading_type', rule: 'required', fields: ['reading_type', 'status', 'rating'] });
   });
 
   it('refuses vault-owned keys through metadata, but accepts them sent back unchanged (and created on create, an import)', async () => {
@@ -105,7 +105,7 @@ describe('schema hook', () => {
     await setConfig('metadata:\n  validate_on_update: true\n');
     // The note was created unchecked: the required fields it lacks are reported with the broken rule.
     const body = await fails('update_note', { identifier: 'reading/dune.md', content_hash: updated.content_hash, metadata: { rating: 101 } });
-    expect(body.fields).toEqual(['author', 'status', 'rating']);
+    expect(body.fields).toEqual(['author', 'reading_type', 'status', 'rating']);
     expect(body.message).toMatch(/Field 'rating' must be at most 5 \(got 101\)/);
   });
 
