@@ -3,6 +3,10 @@
  * caller read (its local_version); additions then go in low → high, each line_number being the
  * line the new text takes in the result. Every line number is checked before anything changes,
  * and the failing operation is named (`text_patch.2.line_number`).
+ *
+ * A modification below a deletion is refused: the seed numbers lines in the text that was read
+ * but applies deletions first, so "line 5" names one line in one reading and the next in the
+ * other. Guessing would edit the wrong line without a word; the refusal says how to send it.
  */
 import { invalid } from './errors.js';
 import type { PatchOperation } from './schemas.js';
@@ -20,6 +24,14 @@ export function applyTextPatch(text: string, patch: readonly PatchOperation[]): 
     if (deleted.has(index) || modified.has(index)) throw invalid(`${at}.line_number`, `line ${op.line_number} is already deleted or modified by an earlier operation.`);
     if (op.operation === 'deletion') deleted.add(index);
     else modified.set(index, op.value!);
+  });
+  const firstDeleted = Math.min(...deleted);
+  patch.forEach((op, i) => {
+    if (op.operation !== 'modification' || op.line_number - 1 <= firstDeleted) return;
+    throw invalid(
+      `text_patch.${i}.line_number`,
+      `a modification at line ${op.line_number} below a deletion at line ${firstDeleted + 1} is ambiguous (seed 003 numbers lines in the text you read but deletes first): send the deletions and the modifications in two saves, or the whole text.`,
+    );
   });
   const result = lines.flatMap((line, index) => (deleted.has(index) ? [] : [modified.get(index) ?? line]));
   const additions = patch.map((op, i) => ({ op, i })).filter(({ op }) => op.operation === 'addition');

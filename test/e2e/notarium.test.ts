@@ -240,6 +240,8 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['save', { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'deletion', line_number: 9 }] }, 'text_patch.0.line_number'],
       ['save', { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'addition', line_number: 5, value: 'x' }] }, 'text_patch.0.line_number'],
+      // Below a deletion, "line 2" is one line in the text read and the next after the deletion.
+      ['save', { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'deletion', line_number: 1 }, { operation: 'modification', line_number: 2, value: 'x' }] }, 'text_patch.1.line_number'],
       ['save', { id: 'dev1', text: 'Garden log 1\nno version' }, 'local_version'],
       ['save', { id: 'no-such-note', local_version: 1, text: 'Ghost' }, 'id'],
       ['get', { id: 'no-such-note' }, 'id'],

@@ -9,13 +9,21 @@ describe('text_patch (seed 003 order, against the text that was read)', () => {
     expect(
       applyTextPatch(TEXT, [
         { operation: 'addition', line_number: 5, value: 'end' },
-        { operation: 'deletion', line_number: 1 },
+        { operation: 'deletion', line_number: 4 },
         { operation: 'modification', line_number: 3, value: 'THREE' },
         { operation: 'addition', line_number: 1, value: 'start' },
       ]),
-    ).toBe('start\ntwo\nTHREE\nfour\nend');
+    ).toBe('start\none\ntwo\nTHREE\nend');
     expect(applyTextPatch(TEXT, [{ operation: 'deletion', line_number: 4 }, { operation: 'deletion', line_number: 2 }])).toBe('one\nthree');
     expect(applyTextPatch('', [{ operation: 'modification', line_number: 1, value: 'Title' }])).toBe('Title');
+  });
+
+  it('refuses a modification below a deletion, which the seed leaves ambiguous, saying how to send it', () => {
+    const mixed = () => applyTextPatch(TEXT, [{ operation: 'deletion', line_number: 1 }, { operation: 'modification', line_number: 3, value: 'THREE' }]);
+    expect(mixed).toThrow(expect.objectContaining({ details: { field: 'text_patch.1.line_number' } }));
+    expect(mixed).toThrow(/ambiguous.*two saves, or the whole text/);
+    expect(applyTextPatch(TEXT, [{ operation: 'deletion', line_number: 1 }])).toBe('two\nthree\nfour');
+    expect(applyTextPatch('two\nthree\nfour', [{ operation: 'modification', line_number: 2, value: 'THREE' }])).toBe('two\nTHREE\nfour');
   });
 
   it('refuses a line out of range, a doubled line or a missing value, naming the operation', () => {
