@@ -11,7 +11,7 @@ import { num, str } from '../../../kernel/tool-output.js';
  * unless told otherwise (the SDK's default request timeout, progress or not), and the search
  * itself comes after the wait.
  */
-export const DEFAULT_WAIT_FOR_VECTORS_SECONDS = 45;
+export const DEFAULT_WAIT_FOR_VECTORS_SECONDS = 40;
 
 /**
  * Waits for the index's background embedding, at most `ms`: true when every vector is there.

@@ -88,10 +88,10 @@ describe('wait_for_vectors inside a client timeout', () => {
     const session = await serve('defaults', 'profile: obsidian\n');
     try {
       const answer = await waitingSearch(session);
-      expect(answer.ms).toBeLessThan(50_000);
+      expect(answer.ms).toBeLessThan(55_000); // the SDK client would have timed out at 60 s
       expect(answer.progress.length).toBeGreaterThanOrEqual(1);
       // Either every vector was ready in time (no notice), or the answer says it stopped waiting.
-      if (answer.body.notice !== undefined) expect(answer.body.notice).toMatch(/Waited 45 s/);
+      if (answer.body.notice !== undefined) expect(answer.body.notice).toMatch(/Waited 40 s/);
       expect(answer.body.results.length).toBeGreaterThan(0);
     } finally {
       await session.close();

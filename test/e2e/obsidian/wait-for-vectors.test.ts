@@ -30,7 +30,7 @@ beforeAll(async () => {
     const words = Array.from({ length: 24 }, (_, w) => WORDS[(i * 7 + w * 3) % WORDS.length]).join(' ');
     fs.writeFileSync(path.join(vault, 'Logistics Log', `Entry ${i}.md`), `Entry ${i}: ${words}.\n`);
   }
-  // This client waits up to 120 s (and longer on progress): the server's bound (45 s by default,
+  // This client waits up to 120 s (and longer on progress): the server's bound (40 s by default,
   // for clients with the usual 60 s timeout; wait-bound.test.ts) is raised to match.
   const config = path.join(sandbox, 'obsidian.yaml');
   fs.writeFileSync(config, 'profile: obsidian\nplugins:\n  obsidian-tools: { waitForVectorsSeconds: 240 }\n');
