@@ -23,11 +23,20 @@ export function provide<T>(token: Token<T>, value: T): ServiceProvision<T> {
 }
 
 export interface ResourceDefinition {
+  /** The resource's URI; with `template`, an RFC 6570 level-1 template (kernel/resource-template.ts). */
   uri: string;
+  /** Listed by resources/templates/list instead of resources/list; read for every URI it matches. */
+  template?: boolean;
   name: string;
   description: string;
   mimeType?: string;
-  read(): Promise<unknown>;
+  /** `params`: the template's values for this URI; `vault`: the vault read from, to call its tools. */
+  read(params: Record<string, string>, vault: ResourceVault): Promise<unknown>;
+}
+
+/** What a resource read may use of its vault: its tools, through the one invoke() path. */
+export interface ResourceVault {
+  call(name: string, args?: unknown): Promise<unknown>;
 }
 
 export interface PromptDefinition {

@@ -16,6 +16,7 @@ import type { ToolRegistry } from './registry.js';
 import type { AnyTool, ToolArgs, ToolContext, ToolInfo, ToolResult } from './tool.js';
 import type { VaultInfo } from './vault-info.js';
 import { assertVault } from './vault-id.js';
+import { findResource } from './resource-template.js';
 
 export interface VaultParts {
   info: VaultInfo;
@@ -87,9 +88,12 @@ export class Vault {
     }
   }
 
-  /** Runs the plugins' `vault.init` hooks: default types, welcome note, ... Idempotent. */
-  async init(): Promise<void> {
-    await this.parts.hooks.runSequential('vault.init', { ...(this.info.root !== undefined ? { root: this.info.root } : {}) });
+  /** Runs the plugins' `vault.init` hooks: default types, welcome note (unless `sampleNotes: false`), ... Idempotent. */
+  async init(options: { sampleNotes?: boolean } = {}): Promise<void> {
+    await this.parts.hooks.runSequential('vault.init', {
+      ...(this.info.root !== undefined ? { root: this.info.root } : {}),
+      ...(options.sampleNotes === false ? { sampleNotes: false } : {}),
+    });
   }
 
   resources(): ResourceDefinition[] {
@@ -97,9 +101,9 @@ export class Vault {
   }
 
   async readResource(uri: string): Promise<unknown> {
-    const resource = this.parts.resources.find((r) => r.uri === uri);
-    if (!resource) throw new NotFoundError(`Unknown resource "${uri}".`, { uri });
-    return resource.read();
+    const found = findResource(this.parts.resources, uri);
+    if (!found) throw new NotFoundError(`Unknown resource "${uri}".`, { uri });
+    return found.resource.read(found.params, { call: (name, args) => this.call(name, args) });
   }
 
   prompts(): PromptDefinition[] {

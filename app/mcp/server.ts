@@ -13,6 +13,7 @@ import { forwardLogs } from './client-log.js';
 import { clientProgress } from './client-progress.js';
 import { InFlight } from './in-flight.js';
 import { AjvJsonSchemaValidator } from './lazy-ajv-provider.js';
+import { findResource } from '../../kernel/resource-template.js';
 import { getPromptParams, handle, listParams, ProtocolError, protocolError, readResourceParams, RESOURCE_NOT_FOUND, toolCallParams } from './requests.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
@@ -64,12 +65,16 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   });
 
   handle(server, 'resources/list', listParams, async () => ({
-    resources: vault.resources().map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType ?? 'application/json' })),
+    resources: vault.resources().filter((r) => !r.template).map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType ?? 'application/json' })),
+  }));
+
+  handle(server, 'resources/templates/list', listParams, async () => ({
+    resourceTemplates: vault.resources().filter((r) => r.template).map((r) => ({ uriTemplate: r.uri, name: r.name, description: r.description, mimeType: r.mimeType ?? 'application/json' })),
   }));
 
   handle(server, 'resources/read', readResourceParams, async ({ uri }) => {
-    const resource = vault.resources().find((r) => r.uri === uri);
-    if (!resource) throw new ProtocolError(RESOURCE_NOT_FOUND, `Unknown resource "${uri}"; resources/list names the resources this server has.`, { uri });
+    const resource = findResource(vault.resources(), uri)?.resource;
+    if (!resource) throw new ProtocolError(RESOURCE_NOT_FOUND, `Unknown resource "${uri}"; resources/list and resources/templates/list name the resources this server has.`, { uri });
     try {
       const value = await vault.readResource(uri);
       return { contents: [{ uri, mimeType: resource.mimeType ?? 'application/json', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };

@@ -1,12 +1,14 @@
 /**
  * vaults: seed 000's multi-vault management over the kernel's registry and router, plus the
- * flint-note://vaults and flint-note://current-vault resources.
+ * flint-note://vaults and flint-note://current-vault resources and flint-note's note resource
+ * templates, which may name any registered vault (note-resources.ts).
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { definePlugin } from '../../kernel/plugin.js';
 import type { ToolContext } from '../../kernel/tool.js';
 import { vaultRootPolicy } from './allowed-roots.js';
+import { noteResourceTemplates } from './note-resources.js';
 import { VAULT_REGISTRY } from '../../kernel/tokens.js';
 import { requireVaultFolder } from '../../kernel/vault-info.js';
 import {
@@ -44,8 +46,12 @@ export const vaultsPlugin = definePlugin<VaultsOptions>({
         {
           uri: 'flint-note://vaults',
           name: 'vaults',
-          description: 'All configured vaults',
-          read: async () => ({ vaults: await registry.list(), current_vault: (await registry.currentId()) ?? null }),
+          description: 'All configured vaults (JSON list; is_current marks the current one)',
+          // Seed 000: "JSON list of vault configurations".
+          read: async () => {
+            const current = await registry.currentId();
+            return (await registry.list()).map((v) => ({ ...v, is_current: v.id === current }));
+          },
         },
         {
           uri: 'flint-note://current-vault',
@@ -57,6 +63,7 @@ export const vaultsPlugin = definePlugin<VaultsOptions>({
             note_count: await ctx.store.count(),
           }),
         },
+        ...noteResourceTemplates(ctx),
       ],
     };
   },

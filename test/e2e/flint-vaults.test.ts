@@ -80,10 +80,11 @@ describe('vault tools over MCP', () => {
     expect((listed.body as { vaults: Array<{ id: string }> }).vaults.map((v) => v.id)).toEqual(['personal']);
   });
 
-  it('reads the vault resources', async () => {
+  it('reads the vault resources: flint-note://vaults is a JSON list, as seed 000 says, marking the current vault', async () => {
     const vaults = await session.client.readResource({ uri: 'flint-note://vaults' });
     const text = (vaults.contents[0] as { text: string }).text;
-    expect(JSON.parse(text)).toMatchObject({ current_vault: 'personal' });
+    const list = JSON.parse(text) as Array<{ id: string; is_current: boolean }>;
+    expect(list.filter((v) => v.is_current).map((v) => v.id)).toEqual(['personal']);
   });
 });
 
