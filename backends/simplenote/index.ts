@@ -14,7 +14,7 @@ import { defineBackend, type BackendDefinition } from '../../kernel/backend.js';
 import { BackendUnavailableError, NotekernelError } from '../../kernel/errors.js';
 import { openCacheDatabase, saveCacheDatabase } from './cache/cache-file.js';
 import { NoteCache } from './cache/note-cache.js';
-import { simperiumConfigFromEnv, type SimperiumConfig } from './client/config.js';
+import { intervalFromEnv, simperiumConfigFromEnv, type SimperiumConfig } from './client/config.js';
 import { SimperiumClient } from './client/simperium-client.js';
 import { describeSettings, dotenvFile, requireCredentials, resolveSettings, SETTING_NAMES, type SettingValues } from './settings.js';
 import { SimplenoteStore } from './store.js';
@@ -154,9 +154,4 @@ export function cacheFile(folder: string | undefined, env: NodeJS.ProcessEnv, co
   return path.join(dir, `notarium-cache-${owner}.sqlite3`);
 }
 
-/** SYNC_INTERVAL_SECONDS as seed 003 §4 has it: default 300, at least 60 (0 turns background syncs off). */
-export function intervalFromEnv(value: string | undefined): number {
-  const seconds = Number(value ?? 300);
-  if (!Number.isFinite(seconds)) return 300;
-  return seconds === 0 ? 0 : Math.max(60, Math.round(seconds));
-}
+export { intervalFromEnv } from './client/config.js';

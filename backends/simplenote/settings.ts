@@ -9,7 +9,7 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import type { BackendSetting } from '../../kernel/backend.js';
 import { ConfigError } from '../../kernel/errors.js';
-import { SIMPLENOTE_API_KEY, SIMPLENOTE_APP_ID } from './client/config.js';
+import { intervalFromEnv, maxResponseMbOf, SIMPLENOTE_API_KEY, SIMPLENOTE_APP_ID, timeoutSecondsOf } from './client/config.js';
 
 interface SettingSpec {
   name: string;
@@ -17,16 +17,20 @@ interface SettingSpec {
   default?: string;
   secret?: boolean;
   required?: boolean;
+  /** The value as it is used, from the value as given (clamped to its minimum, say). */
+  effective?: (given: string) => string;
 }
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
 export const SETTING_SPECS: readonly SettingSpec[] = [
   { name: 'SIMPLENOTE_USERNAME', purpose: 'the Simplenote account (its email address)', required: true },
   { name: 'SIMPLENOTE_PASSWORD', purpose: 'the Simplenote password (never logged)', secret: true, required: true },
-  { name: 'SYNC_INTERVAL_SECONDS', purpose: 'seconds between background delta syncs (at least 60; 0 turns them off)', default: '300' },
-  { name: 'API_TIMEOUT_SECONDS', purpose: 'deadline of one request to Simperium, retries included (at least 5)', default: '30' },
-  { name: 'API_MAX_RESPONSE_MB', purpose: 'largest answer read from Simperium, in MB; a larger one is aborted as it streams in (at least 1)', default: '24' },
-  { name: 'LOG_LEVEL', purpose: 'log level (notekernel reads --log-level / NOTEKERNEL_LOG_LEVEL; this one is listed for seed parity)', default: 'info' },
-  { name: 'LOG_FILE_PATH', purpose: 'log file (notekernel reads --log-file; listed for seed parity)' },
+  { name: 'SYNC_INTERVAL_SECONDS', purpose: 'seconds between background delta syncs (at least 60; 0 turns them off)', default: '300', effective: (v) => String(intervalFromEnv(v)) },
+  { name: 'API_TIMEOUT_SECONDS', purpose: 'deadline of one request to Simperium, retries included (at least 5)', default: '30', effective: (v) => String(timeoutSecondsOf(v)) },
+  { name: 'API_MAX_RESPONSE_MB', purpose: 'largest answer read from Simperium, in MB; a larger one is aborted as it streams in (at least 1)', default: '24', effective: (v) => String(maxResponseMbOf(v)) },
+  { name: 'LOG_LEVEL', purpose: `log level: ${LOG_LEVELS.join(', ')} (--log-level and NOTEKERNEL_LOG_LEVEL win over it)`, default: 'info', effective: (v) => logLevelOf(v) ?? 'info' },
+  { name: 'LOG_FILE_PATH', purpose: 'log file instead of stderr (--log-file wins over it)' },
   { name: 'DB_ENCRYPTION_KEY', purpose: 'not used: the sql.js cache is not encrypted (seed 003 §5)', secret: true },
   { name: 'DB_ENCRYPTION_KDF_ITERATIONS', purpose: 'not used (SQLCipher only)', default: '310000' },
   { name: 'SIMPERIUM_AUTH_URL', purpose: 'Simperium auth host (a full URL)', default: 'https://auth.simperium.com' },
@@ -72,7 +76,8 @@ export function resolveSettings(processEnv: NodeJS.ProcessEnv, fromConfig: Setti
 export function describeSettings(resolved: ResolvedSettings): BackendSetting[] {
   return SETTING_SPECS.map((spec) => {
     const source = resolved.sources.get(spec.name) ?? 'unset';
-    const value = source === 'default' ? spec.default : source === 'unset' ? undefined : resolved.env[spec.name];
+    const given = source === 'default' ? spec.default : source === 'unset' ? undefined : resolved.env[spec.name];
+    const value = given !== undefined && spec.effective ? spec.effective(given) : given;
     return {
       name: spec.name,
       purpose: spec.purpose,
@@ -82,6 +87,12 @@ export function describeSettings(resolved: ResolvedSettings): BackendSetting[] {
       ...(spec.required ? { required: true } : {}),
     };
   });
+}
+
+/** LOG_LEVEL as pino takes it (the seed writes `INFO`); undefined for a level it does not know. */
+export function logLevelOf(value: string | undefined): string | undefined {
+  const level = value?.trim().toLowerCase();
+  return level && LOG_LEVELS.includes(level) ? level : undefined;
 }
 
 /** Fails, naming the variable, when a credential is missing. */

@@ -32,10 +32,27 @@ export const DEFAULT_RETRY = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 10_
 
 export const DEFAULT_MAX_RESPONSE_MB = 24;
 
+/** API_TIMEOUT_SECONDS as used: default 30, at least 5 (seed 003 §4). */
+export function timeoutSecondsOf(value: string | undefined): number {
+  return Math.max(5, Number(value ?? 30) || 30);
+}
+
+/** API_MAX_RESPONSE_MB as used: default 24, at least 1. */
+export function maxResponseMbOf(value: string | undefined): number {
+  return Math.max(1, Number(value ?? DEFAULT_MAX_RESPONSE_MB) || DEFAULT_MAX_RESPONSE_MB);
+}
+
+/** SYNC_INTERVAL_SECONDS as used: default 300, at least 60 (0 turns background syncs off). */
+export function intervalFromEnv(value: string | undefined): number {
+  const seconds = Number(value ?? 300);
+  if (!Number.isFinite(seconds)) return 300;
+  return seconds === 0 ? 0 : Math.max(60, Math.round(seconds));
+}
+
 /** The seed's environment variables, with its defaults (API_TIMEOUT_SECONDS 30, at least 5), and API_MAX_RESPONSE_MB (24, at least 1). */
 export function simperiumConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<SimperiumConfig> = {}): SimperiumConfig {
-  const timeoutSeconds = Math.max(5, Number(env.API_TIMEOUT_SECONDS ?? 30) || 30);
-  const maxResponseMb = Math.max(1, Number(env.API_MAX_RESPONSE_MB ?? DEFAULT_MAX_RESPONSE_MB) || DEFAULT_MAX_RESPONSE_MB);
+  const timeoutSeconds = timeoutSecondsOf(env.API_TIMEOUT_SECONDS);
+  const maxResponseMb = maxResponseMbOf(env.API_MAX_RESPONSE_MB);
   return {
     authUrl: trimSlash(env.SIMPERIUM_AUTH_URL ?? 'https://auth.simperium.com'),
     apiUrl: trimSlash(env.SIMPERIUM_API_URL ?? 'https://api.simperium.com'),
