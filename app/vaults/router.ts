@@ -93,6 +93,8 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     const vaultId = (args as { vault_id?: unknown } | undefined)?.vault_id;
     if (typeof vaultId === 'string' && vaultId !== current.info.id && !current.isGlobalTool(name)) {
       checkVaultIdLength(vaultId);
+      // Seed 000's mcp_server.auto_switch_vault: the vault a call names becomes the current one.
+      if (await this.registry.autoSwitch()) return (await this.switchTo(vaultId)).call(name, args, options);
       return (await this.vault(vaultId)).call(name, args, options);
     }
     return current.call(name, args, options);

@@ -8,3 +8,20 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Preferences', 'notekernel');
   return path.join(env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'notekernel');
 }
+
+/**
+ * Where flint-note keeps its own vault registry, most likely first: its platform folder
+ * (`$XDG_CONFIG_HOME/flint-note` when set, as flint-note checks it first on every platform),
+ * then seed 000's `~/.flint-note/config.yml`.
+ */
+export function flintNoteRegistryFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = env.HOME ?? os.homedir();
+  const platformDir = env.XDG_CONFIG_HOME
+    ? path.join(env.XDG_CONFIG_HOME, 'flint-note')
+    : process.platform === 'win32'
+      ? path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'flint-note')
+      : process.platform === 'darwin'
+        ? path.join(home, 'Library', 'Application Support', 'flint-note')
+        : path.join(home, '.config', 'flint-note');
+  return [path.join(platformDir, 'config.yml'), path.join(home, '.flint-note', 'config.yml')];
+}

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { ConfigError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { loadYamlBounded } from '../util/frontmatter.js';
+import { flintNoteRegistryFiles } from './config-dir.js';
+import { readFlintNoteRegistry } from './flint-note-import.js';
 
 export const VAULT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -24,6 +26,11 @@ const entrySchema = z.object({
 const fileSchema = z.object({
   vaults: z.record(z.string(), entrySchema).default({}),
   current_vault: z.string().nullable().optional(),
+  // Seed 000's global config: `auto_switch_vault: true` makes a call naming another vault by
+  // vault_id switch the current vault to it (default: served once, current vault unchanged).
+  mcp_server: z.object({ auto_switch_vault: z.boolean().optional() }).loose().optional(),
+  // flint-note's registry, once imported (flint-note-import.ts): its file, when, what was taken.
+  imported_from_flint_note: z.object({ file: z.string(), at: z.string(), vaults: z.array(z.string()).default([]), skipped: z.array(z.string()).optional() }).loose().optional(),
 });
 
 export interface VaultEntry {
@@ -39,8 +46,13 @@ type RegistryFile = z.infer<typeof fileSchema>;
 
 export class VaultRegistry {
   readonly file: string;
+  private imported?: Promise<void>;
 
-  constructor(readonly dir: string) {
+  /** `importFrom`: flint-note's registry files, read once into this one (none: no import). */
+  constructor(
+    readonly dir: string,
+    private readonly importFrom: readonly string[] = flintNoteRegistryFiles(),
+  ) {
     this.file = path.join(dir, 'vaults.yml');
   }
 
@@ -62,6 +74,11 @@ export class VaultRegistry {
 
   async findByPath(absolutePath: string): Promise<VaultEntry | undefined> {
     return (await this.list()).find((v) => path.resolve(v.path) === absolutePath);
+  }
+
+  /** Seed 000's `mcp_server.auto_switch_vault`: false unless the registry file turns it on. */
+  async autoSwitch(): Promise<boolean> {
+    return (await this.read()).mcp_server?.auto_switch_vault === true;
   }
 
   async currentId(): Promise<string | undefined> {
@@ -118,6 +135,33 @@ export class VaultRegistry {
   }
 
   private async read(): Promise<RegistryFile> {
+    // Best effort: an import that cannot write (a read-only config folder) leaves ours as it is,
+    // and our own next write fails with its own error.
+    this.imported ??= this.importFlintNote().catch(() => undefined);
+    await this.imported;
+    return this.readFile();
+  }
+
+  /** flint-note's vaults copied in once per registry file (flint-note-import.ts); never theirs overwritten, nor ours. */
+  private async importFlintNote(): Promise<void> {
+    if (this.importFrom.length === 0) return;
+    const data = await this.readFile();
+    if (data.imported_from_flint_note) return;
+    const source = await readFlintNoteRegistry(this.importFrom, VAULT_ID);
+    if (!source) return;
+    const taken: string[] = [];
+    for (const { id, ...entry } of source.vaults) {
+      if (data.vaults[id]) continue;
+      data.vaults[id] = entry;
+      taken.push(id);
+    }
+    if (!data.current_vault && source.current && taken.includes(source.current)) data.current_vault = source.current;
+    data.imported_from_flint_note = { file: source.file, at: new Date().toISOString(), vaults: taken, ...(source.skipped.length ? { skipped: source.skipped } : {}) };
+    await fs.mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.file, yaml.dump(data, { schema: yaml.CORE_SCHEMA, lineWidth: -1 }));
+  }
+
+  private async readFile(): Promise<RegistryFile> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');

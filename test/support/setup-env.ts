@@ -13,6 +13,9 @@ import { removeTracked, track } from './temp-registry.js';
 if (!process.env.NOTEKERNEL_TEST_KEEP_CONFIG_DIR) {
   const dir = track(fs.mkdtempSync(path.join(os.tmpdir(), 'nk-config-')));
   process.env.NOTEKERNEL_CONFIG_DIR = dir;
+  // flint-note's own registry (read once into ours) is looked for under XDG_CONFIG_HOME first:
+  // never the user's either.
+  process.env.XDG_CONFIG_HOME = path.join(dir, 'xdg');
   // Also when this file is evaluated where no test's after-hooks run.
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 }
