@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { ExitCode } from './exit-code.js';
 import type { Kernel } from '../../kernel/kernel.js';
 import { LOG_FORMATS, type LogFormat } from '../../kernel/logger.js';
 import { createKernel } from '../create-kernel.js';
@@ -14,6 +15,9 @@ import { withObsidianEnvironment } from '../../profiles/obsidian/environment.js'
 export interface CommonOptions {
   profile?: string;
   vault?: string;
+  /** flint-note's `--workspace` / `--workspace-path`: the same as `--vault`. */
+  workspace?: string;
+  workspacePath?: string;
   config?: string;
   readOnly?: boolean;
   logLevel?: string;
@@ -28,6 +32,8 @@ export function withCommonOptions(command: Command): Command {
   return command
     .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium or obsidian (built in), or one your config adds'))
     .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
+    .addOption(new Option('--workspace <dir>', 'the same as --vault (flint-note\'s name for it)').hideHelp())
+    .addOption(new Option('--workspace-path <dir>', 'the same as --vault (flint-note\'s name for it)').hideHelp())
     .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
@@ -52,7 +58,24 @@ export function expandHome(dir: string): string {
   return dir === '~' || dir.startsWith('~/') || dir.startsWith('~\\') ? path.join(os.homedir(), dir.slice(1)) : dir;
 }
 
+/**
+ * `--workspace` / `--workspace-path` (flint-note's flags, so an MCP client config written for it
+ * works unchanged) as `--vault`; two different folders are a usage error.
+ */
+export function withWorkspaceAsVault<T extends CommonOptions>(options: T): T {
+  const given = [options.vault, options.workspace, options.workspacePath].filter((v): v is string => v !== undefined);
+  if (given.length === 0) return options;
+  const distinct = [...new Set(given.map((v) => path.resolve(expandHome(v))))];
+  if (distinct.length > 1) {
+    process.stderr.write(`notekernel: --vault and --workspace name different folders (${given.join(', ')}): give one.\n`);
+    throw new ExitCode(2);
+  }
+  const { workspace: _w, workspacePath: _p, ...rest } = options;
+  return { ...rest, vault: given[0] } as T;
+}
+
 export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?: string): Promise<Kernel> {
+  options = withWorkspaceAsVault(options);
   if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   const searchFrom = [...(options.vault ? [options.vault] : []), process.cwd()];
   return createKernel({
@@ -74,6 +97,7 @@ export async function openFromOptions(
   options: CommonOptions,
   extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter; beforeOpen?: (kernel: Kernel) => Promise<void> } = {},
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
+  options = withWorkspaceAsVault(options);
   if (options.vault) options = { ...options, vault: expandHome(options.vault) };
   else if (!options.config) options = await memoryFolderDefaults(options);
   const kernel = await kernelFromOptions(options, extra.defaultLogLevel);

@@ -118,7 +118,7 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
     try {
       const listed = await callOk<Array<{ id: string }> | { notes: Array<{ id: string }> }>(restarted, 'list_notes_by_type', { type: 'general' });
       const ids = (Array.isArray(listed) ? listed : listed.notes).map((n) => n.id).sort();
-      const files = fs.readdirSync(path.join(vault, 'general')).filter((f) => f.endsWith('.md')).map((f) => `general/${f}`).sort();
+      const files = fs.readdirSync(path.join(vault, 'general')).filter((f) => f.endsWith('.md') && f !== '_description.md').map((f) => `general/${f}`).sort();
       expect(ids).toEqual(files);
       const found = await callOk<{ results: Array<{ id: string }> }>(restarted, 'search_notes', { query: 'edited outside' });
       expect(found.results.map((r) => r.id)).toContain('general/before-1.md');

@@ -62,7 +62,7 @@ describe('dry runs return the plan the real run applies', () => {
     const journalBefore = journalFiles(root, '.flint-note');
     const contentBefore = new Map<string, { title: string; content: string }>();
     for (const rel of beforeFiles.keys()) {
-      if (!rel.startsWith('general/')) continue;
+      if (!rel.startsWith('general/') || rel.endsWith('_description.md')) continue; // type files, not notes
       const note = await callOk<{ title: string; content: string }>(session, 'get_note', { identifier: rel });
       contentBefore.set(rel, note);
     }

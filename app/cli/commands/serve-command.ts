@@ -6,7 +6,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { expandHome, kernelFromOptions, openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';
+import type { Vault } from '../../../kernel/vault.js';
+import { expandHome, kernelFromOptions, openFromOptions, withCommonOptions, withWorkspaceAsVault, type CommonOptions } from '../open.js';
 import { checkRequiredSettings, printConfigVars } from './config-vars.js';
 
 type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string; printConfigVars?: boolean };
@@ -21,7 +22,8 @@ export function addServeCommand(program: Command): void {
     .action(serve);
 }
 
-async function serve(options: ServeOptions): Promise<void> {
+async function serve(given: ServeOptions): Promise<void> {
+  const options = withWorkspaceAsVault(given);
   if (options.printConfigVars) {
     const kernel = await kernelFromOptions(options);
     try {
@@ -31,13 +33,15 @@ async function serve(options: ServeOptions): Promise<void> {
     }
     return;
   }
+  let fresh = false;
   const { kernel, router, vault } = await openFromOptions(options, {
     watch: true,
     beforeOpen: async (k) => {
       checkRequiredSettings(k, (text) => process.stderr.write(text));
-      if (options.vault) await createMissingVault(options.vault);
+      if (options.vault) fresh = await createMissingVault(options.vault);
     },
   });
+  if (fresh) await initialiseEmptyVault(vault);
   const shutdown = async () => {
     await kernel.close();
   };
@@ -74,10 +78,23 @@ async function serve(options: ServeOptions): Promise<void> {
   await shutdown();
 }
 
-async function createMissingVault(dir: string): Promise<void> {
+/** True when the folder is new or holds nothing but hidden entries: serve then initialises it. */
+async function createMissingVault(dir: string): Promise<boolean> {
   const root = path.resolve(expandHome(dir));
   const existing = await fs.stat(root).catch(() => undefined);
-  if (existing) return;
+  if (existing) return existing.isDirectory() && (await fs.readdir(root).catch(() => ['?'])).every((name) => name.startsWith('.'));
   await fs.mkdir(root, { recursive: true });
   process.stderr.write(`notekernel: created the vault folder ${root} (it did not exist)\n`);
+  return true;
+}
+
+/**
+ * An empty folder served gets the profile's default content, as flint-note initialises an
+ * empty workspace (flint: the default note types and .flint-note/config.yml). No sample notes:
+ * the folder's notes are the ones the client writes. A read-only serve writes nothing.
+ */
+async function initialiseEmptyVault(vault: Vault): Promise<void> {
+  if (vault.info.readOnly) return;
+  await vault.init({ sampleNotes: false });
+  process.stderr.write(`notekernel: the vault folder was empty: wrote the ${vault.info.profile} profile's default content (as notekernel init, without its welcome note)\n`);
 }
