@@ -33,8 +33,8 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         instructions: z.union([z.string(), z.array(z.string())]).optional().describe('Replace the agent instructions: one per line (bullets optional) or a list'),
         description: z.string().trim().min(1).optional().describe('New purpose'),
         metadata_schema: metadataSchemaInput.optional(),
-        field: fieldName.optional().describe('Seed table form: the one field to change, with value'),
-        value: z.unknown().optional().describe('New value of field'),
+        field: fieldName.optional().describe('Or: the one to set to value'),
+        value: z.unknown().optional(),
         vault_id: vaultIdField,
       })
       .superRefine((args, issue) => {
