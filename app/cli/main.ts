@@ -4,7 +4,6 @@
  * and leave logs, progress and errors on stderr.
  * Exit codes: 0 success, 1 a tool failed, 2 bad usage, config or vault.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { NotekernelError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
@@ -12,6 +11,7 @@ import { VERSION } from '../../kernel/version.js';
 import { SEARCH_INDEX } from '../../kernel/tokens.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
+import { makeVaultFolder } from './vault-folder.js';
 import { addDeleteCommands } from './commands/delete-commands.js';
 import { addPluginCommands } from './commands/plugin-command.js';
 import type { Catalogue } from '../../kernel/kernel.js';
@@ -92,7 +92,7 @@ function buildProgram(serveOnly = false): Command {
     .option('--name <name>', 'display name when registering')
     .action(async (dir: string, options: CommonOptions & OutputOptions & { id?: string; name?: string }) => {
       const root = path.resolve(options.vault ?? dir);
-      await fs.mkdir(root, { recursive: true });
+      await makeVaultFolder(root);
       const { kernel, vault } = await openFromOptions({ ...options, vault: root }, { defaultLogLevel: 'warn', progress: progressBar() });
       try {
         if (options.id && !(await kernel.registry.get(options.id))) {

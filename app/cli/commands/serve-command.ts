@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Vault } from '../../../kernel/vault.js';
 import { expandHome, kernelFromOptions, openFromOptions, withCommonOptions, withWorkspaceAsVault, type CommonOptions } from '../open.js';
+import { makeVaultFolder } from '../vault-folder.js';
 import { checkRequiredSettings, printConfigVars } from './config-vars.js';
 
 type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string; printConfigVars?: boolean };
@@ -83,7 +84,8 @@ async function createMissingVault(dir: string): Promise<boolean> {
   const root = path.resolve(expandHome(dir));
   const existing = await fs.stat(root).catch(() => undefined);
   if (existing) return existing.isDirectory() && (await fs.readdir(root).catch(() => ['?'])).every((name) => name.startsWith('.'));
-  await fs.mkdir(root, { recursive: true });
+  // One level at a time: a folder that cannot be made (under a file, on /proc) is one line, exit 2.
+  await makeVaultFolder(root);
   process.stderr.write(`notekernel: created the vault folder ${root} (it did not exist)\n`);
   return true;
 }
