@@ -11,6 +11,7 @@ import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';
 import { AGENT_MEMORY_PROFILE, memoryFolderHere } from '../../profiles/agent-memory/detect.js';
 import { withObsidianEnvironment } from '../../profiles/obsidian/environment.js';
+import { withNotariumEnvironment } from '../../profiles/notarium/environment.js';
 
 export interface CommonOptions {
   profile?: string;
@@ -82,8 +83,8 @@ export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?
     ...(options.profile ? { profile: options.profile } : {}),
     ...(options.config ? { configPath: options.config } : { searchFrom }),
     ...(options.readOnly ? { readOnly: true } : {}),
-    // Seed 004's VAULT_PATH and CHROMA_PATH (environment or .env), for the obsidian profile only.
-    adjustConfig: (config) => withObsidianEnvironment(config),
+    // Seed 004's VAULT_PATH and CHROMA_PATH, seed 003's LOG_LEVEL and LOG_FILE_PATH (environment or .env), each for its profile only.
+    adjustConfig: (config) => withNotariumEnvironment(withObsidianEnvironment(config)),
     logging: {
       ...(options.logLevel ? { level: options.logLevel } : {}),
       ...(options.logFile ? { file: options.logFile } : {}),

@@ -59,6 +59,23 @@ describe('notarium configuration', () => {
     expect(run.stdout).not.toContain(fake.apiKey);
   });
 
+  it('prints the values as used (clamped, normalised) and honours LOG_LEVEL and LOG_FILE_PATH', async () => {
+    const cwd = path.join(work, 'with-logging');
+    fs.mkdirSync(cwd);
+    fs.writeFileSync(path.join(cwd, '.env'), 'API_TIMEOUT_SECONDS=2\nSYNC_INTERVAL_SECONDS=10\nLOG_LEVEL=DEBUG\nLOG_FILE_PATH=notarium.log\n');
+    const printed = await runCli(['serve', '--profile', 'notarium', '--print-config-vars'], { env, cwd });
+    const line = (name: string) => printed.stdout.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
+    expect(line('API_TIMEOUT_SECONDS')).toMatch(/\s5\s+\[\.env\]/);
+    expect(line('SYNC_INTERVAL_SECONDS')).toMatch(/\s60\s+\[\.env\]/);
+    expect(line('LOG_LEVEL')).toMatch(/\sdebug\s+\[\.env\]/);
+    fs.mkdirSync(path.join(cwd, 'cache'));
+    const listed = await runCli(['call', 'list', '{}', '--profile', 'notarium', '--vault', path.join(cwd, 'cache')], { env, cwd });
+    expect(listed.code, listed.stderr).toBe(0);
+    const logged = fs.readFileSync(path.join(cwd, 'notarium.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { level: number });
+    expect(logged.some((entry) => entry.level === 20)).toBe(true); // debug lines, as LOG_LEVEL asked
+    expect(listed.stderr).not.toMatch(/"level":20/);
+  });
+
   it('the same keys in the profile config, under the environment', async () => {
     const cwd = path.join(work, 'with-config');
     fs.mkdirSync(cwd);
