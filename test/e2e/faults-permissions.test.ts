@@ -1,5 +1,5 @@
 /**
- * Permission faults met by an unprivileged user (issue 32): a vault folder it may not write is
+ * Permission faults met by a process held to the file modes (issue 32): a vault folder it may not write is
  * served read-only without being asked; an index file it may not write leaves every write
  * either refused with nothing changed or done (never both), served from a stand-in index; an
  * unreadable type folder is reported as that by `index`, `list_notes_by_type` and
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOk, callTool, type StdioSession } from '../support/mcp.js';
-import { connectUnprivileged, giveAway, noUnprivilegedUser, runCliUnprivileged } from '../support/faults.js';
+import { connectUnprivileged, noUnprivilegedUser, runCliUnprivileged } from '../support/faults.js';
 import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
@@ -26,7 +26,7 @@ afterAll(async () => {
   await removeDir(outer);
 });
 
-/** A flint vault with a few notes, made by this (possibly root) process, then handed to the unprivileged user. */
+/** A flint vault with a few notes, made by this process (the unprivileged server's user too). */
 async function makeVault(name: string, notes: Array<{ type: string; title: string }>): Promise<string> {
   const vault = path.join(outer, name);
   expect((await runCli(['init', vault, '--profile', 'flint'], { env })).code).toBe(0);
@@ -34,7 +34,6 @@ async function makeVault(name: string, notes: Array<{ type: string; title: strin
     const made = await runCli(['call', 'create_note', JSON.stringify({ ...note, content: `about ${note.title}` }), '--vault', vault, '--profile', 'flint'], { env });
     expect(made.code, made.stderr).toBe(0);
   }
-  giveAway(outer);
   return vault;
 }
 
@@ -111,7 +110,7 @@ function idsOnDisk(vault: string, type: string): string[] {
   return fs.readdirSync(path.join(vault, type)).filter((f) => f.endsWith('.md') && !f.startsWith('_')).map((f) => `${type}/${f}`).sort();
 }
 
-describe.skipIf(noUnprivilegedUser)('permission faults, as an unprivileged user (issue 32)', () => {
+describe.skipIf(noUnprivilegedUser)('permission faults, held to the file modes (issue 32)', () => {
   it('serves a vault it may not write read-only, without being asked', async () => {
     const vault = await makeVault('read-only', [{ type: 'general', title: 'Kept safe' }]);
     const index = path.join(vault, '.flint-note', 'notekernel.db');
@@ -139,7 +138,6 @@ describe.skipIf(noUnprivilegedUser)('permission faults, as an unprivileged user 
     fs.mkdirSync(memory);
     const args = (tool: string, json: object) => ['call', tool, JSON.stringify(json), '--vault', memory, '--profile', 'agent-memory'];
     expect((await runCli(args('memory_capture', { title: 'Alpha entry', body: 'about the alpha release' }), { env })).code).toBe(0);
-    giveAway(outer);
     chmodTree(memory, 0o555, 0o444);
     const session = await connectUnprivileged(['serve', '--profile', 'agent-memory', '--vault', memory, '--log-level', 'warn'], env);
     try {

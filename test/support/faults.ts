@@ -1,7 +1,9 @@
 /**
  * Faults made for real, not injected: a small tmpfs filled to its last byte, and an unprivileged
- * user for permission errors (a root process reads and writes whatever the modes say). Where the
- * machine allows neither (no root to mount, no setpriv), the tests that need them skip and say why.
+ * process for permission errors. Root reads and writes whatever the modes say, so as root the
+ * server runs with every capability dropped (setpriv): still uid 0, the owner of the test's files
+ * and of a checkout in a private folder, but held to the modes like any user. Where the machine
+ * allows neither (no root to mount, no setpriv), the tests that need them skip and say why.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +15,7 @@ import type { CliRun } from './run-cli.js';
 import type { StdioSession } from './mcp.js';
 
 const isRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
+const NO_CAPABILITIES = ['setpriv', '--bounding-set=-all', '--inh-caps=-all', '--ambient-caps=-all'];
 
 function works(command: string, args: string[]): boolean {
   try {
@@ -24,21 +26,16 @@ function works(command: string, args: string[]): boolean {
   }
 }
 
-/** Why permission tests cannot run here, or undefined when they can (as `nobody`, or as this non-root user). */
+/** Why permission tests cannot run here, or undefined when they can (root without capabilities, or this non-root user). */
 export const noUnprivilegedUser: string | undefined = !isRoot
   ? undefined
-  : works('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', 'true'])
+  : works(NO_CAPABILITIES[0] as string, [...NO_CAPABILITIES.slice(1), 'true'])
     ? undefined
-    : 'running as root without setpriv: no unprivileged user to test permissions with';
+    : 'running as root without setpriv: no way to drop the capabilities that ignore file modes';
 
-/** The command line run as the unprivileged user. */
+/** The command line run held to the file modes. */
 function unprivileged(command: string[]): string[] {
-  return isRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...command] : command;
-}
-
-/** Hands a folder to the unprivileged user (a no-op when the tests are not root). */
-export function giveAway(dir: string): void {
-  if (isRoot) execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, dir]);
+  return isRoot ? [...NO_CAPABILITIES, ...command] : command;
 }
 
 /** `notekernel serve` over stdio as the unprivileged user, through the SDK's client. */
