@@ -311,6 +311,14 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     expect((await allIds({ tags: ['faults'] })).sort()).toEqual(confirmed.map((c) => c.id).sort());
   }, 60_000);
 
+  it('list finds a word in any of its forms (run finds "running")', async () => {
+    const saved = await call<NoteData>('save', { text: 'Trail diary\nwent running past the connections at dawn' });
+    for (const query of ['run', 'connection', 'runs']) {
+      const listed = await call<ListOutput>('list', { query });
+      expect(listed.content.map((item) => item.uuid), query).toContain(saved.id);
+    }
+  });
+
   it('refuses a 100,000-character id or tag as validation_failed naming the field, sending nothing', async () => {
     const huge = 'n'.repeat(100_000);
     const sent = fake.requests.length;

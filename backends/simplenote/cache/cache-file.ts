@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../../../kernel/util/atomic-write.js';
 import { refillSearchRows } from './note-cache.js';
 
 /** Bump on any change to SCHEMA or to what notes_fts holds: a file at another version is rebuilt (or upgraded). */
-export const CACHE_SCHEMA_VERSION = 2;
+export const CACHE_SCHEMA_VERSION = 3;
 
 /**
  * From a version to the next, in place. 1 → 2 (decision 026): notes_fts holds letter-folded
@@ -21,6 +21,8 @@ export const CACHE_SCHEMA_VERSION = 2;
  */
 const UPGRADES: Readonly<Record<number, (db: Database) => void>> = {
   1: (db) => refillSearchRows(db),
+  // 2 → 3: the words stemmed (stem.ts), refilled the same way.
+  2: (db) => refillSearchRows(db),
 };
 
 const SCHEMA = `

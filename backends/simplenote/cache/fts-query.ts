@@ -1,11 +1,12 @@
 /**
  * The kernel's parsed query (kernel/query.ts) → an FTS4 MATCH expression (enhanced query syntax:
  * AND by juxtaposition, OR, NOT, parentheses). Words are the parser's letters and digits, folded
- * as the index holds them (`Łódź` → `lodz`), so nothing a user types becomes an operator or a
+ * and stemmed as the index holds them (`Łódź` → `lodz`, `running` → `run`), so nothing a user types becomes an operator or a
  * syntax error. A question matches any of its content words; `every` says the rows holding all
  * of them rank first (read from matchinfo, where each term is one phrase).
  */
 import { parseQuery, questionTerms, requiredGroups, type QueryTerm } from '../../../kernel/query.js';
+import { stemWord } from './stem.js';
 
 export interface CacheQuery {
   /** Rows must match this; absent when the query only excludes (`-draft`). */
@@ -18,8 +19,13 @@ export interface CacheQuery {
   terms: Array<{ word: string; prefix: boolean }>;
 }
 
+/** A term's words as the index holds them: stemmed, but for a prefix (`plan*` matches what it spells). */
+function indexed(term: QueryTerm): string[] {
+  return term.words.map((w, i) => (term.prefix && i === term.words.length - 1 ? w : stemWord(w)));
+}
+
 function render(term: QueryTerm): string {
-  const words = term.words.map((w, i) => (term.prefix && i === term.words.length - 1 ? `${w}*` : w));
+  const words = indexed(term).map((w, i) => (term.prefix && i === term.words.length - 1 ? `${w}*` : w));
   return term.phrase || words.length > 1 ? `"${words.join(' ')}"` : words[0]!;
 }
 
@@ -30,7 +36,7 @@ export function cacheQuery(text: string): CacheQuery | undefined {
   const groups = asked ? [] : requiredGroups(query);
   const positive = asked ?? groups.flat();
   if (positive.length === 0) return query.none.length ? { excluded: query.none.map(render).join(' OR '), every: false, terms: [] } : undefined;
-  const terms = positive.flatMap((t) => t.words.map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })));
+  const terms = positive.flatMap((t) => indexed(t).map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })));
   if (asked) return { expression: asked.map(render).join(' OR '), every: asked.length > 1, terms };
   const all = groups.map((g) => (g.length > 1 ? `(${g.map(render).join(' OR ')})` : render(g[0]!))).join(' ');
   const none = query.none.map((t) => ` NOT ${render(t)}`).join('');

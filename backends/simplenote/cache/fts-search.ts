@@ -1,10 +1,11 @@
 /**
  * Full-text search over the cache (capability `full-text`): FTS4 with the unicode61 tokenizer
- * (case and diacritics folded) over letter-folded words (`lodz` finds `Łódź`), ranked by BM25 computed from matchinfo (sql.js has no FTS5 and
+ * (case and diacritics folded) over letter-folded, stemmed words (stem.ts) (`lodz` finds `Łódź`), ranked by BM25 computed from matchinfo (sql.js has no FTS5 and
  * so no built-in bm25; decision 020), title hits weighted above body and tag hits.
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/backend.js';
 import { foldWords } from '../../../kernel/fold-letters.js';
+import { stemWord } from './stem.js';
 import { splitText, summaryOf } from '../note-object.js';
 import { bm25, cacheQuery, type CacheQuery } from './fts-query.js';
 import { liftFirstTier } from '../../../toolkit/first-tier.js';
@@ -68,7 +69,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 function snippetOf(text: string, terms: CacheQuery['terms']): string {
   const matches = (written: string) => {
     const word = foldWords(written);
-    return terms.some((t) => (t.prefix ? word.startsWith(t.word) : word === t.word));
+    return terms.some((t) => (t.prefix ? word.startsWith(t.word) : stemWord(word) === t.word));
   };
   let first = -1;
   for (const m of text.matchAll(WORD)) {

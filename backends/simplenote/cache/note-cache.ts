@@ -7,6 +7,7 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { ListQuery, NoteSummary } from '../../../kernel/note.js';
 import { foldLetters } from '../../../kernel/fold-letters.js';
+import { stemText } from './stem.js';
 import { canonicalJson, hashOf, isTrashed, splitText, summaryOf, type NoteObject } from '../note-object.js';
 
 export interface CachedNote {
@@ -179,12 +180,12 @@ function tagsText(tags: unknown): string {
   return Array.isArray(tags) ? tags.filter((t) => typeof t === 'string').join(' ') : '';
 }
 
-/** A note's notes_fts values: title, text and tags letter-folded (unicode61 folds case and accents). */
+/** A note's notes_fts values: title, text and tags letter-folded and stemmed (unicode61 folds case and accents). */
 function searchRow(rowid: number, title: string, text: string, tags: unknown): SqlValue[] {
-  return [rowid, foldLetters(title), foldLetters(text), foldLetters(tagsText(tags))];
+  return [rowid, stemText(foldLetters(title)), stemText(foldLetters(text)), stemText(foldLetters(tagsText(tags)))];
 }
 
-/** Refills notes_fts from the notes rows (a cache whose index held the words as written). */
+/** Refills notes_fts from the notes rows (a cache whose index held other words: as written, unstemmed). */
 export function refillSearchRows(db: Database): void {
   db.run('DELETE FROM notes_fts');
   const insert = db.prepare('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)');
