@@ -9,6 +9,8 @@
  * `npm run build && node dist/test/bench/simplenote-sync.js [notes...]` (default 10000);
  * `npm run bench` includes it with BENCH_ONLY=simplenote (or all groups).
  */
+import { stemWord } from '../../backends/simplenote/cache/stem.js';
+import { foldLetters } from '../../kernel/fold-letters.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,6 +99,8 @@ export async function benchSimplenote(count = 10_000): Promise<BenchRow[]> {
       pass: true,
     });
 
+    rows.push(stemmingRow(count, sync.ms));
+
     const list = (query: string) => vault.call('list', { query, limit: 20 });
     const selective = await sample(200, (i) => list(`ref${(i * 37) % count}`));
     const broad = await sample(100, (i) => list(`${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} tag:${WORDS[i % 5]}`));
@@ -154,4 +158,28 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const rows: BenchRow[] = [];
   for (const count of counts.length ? counts : [10_000]) rows.push(...(await benchSimplenote(count)));
   printTable(rows);
+}
+
+/**
+ * Issue 31's stemming of the cache's words, alone, over the words of the notes the sync indexed:
+ * its share of the full sync (a memo saved 12 % of the sync, too little to keep; stem.ts).
+ */
+function stemmingRow(count: number, syncMs: number): BenchRow {
+  const words: string[] = [];
+  for (let i = 0; i < count; i += 1) words.push(...(foldLetters(text(i)).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []));
+  const ms = Math.min(...[0, 1, 2].map(() => timeSync(() => words.forEach(stemWord))));
+  return {
+    bench: `notarium stemming, the ${words.length} words of ${count} notes`,
+    value: fmt(ms),
+    target: '(reported)',
+    baseline: `the full sync above ${fmt(syncMs)}`,
+    ratio: `${(ms / syncMs).toFixed(2)}× (share of the sync)`,
+    pass: true,
+  };
+}
+
+function timeSync(fn: () => void): number {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
 }
