@@ -10,10 +10,15 @@ import path from 'node:path';
 import type { VaultFiles } from './backend.js';
 import type { FileText, JournalStep, NoteState } from './journal.js';
 import type { Note } from './note.js';
-import type { NoteService } from './notes.js';
 import { contentHash } from './util/hash.js';
 
 const READ_SLICE = 64;
+
+/** What the restores read through (the note service; named here so this file does not import notes.ts, which imports it). */
+interface ExactReads {
+  readonly store: { readonly files?: VaultFiles | undefined };
+  readText(relPath: string): Promise<FileText | undefined>;
+}
 
 /** The note's file relative to the vault (posix), when the store keeps it inside `files`' root. */
 export function fileOf(files: Pick<VaultFiles, 'root'>, state: Pick<NoteState, 'path'>): string | undefined {
@@ -45,7 +50,7 @@ export async function keepFileTexts(steps: readonly JournalStep[], files: VaultF
  * now, when the note is still the same file. Undefined (the state is written back instead) when
  * no text was kept, the store has no `files`, or the note's file moved.
  */
-export async function exactRestore(notes: NoteService, before: NoteState, current: Note): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
+export async function exactRestore(notes: ExactReads, before: NoteState, current: Note): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
   const files = notes.store.files;
   if (before.text === undefined || !files) return undefined;
   const rel = fileOf(files, current);
@@ -56,7 +61,7 @@ export async function exactRestore(notes: NoteService, before: NoteState, curren
 }
 
 /** A deleted note made again as its old bytes, at its old path, when that path is free. */
-export async function exactRecreation(notes: NoteService, before: NoteState): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
+export async function exactRecreation(notes: ExactReads, before: NoteState): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
   const files = notes.store.files;
   if (before.text === undefined || !files) return undefined;
   const rel = fileOf(files, before);

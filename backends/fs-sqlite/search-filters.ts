@@ -6,6 +6,7 @@
 import { SEARCH_SORT_FIELDS, type SearchQuery, type SearchSort, type TimeRange } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { metadataCondition, NUMERIC_TEXT, QueryParams } from './metadata-predicate.js';
+import type { TitleOfQuery } from './fts-query.js';
 
 export { QueryParams };
 
@@ -114,4 +115,23 @@ function sortTerm(entry: SearchSort, i: number, ctx: OrderContext): string | und
     `sort.${i}.field: unknown sort field "${field}"; use one of ${SEARCH_SORT_FIELDS.join(', ')} or metadata.<key>${hint}.`,
     { field: `sort.${i}.field`, allowed: [...SEARCH_SORT_FIELDS, 'metadata.<key>'] },
   );
+}
+
+/** A search as planned (search-text.ts planSearch): everything but the ranking. */
+export interface PlannedSearch {
+  /** WHERE terms over `notes n` (and `f` when ranked), params bound by name. */
+  terms: string[];
+  params: QueryParams;
+  /** The MATCH expression when the FTS table must join in. */
+  match?: string;
+  /** Whether the query has words of its own (then score orders by default). */
+  hasText: boolean;
+  /** The title a plain query names, or starts (fts-query.ts titleKeyOfQuery): notes titled so rank first. */
+  titleKey?: TitleOfQuery;
+  /** Words only: no exclusion, phrase filter or other filter (search-broad.ts may rank it). */
+  wordsOnly: boolean;
+  /** A question of several words: notes matching this (every word) rank first (fts-query.ts). */
+  every?: string;
+  /** A question of several words: its terms, one expression each. */
+  questionTerms?: string[];
 }

@@ -11,7 +11,7 @@
  *    words' 1e-6 share), so pages tile.
  * Scores: a note holding every word is lifted above the page's others, so scores keep the order.
  */
-import type { PlannedSearch } from './search-text.js';
+import type { PlannedSearch } from './search-filters.js';
 import { countOf, SCORE, type Scored } from './search-rank.js';
 import type { StatementCache } from './search-rows.js';
 import { VOCABULARY } from './prefix-terms.js';

@@ -6,31 +6,13 @@
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { combine, contentPhrase, parseAgentQuery, titleKeyOfQuery, type TitleOfQuery } from './fts-query.js';
-import { filterTerms, orderTerms, QueryParams } from './search-filters.js';
+import { filterTerms, orderTerms, QueryParams, type PlannedSearch } from './search-filters.js';
 import { broadPage, isBroad } from './search-broad.js';
 import { questionPage } from './search-question.js';
 import { narrowPrefixes } from './prefix-terms.js';
 import { countOf, HIGHLIGHTS, MARK_COLUMNS, SCORE, scoreSmallSet, SMALL_SET, type Scored } from './search-rank.js';
 import { HIT_COLUMNS, hitRowsByRowid, LEAD, SNIPPET, StatementCache, toHit, type HitRow } from './search-rows.js';
 
-
-export interface PlannedSearch {
-  /** WHERE terms over `notes n` (and `f` when ranked), params bound by name. */
-  terms: string[];
-  params: QueryParams;
-  /** The MATCH expression when the FTS table must join in. */
-  match?: string;
-  /** Whether the query has words of its own (then score orders by default). */
-  hasText: boolean;
-  /** The title a plain query names, or starts (fts-query.ts titleKeyOfQuery): notes titled so rank first. */
-  titleKey?: TitleOfQuery;
-  /** Words only: no exclusion, phrase filter or other filter (search-broad.ts may rank it). */
-  wordsOnly: boolean;
-  /** A question of several words: notes matching this (every word) rank first (fts-query.ts). */
-  every?: string;
-  /** A question of several words: its terms, one expression each. */
-  questionTerms?: string[];
-}
 
 /** Everything but the ranking: shared by word search and the regex scan. */
 export function planSearch(query: SearchQuery, options: { words: boolean }): PlannedSearch {

@@ -8,21 +8,10 @@
 import type { FaultReporter } from '../../kernel/faults.js';
 import type { Logger } from '../../kernel/logger.js';
 import { SimperiumAuthError } from './client/errors.js';
-import type { SyncResult, Syncer } from './sync.js';
+import type { SyncLoopState, SyncResult, Syncer } from './sync.js';
 
 const MAX_BACKOFF_INTERVALS = 8;
 const FAULT = 'simplenote sync';
-
-export interface SyncLoopState {
-  /** `ok`: on the interval; `backing-off`: the last cycle(s) failed; `off`: no timer (SYNC_INTERVAL_SECONDS=0). */
-  state: 'ok' | 'backing-off' | 'off';
-  intervalSeconds: number;
-  consecutiveFailures: number;
-  /** When the next cycle runs (ISO-8601), while the timer runs. */
-  nextSyncAt?: string;
-  /** Present while Simplenote refuses the login: what it said. */
-  credentialsRefused?: string;
-}
 
 export class SyncLoop {
   private timer: NodeJS.Timeout | undefined;

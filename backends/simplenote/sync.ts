@@ -11,7 +11,6 @@ import type { Logger } from '../../kernel/logger.js';
 import type { NoteCache, UpsertOutcome } from './cache/note-cache.js';
 import type { IndexPage, SimperiumClient } from './client/simperium-client.js';
 import type { Unreachable } from './client/transport.js';
-import type { SyncLoopState } from './sync-loop.js';
 import { noteOf, summaryOf } from './note-object.js';
 
 const CURSOR = 'backend_cursor';
@@ -226,4 +225,16 @@ export class Syncer {
     }
     return removed;
   }
+}
+
+/** What `get_stats` shows of the background syncs (sync-loop.ts keeps it). */
+export interface SyncLoopState {
+  /** `ok`: on the interval; `backing-off`: the last cycle(s) failed; `off`: no timer (SYNC_INTERVAL_SECONDS=0). */
+  state: 'ok' | 'backing-off' | 'off';
+  intervalSeconds: number;
+  consecutiveFailures: number;
+  /** When the next cycle runs (ISO-8601), while the timer runs. */
+  nextSyncAt?: string;
+  /** Present while Simplenote refuses the login: what it said. */
+  credentialsRefused?: string;
 }
