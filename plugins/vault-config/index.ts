@@ -11,6 +11,7 @@ import { normaliseRelative } from '../../toolkit/files/paths.js';
 import { createBackups, BACKUPS } from './backups.js';
 import { defaultConfigText } from '../../toolkit/vault-config.js';
 import { createVaultConfig, VAULT_CONFIG } from './service.js';
+import { ContentHashMismatchError } from '../../kernel/errors.js';
 
 export { VAULT_CONFIG, type VaultConfigService } from './service.js';
 export { BACKUPS, type BackupService, type BackupReport, type BackupEntry } from './backups.js';
@@ -37,7 +38,12 @@ export const vaultConfigPlugin = definePlugin<z.output<typeof options>>({
           if (await files.exists(file)) return;
           const dir = file.split('/').slice(0, -1).join('/');
           if (dir) await files.mkdir(dir);
-          await files.writeText(file, defaultConfigText(ctx.store.defaultType), { expectedHash: '' });
+          try {
+            await files.writeText(file, defaultConfigText(ctx.store.defaultType), { expectedHash: '' });
+          } catch (err) {
+            // Two processes initialising one empty folder at once: the other one wrote it first.
+            if (!(err instanceof ContentHashMismatchError) || !(await files.exists(file))) throw err;
+          }
         },
       },
     };
