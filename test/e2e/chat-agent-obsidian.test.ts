@@ -6,7 +6,7 @@
  * - The folder, copied out alone as its README says (no project around it), builds with its own
  *   package.json and tsconfig.json (no TS1470), and its command-line chat answers piped lines.
  */
-import { spawn } from 'node:child_process';
+import { runCommand, type CliRun } from '../support/run-cli.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,15 +102,6 @@ describe('the chat agent on the obsidian profile', () => {
   }, 120_000);
 });
 
-function runNode(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+function runNode(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<CliRun> {
+  return runCommand(process.execPath, args, options);
 }

@@ -5,13 +5,13 @@
  * and of a checkout in a private folder, but held to the modes like any user. Where the machine
  * allows neither (no root to mount, no setpriv), the tests that need them skip and say why.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { assertBuilt, CLI } from './cli.js';
-import type { CliRun } from './run-cli.js';
+import { runCommand, type CliRun } from './run-cli.js';
 import type { StdioSession } from './mcp.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -59,15 +59,7 @@ export async function connectUnprivileged(args: string[], env: Record<string, st
 export function runCliUnprivileged(args: string[], env: Record<string, string>): Promise<CliRun> {
   assertBuilt();
   const [command, ...rest] = unprivileged([process.execPath, CLI, ...args]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command as string, rest, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCommand(command as string, rest, { env });
 }
 
 export interface SmallDisk {

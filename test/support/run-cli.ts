@@ -1,4 +1,4 @@
-/** Runs the built CLI to completion, as a user's shell would. */
+/** Runs the built CLI (or any command) to completion, as a user's shell would. */
 import { spawn } from 'node:child_process';
 import { assertBuilt, CLI } from './cli.js';
 
@@ -8,10 +8,21 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliRun> {
+export interface RunOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  input?: string;
+}
+
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
   assertBuilt();
+  return runCommand(process.execPath, [CLI, ...args], options);
+}
+
+/** A command to completion: its exit code and everything it printed; `input` goes to its stdin. */
+export function runCommand(command: string, args: string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, args, {
       env: { ...process.env, ...options.env },
       ...(options.cwd ? { cwd: options.cwd } : {}),
       stdio: ['pipe', 'pipe', 'pipe'],
