@@ -96,8 +96,8 @@ describe('serializeMarkdown', () => {
     },
   );
 
-  // BUG (frontmatter.ts, FRONTMATTER regex): `\r?\n?---` makes the newline before the closing
-  // fence optional, so the fence matches the first "---" that ends ANY line of the YAML.
+  // The closing fence is a line of its own: a "---" that ends some line of the YAML must not
+  // close it (an optional newline before the fence would).
   it('round-trips a plain value ending in " ---"', () => {
     const parsed = parseMarkdown(serializeMarkdown({ title: 'Pros and cons ---', tags: [] }, 'body\n'));
     expect(parsed).toEqual({ metadata: { title: 'Pros and cons ---', tags: [] }, body: 'body\n', hasFrontmatter: true, warnings: [] });

@@ -63,8 +63,8 @@ describe('slugify (flint filenames)', () => {
     }
   });
 
-  // BUG (layout.ts slugify): `.slice(0, 100)` counts UTF-16 code units, so a letter outside the
-  // BMP (𝒳, CJK extension B) at the cut is split, leaving a lone surrogate in the filename.
+  // The cap counts code points: a cut in UTF-16 units would split a letter outside the BMP
+  // (𝒳, CJK extension B) and leave a lone surrogate in the filename.
   it('never splits a character outside the BMP at the length cap', () => {
     const slug = slugify('a'.repeat(99) + '𝒳𝒳');
     expect(slug).not.toMatch(LONE_SURROGATE);

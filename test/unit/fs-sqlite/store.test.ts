@@ -137,9 +137,8 @@ describe('one hash, two different writers: exactly one wins', () => {
 });
 
 describe('store and files on one note file', () => {
-  // BUG (store.ts update vs toolkit/files/vault-files.ts writeText): both share one KeyedMutex but
-  // lock different keys (the note id `general/x.md` vs the absolute path), so a CAS through the
-  // store and a CAS through files with the same hash both pass their check: a lost update.
+  // The store and files lock one key per file (its absolute path): were the keys to differ (note id
+  // vs path), both compare-and-swaps would pass their check with the same hash, losing an update.
   it('a store update and a files.writeText with the same hash: exactly one wins', async () => {
     const { store } = await vaultWith();
     const n = await store.create({ title: 'Shared', content: 'x' });
@@ -165,16 +164,16 @@ describe('store and files on one note file', () => {
 });
 
 describe('create: known problems', () => {
-  // BUG (store.ts create + layout.ts slugify/locate): slugify keeps a leading "_", and locate then
-  // refuses `general/_draft.md` as a type file, so such a title cannot be created at all.
+  // A slug never starts with "_": locate refuses `general/_draft.md` as the type's own file, so a
+  // kept underscore would make such a title impossible to create.
   it('creates a note whose title starts with an underscore', async () => {
     const { store } = await vaultWith();
     const created = await store.create({ title: '_draft', content: 'x' });
     expect(created.title).toBe('_draft');
   });
 
-  // BUG (store.ts create): NUL-containing content is written first and only then refused by the
-  // re-read (decodeNoteBytes), leaving an unreadable orphan file that blocks the name.
+  // NUL is refused before anything is written: refused only on the re-read, it would leave an
+  // unreadable orphan file that blocks the name.
   it('content with a NUL byte either round-trips or leaves nothing behind', async () => {
     const { root, store } = await vaultWith();
     const outcome = await store.create({ title: 'nul', content: 'a\u0000b' }).then(
@@ -189,9 +188,8 @@ describe('create: known problems', () => {
     }
   });
 
-  // BUG (layout.ts slugify): a title whose 100th UTF-16 unit is half of an astral letter gives an
-  // id with a lone surrogate; on disk it becomes U+FFFD, in SQLite a third spelling, so the note is
-  // listed twice and every refresh reports `removed: 1`.
+  // Cut inside an astral letter, an id would hold a lone surrogate: U+FFFD on disk, a third
+  // spelling in SQLite, so the note would be listed twice and every refresh report `removed: 1`.
   it('a long title ending in astral letters is listed once and refreshes cleanly', async () => {
     const { store } = await vaultWith();
     const created = await store.create({ title: 'a'.repeat(99) + '𝒳𝒳', content: 'x' });

@@ -130,9 +130,8 @@ describe('resolveInside', () => {
     }
   });
 
-  // BUG (paths.ts realpathOfExistingPrefix): a dangling symlink fails realpath, so its parent
-  // (the root) is taken as "the deepest existing ancestor" and the link itself passes. Anyone who
-  // writes to the returned path with fs.writeFile follows the link and creates a file outside.
+  // A dangling symlink cannot be realpath'd: taking its parent as the deepest existing ancestor
+  // would let the link pass, and fs.writeFile through it would create a file outside.
   it('refuses a dangling symlink that points outside', async () => {
     await fs.symlink(path.join(outside, 'planted.txt'), path.join(root, 'dangling.txt'));
     expect(thrownBy(() => resolveInside(root, 'dangling.txt'))?.code).toBe('path_outside_vault');
@@ -148,9 +147,8 @@ describe('isInside and toRelative', () => {
     expect(isInside('/v/a', '/v')).toBe(false);
   });
 
-  // BUG (paths.ts isInside): `rel.startsWith('..')` also matches a child whose name merely begins
-  // with two dots, so `..notes` or `...` inside the vault count as outside and are refused, while
-  // normaliseRelative accepts them.
+  // Only `..` itself or `../…` leaves the root: a child whose name merely begins with two dots is
+  // inside, as normaliseRelative accepts it (a plain `startsWith('..')` would refuse it).
   it('a child named with a leading ".." is inside', () => {
     expect(isInside('/v', '/v/..notes')).toBe(true);
     expect(isInside('/v', '/v/...')).toBe(true);
@@ -170,7 +168,7 @@ describe('resolveInside and names that begin with two dots', () => {
     await removeDir(root);
   });
 
-  // Same BUG as above, seen from resolveInside (`...` itself is refused now: Windows drops trailing dots).
+  // The same rule seen from resolveInside (`...` itself is refused: Windows drops trailing dots).
   it('resolves `..notes` under the root', () => {
     expect(resolveInside(root, '..notes/x.md')).toBe(path.join(root, '..notes', 'x.md'));
   });
