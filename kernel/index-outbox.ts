@@ -7,6 +7,7 @@
  * loses it, and the next open's `reconcile` (run first thing here) repairs the index from the store.
  */
 import type { ReconcileSource, SearchIndex, SearchPage, SearchQuery, SqlQueryOptions } from './backend.js';
+import { backoff } from './backoff.js';
 import { BackendUnavailableError } from './errors.js';
 import type { SqlParams } from './index-database.js';
 import type { Logger } from './logger.js';
@@ -113,7 +114,7 @@ export class IndexOutbox {
         this.lastError = err;
         failures += 1;
         if (failures === 1) this.logger.warn({ err, id }, 'search index update failed; retrying behind the write');
-        await this.pause(Math.min(this.retryMs * 2 ** (failures - 1), this.maxRetryMs));
+        await this.pause(backoff(failures, { baseMs: this.retryMs, maxMs: this.maxRetryMs }));
       }
     }
     this.draining = undefined;
@@ -129,7 +130,7 @@ export class IndexOutbox {
       } catch (err) {
         this.lastError = err;
         if (failures === 1) this.logger.warn({ err }, `search index ${what} failed; retrying`);
-        await this.pause(Math.min(this.retryMs * 2 ** (failures - 1), this.maxRetryMs));
+        await this.pause(backoff(failures, { baseMs: this.retryMs, maxMs: this.maxRetryMs }));
       }
     }
   }

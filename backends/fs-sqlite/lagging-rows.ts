@@ -5,6 +5,7 @@
  * and searches may lag. A process that ends first loses nothing: the next open's refresh
  * compares every file with its row.
  */
+import { backoff } from '../../kernel/backoff.js';
 import type { FaultReporter } from '../../kernel/faults.js';
 
 const FIRST_RETRY_MS = 250;
@@ -14,7 +15,8 @@ const SOURCE = 'index rows';
 export class LaggingRows {
   private readonly ids = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
-  private delay = FIRST_RETRY_MS;
+  /** Retries failed in a row; the next wait doubles with each. */
+  private failures = 0;
   private closed = false;
 
   constructor(
@@ -40,7 +42,7 @@ export class LaggingRows {
 
   private schedule(): void {
     if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => void this.retry(), this.delay);
+    this.timer = setTimeout(() => void this.retry(), backoff(this.failures + 1, { baseMs: FIRST_RETRY_MS, maxMs: LAST_RETRY_MS }));
     this.timer.unref();
   }
 
@@ -53,12 +55,12 @@ export class LaggingRows {
         this.ids.delete(id);
       } catch {
         // still failing: the fault stays reported, the next try waits longer
-        this.delay = Math.min(this.delay * 2, LAST_RETRY_MS);
+        this.failures += 1;
         this.schedule();
         return;
       }
     }
-    this.delay = FIRST_RETRY_MS;
+    this.failures = 0;
     if (this.ids.size) this.schedule();
     else this.faults.clear(SOURCE);
   }

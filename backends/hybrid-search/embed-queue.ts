@@ -8,6 +8,7 @@
  * needed is dropped (`forget`).
  */
 import type { Logger } from '../../kernel/index.js';
+import { backoff } from '../../kernel/backoff.js';
 import type { BackgroundReport } from '../../kernel/backend.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
@@ -185,7 +186,7 @@ export class EmbedQueue {
       this.failures += 1;
       this.lastError = err instanceof Error ? err.message : String(err);
       if (this.failures === 1) this.options.logger?.warn({ err }, 'embedding failed; keyword search is unaffected, retrying');
-      const delay = Math.min(RETRY_MS * 2 ** (this.failures - 1), MAX_RETRY_MS);
+      const delay = backoff(this.failures, { baseMs: RETRY_MS, maxMs: MAX_RETRY_MS });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
         this.pump();

@@ -6,6 +6,7 @@
  * later cycle can succeed until the user changes them. `state()` is what get_stats shows.
  */
 import type { FaultReporter } from '../../kernel/faults.js';
+import { backoff } from '../../kernel/backoff.js';
 import type { Logger } from '../../kernel/logger.js';
 import { SimperiumAuthError } from './client/errors.js';
 import type { SyncLoopState, SyncResult, Syncer } from './sync.js';
@@ -100,7 +101,8 @@ export class SyncLoop {
   /** The interval, doubled per failed cycle in a row, at most 8 intervals. */
   private delayMs(): number {
     if (this.intervalSeconds === 0) return 0;
-    return this.intervalSeconds * 1000 * Math.min(MAX_BACKOFF_INTERVALS, 2 ** this.failures);
+    const intervalMs = this.intervalSeconds * 1000;
+    return backoff(this.failures + 1, { baseMs: intervalMs, maxMs: intervalMs * MAX_BACKOFF_INTERVALS });
   }
 
   private scheduleNext(): void {

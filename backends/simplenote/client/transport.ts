@@ -6,6 +6,7 @@
  * are never logged: they hold the token and the password.
  */
 import axios, { type AxiosInstance } from 'axios';
+import { backoff } from '../../../kernel/backoff.js';
 import type { Logger } from '../../../kernel/logger.js';
 import type { SimperiumConfig } from './config.js';
 import { SimperiumTimeoutError, SimperiumTooLargeError, SimperiumUnavailableError } from './errors.js';
@@ -188,8 +189,7 @@ export class Transport {
   }
 
   private backoff(attempt: number): number {
-    const step = Math.min(this.config.maxDelayMs, this.config.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(step / 2 + Math.random() * (step / 2));
+    return backoff(attempt, { baseMs: this.config.baseDelayMs, maxMs: this.config.maxDelayMs, jitter: 0.5 });
   }
 }
 
