@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { VaultFaults } from './faults.js';
 import type { VaultInfo } from './vault-info.js';
-import { KernelFrozenError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
+import { KernelFrozenError, NotekernelError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
 import { toolJsonSchema, toolOutputJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
@@ -27,6 +27,8 @@ export class ToolRegistry {
   private readonly usedNames = new Set<string>();
   private frozen = false;
   private infoCache?: ToolInfo[];
+  /** Under test (test/support/setup-env.ts) every answer is held to its tool's output schema. */
+  private readonly checkOutputs = process.env.NOTEKERNEL_CHECK_TOOL_OUTPUTS === '1';
 
   constructor(
     private readonly naming: ToolNaming,
@@ -113,8 +115,20 @@ export class ToolRegistry {
     if (!parsed.success) throw argumentError(name, parsed.error);
     const result = await tool.handler(parsed.data, ctx);
     const faults = this.faults?.notices() ?? [];
-    return withNotices(result, faults.length ? [...prepared.notices, ...faults] : prepared.notices);
+    const answer = withNotices(result, faults.length ? [...prepared.notices, ...faults] : prepared.notices);
+    if (this.checkOutputs && tool.output) checkOutput(name, tool.output, answer);
+    return answer;
   }
+}
+
+/** The answer as a client checks it: JSON, an object (MCP's structuredContent), against the schema. */
+function checkOutput(tool: string, schema: z.ZodType, answer: unknown): void {
+  const plain = JSON.parse(JSON.stringify(answer ?? null)) as unknown;
+  const structured = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : { result: plain };
+  const parsed = schema.safeParse(structured);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(answer)'}: ${issue.message}`);
+  throw new NotekernelError('internal', `The answer of ${tool} does not match its output schema: ${issues.join('; ')}`, { tool, issues });
 }
 
 /**

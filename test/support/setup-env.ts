@@ -20,4 +20,8 @@ if (!process.env.NOTEKERNEL_TEST_KEEP_CONFIG_DIR) {
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
+// Every tool answer is checked against its tool's output schema (kernel/registry.ts), in this
+// process and in every server a test spawns: a schema that lies to clients fails the test.
+process.env.NOTEKERNEL_CHECK_TOOL_OUTPUTS = '1';
+
 afterAll(removeTracked);
