@@ -10,4 +10,5 @@ export { createMcpServer } from './mcp/server.js';
 export { serveHttp, type HttpOptions, type HttpHandle } from './mcp/http.js';
 export { createRouter, VaultRouter } from './vaults/router.js';
 
-export { createKernel, type CreateKernelOptions } from './create-kernel.js';
+export { createKernel, type CreateKernelOptions, type KernelOptions, type ServedKernel } from './create-kernel.js';
+export { createLogger, type LoggerOptions } from './logging/logger.js';

@@ -2,7 +2,7 @@
  * The library surface: `createKernel()` → `kernel.openVault(dir)` → `vault.call(tool, args)`,
  * plus the contracts for writing plugins and backends.
  */
-export { createKernel, Kernel, type Catalogue, type LazyCatalogue, type KernelOptions, type OpenVaultOptions } from './kernel.js';
+export { Kernel, type Catalogue, type LazyCatalogue, type OpenVaultOptions, type VaultNaming } from './kernel.js';
 export { Vault } from './vault.js';
 export { requireVaultFolder, type VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';
@@ -45,4 +45,4 @@ export type { Note, NewNote, NoteChange, NoteSummary, Metadata, MetadataValue, L
 export type { NoteService } from './notes.js';
 export * from './errors.js';
 export type { UserConfig, ProfilePreset, ResolvedConfig } from './config/schema.js';
-export { createLogger, silentLogger, type Logger } from './logger.js';
+export { silentLogger, type Logger } from './logger.js';

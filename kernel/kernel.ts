@@ -11,19 +11,16 @@ import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, PluginDependencyError } from './errors.js';
 import { HookRunner } from './hooks.js';
-import { createLogger, type LogFormat, type Logger } from './logger.js';
+import { silentLogger, type Logger } from './logger.js';
 import { NoteService } from './notes.js';
 import { recoverJournal } from './journal-recovery.js';
 import { planKernel, type KernelPlan } from './plan.js';
 import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
 import { ToolRegistry } from './registry.js';
-import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO, VAULT_REGISTRY } from './tokens.js';
+import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 import { Vault } from './vault.js';
 import type { VaultInfo } from './vault-info.js';
-import { loadUserConfig } from './config/load.js';
-import { configDir } from './vaults/config-dir.js';
-import { VaultRegistry } from './vaults/registry.js';
 import { parseUserConfig, resolveConfig } from './config/resolve.js';
 import type { ProfilePreset, ResolvedConfig, UserConfig } from './config/schema.js';
 
@@ -40,26 +37,28 @@ export interface LazyCatalogue {
   backends: Readonly<Record<string, () => Promise<BackendDefinition<unknown>>>>;
 }
 
+/** Names a vault opened by its folder (the app's vault registry): its id, when it has one. */
+export interface VaultNaming {
+  findByPath(root: string): Promise<{ id: string } | undefined>;
+}
+
+/** The kernel's own options; the package's `createKernel` (app/) adds finding a config file and logging. */
 export interface KernelOptions {
   /** Profile id; overrides the config's `profile`. */
   profile?: string;
-  /** Inline config (same shape as a config file); skips the file search. */
+  /** Inline config (same shape as a config file). Without it and `configFile`: the profile's preset. */
   config?: UserConfig;
-  /** Explicit config file. */
-  configPath?: string;
-  /** Folders searched for a config file when neither `config` nor `configPath` is given. */
-  searchFrom?: string[];
+  /** A config file already found, read and checked (the app's loader); used when `config` is not given. */
+  configFile?: { config: UserConfig; filepath: string };
   /**
    * The plugins, backends and profiles a config may name: given whole, or lazily (imported by id
    * when chosen). The kernel knows none by name; the package's entry (app/) passes the built-ins.
    */
   catalogue: Catalogue | LazyCatalogue;
-  /** Where logs go. Without it (and without `logging`) an embedded kernel logs nothing. */
-  logger?: Logger;
-  /** Folder of the global vault registry (default: NOTEKERNEL_CONFIG_DIR or the platform's config folder). */
-  configDir?: string;
-  /** Overrides the config's logging (CLI flags); `defaultLevel` applies when nothing sets a level. */
-  logging?: { level?: string; file?: string; format?: LogFormat; defaultLevel?: string };
+  /** Where logs go, or how to make the logger from the resolved config; without it nothing is logged. */
+  logger?: Logger | ((config: ResolvedConfig) => Logger);
+  /** Ids for vaults opened by folder; without it a vault is named after its folder. */
+  vaultNaming?: VaultNaming;
   readOnly?: boolean;
   /**
    * Applied to the resolved config before the kernel is planned: where the CLI reads a seed's own
@@ -79,18 +78,15 @@ export interface OpenVaultOptions {
 export class Kernel {
   private readonly root: Scope;
   private readonly vaults = new Set<Vault>();
-  readonly registry: VaultRegistry;
 
   constructor(
     readonly config: ResolvedConfig,
     readonly plan: KernelPlan,
     readonly logger: Logger,
-    registryDir: string = configDir(),
+    private readonly naming?: VaultNaming,
   ) {
     this.root = Scope.root('kernel');
     this.root.provide(LOGGER, logger);
-    this.registry = new VaultRegistry(registryDir);
-    this.root.provide(VAULT_REGISTRY, this.registry);
   }
 
   /** Offers a service to every vault's plugins (an entry point's router, say), before the first vault opens. */
@@ -238,7 +234,7 @@ export class Kernel {
 
   private async registeredId(root: string): Promise<string | undefined> {
     try {
-      return (await this.registry.findByPath(root))?.id;
+      return (await this.naming?.findByPath(root))?.id;
     } catch (err) {
       // A broken registry must not stop a vault named by path from opening.
       this.logger.warn({ err }, 'vault registry unreadable; naming the vault after its folder');
@@ -287,41 +283,24 @@ async function realDirectory(target: string): Promise<string> {
   return fs.realpath(absolute);
 }
 
-/** Loads config (inline, file, or none), resolves it over its profile, and plans the kernel. */
+/** Resolves the config (inline or none) over its profile and plans the kernel. */
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const catalogue = isLazy(options.catalogue) ? choosing(options.catalogue) : everything(options.catalogue);
-  let user: UserConfig;
-  let source: string;
-  let configFile: string | undefined;
-  if (options.config) {
-    user = parseUserConfig(options.config, 'inline config');
-    source = 'inline config';
-  } else {
-    const loaded = await loadUserConfig({
-      ...(options.configPath ? { configPath: options.configPath } : {}),
-      ...(options.searchFrom ? { searchFrom: options.searchFrom } : {}),
-    });
-    user = loaded.config;
-    configFile = loaded.filepath;
-    source = loaded.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`;
-  }
+  const file = options.config ? undefined : options.configFile;
+  const user = options.config ? parseUserConfig(options.config, 'inline config') : (file?.config ?? {});
+  const source = options.config ? 'inline config' : (file?.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`);
   const resolved = resolveConfig(
     { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
     source,
     catalogue,
     options.profile ? { profile: options.profile } : {},
   );
-  const located = configFile ? { ...resolved, file: configFile } : resolved;
+  const located = file ? { ...resolved, file: file.filepath } : resolved;
   const config = options.adjustConfig ? options.adjustConfig(located) : located;
   const chosen = await catalogue.load(config);
   const plan = withConfigSource(config.file ?? config.source, () => planKernel(config, chosen.plugins, chosen.backends));
-  // A library is quiet unless asked: only the CLI (which passes `logging`) defaults to info.
-  const fallback = options.logging ? (options.logging.defaultLevel ?? 'info') : 'silent';
-  const level = options.logging?.level ?? process.env.NOTEKERNEL_LOG_LEVEL ?? config.logging.level ?? fallback;
-  const file = options.logging?.file ?? config.logging.file;
-  const format = options.logging?.format ?? config.logging.format;
-  const logger = options.logger ?? createLogger({ level, ...(file ? { file } : {}), ...(format ? { format } : {}) });
-  return new Kernel(config, plan, logger, options.configDir ?? configDir());
+  const logger = typeof options.logger === 'function' ? options.logger(config) : (options.logger ?? silentLogger());
+  return new Kernel(config, plan, logger, options.vaultNaming);
 }
 
 /** The ids a config is checked against, then only the chosen definitions, imported. */

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { ExitCode } from './exit-code.js';
-import type { Kernel } from '../../kernel/kernel.js';
-import { LOG_FORMATS, type LogFormat } from '../../kernel/logger.js';
+import type { ServedKernel as Kernel } from '../create-kernel.js';
+import { LOG_FORMATS, type LogFormat } from '../logging/logger.js';
 import { createKernel } from '../create-kernel.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Vault } from '../../kernel/vault.js';
 import { createRouter, type VaultRouter } from '../vaults/router.js';
-import { AGENT_MEMORY_PROFILE, memoryFolderHere } from '../../profiles/agent-memory/detect.js';
+import { AGENT_MEMORY_PROFILE } from '../../profiles/agent-memory/detect.js';
+import { memoryFolderHere } from './memory-folder.js';
 import { withObsidianEnvironment } from '../../profiles/obsidian/environment.js';
 import { withNotariumEnvironment } from '../../profiles/notarium/environment.js';
 

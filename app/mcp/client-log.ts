@@ -6,7 +6,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { LoggingLevelSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { onLogRecord, type LogRecord } from '../../kernel/logger.js';
+import { onLogRecord, type LogRecord } from '../logging/logger.js';
 import { handle } from './requests.js';
 
 const SEVERITY: Record<LoggingLevel, number> = {

@@ -12,8 +12,9 @@ import type { Vault } from '../../kernel/vault.js';
 import type { VaultInfo } from '../../kernel/vault-info.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { checkVaultIdLength } from '../../kernel/name-limits.js';
-import type { VaultRegistry } from '../../kernel/vaults/registry.js';
-import { VAULT_ROUTER, type VaultSwitchboard } from '../../kernel/tokens.js';
+import type { VaultRegistry } from '../../plugins/vaults/registry.js';
+import { VAULT_ROUTER, type VaultSwitchboard } from '../../plugins/vaults/service.js';
+import type { ServedKernel } from '../create-kernel.js';
 
 export class VaultRouter implements ToolHost, VaultSwitchboard {
   private active?: Vault;
@@ -114,7 +115,7 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
 }
 
 /** A router serving the registry's vaults by `vault_id`; vault-management tools reach it through VAULT_ROUTER. */
-export function createRouter(kernel: Kernel, options: OpenVaultOptions = {}): VaultRouter {
+export function createRouter(kernel: ServedKernel, options: OpenVaultOptions = {}): VaultRouter {
   const router = new VaultRouter(kernel, kernel.registry, options);
   kernel.provide(VAULT_ROUTER, router);
   return router;

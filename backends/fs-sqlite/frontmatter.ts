@@ -7,7 +7,7 @@
 import yaml from 'js-yaml';
 import { ValidationError } from '../../kernel/errors.js';
 import type { Metadata, MetadataValue } from '../../kernel/note.js';
-import { loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError, FRONTMATTER_BOUNDS } from '../../kernel/util/frontmatter.js';
+import { loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError, FRONTMATTER_BOUNDS } from '../../toolkit/markdown/frontmatter.js';
 
 export interface ParsedMarkdown {
   metadata: Metadata;

@@ -14,7 +14,7 @@ import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../toolkit/files
 import { xor53 } from '../../toolkit/files/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from '../../toolkit/files/atomic-write.js';
 import { isAlive } from '../../toolkit/files/file-lock.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 

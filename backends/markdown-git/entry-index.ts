@@ -8,7 +8,7 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConflictError } from '../../kernel/errors.js';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from '../../toolkit/files/atomic-write.js';
 import type { EntryRecord } from './entry-file.js';
 import { idFromFilename } from '../../toolkit/agent-memory/entry-name.js';
 

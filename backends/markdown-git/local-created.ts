@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from '../../toolkit/files/atomic-write.js';
 import { ensureMetaDir } from './git/timestamp-cache.js';
 
 export class LocalCreated {

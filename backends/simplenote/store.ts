@@ -12,7 +12,7 @@ import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, SearchIndex,
 import { BackendUnavailableError, TimeoutError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
-import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { KeyedMutex } from '../../toolkit/mutex.js';
 import { searchCache } from './cache/fts-search.js';
 import type { NoteCache } from './cache/note-cache.js';
 import type { SimperiumClient, StoredObject } from './client/simperium-client.js';

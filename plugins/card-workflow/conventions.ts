@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../../kernel/errors.js';
-import { loadYamlBounded, splitFrontmatter } from '../../kernel/util/frontmatter.js';
+import { loadYamlBounded, splitFrontmatter } from '../../toolkit/markdown/frontmatter.js';
 import { OPTIONS_KEY } from './options.js';
 
 const titleRules = z

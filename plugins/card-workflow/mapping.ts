@@ -5,7 +5,7 @@
  * loaded is skipped and reported.
  */
 import fs from 'node:fs';
-import { loadYamlBounded } from '../../kernel/util/frontmatter.js';
+import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 import { z } from 'zod';
 import { ConfigError } from '../../kernel/errors.js';
 import { OPTIONS_KEY } from './options.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../kernel/errors.js';
-import { loadYamlBounded, splitFrontmatter } from '../../kernel/util/frontmatter.js';
+import { loadYamlBounded, splitFrontmatter } from '../../toolkit/markdown/frontmatter.js';
 import { OPTIONS_KEY } from './options.js';
 
 /** Filled from the call's arguments and the server clock. */

@@ -12,7 +12,7 @@ import { locationOf, type Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
 import { callProgress, type ProgressReporter } from '../../kernel/progress.js';
-import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { KeyedMutex } from '../../toolkit/mutex.js';
 import { neighbourhood, orphans, type GraphOptions } from './graph.js';
 import { LinkIndexer } from './indexer.js';
 import { linksIndexPass } from './index-pass.js';

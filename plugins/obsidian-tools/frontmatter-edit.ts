@@ -8,7 +8,7 @@ import type { Metadata, MetadataValue } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { NotFoundError } from '../../kernel/errors.js';
-import { editableFrontmatter, replaceFrontmatter } from '../../kernel/util/frontmatter.js';
+import { editableFrontmatter, replaceFrontmatter } from '../../toolkit/markdown/frontmatter.js';
 import { readNoteText, writeNoteText, type NoteText } from '../../toolkit/files/note-text.js';
 
 export const FRONTMATTER_OPERATIONS = ['set', 'remove', 'append'] as const;

@@ -9,7 +9,7 @@ import type { IndexPassObserver, NoteStore } from '../../kernel/backend.js';
 import type { HookHandlers } from '../../kernel/hooks.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
-import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { KeyedMutex } from '../../toolkit/mutex.js';
 import { extractTags, tagKey } from '../../toolkit/markdown/index.js';
 import type { TagCount, TagQuery, TagsService } from './service.js';
 import type { TagRow, TagStore } from './store.js';

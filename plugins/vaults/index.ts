@@ -9,7 +9,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 import type { ToolContext } from '../../kernel/tool.js';
 import { vaultRootPolicy } from './allowed-roots.js';
 import { noteResourceTemplates } from './note-resources.js';
-import { VAULT_REGISTRY } from '../../kernel/tokens.js';
+import { VAULT_REGISTRY } from './service.js';
 import { requireVaultFolder } from '../../kernel/vault-info.js';
 import {
   createVaultTool,

@@ -13,7 +13,7 @@ import { NotFoundError } from '../../kernel/errors.js';
 import type { NoteStore } from '../../kernel/backend.js';
 import type { NoteSummary } from '../../kernel/note.js';
 import type { PluginContext, ResourceDefinition, ResourceVault } from '../../kernel/plugin.js';
-import { VAULT_ROUTER } from '../../kernel/tokens.js';
+import { VAULT_ROUTER } from './service.js';
 
 interface Target {
   store: NoteStore;

@@ -3,11 +3,10 @@
  * under `archive/`, or under `orgs/{org}/` (and its `archive/`), or the history cache the
  * markdown-git backend leaves in `.notekernel/`. Folder listings only, a few at most; no file
  * is read. The CLI asks it when no vault is given, so `notekernel call memory_list` run inside
- * a memory folder serves that folder (profiles/agent-memory/README.md).
+ * a memory folder serves that folder (app/cli/memory-folder.ts, profiles/agent-memory/README.md).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadUserConfig } from '../../kernel/config/load.js';
 import { idFromFilename } from '../../toolkit/agent-memory/entry-name.js';
 
 export const AGENT_MEMORY_PROFILE = 'agent-memory';
@@ -53,18 +52,4 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/**
- * The folder a command run in `cwd` without `--vault` or `--config` should open as an
- * agent-memory root: `cwd` itself when it looks like one, unless the profile asked for is
- * another one, or a config file found there names a vault or another profile (the user's
- * word wins over a guess).
- */
-export async function memoryFolderHere(cwd: string, profile?: string): Promise<string | undefined> {
-  if (profile !== undefined && profile !== AGENT_MEMORY_PROFILE) return undefined;
-  if (!(await looksLikeMemoryRoot(cwd))) return undefined;
-  const { config } = await loadUserConfig({ searchFrom: [cwd] });
-  if (config.vault !== undefined || (profile ?? config.profile ?? AGENT_MEMORY_PROFILE) !== AGENT_MEMORY_PROFILE) return undefined;
-  return cwd;
 }

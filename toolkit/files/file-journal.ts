@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import path from 'node:path';
 import type { JournalEntry, JournalStorage, StepResult } from '../../kernel/journal.js';
-import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { isAbandonedTemp } from './temp-sweep.js';
 
 export interface JournalWindow {

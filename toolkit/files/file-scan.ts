@@ -6,7 +6,7 @@
  * recognised without a per-file loop (decision 012).
  */
 import fs from 'node:fs';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from './atomic-write.js';
 import { fileStateHash, xor53 } from './file-digest.js';
 import { skipReason, type ReadRules } from './small-file.js';
 

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../kernel/logger.js';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from './atomic-write.js';
 
 /** How notes sit under the root: `typed` one level of folders (watched one by one), `flat` any depth (one recursive watch). */
 export interface WatchLayout {

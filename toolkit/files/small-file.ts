@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from './atomic-write.js';
 
 /** Above this a read goes through the thread pool: it is no longer "small". */
 const SYNC_READ_LIMIT = 4 * 1024 * 1024;

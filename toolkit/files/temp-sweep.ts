@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../kernel/logger.js';
-import { TEMP_PREFIX } from '../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from './atomic-write.js';
 import { isAlive } from './file-lock.js';
 
 const STALE_MS = 10 * 60 * 1000;

@@ -5,9 +5,9 @@
 import fs from 'node:fs/promises';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ContentHashMismatchError, ValidationError } from '../../kernel/errors.js';
-import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { contentHash } from '../../kernel/util/hash.js';
-import { assertReadableFrontmatter } from '../../kernel/util/frontmatter.js';
+import { assertReadableFrontmatter } from '../markdown/frontmatter.js';
 import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';
 import { isSkipped, readSmallFile } from './small-file.js';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { FileLocks, type FileLockOptions } from './file-lock.js';
-import { KeyedMutex } from '../../kernel/util/mutex.js';
+import { KeyedMutex } from '../mutex.js';
 
 export class WriteLocks {
   private readonly mutex = new KeyedMutex();

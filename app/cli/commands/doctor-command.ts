@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { loadUserConfig } from '../../../kernel/config/load.js';
+import { loadUserConfig } from '../../config/load.js';
 import { createKernel } from '../../create-kernel.js';
 import { toNotekernelError, type ErrorCode } from '../../../kernel/errors.js';
 import type { JournalEntry } from '../../../kernel/journal.js';
@@ -18,7 +18,7 @@ import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
 import { expandHome, withCommonOptions, type CommonOptions } from '../open.js';
 import { emit, withJsonOption } from '../output/print.js';
-import type { Style } from '../../../kernel/util/ansi-style.js';
+import type { Style } from '../output/ansi-style.js';
 import { groupSkipped } from '../../../toolkit/files/skip-summary.js';
 
 interface Finding {

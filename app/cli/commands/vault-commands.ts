@@ -6,11 +6,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Kernel } from '../../../kernel/kernel.js';
-import type { VaultEntry } from '../../../kernel/vaults/registry.js';
+import type { ServedKernel as Kernel } from '../../create-kernel.js';
+import type { VaultEntry } from '../../../plugins/vaults/registry.js';
 import { kernelFromOptions, withCommonOptions, withRegistryOptions, type CommonOptions } from '../open.js';
 import { emit, withJsonOption, type OutputOptions } from '../output/print.js';
-import type { Style } from '../../../kernel/util/ansi-style.js';
+import type { Style } from '../output/ansi-style.js';
 import { fields, plural, table } from '../output/table.js';
 
 type Options = CommonOptions & OutputOptions;

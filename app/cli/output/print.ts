@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { NotekernelError } from '../../../kernel/errors.js';
-import { styleFor, type Style } from '../../../kernel/util/ansi-style.js';
+import { styleFor, type Style } from './ansi-style.js';
 
 export interface OutputOptions {
   json?: boolean;

@@ -1,7 +1,7 @@
 /** Readable forms of the CLI's own results (init, index, tools): what a person checks at a glance. */
 import type { RefreshReport } from '../../../kernel/backend.js';
 import { groupSkipped } from '../../../toolkit/files/skip-summary.js';
-import type { Style } from '../../../kernel/util/ansi-style.js';
+import type { Style } from './ansi-style.js';
 import { fields, oneLine, plural, table } from './table.js';
 
 export function renderInit(result: { vault: string; profile: string; types: string[] }, style: Style): string {

@@ -1,5 +1,5 @@
 /** Aligned columns for the CLI's readable output: header, rows, widths measured without colour codes. */
-import { visibleLength, type Style } from '../../../kernel/util/ansi-style.js';
+import { visibleLength, type Style } from './ansi-style.js';
 
 export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, style: Style, indent = ''): string {
   const widths = header.map((h, i) => Math.max(visibleLength(h), ...rows.map((row) => visibleLength(row[i] ?? ''))));

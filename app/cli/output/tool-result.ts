@@ -5,7 +5,7 @@
  * reads the shape.
  */
 import yaml from 'js-yaml';
-import type { Style } from '../../../kernel/util/ansi-style.js';
+import type { Style } from './ansi-style.js';
 import { fields, oneLine, plural, table } from './table.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import fs_promises from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from '../../../toolkit/files/atomic-write.js';
 import type { GitLocation } from './git-location.js';
 import type { EntryTimes } from './history-walk.js';
 

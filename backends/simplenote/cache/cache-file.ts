@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import type { Logger } from '../../../kernel/logger.js';
-import { writeFileAtomic } from '../../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from '../../../toolkit/files/atomic-write.js';
 import { refillSearchRows } from './note-cache.js';
 
 /** Bump on any change to SCHEMA or to what notes_fts holds: a file at another version is rebuilt (or upgraded). */

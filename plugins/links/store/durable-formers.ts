@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import type { Logger } from '../../../kernel/logger.js';
-import { writeFileAtomic } from '../../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from '../../../toolkit/files/atomic-write.js';
 import type { LinkStore } from './types.js';
 
 export interface DurableFormers extends LinkStore {

@@ -3,7 +3,7 @@ import type { PlanItem } from '../../../kernel/notes.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { NotekernelError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
-import { VAULT_REGISTRY } from '../../../kernel/tokens.js';
+import { VAULT_REGISTRY } from '../../vaults/service.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/service.js';
 import { vaultConfig } from '../config.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ValidationError } from '../../../kernel/errors.js';
 import type { Metadata } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { composeMarkdown } from '../../../kernel/util/frontmatter.js';
+import { composeMarkdown } from '../../../toolkit/markdown/frontmatter.js';
 import { contentHash } from '../../../kernel/util/hash.js';
 import { writeNoteText } from '../../../toolkit/files/note-text.js';
 import { filesOf } from '../context.js';

@@ -5,8 +5,8 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { VAULT_REGISTRY, VAULT_ROUTER } from '../../../kernel/tokens.js';
-import type { VaultEntry, VaultRegistry } from '../../../kernel/vaults/registry.js';
+import { VAULT_REGISTRY, VAULT_ROUTER } from '../service.js';
+import type { VaultEntry, VaultRegistry } from '../registry.js';
 import type { VaultRootPolicy } from '../allowed-roots.js';
 import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
 import { nameString, pathString } from '../../../kernel/name-limits.js';

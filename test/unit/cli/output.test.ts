@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderToolResult } from '../../../app/cli/output/tool-result.js';
 import { renderIndex } from '../../../app/cli/output/reports.js';
-import { colorEnabled, styleFor } from '../../../kernel/util/ansi-style.js';
-import { formatLogLine } from '../../../kernel/util/pretty-log.js';
-import { usePrettyLogs } from '../../../kernel/logger.js';
+import { colorEnabled, styleFor } from '../../../app/cli/output/ansi-style.js';
+import { formatLogLine } from '../../../app/logging/pretty-log.js';
+import { usePrettyLogs } from '../../../app/logging/logger.js';
 import { describeSkipped, groupSkipped } from '../../../toolkit/files/skip-summary.js';
 
 const plain = styleFor({ isTTY: false }, {});

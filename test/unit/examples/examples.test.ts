@@ -7,7 +7,7 @@ import { demo } from '../../../examples/stdio-client.js';
 import { catalogueWithWordCount, countInFreshVault } from '../../../examples/custom-plugin.js';
 import { createTestKernel, removeDir, tempDir } from '../../support/temp.js';
 import { CLI } from '../../support/cli.js';
-import { loadUserConfig } from '../../../kernel/config/load.js';
+import { loadUserConfig } from '../../../app/config/load.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKernel } from '../../../app/index.js';
-import { loadUserConfig } from '../../../kernel/config/load.js';
+import { loadUserConfig } from '../../../app/config/load.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 

@@ -7,7 +7,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { looksLikeMemoryRoot, memoryFolderHere } from '../../../profiles/agent-memory/detect.js';
+import { looksLikeMemoryRoot } from '../../../profiles/agent-memory/detect.js';
+import { memoryFolderHere } from '../../../app/cli/memory-folder.js';
 import { tempDir } from '../../support/temp.js';
 
 async function folder(files: Record<string, string>): Promise<string> {

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEMP_PREFIX, writeFileAtomic } from '../../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX, writeFileAtomic } from '../../../toolkit/files/atomic-write.js';
 import { contentHash } from '../../../kernel/util/hash.js';
 import { RetiredFiles } from '../../../toolkit/files/retired-files.js';
 import { removeDir, tempDir } from '../../support/temp.js';

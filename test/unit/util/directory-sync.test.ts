@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DirectorySync } from '../../../kernel/util/directory-sync.js';
+import { DirectorySync } from '../../../toolkit/files/directory-sync.js';
 
 describe('DirectorySync', () => {
   afterEach(() => vi.restoreAllMocks());

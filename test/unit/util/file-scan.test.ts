@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStateHash, xor53 } from '../../../toolkit/files/file-digest.js';
-import { TEMP_PREFIX } from '../../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from '../../../toolkit/files/atomic-write.js';
 import { scanFiles, STATS_PER_FILE, type FileScan } from '../../../toolkit/files/file-scan.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 

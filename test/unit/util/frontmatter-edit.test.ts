@@ -1,6 +1,6 @@
 /** replaceFrontmatter: only the lines of changed keys are rewritten; the body is kept byte for byte. */
 import { describe, expect, it } from 'vitest';
-import { composeMarkdown, editableFrontmatter, loadYamlBounded, replaceFrontmatter } from '../../../kernel/util/frontmatter.js';
+import { composeMarkdown, editableFrontmatter, loadYamlBounded, replaceFrontmatter } from '../../../toolkit/markdown/frontmatter.js';
 import { aliasBomb } from '../../support/hostile.js';
 
 const NOTE = '---\n# a comment\ntags: [a, b]   # flow list\nstatus: "draft"\nnested:\n  k: 1\n  list:\n    - x\nDate: 2024-01-02\n---\nbody without a blank line\n\n---\nnot frontmatter\n';

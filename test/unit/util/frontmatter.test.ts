@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertReadableFrontmatter, FRONTMATTER_BOUNDS, loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError } from '../../../kernel/util/frontmatter.js';
+import { assertReadableFrontmatter, FRONTMATTER_BOUNDS, loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError } from '../../../toolkit/markdown/frontmatter.js';
 import { ValidationError } from '../../../kernel/errors.js';
 import { aliasBomb } from '../../support/hostile.js';
 

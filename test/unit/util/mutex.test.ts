@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedMutex } from '../../../kernel/util/mutex.js';
+import { KeyedMutex } from '../../../toolkit/mutex.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEMP_PREFIX } from '../../../kernel/util/atomic-write.js';
+import { TEMP_PREFIX } from '../../../toolkit/files/atomic-write.js';
 import { isSkipped, readSmallFile } from '../../../toolkit/files/small-file.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 

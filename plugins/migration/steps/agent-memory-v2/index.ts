@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ConflictError } from '../../../../kernel/errors.js';
-import { writeFileAtomic } from '../../../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from '../../../../toolkit/files/atomic-write.js';
 import type { MigrationReport, MigrationStep, StepInput } from '../types.js';
 import { convertV1 } from './v1-format.js';
 

@@ -12,8 +12,8 @@
  * - Size: frontmatter past `maxBytes` is not parsed at all.
  */
 import yaml from 'js-yaml';
-import { ValidationError } from '../errors.js';
-import type { Metadata, MetadataValue } from '../note.js';
+import { ValidationError } from '../../kernel/errors.js';
+import type { Metadata, MetadataValue } from '../../kernel/note.js';
 
 export interface YamlBounds {
   maxBytes: number;

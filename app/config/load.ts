@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
-import type { UserConfig } from './schema.js';
-import { parseUserConfig } from './resolve.js';
-import { SEED_CONFIG_ENV } from './seed-config.js';
+import { ConfigError } from '../../kernel/errors.js';
+import type { UserConfig } from '../../kernel/config/schema.js';
+import { parseUserConfig } from '../../kernel/config/resolve.js';
+import { SEED_CONFIG_ENV } from '../../kernel/config/seed-config.js';
 import { loadTsConfig } from './ts-loader.js';
 
 const MODULE = 'notekernel';

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ConflictError } from '../errors.js';
+import { ConflictError } from '../../kernel/errors.js';
 import { fsyncDirectory } from './directory-sync.js';
 
 export const TEMP_PREFIX = '.nk-tmp-';

@@ -7,9 +7,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { z } from 'zod';
-import { ConfigError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
-import { loadYamlBounded } from '../util/frontmatter.js';
+import { ConfigError, ConflictError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import { writeFileAtomic } from '../../toolkit/files/atomic-write.js';
+import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 import { flintNoteRegistryFiles } from './config-dir.js';
 import { readFlintNoteRegistry } from './flint-note-import.js';
 

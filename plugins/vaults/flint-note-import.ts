@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { loadYamlBounded } from '../util/frontmatter.js';
+import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 
 export interface ImportedVault {
   id: string;

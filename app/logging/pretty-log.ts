@@ -5,7 +5,7 @@
  * which measured ~5× slower per line and ~190 ms slower to import (decision 027).
  */
 import fs from 'node:fs';
-import { styleFor, type Style } from './ansi-style.js';
+import { styleFor, type Style } from '../cli/output/ansi-style.js';
 
 const LEVELS: Record<number, { label: string; color: keyof Style }> = {
   10: { label: 'TRACE', color: 'dim' },
