@@ -4,14 +4,7 @@
  * `- rating: Personal rating (required, number, min: 1, max: 5)`). The schema bullets are kept
  * as text here; the schema plugin gives them meaning.
  */
-
-export interface TypeDescription {
-  title: string;
-  purpose: string;
-  agentInstructions: string[];
-  /** The raw bullet lines of `## Metadata Schema`, without the leading `- `. */
-  schemaLines: string[];
-}
+import type { TypeDescription } from './service.js';
 
 export function parseDescription(text: string, typeName: string): TypeDescription {
   const sections = new Map<string, string[]>();

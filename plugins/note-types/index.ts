@@ -11,14 +11,15 @@ import { formatDescription } from './description.js';
 import { migrateReadingType } from './migrate-reading.js';
 import { typePolicyHooks } from './type-policy.js';
 import { VAULT_CONFIG } from '../vault-config/service.js';
-import { createNoteTypes, NOTE_TYPES } from './service.js';
+import { NOTE_TYPES } from './service.js';
+import { createNoteTypes } from './type-folders.js';
 import { createNoteTypeTool } from './tools/create-note-type.js';
 import { deleteNoteTypeTool } from './tools/delete-note-type.js';
 import { getNoteTypeInfoTool } from './tools/get-note-type-info.js';
 import { listNoteTypesTool, noteTypeRows } from './tools/list-note-types.js';
 import { updateNoteTypeTool } from './tools/update-note-type.js';
 
-export { NOTE_TYPES, type NoteTypes, type NoteTypeInfo } from './service.js';
+export { NOTE_TYPES, SCHEMA_CODEC, type NoteTypes, type NoteTypeInfo, type SchemaCodec, type TypeDescription } from './service.js';
 
 
 export const noteTypesPlugin = definePlugin<Record<string, never>>({

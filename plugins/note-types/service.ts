@@ -1,16 +1,22 @@
 /**
- * The note-types service: what types a vault has and what each `_description.md` says.
- * Other plugins (schema, notes) reach it through NOTE_TYPES, never through its files.
+ * note-types' public face: what other plugins (schema, notes) resolve, as types and tokens only
+ * (decision 041). The folders and their `_description.md`s are read by type-folders.ts.
  */
-import fsSync from 'node:fs';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { token } from '../../kernel/container.js';
-import { toNotekernelError } from '../../kernel/errors.js';
-import type { VaultFiles } from '../../kernel/backend.js';
-import { contentHash } from '../../kernel/util/hash.js';
-import { fileStamp } from '../../toolkit/files/file-stamp.js';
-import { parseDescription, type TypeDescription } from './description.js';
+import type { FieldDefinition, JsonFieldInput, TypeSchema } from '../../toolkit/metadata-fields.js';
+
+/**
+ * A type's `_description.md` in seed 000's format: `# Name`, `## Purpose`, `## Agent
+ * Instructions` (a bullet list) and `## Metadata Schema`, whose bullets are kept as text here:
+ * the schema plugin gives them meaning.
+ */
+export interface TypeDescription {
+  title: string;
+  purpose: string;
+  agentInstructions: string[];
+  /** The raw bullet lines of `## Metadata Schema`, without the leading `- `. */
+  schemaLines: string[];
+}
 
 export interface NoteTypeInfo {
   name: string;
@@ -25,6 +31,7 @@ export interface NoteTypeInfo {
   unreadable?: string;
 }
 
+/** NOTE_TYPES: what types a vault has and what each `_description.md` says. */
 export interface NoteTypes {
   list(): Promise<NoteTypeInfo[]>;
   get(name: string): Promise<NoteTypeInfo | undefined>;
@@ -33,70 +40,19 @@ export interface NoteTypes {
 
 export const NOTE_TYPES = token<NoteTypes>('note-types.service');
 
-export function createNoteTypes(listTypes: () => Promise<string[]>, files: VaultFiles): NoteTypes {
-  const descriptionPath = (name: string) => `${name}/_description.md`;
-  // Every write asks for its type's schema, so reads are cached, checked against the file's
-  // identity (inode, size, times) with one stat: an edit by anyone is seen on the next call.
-  const cache = new Map<string, { absolute: string; stamp?: string; info?: NoteTypeInfo }>();
-  const read = async (name: string): Promise<NoteTypeInfo | undefined> => {
-    const raw = await files.readText(descriptionPath(name));
-    const folder = files.resolve(name);
-    if (raw === undefined && !(await isDirectory(folder))) return undefined;
-    return {
-      name,
-      path: folder,
-      description: parseDescription(raw ?? '', name),
-      hasDescription: raw !== undefined,
-      contentHash: raw === undefined ? '' : contentHash(raw),
-      ...(raw !== undefined ? { rawDescription: raw } : {}),
-    };
-  };
-  const get = async (name: string): Promise<NoteTypeInfo | undefined> => {
-    let entry = cache.get(name);
-    if (!entry) {
-      entry = { absolute: files.resolve(descriptionPath(name)) }; // refuses a traversing name, as read() would
-      if (cache.size > 1000) cache.clear();
-      cache.set(name, entry);
-    }
-    // Without a description the folder's identity is the key: the file appearing, or the folder
-    // going or being replaced, changes it (a note added to the folder does not).
-    const stamp = (await fileStamp(entry.absolute)) ?? `no description; folder ${await folderIdentity(path.dirname(entry.absolute))}`;
-    if (stamp === entry.stamp) return entry.info;
-    // A miss always reads through files.readText, which re-checks containment (symlinks included).
-    const info = await read(name);
-    entry.stamp = stamp;
-    entry.info = info;
-    return info;
-  };
-  return {
-    descriptionPath,
-    get,
-    async list() {
-      const names = await listTypes();
-      const infos = await Promise.all(names.map((name) => get(name).catch((err: unknown) => unreadableType(name, files.resolve(name), err))));
-      return infos.filter((i): i is NoteTypeInfo => i !== undefined);
-    },
-  };
+/**
+ * SCHEMA_CODEC: how the note-type tools read and write a `## Metadata Schema` section. The port
+ * is note-types' own and the schema plugin fills it, so the two plugins' imports point one way
+ * (schema → note-types); a profile without the schema plugin leaves it empty and the tools say so.
+ */
+export interface SchemaCodec {
+  /** Schema bullet lines → fields; never throws, faults land in `errors`. */
+  parseLines(lines: readonly string[]): TypeSchema;
+  /** JSON-form fields → definitions; throws `validation_failed` listing every fault. */
+  fromJson(fields: readonly JsonFieldInput[]): FieldDefinition[];
+  /** Definitions → `## Metadata Schema` bullet lines (without `- `). */
+  toLines(fields: readonly FieldDefinition[]): string[];
+  toJson(field: FieldDefinition): Record<string, unknown>;
 }
 
-function unreadableType(name: string, folder: string, err: unknown): NoteTypeInfo {
-  const reason = toNotekernelError(err);
-  return { name, path: folder, description: parseDescription('', name), hasDescription: false, contentHash: '', unreadable: `${reason.code}: ${reason.message}` };
-}
-
-async function folderIdentity(absolute: string): Promise<string> {
-  try {
-    const st = fsSync.statSync(absolute, { bigint: true, throwIfNoEntry: false });
-    return !st ? 'missing' : st.isDirectory() ? `${st.dev}:${st.ino}` : 'not a folder';
-  } catch {
-    return 'missing';
-  }
-}
-
-async function isDirectory(absolute: string): Promise<boolean> {
-  try {
-    return (await fs.stat(absolute)).isDirectory();
-  } catch {
-    return false;
-  }
-}
+export const SCHEMA_CODEC = token<SchemaCodec>('note-types.schema-codec');

@@ -9,7 +9,7 @@ import type { ToolContext } from '../../kernel/tool.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { toRelative } from '../../toolkit/files/paths.js';
 import { LINKS } from '../links/service.js';
-import { BACKUPS } from '../vault-config/backups.js';
+import { BACKUPS } from '../vault-config/service.js';
 import { vaultConfig } from './config.js';
 import { locationOf, type Note } from '../../kernel/note.js';
 

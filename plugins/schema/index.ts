@@ -5,12 +5,12 @@
  * faults are reported by get_note_type_info and analyze_note, and the sound fields still apply.
  */
 import { definePlugin, provide } from '../../kernel/plugin.js';
-// The token module, not note-types' index: note-types' tools import SCHEMA, and index → index would be a cycle.
-import { NOTE_TYPES } from '../note-types/service.js';
+import { NOTE_TYPES, SCHEMA_CODEC } from '../note-types/service.js';
 import { DEFAULT_VAULT_CONFIG } from '../../toolkit/vault-config.js';
 import { VAULT_CONFIG } from '../vault-config/service.js';
 import { schemaBeforeWrite } from './hook.js';
-import { createSchemaService, SCHEMA } from './service.js';
+import { SCHEMA } from './service.js';
+import { createSchemaService } from './type-schemas.js';
 
 export * from './service.js';
 
@@ -24,7 +24,8 @@ export const schemaPlugin = definePlugin<Record<string, never>>({
     // Resolved per write, not at registration: the config plugin is optional and may load later.
     const config = async () => (await ctx.tryResolve(VAULT_CONFIG)?.get()) ?? DEFAULT_VAULT_CONFIG;
     return {
-      services: [provide(SCHEMA, schema)],
+      // note-types' tools read and write schemas through their own port: the same service fills it.
+      services: [provide(SCHEMA, schema), provide(SCHEMA_CODEC, schema)],
       hooks: { 'note.beforeWrite': schemaBeforeWrite({ schema, notes: ctx.notes, config }) },
     };
   },

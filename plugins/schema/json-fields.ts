@@ -4,7 +4,7 @@
  * one field model. Faults are collected, not thrown one at a time, so a caller sees them all.
  */
 import type { MetadataValue } from '../../kernel/note.js';
-import { FIELD_TYPES, type FieldDefinition, type JsonFieldInput } from '../../toolkit/metadata-fields.js';
+import type { FieldDefinition, JsonFieldInput } from '../../toolkit/metadata-fields.js';
 import { definitionProblems } from './validate.js';
 
 

@@ -8,13 +8,14 @@ import { z } from 'zod';
 import { requireMember } from '../../kernel/backend.js';
 import { definePlugin, provide } from '../../kernel/plugin.js';
 import { normaliseRelative } from '../../toolkit/files/paths.js';
-import { createBackups, BACKUPS } from './backups.js';
+import { createBackups } from './backups.js';
 import { defaultConfigText } from '../../toolkit/vault-config.js';
-import { createVaultConfig, VAULT_CONFIG } from './service.js';
+import { createVaultConfig } from './config-file.js';
+import { BACKUPS, VAULT_CONFIG } from './service.js';
 import { ContentHashMismatchError } from '../../kernel/errors.js';
 
 export { VAULT_CONFIG, type VaultConfigService } from './service.js';
-export { BACKUPS, type BackupService, type BackupReport, type BackupEntry } from './backups.js';
+export { BACKUPS, type BackupService, type BackupReport, type BackupEntry } from './service.js';
 
 
 const options = z.object({

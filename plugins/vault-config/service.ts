@@ -1,17 +1,14 @@
 /**
- * VAULT_CONFIG: the vault's `.flint-note/config.yml`, checked on every call so an edit applies
- * at once without a restart. Every write asks for it, so the parsed file is cached and one
- * stat per call tells whether the file changed since.
+ * vault-config's public face: the services other plugins resolve, as types and tokens only
+ * (decision 041). The config file is read by config-file.ts, backups are taken by backups.ts.
  */
-import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 import { token } from '../../kernel/container.js';
-import type { VaultFiles } from '../../kernel/backend.js';
-import { configIssue } from '../../kernel/config/resolve.js';
-import { ConfigError } from '../../kernel/errors.js';
-import { DEFAULT_VAULT_CONFIG, unknownVaultConfigKeys, vaultConfigSchema, type VaultConfig } from '../../toolkit/vault-config.js';
-import type { Logger } from '../../kernel/logger.js';
-import { fileStamp } from '../../toolkit/files/file-stamp.js';
+import type { VaultConfig } from '../../toolkit/vault-config.js';
 
+/**
+ * VAULT_CONFIG: the vault's `.flint-note/config.yml`, checked on every call so an edit applies
+ * at once without a restart.
+ */
 export interface VaultConfigService {
   /** Vault-relative path of the config file. */
   readonly file: string;
@@ -21,45 +18,28 @@ export interface VaultConfigService {
 
 export const VAULT_CONFIG = token<VaultConfigService>('vault-config.service');
 
-/**
- * `defaultType`, when the kernel's config sets one (the storage's `defaultType`), replaces the
- * file's `default_note_type`: the config file is the user's latest word, as a flag is over a
- * config (decision 027).
- */
-export function createVaultConfig(files: VaultFiles, file: string, defaultType?: string, logger?: Logger): VaultConfigService {
-  const absolute = files.resolve(file);
-  const fallback = defaultType ? { ...DEFAULT_VAULT_CONFIG, default_note_type: defaultType } : DEFAULT_VAULT_CONFIG;
-  let cached: { stamp: string; config: VaultConfig } | undefined;
-  return {
-    file,
-    async get() {
-      const stamp = await fileStamp(absolute);
-      if (stamp === undefined) return fallback;
-      if (cached?.stamp === stamp) return cached.config;
-      // A miss reads through files.readText, which re-checks containment (a symlink swapped in is refused).
-      const text = await files.readText(file);
-      if (text === undefined) return fallback;
-      const parsed = parseVaultConfig(text, file, logger);
-      const config = defaultType ? { ...parsed, default_note_type: defaultType } : parsed;
-      cached = { stamp, config };
-      return config;
-    },
-  };
+export interface BackupEntry {
+  /** Vault-relative path of the file being backed up, e.g. `general/my-note.md`. */
+  relPath: string;
+  /** Its text when the caller already read it (so the copy is exactly what it checked). */
+  text?: string;
 }
 
-export function parseVaultConfig(text: string, file: string, logger?: Logger): VaultConfig {
-  let data: unknown;
-  try {
-    data = loadYamlBounded(text);
-  } catch (err) {
-    const reason = (err as Error).message.split('\n')[0] ?? 'parse error';
-    throw new ConfigError(`${file}: not valid YAML (${reason})`, { file, key: '(root)', reason });
-  }
-  const result = vaultConfigSchema.safeParse(data ?? {});
-  if (!result.success) throw configIssue(file, result.error, [], vaultConfigSchema);
-  // Once per version of the file: a changed file is parsed again, an unchanged one is cached.
-  for (const { key, suggestion } of unknownVaultConfigKeys(data)) {
-    logger?.warn({ file, key, ...(suggestion ? { did_you_mean: suggestion } : {}) }, `${file}: ${key}: unknown key, ignored${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
-  }
-  return result.data;
+export interface BackupReport {
+  /** Absolute path of the backup folder. */
+  path: string;
+  /** Vault-relative path of the backup folder. */
+  relPath: string;
+  files: string[];
+  timestamp: string;
 }
+
+/**
+ * BACKUPS: copies of notes taken before a delete, under the config's `backup_path`
+ * (`.flint-note/backups` by default), one folder per operation.
+ */
+export interface BackupService {
+  backup(label: string, entries: readonly BackupEntry[], details?: Record<string, unknown>): Promise<BackupReport>;
+}
+
+export const BACKUPS = token<BackupService>('vault-config.backups');

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { SCHEMA } from '../../schema/service.js';
-import type { NoteTypeInfo, NoteTypes } from '../service.js';
+import { SCHEMA_CODEC, type NoteTypeInfo, type NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { record, str, strs } from '../../../kernel/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
@@ -31,7 +30,7 @@ export function getNoteTypeInfoTool(types: NoteTypes) {
     annotations: { title: 'Get note type info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const info = await requireType(types, args.type_name);
-      const schemaService = ctx.tryResolve(SCHEMA);
+      const schemaService = ctx.tryResolve(SCHEMA_CODEC);
       const schema = schemaService?.parseLines(info.description.schemaLines);
       const stats = await fs.stat(info.hasDescription ? `${info.path}/_description.md` : info.path);
       return {

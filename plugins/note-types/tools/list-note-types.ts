@@ -30,7 +30,7 @@ export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
     input: z.object({ vault_id: vaultIdField }),
     output: z.object({ result: z.array(z.object({ name: str, path: str, purpose: str, agentInstructions: strs, hasDescription: bool, noteCount: num, lastModified: nullableStr, unreadable: str.optional() })) }),
     annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async handler(args, ctx) {
+    async handler() {
       return noteTypeRows(types, store);
     },
   });

@@ -1,14 +1,14 @@
 /**
  * Shared pieces of the note-type tools: the metadata_schema argument (the seed shows both the
  * `{ fields: [...] }` object and a bare array, so both are taken) and its conversion to schema
- * bullets through the schema plugin's SCHEMA service.
+ * bullets through SCHEMA_CODEC, which the schema plugin fills.
  */
 import { z } from 'zod';
 import { PluginDependencyError, ValidationError } from '../../../kernel/errors.js';
 import type { ToolContext } from '../../../kernel/tool.js';
 import { isSystemKey } from '../../../kernel/note.js';
 import { jsonFieldInput, type FieldDefinition, type JsonFieldInput } from '../../../toolkit/metadata-fields.js';
-import { SCHEMA } from '../../schema/service.js';
+import { SCHEMA_CODEC } from '../service.js';
 
 export const metadataSchemaInput = z
   .union([
@@ -22,7 +22,7 @@ export function fieldList(input: z.output<typeof metadataSchemaInput>): JsonFiel
 }
 
 function requireSchema(ctx: ToolContext) {
-  const schema = ctx.tryResolve(SCHEMA);
+  const schema = ctx.tryResolve(SCHEMA_CODEC);
   if (!schema) {
     throw new PluginDependencyError('metadata_schema needs the "schema" plugin, which this profile does not load; add it under plugins in the config.', {
       plugin: 'schema',
