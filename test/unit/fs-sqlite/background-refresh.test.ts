@@ -3,7 +3,7 @@
  * wait for the refresh, writes made meanwhile are kept, and a close stops a refresh half-way
  * without losing what it indexed (decision 013).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IndexFreshness } from '../../../backends/fs-sqlite/index-freshness.js';
 import { note, useVaults } from './helpers.js';
 
@@ -39,7 +39,7 @@ describe('the index refresh runs behind the open', () => {
     const created = await store.create({ title: 'Made during the refresh', type: 'general', content: 'new\n' });
     expect(await store.count()).toBe(801);
     expect((await store.list({ limit: 1000 })).map((n) => n.id)).toContain(created.id);
-    expect(await store.refresh()).toMatchObject({ scanned: 801, indexed: 0, removed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 801, indexed: 0, removed: 0 });
   });
 
   it('stops at close, keeps what it indexed, and the next open finishes the job', async () => {
@@ -48,11 +48,14 @@ describe('the index refresh runs behind the open', () => {
     await first.close();
     const { store } = await openVault(root);
     expect(await store.count()).toBe(1500);
-    expect(await store.refresh()).toMatchObject({ scanned: 1500, indexed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 1500, indexed: 0 });
   });
 });
 
 describe('IndexFreshness', () => {
+  afterEach(() => void vi.useRealTimers());
+  // A scheduled refresh waits on setTimeout, faked here; `pause` yields with setImmediate, left real.
+  const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   const report = (indexed: number) => ({ scanned: indexed, indexed, removed: 0, skipped: [], ms: 0 });
 
   it('runs refreshes one after another and reports a failed one to index-backed calls until one succeeds', async () => {
@@ -79,6 +82,7 @@ describe('IndexFreshness', () => {
   });
 
   it('starts a scheduled refresh when its time comes, or at once when a call needs the index', async () => {
+    fakeClock();
     const freshness = new IndexFreshness();
     const errors: unknown[] = [];
     let started = 0;
@@ -90,8 +94,11 @@ describe('IndexFreshness', () => {
     expect(freshness.busy).toBe(false);
 
     freshness.later(async () => (started++, report(2)), 10, (err) => errors.push(err));
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await vi.advanceTimersByTimeAsync(9);
+    expect(started).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(started).toBe(2);
+    await freshness.ready();
     expect(errors).toEqual([]);
   });
 
@@ -106,22 +113,26 @@ describe('IndexFreshness', () => {
   });
 
   it('drops a scheduled refresh at close, and stops one under way at its next pause', async () => {
+    fakeClock();
     const scheduledOnly = new IndexFreshness();
     let ran = false;
     scheduledOnly.later(async () => ((ran = true), report(0)), 10, () => undefined);
     await scheduledOnly.close();
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(ran).toBe(false);
 
     const freshness = new IndexFreshness();
     let slices = 0;
+    let sliced!: () => void;
+    const underWay = new Promise<void>((resolve) => (sliced = resolve));
     const running = freshness.refresh(async (pause) => {
       for (;;) {
         slices++;
+        sliced();
         await pause();
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await underWay;
     await freshness.close();
     await expect(running).rejects.toThrow(/closed before the index refresh finished/);
     expect(slices).toBeGreaterThan(0);

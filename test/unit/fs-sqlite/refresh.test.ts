@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SCHEMA_VERSION } from '../../../backends/fs-sqlite/schema.js';
 import { fileStateHash, xor53 } from '../../../toolkit/files/file-digest.js';
 import { tempDir } from '../../support/temp.js';
@@ -20,7 +21,7 @@ describe('refresh skips files that are not UTF-8 text', () => {
     const root = await vaultDir({ ...THREE, 'general/image.md': BINARY, 'general/latin1.md': LATIN1 });
     const { store } = await openVault(root);
     expect(ids(await store.list())).toEqual(['general/a.md', 'general/b.md', 'projects/c.md']);
-    const report = await store.refresh();
+    const report = await store.refresh!();
     expect(report.scanned).toBe(5);
     expect(report.skipped).toEqual(
       expect.arrayContaining([
@@ -39,7 +40,7 @@ describe('refresh skips files that are not UTF-8 text', () => {
     const root = await vaultDir(THREE);
     const { store } = await openVault(root);
     await fs.writeFile(path.join(root, 'general/b.md'), BINARY);
-    const report = await store.refresh();
+    const report = await store.refresh!();
     expect(report.skipped).toEqual([{ path: 'general/b.md', reason: expect.stringMatching(/binary/) }]);
     expect(ids(await store.list())).toEqual(['general/a.md', 'projects/c.md']);
   });
@@ -50,20 +51,20 @@ describe('incremental refresh', () => {
     const root = await vaultDir(THREE);
     const { store } = await openVault(root);
     // The first refresh is the opening one (scheduled behind the open, decision 013): it indexes all three.
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 3, removed: 0, skipped: [] });
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0, removed: 0, skipped: [] });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 3, removed: 0, skipped: [] });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 0, removed: 0, skipped: [] });
 
     await fs.appendFile(path.join(root, 'general/a.md'), 'more\n');
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 1, removed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 1, removed: 0 });
 
     const later = new Date(Date.now() + 60_000);
     await fs.utimes(path.join(root, 'general/b.md'), later, later);
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 1, removed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 1, removed: 0 });
 
     await writeAt(root, 'projects/d.md', note('D', 'delta\n'));
     await fs.rm(path.join(root, 'projects/c.md'));
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 1, removed: 1 });
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 1, removed: 1 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
     expect(ids(await store.list())).toEqual(['general/a.md', 'general/b.md', 'projects/d.md']);
     expect((await store.list()).find((n) => n.id === 'projects/d.md')?.title).toBe('D');
   });
@@ -74,7 +75,7 @@ describe('incremental refresh', () => {
     const a = await store.create({ title: 'Made here', content: '1' });
     await store.update(a.id, { content: '2' }, a.contentHash);
     await store.create({ title: 'Moved', content: 'm', type: 'inbox' }).then((n) => store.move!(n.id, 'archive', n.contentHash));
-    expect(await store.refresh()).toMatchObject({ scanned: 2, indexed: 0, removed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 2, indexed: 0, removed: 0 });
   });
 
   it('a reopened vault starts from the saved index', async () => {
@@ -82,14 +83,14 @@ describe('incremental refresh', () => {
     const vault = await openVault(root);
     const before = await vault.store.list({ orderBy: 'title', direction: 'asc' });
     const again = await vault.reopen();
-    expect(await again.store.refresh()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
+    expect(await again.store.refresh!()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
     expect(await again.store.list({ orderBy: 'title', direction: 'asc' })).toEqual(before);
   });
 
   it('ignores stray temp files, type files and the metadata folder', async () => {
     const root = await vaultDir({ ...THREE, 'general/.nk-tmp-99-abcdef': 'half written', 'general/_description.md': '# General', '.notekernel/stray.md': note('X', 'x') });
     const { store } = await openVault(root);
-    expect(await store.refresh()).toMatchObject({ scanned: 3, skipped: [] });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, skipped: [] });
     expect(await store.count()).toBe(3);
     expect(await store.listTypes!()).toEqual(['general', 'projects']);
   });
@@ -208,7 +209,7 @@ describe('the files digest: an unchanged vault is recognised without reading eve
     const db = new Database(dbFile(root), { readonly: true });
     expect(db.prepare("SELECT content FROM notes WHERE id = 'general/a.md'").pluck().get()).toBe('ALPHA\n');
     db.close();
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 0 });
   });
 
   it('heals a digest that disagrees with the rows, so later starts take the fast path again', async () => {
@@ -220,7 +221,7 @@ describe('the files digest: an unchanged vault is recognised without reading eve
     expect(db.prepare("UPDATE nk_meta SET value = '12345' WHERE key = 'files_digest'").run().changes).toBe(1);
     db.close();
     const { store } = await openVault(root);
-    expect(await store.refresh()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
+    expect(await store.refresh!()).toMatchObject({ scanned: 3, indexed: 0, removed: 0 });
     const { fromRows, stored } = digests(root);
     expect(stored).toBe(fromRows);
     expect(stored).not.toBe(12345);
@@ -228,16 +229,23 @@ describe('the files digest: an unchanged vault is recognised without reading eve
 });
 
 describe('WAL checkpoints wait for a pause in writes', () => {
+  afterEach(() => void vi.useRealTimers());
+
   it('copies the WAL into the database file once writes stop, not inside the write', async () => {
+    // The idle-time checkpoint is a timer (CHECKPOINT_IDLE_MS, 500 ms): on the fake clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const root = await vaultDir(THREE);
     const { store } = await openVault(root);
+    await store.count(); // the open's refresh has written its rows
     const dbFile = path.join(root, '.notekernel', 'notekernel.db');
-    await new Promise((resolve) => setTimeout(resolve, 800)); // the open's own writes checkpointed
-    const before = (await fs.stat(dbFile)).mtimeMs;
+    const bytes = async () => createHash('sha256').update(await fs.readFile(dbFile)).digest('hex');
+    await vi.advanceTimersByTimeAsync(500); // the open's own writes checkpointed
+    const before = await bytes();
     await store.create({ title: 'Fresh', type: 'general', content: 'fresh\n' });
-    expect((await fs.stat(dbFile)).mtimeMs).toBe(before); // the write went to the WAL only
-    const deadline = Date.now() + 3000;
-    while ((await fs.stat(dbFile)).mtimeMs === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await fs.stat(dbFile)).mtimeMs).toBeGreaterThan(before);
+    expect(await bytes()).toBe(before); // the write went to the WAL only
+    await vi.advanceTimersByTimeAsync(499);
+    expect(await bytes()).toBe(before); // writes have not paused long enough yet
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await bytes()).not.toBe(before);
   });
 });

@@ -5,24 +5,42 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../kernel/logger.js';
 import type { Layout } from '../../../backends/fs-sqlite/layout.js';
 import { watchNoteFiles } from '../../../toolkit/files/folder-watch.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const flat: Layout = { kind: 'flat', metaDir: '.notekernel', defaultType: 'general' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const PROBE = 'deep/er/watch-ready.md';
 
 let base: string;
 let root: string;
 let seen: Set<string>;
 let stop: () => Promise<void>;
 
+/**
+ * A tree watch that has started: Node's recursive watch adds its folders asynchronously, so a
+ * probe note in the deepest folder is rewritten until it is reported (the probe is not passed on).
+ */
+async function startedWatch(onNote: (rel: string) => void): Promise<() => Promise<void>> {
+  let ready = false;
+  const stopWatch = watchNoteFiles(root, flat, silentLogger(), async (batch) => {
+    for (const rel of batch) if (rel === PROBE) ready = true;
+    else onNote(rel);
+  });
+  await vi.waitFor(async () => {
+    await fs.writeFile(path.join(root, PROBE), 'probe');
+    if (!ready) throw new Error('the tree watch has not started');
+  }, { timeout: 10_000, interval: 25 });
+  return stopWatch;
+}
+
+/** The paths not yet reported once the watcher has reported them all, or the wait's bound has passed. */
 async function until(paths: string[], ms = 15_000): Promise<string[]> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline && !paths.every((p) => seen.has(p))) await sleep(25);
-  return paths.filter((p) => !seen.has(p));
+  const missing = () => paths.filter((p) => !seen.has(p));
+  await vi.waitFor(() => expect(missing()).toEqual([]), { timeout: ms, interval: 25 }).catch(() => undefined);
+  return missing();
 }
 
 beforeEach(async () => {
@@ -31,10 +49,7 @@ beforeEach(async () => {
   await fs.mkdir(path.join(root, 'deep', 'er'), { recursive: true });
   await fs.mkdir(path.join(root, '.notekernel'));
   seen = new Set();
-  stop = watchNoteFiles(root, flat, silentLogger(), async (batch) => {
-    for (const rel of batch) seen.add(rel);
-  });
-  await sleep(300); // the tree watch starts asynchronously
+  stop = await startedWatch((rel) => seen.add(rel));
 });
 afterEach(async () => {
   await stop();
@@ -43,12 +58,12 @@ afterEach(async () => {
 
 describe('flat layout tree watch', () => {
   it('reports notes written at any depth, and not the metadata folder or other files', async () => {
-    await fs.writeFile(path.join(root, 'top.md'), 'x');
-    await fs.writeFile(path.join(root, 'deep', 'er', 'low.md'), 'x');
+    // The files it must skip first: once the notes written after them are reported, so would they have been.
     await fs.writeFile(path.join(root, 'deep', 'not-a-note.txt'), 'x');
     await fs.writeFile(path.join(root, '.notekernel', 'inside.md'), 'x');
+    await fs.writeFile(path.join(root, 'top.md'), 'x');
+    await fs.writeFile(path.join(root, 'deep', 'er', 'low.md'), 'x');
     expect(await until(['top.md', 'deep/er/low.md'])).toEqual([]);
-    await sleep(200);
     expect([...seen].sort()).toEqual(['deep/er/low.md', 'top.md']);
   });
 
@@ -65,15 +80,26 @@ describe('flat layout tree watch', () => {
     await fs.rename(path.join(base, 'outside'), path.join(root, 'moved'));
     const moved = Array.from({ length: 20 }, (_, i) => `moved/sub/m-${i}.md`);
     expect(await until(moved)).toEqual([]);
-    await sleep(200);
-    await fs.writeFile(path.join(root, 'moved', 'sub', 'later.md'), 'x');
-    expect(await until(['moved/sub/later.md'])).toEqual([]);
+    // The moved-in folder is watched once Node has added it, at a moment of its own: written until reported.
+    const later = path.join(root, 'moved', 'sub', 'later.md');
+    await vi.waitFor(async () => {
+      await fs.writeFile(later, 'x');
+      expect(seen.has('moved/sub/later.md')).toBe(true);
+    }, { timeout: 15_000, interval: 25 });
   });
 
   it('reports nothing once stopped', async () => {
     await stop();
-    await fs.writeFile(path.join(root, 'after.md'), 'x');
-    await sleep(400);
-    expect(seen.has('after.md')).toBe(false);
+    // A second watch on the same tree: when it has reported the write, a live first one would have too.
+    const witnessed = new Set<string>();
+    const stopWitness = await startedWatch((rel) => witnessed.add(rel));
+    try {
+      await fs.writeFile(path.join(root, 'after.md'), 'x');
+      await vi.waitFor(() => expect(witnessed.has('after.md')).toBe(true), { timeout: 15_000, interval: 25 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen.has('after.md')).toBe(false);
+    } finally {
+      await stopWitness();
+    }
   });
 });

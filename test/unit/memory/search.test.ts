@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createKernel } from '../../../app/index.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import type { Vault } from '../../../kernel/vault.js';
@@ -80,13 +80,8 @@ describe('memory_search over entries changed', () => {
     // Outside the server: the entry's file rewritten in place.
     const file = (await fs.readdir(t.root)).find((name) => name.startsWith('kestrel') && name.endsWith('.md')) as string;
     await fs.writeFile(path.join(t.root, file), '# Kestrel\n\nHovering over the verge, now with a wren.\n');
-    let titles: string[] = [];
-    for (let waited = 0; waited < 5000; waited += 100) {
-      titles = (await search(t, 'wren')).map((h) => h.title);
-      if (titles.length) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(titles).toEqual(['Kestrel']);
+    // The file watch picks it up: real I/O, polled.
+    await vi.waitFor(async () => expect((await search(t, 'wren')).map((h) => h.title)).toEqual(['Kestrel']), { timeout: 5_000, interval: 100 });
     // Only the other entry's title names herons now (stemmed: `heron`, `herons`).
     expect((await search(t, 'herons')).map((h) => h.title)).toEqual(['Heron roost']);
     const [hit] = await search(t, 'wren');

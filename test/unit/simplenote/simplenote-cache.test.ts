@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CACHE_SCHEMA_VERSION } from '../../../backends/simplenote/cache/cache-file.js';
 import { cacheFile, intervalFromEnv } from '../../../backends/simplenote/index.js';
 import { joinText, noteOf, splitText } from '../../../backends/simplenote/note-object.js';
@@ -13,9 +13,9 @@ import { removeDir, tempDir } from '../../support/temp.js';
 const NOTE = { tags: ['a'], systemTags: ['pinned'], creationDate: 1604677681.022651, modificationDate: 1604677682, deleted: 1, shareURL: '', publishURL: '' };
 
 async function cacheOf(folder: string): Promise<string> {
-  const found = () => fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3'));
-  for (let waited = 0; !found() && waited < 3000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-  return path.join(folder, found()!);
+  // Written in the background after the first sync: real I/O, polled.
+  const found = await vi.waitFor(() => fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3')) ?? Promise.reject(new Error('no cache file yet')), { timeout: 3000, interval: 20 });
+  return path.join(folder, found);
 }
 
 describe('simplenote cache', () => {
@@ -31,8 +31,7 @@ describe('simplenote cache', () => {
       return rows;
     };
     // Saved in the background 10 ms (persistDelayMs) after the write: poll rather than guess.
-    for (let waited = 0; titles().length === 0 && waited < 3000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-    expect(titles()).toEqual([['Saved']]);
+    await vi.waitFor(() => expect(titles()).toEqual([['Saved']]), { timeout: 3000, interval: 20 });
     const db = new SQL.Database(fs.readFileSync(file));
     expect(db.exec('PRAGMA user_version')[0]?.values[0]?.[0]).toBe(CACHE_SCHEMA_VERSION);
     db.close();

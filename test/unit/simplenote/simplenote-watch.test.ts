@@ -8,15 +8,19 @@ it('reports writes and deletions from another device, not this store\'s own writ
   try {
     const store = subject.instance.store!;
     const changes: ExternalChange[] = [];
-    const unsubscribe = store.watch!((change) => changes.push(change));
+    let bothSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (bothSeen = resolve));
+    const unsubscribe = store.watch!((change) => {
+      changes.push(change);
+      if (changes.length === 2) bothSeen();
+    });
     const mine = await store.create({ title: 'Mine', content: 'x' });
     const theirs = await store.create({ title: 'Theirs', content: 'y' });
-    await store.refresh(); // our own writes come back through the sync: no event
+    await store.refresh!(); // our own writes come back through the sync: no event
     expect(changes).toEqual([]);
     await subject.outside.append(theirs, '\nedited elsewhere');
     await subject.outside.remove(mine);
-    const deadline = Date.now() + 5000;
-    while (changes.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await seen; // the next sync brings both
     unsubscribe();
     expect(changes).toEqual(
       expect.arrayContaining([

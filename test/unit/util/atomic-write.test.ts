@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEMP_PREFIX, writeFileAtomic } from '../../../toolkit/files/atomic-write.js';
 import { contentHash } from '../../../kernel/util/hash.js';
 import { RetiredFiles } from '../../../toolkit/files/retired-files.js';
@@ -73,14 +73,17 @@ describe('writeFileAtomic', () => {
     const order: string[] = [];
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
+    let held!: () => void;
+    const atRename = new Promise<void>((resolve) => (held = resolve));
     const writing = writeFileAtomic(file, 'new\n', {
       beforeSync: async () => void order.push('sync'),
       beforeRename: async () => {
         order.push('rename');
+        held();
         await gate;
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await atRename;
     expect(order).toEqual(['sync', 'rename']);
     expect(await fs.readFile(file, 'utf8')).toBe('old\n');
     expect(await temps()).toHaveLength(1);
@@ -131,23 +134,31 @@ describe('contentHash', () => {
 describe('writeFileAtomic with retireOld', () => {
   it('keeps the replaced version under a temp name until RetiredFiles removes it', async () => {
     const file = path.join(dir, 'r.md');
-    const retired = new RetiredFiles();
-    const handed: string[] = [];
-    const retireOld = (old: string) => {
-      handed.push(old);
-      retired.add(old);
-    };
-    await writeFileAtomic(file, 'v1', { retireOld });
-    expect(handed).toEqual([]); // nothing replaced yet
-    await writeFileAtomic(file, 'v2', { retireOld });
-    expect(await fs.readFile(file, 'utf8')).toBe('v2');
-    expect(handed).toHaveLength(1);
-    expect(path.basename(handed[0] as string).startsWith(TEMP_PREFIX)).toBe(true);
-    expect(await fs.readFile(handed[0] as string, 'utf8')).toBe('v1');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await temps()).toEqual([]);
-    await writeFileAtomic(file, 'v3', { retireOld });
-    retired.close();
-    expect(await fs.readdir(dir)).toEqual(['r.md']);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const retired = new RetiredFiles();
+      const handed: string[] = [];
+      const retireOld = (old: string) => {
+        handed.push(old);
+        retired.add(old);
+      };
+      await writeFileAtomic(file, 'v1', { retireOld });
+      expect(handed).toEqual([]); // nothing replaced yet
+      await writeFileAtomic(file, 'v2', { retireOld });
+      expect(await fs.readFile(file, 'utf8')).toBe('v2');
+      expect(handed).toHaveLength(1);
+      expect(path.basename(handed[0] as string).startsWith(TEMP_PREFIX)).toBe(true);
+      expect(await fs.readFile(handed[0] as string, 'utf8')).toBe('v1');
+      vi.advanceTimersByTime(99);
+      expect(await temps()).toHaveLength(1); // not on the write's path: a moment later
+      vi.advanceTimersByTime(1);
+      // the sweep unlinks in the thread pool: real I/O, polled
+      await vi.waitFor(async () => expect(await temps()).toEqual([]));
+      await writeFileAtomic(file, 'v3', { retireOld });
+      retired.close();
+      expect(await fs.readdir(dir)).toEqual(['r.md']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

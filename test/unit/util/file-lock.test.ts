@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileLocks } from '../../../toolkit/files/file-lock.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(dirs.splice(0).map(removeDir));
 });
 
@@ -20,7 +21,9 @@ describe('FileLocks (cross-process)', () => {
   it('serialises holders of one key and leaves no lock behind', async () => {
     const locks = new FileLocks(await lockDir());
     const order: string[] = [];
-    await Promise.all(
+    // The waiters' polls and each holder's time inside run on the fake clock; the lock files are real.
+    vi.useFakeTimers();
+    const all = Promise.all(
       [1, 2, 3].map((n) =>
         locks.run('note', async () => {
           order.push(`in${n}`);
@@ -29,6 +32,9 @@ describe('FileLocks (cross-process)', () => {
         }),
       ),
     );
+    await vi.runAllTimersAsync();
+    await all;
+    expect(order).toHaveLength(6);
     for (let i = 0; i < order.length; i += 2) expect(order[i + 1]).toBe(order[i]?.replace('in', 'out'));
   });
 
@@ -58,9 +64,14 @@ describe('FileLocks (cross-process)', () => {
     const holder = new FileLocks(dir);
     const impatient = new FileLocks(dir, { timeoutMs: 100 });
     let release!: () => void;
-    const held = holder.run('k', () => new Promise<void>((r) => (release = r)));
-    await new Promise((r) => setTimeout(r, 10));
-    await expect(impatient.run('k', async () => 1)).rejects.toMatchObject({ code: 'conflict' });
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const held = holder.run('k', () => new Promise<void>((r) => { release = r; entered(); }));
+    await inside;
+    vi.useFakeTimers();
+    const refused = expect(impatient.run('k', async () => 1)).rejects.toMatchObject({ code: 'conflict' });
+    await vi.advanceTimersByTimeAsync(150);
+    await refused;
     release();
     await held;
   });

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KeyedMutex } from '../../../toolkit/mutex.js';
+
+// Every wait below is on vitest's fake clock: the tests advance it, nothing sleeps.
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -10,8 +14,17 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} did not finish within ${ms} ms`)))]);
+/** The promise's value, or a failure naming `what` if it has not settled once the clock has moved `ms` on. */
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  const raced = Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} did not finish within ${ms} ms`)))]);
+  await vi.advanceTimersByTimeAsync(ms);
+  return raced;
+}
+
+/** Runs the tasks' timers to the end, then their results. */
+async function drained<T>(promise: Promise<T>): Promise<T> {
+  await vi.runAllTimersAsync();
+  return promise;
 }
 
 describe('KeyedMutex', () => {
@@ -30,7 +43,7 @@ describe('KeyedMutex', () => {
         inside--;
         return i;
       });
-    const results = await Promise.all([0, 1, 2, 3, 4].map(task));
+    const results = await drained(Promise.all([0, 1, 2, 3, 4].map(task)));
     expect(results).toEqual([0, 1, 2, 3, 4]);
     expect(maxInside).toBe(1);
     expect(log).toEqual([0, 1, 2, 3, 4].flatMap((i) => [`start ${i}`, `end ${i}`]));
@@ -39,13 +52,15 @@ describe('KeyedMutex', () => {
   it('a read-compare-write under the lock never loses an update', async () => {
     const mutex = new KeyedMutex();
     let value = 0;
-    await Promise.all(
-      Array.from({ length: 50 }, () =>
-        mutex.run('counter', async () => {
-          const read = value;
-          await sleep(0);
-          value = read + 1;
-        }),
+    await drained(
+      Promise.all(
+        Array.from({ length: 50 }, () =>
+          mutex.run('counter', async () => {
+            const read = value;
+            await sleep(0);
+            value = read + 1;
+          }),
+        ),
       ),
     );
     expect(value).toBe(50);
@@ -97,7 +112,7 @@ describe('KeyedMutex', () => {
 
   it('the key is usable again after the queue drains', async () => {
     const mutex = new KeyedMutex();
-    await mutex.run('k', async () => sleep(1));
+    await drained(mutex.run('k', async () => sleep(1)));
     let ran = false;
     await withTimeout(
       mutex.run('k', async () => {
