@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^notekernel$/, replacement: path.join(root, 'app/index.ts') },
       { find: /^notekernel\/profiles$/, replacement: path.join(root, 'profiles/catalogue.ts') },
+      { find: /^notekernel\/testing$/, replacement: path.join(root, 'testing/index.ts') },
       { find: /^notekernel\/(plugins|backends)\/([a-z-]+)(\/index\.js)?$/, replacement: path.join(root, '$1/$2/index.ts') },
     ],
   },

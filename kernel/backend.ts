@@ -1,23 +1,31 @@
 /**
- * The backend contract. A backend is a definition with static capabilities (known before
- * any I/O, so the kernel can refuse a plugin at start-up) and an async factory. Optional
- * methods exist exactly when their capability is declared; calling for a capability the
- * backend lacks throws CapabilityError, never a silent no-op.
+ * The backend contract. A backend is a definition with static capabilities and extensions (known
+ * before any I/O, so the kernel can refuse a plugin at start-up) and an async factory. Optional
+ * members exist exactly when their capability or extension is declared (CAPABILITY_MEMBERS,
+ * checked at every open); calling for a capability the backend lacks throws CapabilityError,
+ * never a silent no-op. The store and index contracts themselves: note-store.ts, search-index.ts.
  */
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
-import type { ListQuery, Note, NoteChange, NewNote, NoteSummary } from './note.js';
 import type { FaultReporter } from './faults.js';
 import { CapabilityError } from './errors.js';
 import type { ProgressReporter } from './progress.js';
-import type { IndexDatabase, SqlParams } from './index-database.js';
-import type { JournalStorage } from './journal.js';
+import type { NoteStore } from './note-store.js';
+import type { SearchIndex } from './search-index.js';
 
+export * from './note-store.js';
+export * from './search-index.js';
+
+/**
+ * What a vault offers, named for what it means to a plugin, whatever keeps the notes (a folder,
+ * a database, a remote service). A plugin `requires` these; the kernel refuses it at start-up
+ * when the vault lacks one.
+ */
 export const CAPABILITIES = {
-  types: 'notes live in type folders; listTypes/move are available',
-  frontmatter: 'arbitrary metadata (nested values, any key) and free-form tags are stored with each note',
+  'typed-notes': 'every note has a type the store keeps, lists and moves notes between (listTypes/move)',
+  'free-metadata': 'arbitrary metadata (nested values, any key) and free-form tags are stored with each note',
   files: 'raw, vault-contained file access (files) for plugin-owned files',
-  watch: 'external edits are detected while running (watch)',
+  watch: 'changes made outside the vault (an editor, another device) are reported while running (watch)',
   journal: 'multi-note operations are journalled: finished or rolled back after a crash (journal)',
   'index-db': 'plugins may keep their own tables in the backend index (indexDb)',
   'git-history': 'timestamps derived from git history',
@@ -31,10 +39,37 @@ export const CAPABILITIES = {
 
 export type Capability = keyof typeof CAPABILITIES;
 
+/**
+ * Names capabilities had while every store kept files (decision 042 renamed them). A backend's
+ * `capabilities` and a plugin's or tool's `requires` still accept them, read as the new name;
+ * they will be refused in a future major version.
+ * @deprecated Name the capability by its key in CAPABILITIES.
+ */
+export const DEPRECATED_CAPABILITIES = {
+  types: 'typed-notes',
+  frontmatter: 'free-metadata',
+} as const satisfies Record<string, Capability>;
+
+/** @deprecated A name of DEPRECATED_CAPABILITIES. */
+export type DeprecatedCapability = keyof typeof DEPRECATED_CAPABILITIES;
+
+/** A capability as a backend declares it or a plugin requires it: its name, or a deprecated one. */
+export type CapabilityName = Capability | DeprecatedCapability;
+
+/** The capability a (possibly deprecated) name stands for. */
+export function canonicalCapability(name: CapabilityName): Capability {
+  return (DEPRECATED_CAPABILITIES as Record<string, Capability>)[name] ?? (name as Capability);
+}
+
+/** Each name read as its current capability, duplicates dropped. */
+export function canonicalCapabilities(names: readonly CapabilityName[]): Capability[] {
+  return [...new Set(names.map(canonicalCapability))];
+}
+
 /** Which part of a vault serves each capability: its store, or its search index. */
 export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>> = {
-  types: 'storage',
-  frontmatter: 'storage',
+  'typed-notes': 'storage',
+  'free-metadata': 'storage',
   files: 'storage',
   watch: 'storage',
   journal: 'storage',
@@ -49,6 +84,21 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>>
 };
 
 /**
+ * Optional NoteStore members no plugin needs to require: the kernel and plugins do without them
+ * (the fallback named here), a store that has them does the same work cheaper or sooner. A
+ * backend declares the ones it implements, so a reader of its definition knows its shape.
+ */
+export const STORE_EXTENSIONS = {
+  refresh: 'refresh(): re-reads what changed behind the store (files edited while it was closed); without it there is nothing to re-read',
+  'batch-update': 'updateMany(): several compare-and-swaps share locks and one index transaction; without it, one update after another',
+  'index-pass': "observeIndexPass(): derived indexes (links, tags) are fed from the store's own index pass; without it they read the notes themselves",
+  'snapshot-token': 'snapshotToken(): a cheap token that changes with any note, so a derived index skips an unchanged full check',
+  'early-reads': 'whenReadable(): index reads may answer while the opening refresh catches up; without it they wait for it',
+} as const;
+
+export type StoreExtension = keyof typeof STORE_EXTENSIONS;
+
+/**
  * Where a backend keeps a vault. `required`: a folder on this machine (the kernel resolves it and
  * refuses a missing one); `optional`: a folder if given (a cache, say); `none`: no folder at all
  * (an in-memory or purely remote store), so a vault is named by its id alone.
@@ -56,345 +106,6 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>>
 export type BackendFolder = 'required' | 'optional' | 'none';
 
 export type BackendKind = 'storage' | 'search' | 'both';
-
-/** Vault-contained raw file access, for plugin-owned files such as `_description.md`. */
-export interface VaultFiles {
-  readonly root: string;
-  readText(relPath: string): Promise<string | undefined>;
-  /** Atomic write (temp file, fsync, rename); `expectedHash` makes it a compare-and-swap. */
-  writeText(relPath: string, text: string, options?: { expectedHash?: string }): Promise<{ contentHash: string }>;
-  exists(relPath: string): Promise<boolean>;
-  listDir(relPath: string): Promise<Array<{ name: string; isDirectory: boolean }>>;
-  mkdir(relPath: string): Promise<void>;
-  /** `expectedHash` makes it a compare-and-remove, as for `writeText`. */
-  remove(relPath: string, options?: { expectedHash?: string }): Promise<void>;
-  /** Resolves a vault-relative path to an absolute one, refusing anything outside. */
-  resolve(relPath: string): string;
-}
-
-export type ExternalChange =
-  | { kind: 'written'; note: Note; previous?: NoteSummary }
-  | { kind: 'deleted'; id: string; previous?: NoteSummary };
-
-export interface RefreshReport {
-  scanned: number;
-  indexed: number;
-  removed: number;
-  skipped: Array<{ path: string; reason: string }>;
-  ms: number;
-}
-
-/** One item of `NoteStore.updateMany`. */
-export interface NoteUpdate {
-  id: string;
-  change: NoteChange;
-  expectedHash: string;
-}
-
-export interface NoteStore {
-  get(id: string): Promise<Note | undefined>;
-  list(query?: ListQuery): Promise<NoteSummary[]>;
-  count(query?: Pick<ListQuery, 'type'>): Promise<number>;
-  /** Fails with `conflict` when the backend's chosen id already exists. */
-  create(input: NewNote): Promise<Note>;
-  /** Compare-and-swap on the content hash: a stale `expectedHash` fails with `content_hash_mismatch`. */
-  update(id: string, change: NoteChange, expectedHash: string): Promise<Note>;
-  /**
-   * Several compare-and-swaps at once (a rename's link rewrites): each item succeeds or fails on
-   * its own, as if updated one after another, results in input order. A backend may share locks,
-   * fsyncs and one index transaction among them; one that has nothing better leaves it out and
-   * the kernel calls `update` for each (`updateEach`).
-   */
-  updateMany?(items: readonly NoteUpdate[]): Promise<Array<PromiseSettledResult<Note>>>;
-  /** Returns the note as it was; `expectedHash` (when given) guards against deleting a changed note. */
-  delete(id: string, expectedHash?: string): Promise<Note>;
-  /**
-   * Re-reads whatever changed on disk since the index was last brought up to date. A backend may
-   * run its first refresh behind the open (fs-sqlite does, decision 013): its index-backed
-   * methods then wait for it, and `refresh()` starts it when it has not begun, else runs after it.
-   */
-  refresh(progress?: ProgressReporter): Promise<RefreshReport>;
-  close(): Promise<void>;
-
-  /** capability `types` */
-  listTypes?(): Promise<string[]>;
-  /** capability `types` */
-  move?(id: string, newType: string, expectedHash: string): Promise<Note>;
-  /** capability `files` */
-  readonly files?: VaultFiles;
-  /** capability `watch`: returns an unsubscribe function. */
-  watch?(listener: (change: ExternalChange) => void): () => void;
-  /** capability `index-db` */
-  readonly indexDb?: IndexDatabase;
-  /**
-   * A backend that reads every changed file in an index pass of its own (fs-sqlite's refresh)
-   * hands each batch it parsed to derived indexes (links, tags) here, so they are built from the
-   * same read of each file, not from a second pass (decision 026). Returns an unsubscribe function.
-   */
-  observeIndexPass?(observer: IndexPassObserver): () => void;
-  /**
-   * A cheap token that changes whenever any note's bytes, name or presence changes (fs-sqlite:
-   * its files digest, decision 012), or undefined when the backend has none at hand. A derived
-   * index that stored the token of its last full check skips the next one when it is unchanged.
-   */
-  snapshotToken?(): Promise<string | undefined>;
-  /**
-   * Resolves when a read-only answer (a search, a link query) may come from the index as it
-   * stands, with a sentence when its rows are known to lag the files. fs-sqlite, once watching
-   * (a server), resolves at once while its opening refresh catches up on an index a refresh once
-   * brought level with the files (decision 026); a first build is waited for. Writes still wait.
-   */
-  whenReadable?(): Promise<{ lagging?: string }>;
-  /**
-   * The type a note created without one gets, when the store's options set it explicitly
-   * (fs-sqlite's `defaultType`): a config's choice, which wins over a vault's own default.
-   */
-  readonly defaultType?: string;
-  /**
-   * capability `files`: whether a markdown file at this vault-relative path is read as a note
-   * (flint's typed layout reads `<type>/<name>.md` only). A plugin writing note files (a saved
-   * card) asks it to choose a folder the store indexes.
-   */
-  readsNoteAt?(relPath: string): boolean;
-  /** capability `journal`: where multi-note operations are planned before they run (decision 025). */
-  readonly journal?: JournalStorage;
-  /** capability `remote-sync` */
-  readonly remote?: RemoteSync;
-}
-
-/** What one synchronisation with the remote service did. */
-export interface RemoteSyncReport extends RefreshReport {
-  /** A full sync (the local copy was empty or reset) rather than a delta. */
-  full: boolean;
-}
-
-/** The state of a store's local copy of a remote service. */
-export interface RemoteSyncStats {
-  notes: number;
-  trashed: number;
-  /** The service's change cursor the local copy is at; undefined before the first full sync. */
-  cursor?: string;
-  /** ISO-8601 of the last sync that completed, and what it did. */
-  lastSyncAt?: string;
-  lastSync?: RemoteSyncReport;
-  lastError?: string;
-  syncs: number;
-  failedSyncs: number;
-  /** Bytes of the persisted local copy, when it is a file. */
-  cacheBytes?: number;
-}
-
-/**
- * capability `remote-sync`: the notes' truth is a remote service and the store keeps a local
- * copy (listings and search read it). A plugin asks through this member, never the backend.
- */
-export interface RemoteSync {
-  /** Brings the local copy up to date now (a delta sync; a full one when it has none). */
-  syncNow(): Promise<RemoteSyncReport>;
-  stats(): Promise<RemoteSyncStats>;
-  /** Drops the local copy and rebuilds it from the service (a full sync). */
-  resetCache(): Promise<RemoteSyncReport>;
-}
-
-/**
- * A derived index fed by the backend's index pass. Calls come one at a time, in order, and the
- * pass waits for each, so a batch's notes are released before the next is read: memory stays
- * bounded by the batch, whatever the vault's size.
- */
-export interface IndexPassObserver {
-  /**
-   * A pass starts. `first`: the store held no note before it, so every note of the vault comes
-   * in this pass (a first build): a derived index may fill its tables in bulk, and when the
-   * pass ends complete it holds exactly the store's notes.
-   */
-  begin?(pass: { first: boolean }): void | Promise<void>;
-  /** Notes the pass (re)indexed, and ids it dropped (files gone or no longer notes). */
-  batch(notes: readonly Note[], removed: readonly string[]): void | Promise<void>;
-  /** The pass ended; `complete` is false when it stopped early (a closing vault) or failed. */
-  end(complete: boolean): void | Promise<void>;
-}
-
-/** Operators a metadata predicate may use (seed 000's `metadata_filters`). */
-export const METADATA_OPERATORS = ['=', '!=', '>', '<', '>=', '<=', 'LIKE', 'IN'] as const;
-export type MetadataOperator = (typeof METADATA_OPERATORS)[number];
-export type MetadataScalar = string | number | boolean | null;
-
-/**
- * One condition on a metadata key. Values compare by the type the note stores: numbers as
- * numbers, dates as instants, booleans and strings as text; each element of a list is tested
- * on its own (`tags = 'x'` means "has tag x"). `!=` means "has the key, and no value equals".
- */
-export interface MetadataPredicate {
-  key: string;
-  /** `=` when omitted. `LIKE` takes SQL wildcards (`%`, `_`), case-insensitive for ASCII. */
-  operator?: MetadataOperator;
-  /** One scalar; for `IN` a list (a string is split at commas). */
-  value: MetadataScalar | readonly MetadataScalar[];
-}
-
-/** A window over ISO-8601 instants: `after` inclusive, `before` exclusive; either may be open. */
-export interface TimeRange {
-  after?: string;
-  before?: string;
-}
-
-/** Sortable fields besides `metadata.<key>`; `score` is the text relevance (0 without text). */
-export const SEARCH_SORT_FIELDS = ['score', 'title', 'type', 'created', 'updated', 'size'] as const;
-export type SearchSortField = (typeof SEARCH_SORT_FIELDS)[number] | `metadata.${string}`;
-
-export interface SearchSort {
-  field: SearchSortField;
-  /** `asc` when omitted. */
-  order?: 'asc' | 'desc';
-}
-
-/** How a search matches: by words (`keyword`), by meaning (`semantic`), or both fused (`hybrid`). */
-export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
-
-/**
- * What a search asks for. Every SearchIndex honours `text`, `type`, `limit` and `offset`
- * (capability `full-text`); `regex` needs capability `regex`; `metadata`, `created`, `updated`,
- * `contentContains` and `sort` need `metadata-query`; `mode` semantic or hybrid needs `vectors`.
- * The kernel refuses a query that asks for what the index lacks (`capability_missing`, naming the
- * member and the backend) before it reaches the index (`searchNeeds`). A bad value (an unknown
- * sort field, a malformed pattern) fails with `validation_failed` whose `details.field` names the
- * member by its path here (`text`, `metadata.1.operator`, `sort.0.field`), so each tool can name
- * its own argument. A query that matches nothing is an empty page, never an error.
- */
-export interface SearchQuery {
-  /**
-   * What to look for; empty lists notes most recently updated first. Parsed by kernel/query.ts
-   * (docs/search-syntax.md): plain words are a question (any content word matches, notes holding
-   * every one first, by BM25); `"quoted phrases"`, `plan*` prefixes, `-word` exclusions and
-   * `a OR b` mean what they spell. Case and diacritics are folded; nothing typed is a syntax error.
-   */
-  text: string;
-  type?: string;
-  limit: number;
-  offset?: number;
-  /**
-   * `text` is a JavaScript regular expression (`source`, or `/source/flags`) matched against
-   * each note's title and content instead of words; combines with the filters, not with
-   * `sort` (hits come by number of matches, then most recent). Backends cap the pattern's
-   * length and its run time (`timeoutMs`) and fail with `validation_failed` naming `text` when
-   * it does not compile.
-   */
-  regex?: boolean;
-  /** All must hold. */
-  metadata?: readonly MetadataPredicate[];
-  created?: TimeRange;
-  updated?: TimeRange;
-  /** The content holds these words in this order (case and diacritics folded; the last may be a prefix). */
-  contentContains?: string;
-  /** Earlier entries first; ties fall back to the id. Default: `score` desc with text, else `updated` desc. */
-  sort?: readonly SearchSort[];
-  /** Longest the backend may spend on an unbounded scan (`regex`); past it, `timeout`. */
-  timeoutMs?: number;
-  /** `keyword` when omitted on an index without `vectors`, else the index's default (hybrid). */
-  mode?: SearchMode;
-}
-
-/** The capabilities a query needs beyond `full-text`, each with the member that needs it. */
-export function searchNeeds(query: SearchQuery): Array<{ capability: Capability; member: string }> {
-  const needs: Array<{ capability: Capability; member: string }> = [];
-  if (query.regex) needs.push({ capability: 'regex', member: 'regex' });
-  if (query.mode === 'semantic' || query.mode === 'hybrid') needs.push({ capability: 'vectors', member: 'mode' });
-  const filters = [
-    ['metadata', query.metadata?.length],
-    ['created', query.created],
-    ['updated', query.updated],
-    ['contentContains', query.contentContains],
-    ['sort', query.sort?.length],
-  ] as const;
-  for (const [member, present] of filters) if (present) needs.push({ capability: 'metadata-query', member });
-  return needs;
-}
-
-/** The indexed view of a hit's note, when the index holds one (saves a read per hit). */
-export type SearchHitNote = NoteSummary;
-
-export interface SearchHit {
-  id: string;
-  /** Higher is better; comparable only within one page. */
-  score: number;
-  /** An excerpt; matched terms are wrapped in `<mark>` … `</mark>`. */
-  snippet: string;
-  /** Present when the backend's index holds the note's summary and metadata. */
-  note?: SearchHitNote;
-}
-
-export interface SearchPage {
-  hits: SearchHit[];
-  /** Every match, not only this page. */
-  total: number;
-  /**
-   * Present when a `semantic` or `hybrid` ranking saw only part of the index: its vectors are
-   * still being built in the background (`ready` of `total` passages). Keyword matches are
-   * complete; a tool shows `notice` beside the hits.
-   */
-  vectors?: { ready: number; total: number };
-  /** A sentence for the reader about how complete this page is (e.g. vectors still building). */
-  notice?: string;
-}
-
-/** Work an index does behind its answers, as `SearchIndex.finishBackground` reports it. */
-export interface BackgroundReport {
-  /** Items of background work done since the index opened (passages embedded). */
-  done: number;
-  /** How long the caller waited. */
-  ms: number;
-}
-
-/** Bounds for `SearchIndex.sql`; a backend applies its own defaults (30 s, 1,000 rows) when absent. */
-export interface SqlQueryOptions {
-  /** Past this the query is stopped and the call fails with `timeout`; other calls keep being served. */
-  timeoutMs?: number;
-  /** Rows beyond this are not read. */
-  maxRows?: number;
-}
-
-/** What a search index reads to catch up with a store (`SearchIndex.reconcile`). */
-export interface ReconcileSource {
-  list(): Promise<NoteSummary[]>;
-  get(id: string): Promise<Note | undefined>;
-}
-
-export interface ReconcileReport {
-  upserted: number;
-  removed: number;
-  unchanged: number;
-}
-
-export interface SearchIndex {
-  search(query: SearchQuery): Promise<SearchPage>;
-  upsert(note: Note): Promise<void>;
-  remove(id: string): Promise<void>;
-  close(): Promise<void>;
-  /**
-   * Brings the index up to date with a store it is not part of: notes it lacks or holds at
-   * another `contentHash` are read and upserted, notes the store no longer has are removed. The
-   * kernel runs it at every open of a vault with a separate search backend, behind the open (reads
-   * wait for it), so an index fed only by writes still catches up with an existing vault and with
-   * writes it missed (a crash between a write and its index update). Absent on an index that is
-   * part of its store (fs-sqlite's own).
-   */
-  reconcile?(source: ReconcileSource): Promise<ReconcileReport>;
-  /**
-   * Resolves once the work the index does in the background (a hybrid index embedding passages
-   * after their keywords were indexed) is finished, reporting it on `progress`. Searches never
-   * wait for it: they answer from what is ready and say so (`SearchPage.vectors`). The CLI's
-   * `index` command waits here with a progress bar.
-   */
-  finishBackground?(progress?: ProgressReporter): Promise<BackgroundReport>;
-  /**
-   * capability `sql`: exactly one read-only `SELECT` / `WITH` statement over the index, on a
-   * connection separate from the writer's, bounded in rows and time. `params` bind `?` (a list)
-   * or `@name` / `:name` (an object). A refused statement (writes, ATTACH, PRAGMA, ...) fails
-   * with `validation_failed` saying why; a statement past its time limit with `timeout`.
-   */
-  sql?(query: string, params?: SqlParams, options?: SqlQueryOptions): Promise<Array<Record<string, unknown>>>;
-}
 
 export interface BackendContext<O> {
   /** The vault's folder (absolute, symlinks resolved): always set for `folder: 'required'`, never for `none`. */
@@ -405,6 +116,13 @@ export interface BackendContext<O> {
   progress?: ProgressReporter;
   /** Where background work reports what it cannot do (kernel/faults.ts); absent outside a kernel. */
   faults?: FaultReporter;
+  /**
+   * Whether this instance's `search` serves the vault's searches. False when the backend is the
+   * vault's store and a separate search backend answers the searches: a backend that keeps a
+   * search index beside its store (fs-sqlite's full-text rows) may then keep none, since nothing
+   * reads it. Absent outside a kernel (a test opening a backend), read as true.
+   */
+  servesSearch?: boolean;
 }
 
 export interface BackendInstance {
@@ -434,7 +152,14 @@ export interface BackendDefinition<O = unknown> {
   description: string;
   /** Where it keeps a vault; see BackendFolder. */
   folder: BackendFolder;
-  capabilities: readonly Capability[];
+  /** What it offers (CAPABILITIES; a deprecated name is read as its new one). */
+  capabilities: readonly CapabilityName[];
+  /**
+   * The optional NoteStore members without a capability it implements (STORE_EXTENSIONS). When
+   * given, the kernel checks the store has exactly these at every open; a definition written
+   * before extensions were named leaves it out and is not checked.
+   */
+  extensions?: readonly StoreExtension[];
   options: z.ZodType<O>;
   create(ctx: BackendContext<O>): Promise<BackendInstance>;
   /** The settings it reads beyond `options` (environment variables), with their effective values. */
@@ -445,16 +170,29 @@ export function defineBackend<O>(definition: BackendDefinition<O>): BackendDefin
   return definition;
 }
 
-/** Optional members of NoteStore / SearchIndex and the capability that must accompany each. */
-export const CAPABILITY_MEMBERS: ReadonlyArray<{ on: 'store' | 'search'; member: string; capability: Capability }> = [
-  { on: 'store', member: 'listTypes', capability: 'types' },
-  { on: 'store', member: 'move', capability: 'types' },
-  { on: 'store', member: 'files', capability: 'files' },
-  { on: 'store', member: 'watch', capability: 'watch' },
-  { on: 'store', member: 'journal', capability: 'journal' },
-  { on: 'store', member: 'indexDb', capability: 'index-db' },
-  { on: 'store', member: 'remote', capability: 'remote-sync' },
-  { on: 'search', member: 'sql', capability: 'sql' },
+/**
+ * Every optional member of NoteStore and SearchIndex, and what must accompany it. `exactly`: the
+ * member exists when, and only when, its capability or extension is declared; `may`: it may exist
+ * only where declared (a store with `typed-notes` names a default type when its options set one).
+ */
+export const CAPABILITY_MEMBERS: ReadonlyArray<
+  { on: 'store' | 'search'; member: string; presence: 'exactly' | 'may' } & ({ capability: Capability } | { extension: StoreExtension })
+> = [
+  { on: 'store', member: 'listTypes', capability: 'typed-notes', presence: 'exactly' },
+  { on: 'store', member: 'move', capability: 'typed-notes', presence: 'exactly' },
+  { on: 'store', member: 'defaultType', capability: 'typed-notes', presence: 'may' },
+  { on: 'store', member: 'files', capability: 'files', presence: 'exactly' },
+  { on: 'store', member: 'readsNoteAt', capability: 'files', presence: 'may' },
+  { on: 'store', member: 'watch', capability: 'watch', presence: 'exactly' },
+  { on: 'store', member: 'journal', capability: 'journal', presence: 'exactly' },
+  { on: 'store', member: 'indexDb', capability: 'index-db', presence: 'exactly' },
+  { on: 'store', member: 'remote', capability: 'remote-sync', presence: 'exactly' },
+  { on: 'store', member: 'refresh', extension: 'refresh', presence: 'exactly' },
+  { on: 'store', member: 'updateMany', extension: 'batch-update', presence: 'exactly' },
+  { on: 'store', member: 'observeIndexPass', extension: 'index-pass', presence: 'exactly' },
+  { on: 'store', member: 'snapshotToken', extension: 'snapshot-token', presence: 'exactly' },
+  { on: 'store', member: 'whenReadable', extension: 'early-reads', presence: 'exactly' },
+  { on: 'search', member: 'sql', capability: 'sql', presence: 'exactly' },
 ];
 
 /** The folder of a backend declared `folder: 'required'` (the kernel has checked it is there). */
@@ -463,16 +201,19 @@ export function requireFolder<O>(ctx: BackendContext<O>, backendId: string): str
   return ctx.folder;
 }
 
-/** Lists every mismatch between declared capabilities and the members an instance has. */
+/** Lists every mismatch between declared capabilities and extensions and the members an instance has. */
 export function capabilityShapeProblems(definition: BackendDefinition<unknown>, instance: BackendInstance): string[] {
-  const declared = new Set(definition.capabilities);
+  const declared = new Set<string>(canonicalCapabilities(definition.capabilities));
+  const extensions = definition.extensions ? new Set<string>(definition.extensions) : undefined;
   const problems: string[] = [];
-  for (const { on, member, capability } of CAPABILITY_MEMBERS) {
-    const target = instance[on] as unknown as Record<string, unknown> | undefined;
+  for (const entry of CAPABILITY_MEMBERS) {
+    const target = instance[entry.on] as unknown as Record<string, unknown> | undefined;
     if (!target) continue;
-    const present = target[member] !== undefined;
-    if (present && !declared.has(capability)) problems.push(`${on}.${member} exists but "${capability}" is not declared`);
-    if (!present && declared.has(capability)) problems.push(`"${capability}" is declared but ${on}.${member} is missing`);
+    const [kind, name, names] = 'capability' in entry ? ['capability', entry.capability, declared] : ['extension', entry.extension, extensions];
+    if (!names) continue;
+    const present = target[entry.member] !== undefined;
+    if (present && !names.has(name)) problems.push(`${entry.on}.${entry.member} exists but ${kind} "${name}" is not declared`);
+    if (!present && names.has(name) && entry.presence === 'exactly') problems.push(`${kind} "${name}" is declared but ${entry.on}.${entry.member} is missing`);
   }
   return problems;
 }

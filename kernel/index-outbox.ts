@@ -13,6 +13,7 @@ import type { SqlParams } from './index-database.js';
 import type { Logger } from './logger.js';
 import type { Note } from './note.js';
 import type { ProgressReporter } from './progress.js';
+import { forwardingSearchIndex } from './search-forwarding.js';
 
 export interface IndexOutboxOptions {
   /** First retry delay; doubles per failure up to `maxRetryMs`. */
@@ -167,15 +168,18 @@ export class IndexOutbox {
   }
 }
 
-/** The search index as readers see it: every read waits for the outbox first. */
+/** The search index as readers see it: every read waits for the outbox first; writes go through it. */
 export function settledSearchIndex(index: SearchIndex, outbox: IndexOutbox): SearchIndex {
   const sql = index.sql?.bind(index);
   const finishBackground = index.finishBackground?.bind(index);
-  return {
+  return forwardingSearchIndex(index, {
     async search(query: SearchQuery): Promise<SearchPage> {
       await outbox.settled();
       return index.search(query);
     },
+    upsert: async (note) => outbox.upsert(note),
+    remove: async (id) => outbox.remove(id),
+    close: () => outbox.close(),
     ...(finishBackground
       ? {
           async finishBackground(progress?: ProgressReporter) {
@@ -185,9 +189,6 @@ export function settledSearchIndex(index: SearchIndex, outbox: IndexOutbox): Sea
           },
         }
       : {}),
-    upsert: async (note) => outbox.upsert(note),
-    remove: async (id) => outbox.remove(id),
-    close: () => outbox.close(),
     ...(sql
       ? {
           async sql(query: string, params?: SqlParams, options?: SqlQueryOptions) {
@@ -196,5 +197,5 @@ export function settledSearchIndex(index: SearchIndex, outbox: IndexOutbox): Sea
           },
         }
       : {}),
-  };
+  });
 }

@@ -4,7 +4,7 @@
  * plugin, the backend and the capability (or the cycle), before a single file is touched.
  */
 import type { BackendDefinition, Capability } from './backend.js';
-import { CAPABILITIES, CAPABILITY_ROLE } from './backend.js';
+import { CAPABILITIES, CAPABILITY_ROLE, canonicalCapabilities } from './backend.js';
 import { CapabilityError, PluginDependencyError } from './errors.js';
 import type { PluginDefinition } from './plugin.js';
 import type { ResolvedConfig } from './config/schema.js';
@@ -53,7 +53,7 @@ export function planKernel(
 
   const ordered = orderByDependencies(chosen);
   for (const { definition } of ordered) {
-    for (const capability of definition.requires ?? []) {
+    for (const capability of canonicalCapabilities(definition.requires ?? [])) {
       if (capabilities.has(capability)) continue;
       const role = CAPABILITY_ROLE[capability];
       const backend = role === 'search' ? (search ?? storage).definition.id : storage.definition.id;
@@ -73,8 +73,8 @@ export function planKernel(
 export function capabilityProviders(storage: BackendDefinition<unknown>, search?: BackendDefinition<unknown>): Map<Capability, string> {
   const providers = new Map<Capability, string>();
   const searcher = search ?? (storage.kind === 'both' ? storage : undefined);
-  for (const capability of storage.capabilities) if (CAPABILITY_ROLE[capability] === 'storage') providers.set(capability, storage.id);
-  for (const capability of searcher?.capabilities ?? []) if (CAPABILITY_ROLE[capability] === 'search') providers.set(capability, searcher!.id);
+  for (const capability of canonicalCapabilities(storage.capabilities)) if (CAPABILITY_ROLE[capability] === 'storage') providers.set(capability, storage.id);
+  for (const capability of canonicalCapabilities(searcher?.capabilities ?? [])) if (CAPABILITY_ROLE[capability] === 'search') providers.set(capability, searcher!.id);
   return providers;
 }
 

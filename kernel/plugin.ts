@@ -4,7 +4,7 @@
  * shared context. Plugins meet each other only through typed service tokens.
  */
 import type { z } from 'zod';
-import type { Capability, NoteStore, SearchIndex } from './backend.js';
+import type { Capability, CapabilityName, NoteStore, SearchIndex } from './backend.js';
 import type { Token } from './container.js';
 import type { HookHandlers } from './hooks.js';
 import type { Logger } from './logger.js';
@@ -117,7 +117,7 @@ export interface PluginDefinition<O = unknown> {
   description: string;
   dependsOn?: readonly string[];
   /** Backend capabilities this plugin needs; refused at start-up when the backend lacks one. */
-  requires?: readonly Capability[];
+  requires?: readonly CapabilityName[];
   /**
    * CLI commands its contribution will carry, known before any vault opens, so the CLI can
    * choose a profile that has them and parse their arguments (`notekernel <name> --help`).

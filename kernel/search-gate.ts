@@ -6,12 +6,10 @@
  */
 import { CAPABILITIES, searchNeeds, type Capability, type SearchIndex } from './backend.js';
 import { CapabilityError } from './errors.js';
+import { forwardingSearchIndex } from './search-forwarding.js';
 
 export function capabilityGatedSearch(index: SearchIndex, capabilities: ReadonlySet<Capability>, backendId: string): SearchIndex {
-  const sql = index.sql?.bind(index);
-  const reconcile = index.reconcile?.bind(index);
-  const finishBackground = index.finishBackground?.bind(index);
-  return {
+  return forwardingSearchIndex(index, {
     async search(query) {
       for (const { capability, member } of searchNeeds(query)) {
         if (capabilities.has(capability)) continue;
@@ -22,11 +20,5 @@ export function capabilityGatedSearch(index: SearchIndex, capabilities: Readonly
       }
       return index.search(query);
     },
-    upsert: (note) => index.upsert(note),
-    remove: (id) => index.remove(id),
-    close: () => index.close(),
-    ...(sql ? { sql } : {}),
-    ...(reconcile ? { reconcile } : {}),
-    ...(finishBackground ? { finishBackground } : {}),
-  };
+  });
 }

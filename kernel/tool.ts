@@ -3,7 +3,7 @@
  * unchanged over MCP, the CLI and the library, all through `ToolRegistry.invoke()`.
  */
 import { z } from 'zod';
-import type { Capability } from './backend.js';
+import type { CapabilityName } from './backend.js';
 import { shareRepeatedSubschemas } from './json-schema-sharing.js';
 import { NAME_LIMITS } from './name-limits.js';
 import type { Logger } from './logger.js';
@@ -43,7 +43,7 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, R =
   output?: z.ZodType;
   annotations: ToolAnnotations;
   /** Backend capabilities the tool needs; checked at start-up against the chosen backend. */
-  requires?: readonly Capability[];
+  requires?: readonly CapabilityName[];
   /**
    * A kernel-wide tool (vault management) whose `vault_id` argument names its subject: calls
    * to it are never routed to another vault by that argument.

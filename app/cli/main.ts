@@ -7,8 +7,9 @@
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { NotekernelError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
-import { VERSION } from '../../kernel/version.js';
+import { VERSION } from '../version.js';
 import { SEARCH_INDEX } from '../../kernel/tokens.js';
+import { refreshStore } from '../../kernel/note-store.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from './open.js';
 import { ExitCode } from './exit-code.js';
 import { makeVaultFolder } from './vault-folder.js';
@@ -111,7 +112,7 @@ function buildProgram(serveOnly = false): Command {
       const progress = progressBar();
       const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn', progress });
       try {
-        const report = await vault.notes.store.refresh(progress);
+        const report = await refreshStore(vault.notes.store, progress);
         // A search index that embeds behind its answers (hybrid-search) finishes here, with its own bar.
         const background = await vault.tryResolve(SEARCH_INDEX)?.finishBackground?.(progress);
         const full = background ? { ...report, vectors: { embedded: background.done, ms: background.ms } } : report;

@@ -41,7 +41,8 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
   kind: 'both',
   description: 'Markdown files with YAML frontmatter in type folders, indexed in SQLite (FTS5).',
   folder: 'required',
-  capabilities: ['types', 'frontmatter', 'files', 'watch', 'journal', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
+  capabilities: ['typed-notes', 'free-metadata', 'files', 'watch', 'journal', 'full-text', 'regex', 'metadata-query', 'sql', 'index-db'],
+  extensions: ['refresh', 'batch-update', 'index-pass', 'snapshot-token', 'early-reads'],
   options: fsSqliteOptions as z.ZodType<FsSqliteOptions>,
   async create(ctx) {
     const { options, logger, progress } = ctx;

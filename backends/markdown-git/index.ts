@@ -50,6 +50,7 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
   description: 'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
   folder: 'required',
   capabilities: ['files', 'watch', 'journal', 'git-history'],
+  extensions: ['refresh', 'batch-update'],
   options: markdownGitOptions as z.ZodType<MarkdownGitOptions>,
   async create(ctx) {
     const { options, logger, progress } = ctx;

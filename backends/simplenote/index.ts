@@ -64,6 +64,8 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
     description: 'A Simplenote account over the Simperium API, with a local sql.js cache searched by FTS4 (BM25); writes confirmed by Simperium first.',
     folder: 'optional',
     capabilities: ['remote-sync', 'watch', 'full-text'],
+    // `refresh` is a sync with the service.
+    extensions: ['refresh'],
     options: simplenoteOptions as z.ZodType<SimplenoteOptions>,
     settings: (options) => describeSettings(settingsOf(environment, options)),
     async create(ctx) {

@@ -17,7 +17,9 @@ export const memoryBackend = defineBackend<z.infer<typeof memoryBackendOptions>>
   kind: 'both',
   description: 'Notes in memory, searched by keyword; gone when the process ends. An example to copy.',
   folder: 'none',
-  capabilities: ['frontmatter', 'full-text'],
+  capabilities: ['free-metadata', 'full-text'],
+  // Nothing outside this process can change a Map: no `refresh`, no other store extension.
+  extensions: [],
   options: memoryBackendOptions,
   async create() {
     const search = new MemoryKeywordIndex();

@@ -12,9 +12,9 @@ import {
   type NewNote,
   type Note,
   type NoteChange,
+  type NoteEdit,
   type NoteStore,
   type NoteSummary,
-  type RefreshReport,
   type SearchIndex,
 } from '../../kernel/index.js';
 
@@ -55,11 +55,14 @@ export class MemoryStore implements NoteStore {
     return structuredClone(note);
   }
 
-  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+  async update(id: string, edit: NoteChange | NoteEdit, expectedHash: string): Promise<Note> {
     const current = this.require(id);
     if (current.contentHash !== expectedHash) {
       throw new ContentHashMismatchError(current.contentHash, expectedHash, { id });
     }
+    const change = typeof edit === 'function' ? await edit(structuredClone(current)) : edit;
+    // The edit may have awaited: a write that landed meanwhile wins, this one is refused.
+    if (this.require(id) !== current) throw new ContentHashMismatchError(this.require(id).contentHash, expectedHash, { id });
     checkTags(change.tags);
     const { contentHash: _old, ...rest } = current;
     const note = withHash({ ...rest, ...definedOf(change), updated: this.stamp() });
@@ -76,11 +79,6 @@ export class MemoryStore implements NoteStore {
     this.notes.delete(id);
     await this.index?.remove(id);
     return current;
-  }
-
-  /** Nothing outside this process can change a Map: a refresh only counts. */
-  async refresh(): Promise<RefreshReport> {
-    return { scanned: this.notes.size, indexed: 0, removed: 0, skipped: [], ms: 0 };
   }
 
   async close(): Promise<void> {}

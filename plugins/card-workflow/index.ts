@@ -15,7 +15,7 @@ export type { CardWorkflow, NextAction } from './workflow.js';
 export const cardWorkflowPlugin = definePlugin<CardWorkflowOptions>({
   id: 'card-workflow',
   description: 'Zettelkasten two-stage draft → card workflow: think tools, embedded prompts, next_action chaining, templates, safe save_card.',
-  requires: ['files', 'frontmatter'],
+  requires: ['files', 'free-metadata'],
   config: cardWorkflowOptions,
   register(ctx) {
     const workflow = createCardWorkflow(ctx);

@@ -91,7 +91,7 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
 
     let note: Note | undefined;
     if (!deps.external) {
-      await deps.store.refresh();
+      await deps.store.refresh?.();
       note = await deps.store.get(rel);
       if (note) await deps.notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) });
     }

@@ -15,7 +15,7 @@ export function linksRepairCommand(runtime: LinksRuntime, store: NoteStore): Cli
     async run({ options }, io) {
       const dryRun = options.dryRun === true;
       const json = options.json === true;
-      await store.refresh();
+      await store.refresh?.();
       const noteId = typeof options.note === 'string' ? await runtime.noteId(options.note) : undefined;
       const report = await runtime.repair({ dryRun, ...(noteId !== undefined ? { noteId } : {}) });
       if (json) {

@@ -22,7 +22,7 @@ export interface DoctorReport {
 
 export async function diagnose(notes: NoteService, files: VaultFiles): Promise<DoctorReport> {
   // Files added or copied by hand since the store last looked must be seen, not guessed at.
-  await notes.store.refresh();
+  await notes.store.refresh?.();
   const listed = await notes.list({ orderBy: 'title', direction: 'asc' });
   const listedPaths = new Set(listed.map((n) => n.path));
   const notEntries: DoctorReport['notEntries'] = [];

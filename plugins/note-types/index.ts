@@ -25,11 +25,11 @@ export { NOTE_TYPES, SCHEMA_CODEC, type NoteTypes, type NoteTypeInfo, type Schem
 export const noteTypesPlugin = definePlugin<Record<string, never>>({
   id: 'note-types',
   description: 'Note types as folders with _description.md: purpose, agent instructions, metadata schema.',
-  requires: ['types', 'files'],
+  requires: ['typed-notes', 'files'],
   async register(ctx) {
     const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'note-types');
     await migrateReadingType(files, ctx.logger, ctx.vault.readOnly);
-    const listTypes = requireMember(ctx.store.listTypes?.bind(ctx.store), ctx.vault.storageBackend, 'types', 'note-types');
+    const listTypes = requireMember(ctx.store.listTypes?.bind(ctx.store), ctx.vault.storageBackend, 'typed-notes', 'note-types');
     const types = createNoteTypes(listTypes, files);
     return {
       services: [provide(NOTE_TYPES, types)],

@@ -34,7 +34,7 @@ export const obsidianToolsPlugin = definePlugin<ObsidianToolsOptions>({
   id: 'obsidian-tools',
   description: 'Obsidian vault tools (seed 004): hybrid search, read, frontmatter queries and edits, moves that keep links, create, backlinks/outlinks, date and folder listings, the daily-note log.',
   dependsOn: ['links'],
-  requires: ['files', 'frontmatter'],
+  requires: ['files', 'free-metadata'],
   config: obsidianToolsOptions as z.ZodType<ObsidianToolsOptions>,
   register(ctx) {
     const options = obsidianToolsOptions.parse(ctx.options ?? {});

@@ -18,7 +18,7 @@ export const schemaPlugin = definePlugin<Record<string, never>>({
   id: 'schema',
   description: "Metadata schemas per note type: required fields, types, min/max, patterns, options, defaults; checked before every write.",
   dependsOn: ['note-types'],
-  requires: ['frontmatter'],
+  requires: ['free-metadata'],
   register(ctx) {
     const schema = createSchemaService(ctx.resolve(NOTE_TYPES));
     // Resolved per write, not at registration: the config plugin is optional and may load later.
@@ -26,7 +26,7 @@ export const schemaPlugin = definePlugin<Record<string, never>>({
     return {
       // note-types' tools read and write schemas through their own port: the same service fills it.
       services: [provide(SCHEMA, schema), provide(SCHEMA_CODEC, schema)],
-      hooks: { 'note.beforeWrite': schemaBeforeWrite({ schema, notes: ctx.notes, config }) },
+      hooks: { 'note.beforeWrite': schemaBeforeWrite({ schema, config }) },
     };
   },
 });

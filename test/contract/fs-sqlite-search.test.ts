@@ -2,7 +2,7 @@
 import { silentLogger } from '../../kernel/logger.js';
 import { fsSqliteBackend, fsSqliteOptions } from '../../backends/fs-sqlite/index.js';
 import { removeDir, tempDir } from '../support/temp.js';
-import { describeSearchIndexContract } from './search-index.contract.js';
+import { describeSearchIndexContract } from '../../testing/index.js';
 
 describeSearchIndexContract('fs-sqlite', async () => {
   const root = await tempDir();

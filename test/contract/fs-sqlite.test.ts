@@ -4,8 +4,8 @@ import { capabilityShapeProblems, type BackendDefinition } from '../../kernel/ba
 import { silentLogger } from '../../kernel/logger.js';
 import { fsSqliteBackend, fsSqliteOptions } from '../../backends/fs-sqlite/index.js';
 import { removeDir, tempDir } from '../support/temp.js';
-import { describeNoteStoreContract, type ContractSubject } from './note-store.contract.js';
-import { filesOutside } from './contract-support.js';
+import { describeNoteStoreContract, type ContractSubject } from '../../testing/index.js';
+import { filesOutside } from '../../testing/index.js';
 
 async function openFsSqlite(): Promise<ContractSubject & { instance: Awaited<ReturnType<typeof fsSqliteBackend.create>> }> {
   const root = await tempDir();
@@ -17,6 +17,7 @@ async function openFsSqlite(): Promise<ContractSubject & { instance: Awaited<Ret
     root,
     outside: filesOutside(root),
     capabilities: fsSqliteBackend.capabilities,
+    extensions: fsSqliteBackend.extensions ?? [],
     async close() {
       await instance.search?.close();
       await store.close();

@@ -10,7 +10,7 @@ import { hybridSearchBackend, hybridSearchOptions } from '../../backends/hybrid-
 import { silentLogger } from '../../kernel/logger.js';
 import { dropSchema, freshSchema, PG_URL, postgresUnavailable } from '../support/postgres.js';
 import { removeDir, tempDir } from '../support/temp.js';
-import { describeSearchIndexContract } from './search-index.contract.js';
+import { describeSearchIndexContract } from '../../testing/index.js';
 
 const unavailable = postgresUnavailable();
 

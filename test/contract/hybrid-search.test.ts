@@ -8,7 +8,7 @@ import { fsSqliteBackend, fsSqliteOptions } from '../../backends/fs-sqlite/index
 import { hybridSearchBackend, hybridSearchOptions } from '../../backends/hybrid-search/index.js';
 import { keywordSearchBackend, keywordSearchOptions } from '../../backends/hybrid-search/keyword-search.js';
 import { removeDir, tempDir } from '../support/temp.js';
-import { describeSearchIndexContract } from './search-index.contract.js';
+import { describeSearchIndexContract } from '../../testing/index.js';
 
 async function openBeside(withFolder: boolean) {
   const root = await tempDir();

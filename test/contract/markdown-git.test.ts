@@ -7,8 +7,8 @@ import { capabilityShapeProblems, type BackendDefinition } from '../../kernel/ba
 import { silentLogger } from '../../kernel/logger.js';
 import { markdownGitBackend, markdownGitOptions } from '../../backends/markdown-git/index.js';
 import { removeDir, tempDir } from '../support/temp.js';
-import { describeNoteStoreContract, type ContractSubject } from './note-store.contract.js';
-import { filesOutside } from './contract-support.js';
+import { describeNoteStoreContract, type ContractSubject } from '../../testing/index.js';
+import { filesOutside } from '../../testing/index.js';
 
 async function openMarkdownGit(): Promise<ContractSubject & { instance: Awaited<ReturnType<typeof markdownGitBackend.create>> }> {
   const root = await tempDir();
@@ -20,6 +20,7 @@ async function openMarkdownGit(): Promise<ContractSubject & { instance: Awaited<
     root,
     outside: filesOutside(root),
     capabilities: markdownGitBackend.capabilities,
+    extensions: markdownGitBackend.extensions ?? [],
     async close() {
       await store.close();
       await removeDir(root);

@@ -7,12 +7,12 @@ import { fsSqliteBackend, fsSqliteOptions } from '../../backends/fs-sqlite/index
 import { memoryBackend } from '../../examples/memory-backend/index.js';
 import { MemoryKeywordIndex } from '../../examples/memory-backend/search.js';
 import { removeDir, tempDir } from '../support/temp.js';
-import { describeNoteStoreContract } from './note-store.contract.js';
-import { describeSearchIndexContract } from './search-index.contract.js';
+import { describeNoteStoreContract } from '../../testing/index.js';
+import { describeSearchIndexContract } from '../../testing/index.js';
 
 async function openMemory() {
   const instance = await memoryBackend.create({ options: {}, logger: silentLogger(), readOnly: false });
-  return { instance, store: instance.store!, search: instance.search!, capabilities: memoryBackend.capabilities, close: async () => instance.store!.close() };
+  return { instance, store: instance.store!, search: instance.search!, capabilities: memoryBackend.capabilities, extensions: memoryBackend.extensions ?? [], close: async () => instance.store!.close() };
 }
 
 describeNoteStoreContract('memory (example)', openMemory);

@@ -4,12 +4,12 @@
  */
 import { simplenoteBackend } from '../../backends/simplenote/index.js';
 import { openSimplenote } from '../support/simplenote-subject.js';
-import { describeNoteStoreContract } from './note-store.contract.js';
-import { describeSearchIndexContract } from './search-index.contract.js';
+import { describeNoteStoreContract } from '../../testing/index.js';
+import { describeSearchIndexContract } from '../../testing/index.js';
 
 describeNoteStoreContract('simplenote (fake Simperium)', async () => {
   const subject = await openSimplenote();
-  return { store: subject.instance.store!, capabilities: simplenoteBackend.capabilities, outside: subject.outside, close: () => subject.close() };
+  return { store: subject.instance.store!, capabilities: simplenoteBackend.capabilities, extensions: simplenoteBackend.extensions ?? [], outside: subject.outside, close: () => subject.close() };
 });
 
 describeSearchIndexContract('simplenote (fake Simperium)', async () => {

@@ -7,7 +7,7 @@ import { silentLogger } from '../../kernel/logger.js';
 import { simplenoteBackendWith, simplenoteOptions, type SimplenoteOptions } from '../../backends/simplenote/index.js';
 import { canonicalJson } from '../../backends/simplenote/note-object.js';
 import type { SimperiumConfig } from '../../backends/simplenote/client/config.js';
-import { tempFilesUnder, type OutsideWorld } from '../contract/contract-support.js';
+import { tempFilesUnder, type OutsideWorld } from '../../testing/contract-support.js';
 import { startFakeSimperium, type FakeSimperium } from './fake-simperium/index.js';
 import { removeDir, tempDir } from './temp.js';
 

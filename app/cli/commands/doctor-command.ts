@@ -14,6 +14,7 @@ import { loadUserConfig } from '../../config/load.js';
 import { createKernel } from '../../create-kernel.js';
 import { toNotekernelError, type ErrorCode } from '../../../kernel/errors.js';
 import type { JournalEntry } from '../../../kernel/journal.js';
+import { refreshStore } from '../../../kernel/note-store.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
 import { expandHome, withCommonOptions, type CommonOptions } from '../open.js';
@@ -109,7 +110,7 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
   try {
     kernel = await createKernel({ ...(options.profile ? { profile: options.profile } : {}), ...(options.config ? { configPath: options.config } : { searchFrom: [vault, process.cwd()] }), logger });
     const open = await kernel.openVault(vault);
-    const report = await open.notes.store.refresh();
+    const report = await refreshStore(open.notes.store);
     findings.push({ check: 'index', ok: true, detail: `${report.scanned} file(s) seen, ${report.indexed} re-read (profile ${open.info.profile})` });
     if (report.skipped.length) {
       const groups = groupSkipped(report.skipped).map((g) => `${g.count} ${g.reason} (e.g. ${g.examples.join(', ')})`);

@@ -34,7 +34,7 @@ export const listNotesByTypeTool = defineTool({
   }),
   output: z.object({ result: z.array(z.object(noteRowOutput)) }),
   annotations: { title: 'List notes by type', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  requires: ['types'],
+  requires: ['typed-notes'],
   async handler(args, ctx) {
     const type = assertTypeName(args.type, 'type');
     const types = (await ctx.notes.store.listTypes?.()) ?? [];

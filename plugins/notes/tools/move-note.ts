@@ -8,7 +8,7 @@ import { NOTE_TYPES } from '../../note-types/service.js';
 import { isSystemKey } from '../../../kernel/note.js';
 import { SCHEMA } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
-import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { CONTENT_HASH, noteIdField } from '../../../toolkit/tool-fields.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
@@ -26,7 +26,7 @@ export const moveNoteTool = defineTool({
   }),
   output: z.object({ success: bool, message: str, old_identifier: str, new_identifier: str, old_type: str, new_type: str, filename: str, title: str, timestamp: str, content_hash: str, filename_unchanged: bool, links_preserved: bool, ...warningsOutput }),
   annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  requires: ['types'],
+  requires: ['typed-notes'],
   async handler(args, ctx) {
     const newType = assertTypeName(args.new_type, 'new_type');
     const types = ctx.tryResolve(NOTE_TYPES);

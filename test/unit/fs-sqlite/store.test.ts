@@ -193,8 +193,8 @@ describe('create: known problems', () => {
   it('a long title ending in astral letters is listed once and refreshes cleanly', async () => {
     const { store } = await vaultWith();
     const created = await store.create({ title: 'a'.repeat(99) + '𝒳𝒳', content: 'x' });
-    await store.refresh();
-    expect(await store.refresh()).toMatchObject({ indexed: 0, removed: 0 });
+    await store.refresh!();
+    expect(await store.refresh!()).toMatchObject({ indexed: 0, removed: 0 });
     expect((await store.list()).map((n) => n.id)).toEqual([created.id]);
   });
 });
@@ -208,7 +208,7 @@ describe('write then read', () => {
     const got = await again.store.get(n.id);
     expect(got).toMatchObject({ title: 'Durable', content: 'ünï\n', tags: ['a'], contentHash: n.contentHash, metadata: { nested: { x: [1, 2] } } });
     await writeAt(root, 'general/extra.md', note('Extra', 'e'));
-    expect(await again.store.refresh()).toMatchObject({ scanned: 2, indexed: 1 });
+    expect(await again.store.refresh!()).toMatchObject({ scanned: 2, indexed: 1 });
   });
 
   it('repeated reads (served from the parsed-note cache, which keeps no content) return the whole note', async () => {

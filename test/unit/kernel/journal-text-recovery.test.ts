@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../kernel/journal.js';
-import { newEntryId } from '../../../kernel/operations.js';
+import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { contentHash } from '../../../kernel/util/hash.js';
 import { createTestKernel, removeDir } from '../../support/temp.js';
 
@@ -29,7 +29,7 @@ async function cutShort(edit?: (root: string) => void): Promise<{ root: string; 
   const write = (rel: string, text: string) => fs.writeFileSync(path.join(t.root, rel), text);
   write('general/old-plan.md', OLD);
   write('general/linker.md', LINKER);
-  await t.vault.notes.store.refresh();
+  await t.vault.notes.store.refresh!();
   const entry: JournalEntry = {
     id: newEntryId(),
     operation: 'move_file',

@@ -58,7 +58,7 @@ describe('a search backend beside fs-sqlite', () => {
     open.push(t);
     expect(t.kernel.plan.capabilities.has('sql')).toBe(false);
     expect(t.kernel.plan.providers.get('full-text')).toBe('memory');
-    expect(t.kernel.plan.providers.get('types')).toBe('fs-sqlite');
+    expect(t.kernel.plan.providers.get('typed-notes')).toBe('fs-sqlite');
     const tools = t.vault.tools().map((tool) => tool.name);
     expect(tools).toContain('search_notes');
     expect(tools).not.toContain('search_notes_sql');

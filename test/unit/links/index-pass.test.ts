@@ -20,7 +20,7 @@ async function vaultOf(count: number) {
   const { vault, root } = await flint();
   // Each note links to the next one, which the pass reads after it: resolved only at the pass's end.
   for (let i = 0; i < count; i++) await writeNoteFile(root, `general/n${i}.md`, `N${i}`, `see [[N${i + 1}]] and [[Nowhere]]`);
-  await vault.notes.store.refresh();
+  await vault.notes.store.refresh!();
   const store = vault.notes.store;
   const ids = (await store.list()).map((s) => s.id).sort();
   const notes = (await Promise.all(ids.map((id) => store.get(id)))).filter((n): n is Note => n !== undefined);

@@ -143,7 +143,7 @@ describe('moves outside the server', () => {
     const { vault, root, kernel } = await flint({ config: { plugins: { links: { autoRepair: true } } } });
     const ids = await seed(vault);
     await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/auto.md'));
-    await vault.notes.store.refresh();
+    await vault.notes.store.refresh!();
     await linkIndex(vault).reconcile();
     await kernel.close(); // waits for the scheduled repair
     expect(await fs.readFile(path.join(root, ids.byStem), 'utf8')).toContain('see [[auto]] and [[auto#Part|p]]');
@@ -173,7 +173,7 @@ describe('reconcile', () => {
   it('stops between batches when asked and resumes where it stopped', async () => {
     const { vault, root } = await flint();
     for (let i = 0; i < 150; i++) await writeNoteFile(root, `general/bulk-${i}.md`, `Bulk ${i}`, `[[Bulk ${(i + 1) % 150}]]`);
-    await vault.notes.store.refresh();
+    await vault.notes.store.refresh!();
     const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
     let asked = 0;
     const first = await reconcile(indexer, vault.notes.store, silentLogger(), () => asked++ > 0);
@@ -189,7 +189,7 @@ describe('reconcile', () => {
     const { vault, root } = await flint();
     await writeNoteFile(root, 'general/first.md', 'First', 'see [[Second]]');
     await writeNoteFile(root, 'general/second.md', 'Second', 'body');
-    await vault.notes.store.refresh();
+    await vault.notes.store.refresh!();
     const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
     const first = await vault.notes.store.get('general/first.md');
     if (!first) throw new Error('first.md is not a note');
@@ -205,7 +205,7 @@ describe('reconcile', () => {
     const { vault, root } = await flint();
     await writeNoteFile(root, 'general/first.md', 'First', 'see [[Second]]');
     await writeNoteFile(root, 'general/second.md', 'Second', 'body');
-    await vault.notes.store.refresh();
+    await vault.notes.store.refresh!();
     const ids = (await vault.notes.store.list()).map((s) => s.id).sort();
     const notes = await Promise.all(['general/first.md', ...ids.filter((id) => id !== 'general/first.md')].map((id) => vault.notes.store.get(id)));
     const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
@@ -223,7 +223,7 @@ describe('reconcile', () => {
   it('a note the link tables hold at its hash but the names had lost still names its keys for re-resolution', async () => {
     const { vault, root } = await flint();
     await writeNoteFile(root, 'general/second.md', 'Second', 'body');
-    await vault.notes.store.refresh();
+    await vault.notes.store.refresh!();
     const second = await vault.notes.store.get('general/second.md');
     if (!second) throw new Error('second.md is not a note');
     const links = createMemoryLinkStore();

@@ -103,7 +103,7 @@ describe('rename rewrites inbound links', () => {
     expect(await contentOf(vault, calm)).toBe('see [[New Title|alias]]');
 
     // The busy note still says [[Old Title]], and it still resolves to the renamed note.
-    await vault.notes.store.refresh();
+    await vault.notes.store.refresh!();
     await linkIndex(vault).reconcile();
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
     expect((await linkIndex(vault).outgoing(busy))[0]?.target_note_id).toBe(target);

@@ -89,7 +89,7 @@ describe('markdown-git bad input', () => {
     const store = await openStore(root, {}, captured.logger);
     try {
       expect((await store.list()).map((n) => n.id)).toEqual(['id__Good11']);
-      const report = await store.refresh();
+      const report = await store.refresh!();
       expect(report.skipped).toEqual([
         { path: 'README.md', reason: expect.stringMatching(/^not an entry/) },
         { path: 'sub/notes.md', reason: expect.stringMatching(/^not an entry/) },

@@ -49,7 +49,7 @@ describe('simplenote through the kernel', () => {
     const config: UserConfig = { storage, plugins: { vaults: false, 'note-types': true, notes: true, 'vault-config': false, schema: false, links: false, tags: false, search: false } };
     await expect(createTestKernel({ profile: 'flint', config, init: false })).rejects.toMatchObject({
       code: 'capability_missing',
-      message: expect.stringMatching(/note-types.*"types".*simplenote/),
+      message: expect.stringMatching(/note-types.*"typed-notes".*simplenote/),
     });
   });
 });

@@ -1,26 +1,25 @@
 /**
  * The capability-gated half of the NoteStore contract: optional members exist exactly when
- * their capability is declared, and when declared they behave (types: move/listTypes; files:
+ * their capability is declared, and when declared they behave (typed-notes: move/listTypes; files:
  * contained, compare-and-swap raw file access; watch: external edits are reported).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { CAPABILITY_MEMBERS, type Capability } from '../../kernel/backend.js';
-import type { ExternalChange } from '../../kernel/backend.js';
-import type { Note } from '../../kernel/note.js';
-import { expectCode, expectThrowsCode, fileOf, sha256, sleep, tempFilesUnder, type ContractSubject, type ContractTest } from './contract-support.js';
-import { removeDir, tempDir } from '../support/temp.js';
+import { CAPABILITY_MEMBERS, type Capability } from '../kernel/backend.js';
+import type { ExternalChange } from '../kernel/backend.js';
+import type { Note } from '../kernel/note.js';
+import { declares, expectCode, expectThrowsCode, fileOf, removeDir, sha256, sleep, tempDir, tempFilesUnder, type ContractSubject, type ContractTest } from './contract-support.js';
 
 const ESCAPES = ['../x', '../../etc/passwd', '/etc/passwd', 'a\u0000b', 'a\\b', 'C:/Windows', 'notes/../../x'];
 
 export function describeOptionalMembersContract(current: () => ContractSubject, test: ContractTest): void {
   const s = () => current().store;
-  const has = (capability: Capability) => current().capabilities.includes(capability);
-  /** The vault's folder: a backend with capability `files` (or `types`, kept in folders) has one. */
+  const has = (capability: Capability) => declares(current().capabilities, capability);
+  /** The vault's folder: a backend with capability `files` (or `typed-notes`, kept in folders) has one. */
   const root = (): string => {
     const folder = current().root;
-    if (folder === undefined) throw new Error('a backend with files or types must give the contract its folder (subject.root)');
+    if (folder === undefined) throw new Error('a backend with files or typed-notes must give the contract its folder (subject.root)');
     return folder;
   };
   /** The stored form another program would see, else the content through the store. */
@@ -30,18 +29,24 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
   };
 
   describe('capability-gated members', () => {
-    test('each optional member exists exactly when its capability is declared', async () => {
+    test('each optional member exists exactly when its capability or extension is declared', async () => {
       const store = s() as unknown as Record<string, unknown>;
-      for (const { on, member, capability } of CAPABILITY_MEMBERS) {
-        if (on !== 'store') continue;
-        expect(store[member] !== undefined, `store.${member} vs capability "${capability}"`).toBe(has(capability));
+      const extensions = current().extensions;
+      for (const entry of CAPABILITY_MEMBERS) {
+        if (entry.on !== 'store') continue;
+        const present = store[entry.member] !== undefined;
+        const declared = 'capability' in entry ? has(entry.capability) : extensions?.includes(entry.extension);
+        if (declared === undefined) continue;
+        const name = 'capability' in entry ? `capability "${entry.capability}"` : `extension "${entry.extension}"`;
+        if (entry.presence === 'may') expect(!present || declared, `store.${entry.member} without ${name}`).toBe(true);
+        else expect(present, `store.${entry.member} vs ${name}`).toBe(declared);
       }
     });
   });
 
-  describe('capability types', () => {
+  describe('capability typed-notes', () => {
     test('create places notes in types; listTypes and count/list by type see them', async ({ skip }) => {
-      skip(!has('types'), 'backend does not declare "types"');
+      skip(!has('typed-notes'), 'backend does not declare "typed-notes"');
       const a = await s().create({ title: 'In projects', content: 'p', type: 'projects' });
       const b = await s().create({ title: 'Default type', content: 'd' });
       expect(a.type).toBe('projects');
@@ -56,7 +61,7 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
     });
 
     test('refuses type names that would leave the vault or hide the note', async ({ skip }) => {
-      skip(!has('types'), 'backend does not declare "types"');
+      skip(!has('typed-notes'), 'backend does not declare "typed-notes"');
       for (const type of ['../escape', '..', 'a/b', '.hidden', 'x\u0000y', '']) {
         const attempt = s().create({ title: `Bad type ${JSON.stringify(type)}`, content: 'x', type });
         await expect(attempt, JSON.stringify(type)).rejects.toMatchObject({ code: expect.stringMatching(/^(validation_failed|path_outside_vault)$/) });
@@ -66,7 +71,7 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
     });
 
     test('move is hash-checked and carries the note to the new type', async ({ skip }) => {
-      skip(!has('types'), 'backend does not declare "types"');
+      skip(!has('typed-notes'), 'backend does not declare "typed-notes"');
       const note = await s().create({ title: 'Mover', content: 'moving body\n', type: 'inbox', tags: ['m'], metadata: { k: 1 } });
       const newer = await s().update(note.id, { content: 'moving body v2\n' }, note.contentHash);
       const before = await stored(newer);
@@ -88,7 +93,7 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
     });
 
     test('move refuses (conflict) when the target already exists, changing neither note', async ({ skip }) => {
-      skip(!has('types'), 'backend does not declare "types"');
+      skip(!has('typed-notes'), 'backend does not declare "typed-notes"');
       const from = await s().create({ title: 'Same name', slug: 'same-name', content: 'from\n', type: 'left' });
       const to = await s().create({ title: 'Same name', slug: 'same-name', content: 'to\n', type: 'right' });
       const [fromBytes, toBytes] = [await stored(from), await stored(to)];
@@ -147,7 +152,7 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
 
     test("a note's file read through files hashes to the note's contentHash", async ({ skip }) => {
       skip(!has('files'), 'backend does not declare "files"');
-      const note = await s().create({ title: 'Raw view', content: 'ünï\n', ...(has('frontmatter') ? { metadata: { a: [1] } } : {}) });
+      const note = await s().create({ title: 'Raw view', content: 'ünï\n', ...(has('free-metadata') ? { metadata: { a: [1] } } : {}) });
       const rel = path.relative(root(), fileOf(root(), note)).split(path.sep).join('/');
       const text = await f().readText(rel);
       expect(sha256(Buffer.from(text!, 'utf8'))).toBe(note.contentHash);

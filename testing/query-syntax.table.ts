@@ -5,9 +5,10 @@
  * Simplenote cache) agree.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewNote } from '../../kernel/note.js';
-import { parseQuery } from '../../kernel/query.js';
+import type { NewNote } from '../kernel/note.js';
+import { parseQuery } from '../kernel/query.js';
 import type { SearchSubject } from './search-index.contract.js';
+import { declares } from './contract-support.js';
 
 const NOTES: Record<string, NewNote> = {
   timetable: { title: 'Harbour ferry timetable', content: 'The island ferry leaves the harbour at dawn.' },
@@ -54,7 +55,7 @@ export function describeQuerySyntax(name: string, open: () => Promise<SearchSubj
     // An index with vectors answers in its keyword mode; in its default (hybrid) mode a query
     // spelling syntax finds the same notes, and a question may gain what meaning adds.
     it.each(QUERY_SYNTAX_TABLE)('$query', async ({ query, found, first }) => {
-      const vectors = s.capabilities.includes('vectors');
+      const vectors = declares(s.capabilities, 'vectors');
       const modes = vectors ? (['keyword', 'hybrid'] as const) : [undefined];
       for (const mode of modes) {
         const page = await s.search.search({ text: query, limit: 10, ...(mode ? { mode } : {}) });

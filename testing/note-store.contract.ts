@@ -4,15 +4,15 @@
  * a fresh, empty store. Only the NoteStore interface is used, and the subject's `outside` view
  * (another program's: files on disk, a remote service) where the backend gives one: external
  * edits, stored bytes and leftover temp files are checked through it. What needs a capability
- * (metadata and free-form tags need `frontmatter`) runs only where it is declared.
+ * (metadata and free-form tags need `free-metadata`) runs only where it is declared.
  */
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
-import type { Capability } from '../../kernel/backend.js';
-import type { Metadata, Note } from '../../kernel/note.js';
-import { updateEach } from '../../kernel/notes.js';
+import type { Capability } from '../kernel/backend.js';
+import type { Metadata, Note } from '../kernel/note.js';
 import {
   HASH_FORMAT,
   contractTest,
+  declares,
   expectCode,
   sha256,
   tick,
@@ -22,6 +22,7 @@ import {
   type OpenSubject,
 } from './contract-support.js';
 import { describeOptionalMembersContract } from './note-store-optional.contract.js';
+import { describeWritesAndListingContract } from './note-store-writes.contract.js';
 
 export type { ContractOptions, ContractSubject, OpenSubject } from './contract-support.js';
 
@@ -60,7 +61,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
   describe(`NoteStore contract: ${name}`, () => {
     let subject: ContractSubject;
     const s = () => subject.store;
-    const has = (capability: Capability) => subject.capabilities.includes(capability);
+    const has = (capability: Capability) => declares(subject.capabilities, capability);
     /** The outside view, or the test is skipped for a backend that gives none. */
     const outside = (ctx: TestContext): OutsideWorld => {
       if (!subject.outside) ctx.skip();
@@ -86,7 +87,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
     describe('create and get', () => {
       test('round-trips title, content, tags and metadata', async () => {
-        const rich = has('frontmatter');
+        const rich = has('free-metadata');
         const tags = rich ? ['alpha', 'beta gamma', 'ünï'] : ['alpha', 'ünï'];
         const created = await s().create({ title: 'Round trip', content: 'Body\n', tags, ...(rich ? { metadata: RICH_METADATA } : {}) });
         const got = await s().get(created.id);
@@ -101,8 +102,8 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         expect(got!.contentHash).toBe(created.contentHash);
       });
 
-      test('without frontmatter, metadata and tags it cannot store are refused, never dropped', async (ctx) => {
-        if (has('frontmatter')) ctx.skip();
+      test('without free-metadata, metadata and tags it cannot store are refused, never dropped', async (ctx) => {
+        if (has('free-metadata')) ctx.skip();
         await expectCode(s().create({ title: 'Meta', content: 'x', metadata: { priority: 3 } }), 'validation_failed');
         await expectCode(s().create({ title: 'Spaced', content: 'x', tags: ['beta gamma'] }), 'validation_failed');
         expect(await s().count()).toBe(0);
@@ -126,7 +127,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
 
       test('a title or metadata value containing a line ending in --- round-trips', async () => {
-        const rich = has('frontmatter');
+        const rich = has('free-metadata');
         const created = await s().create({ title: 'Pros and cons ---', content: 'body\n', ...(rich ? { metadata: { block: 'one\n---\ntwo' } } : {}) });
         const got = await s().get(created.id);
         expect(got?.title).toBe('Pros and cons ---');
@@ -189,7 +190,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
     describe('update (compare-and-swap on the content hash)', () => {
       test('changes only what is given and keeps created', async () => {
-        const rich = has('frontmatter');
+        const rich = has('free-metadata');
         const note = await s().create({ title: 'Before', content: 'old body\n', tags: ['t1'], ...(rich ? { metadata: { keep: 'me' } } : {}) });
         await tick();
         const renamed = await s().update(note.id, { title: 'After' }, note.contentHash);
@@ -204,7 +205,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
 
       test('metadata given to update is the complete new metadata', async (ctx) => {
-        if (!has('frontmatter')) ctx.skip();
+        if (!has('free-metadata')) ctx.skip();
         const note = await s().create({ title: 'Meta', content: 'x', metadata: { drop: 1, keep: 'a' } });
         const { drop: _drop, ...rest } = note.metadata;
         const updated = await s().update(note.id, { metadata: { ...rest, keep: 'b', added: { deep: [true] } } }, note.contentHash);
@@ -216,7 +217,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
 
       test('the hash changes on any change: content, metadata or title alone', async () => {
-        const rich = has('frontmatter');
+        const rich = has('free-metadata');
         const note = await s().create({ title: 'Hash', content: 'same\n', ...(rich ? { metadata: { n: 1 } } : {}) });
         const seen = new Set([note.contentHash]);
         const a = await s().update(note.id, { content: 'same!\n' }, note.contentHash);
@@ -291,164 +292,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
     });
 
-    describe('updateMany (several compare-and-swaps at once)', () => {
-      test('each item stands alone: results in input order, a stale or missing one fails without stopping the rest', async () => {
-        const a = await s().create({ title: 'Many A', content: 'a' });
-        const b = await s().create({ title: 'Many B', content: 'b' });
-        const c = await s().create({ title: 'Many C', content: 'c' });
-        const gone = await s().create({ title: 'Many gone', content: 'g' });
-        await s().delete(gone.id);
-        const results = await updateEach(s(), [
-          { id: c.id, change: { content: 'c2' }, expectedHash: c.contentHash },
-          { id: b.id, change: { content: 'b2' }, expectedHash: sha256('not the current bytes') },
-          { id: gone.id, change: { content: 'g2' }, expectedHash: gone.contentHash },
-          { id: a.id, change: { content: 'a2' }, expectedHash: a.contentHash },
-        ]);
-        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-        expect(results[1]).toMatchObject({ reason: { code: 'content_hash_mismatch' } });
-        expect(results[2]).toMatchObject({ reason: { code: 'not_found' } });
-        expect((results[0] as PromiseFulfilledResult<Note>).value).toMatchObject({ id: c.id, content: 'c2' });
-        expect(await s().get(a.id)).toMatchObject({ content: 'a2', contentHash: (results[3] as PromiseFulfilledResult<Note>).value.contentHash });
-        expect((await s().get(b.id))?.content).toBe('b');
-      });
-
-      test('one note named twice with one hash: the first wins, the second is refused, as two updates would be', async () => {
-        const note = await s().create({ title: 'Twice', content: 'x' });
-        const results = await updateEach(s(), [
-          { id: note.id, change: { content: 'first' }, expectedHash: note.contentHash },
-          { id: note.id, change: { content: 'second' }, expectedHash: note.contentHash },
-        ]);
-        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
-        expect((await s().get(note.id))?.content).toBe('first');
-      });
-    });
-
-    describe('delete', () => {
-      test('returns the note as it was; afterwards it is gone from get, list and count', async () => {
-        const keep = await s().create({ title: 'Keep', content: 'k' });
-        const note = await s().create({ title: 'Delete me', content: 'bye\n', tags: ['x'] });
-        const deleted = await s().delete(note.id, note.contentHash);
-        expect(deleted).toMatchObject({ id: note.id, title: 'Delete me', content: 'bye\n', tags: ['x'], contentHash: note.contentHash });
-        expect(await s().get(note.id)).toBeUndefined();
-        expect((await s().list()).map((n) => n.id)).toEqual([keep.id]);
-        expect(await s().count()).toBe(1);
-        if (subject.outside) expect(await subject.outside.exists(note), 'stored form removed').toBe(false);
-        await expectCode(s().delete(note.id), 'not_found');
-      });
-
-      test('a stale expectedHash is refused and the note survives', async () => {
-        const note = await s().create({ title: 'Guarded', content: 'v1' });
-        const v2 = await s().update(note.id, { content: 'v2' }, note.contentHash);
-        await expectCode(s().delete(note.id, note.contentHash), 'content_hash_mismatch', { current_hash: v2.contentHash, provided_hash: note.contentHash });
-        expect((await s().get(note.id))?.content).toBe('v2');
-        expect(await s().count()).toBe(1);
-        await s().delete(note.id); // without a hash: unconditional
-        expect(await s().get(note.id)).toBeUndefined();
-      });
-    });
-
-    describe('list and count', () => {
-      async function threeNotes(): Promise<Note[]> {
-        const notes: Note[] = [];
-        for (const title of ['Charlie', 'Alpha', 'Bravo']) {
-          notes.push(await s().create({ title, content: title.toLowerCase() }));
-          await tick();
-        }
-        return notes;
-      }
-
-      test('summaries agree with the notes', async () => {
-        const [c] = await threeNotes();
-        const summary = (await s().list()).find((n) => n.id === c!.id);
-        const note = (await s().get(c!.id))!;
-        expect(summary).toEqual({
-          id: note.id,
-          title: note.title,
-          ...(note.type !== undefined ? { type: note.type } : {}),
-          ...(note.path !== undefined ? { path: note.path, filename: note.filename } : {}),
-          created: note.created,
-          updated: note.updated,
-          ...(note.size !== undefined ? { size: note.size } : {}),
-          contentHash: note.contentHash,
-          tags: note.tags,
-          metadata: note.metadata,
-        });
-        expect(await s().count()).toBe(3);
-      });
-
-      test('orders by updated, created and title in both directions', async () => {
-        const [c] = await threeNotes();
-        const titles = async (orderBy: 'updated' | 'created' | 'title', direction: 'asc' | 'desc') =>
-          (await s().list({ orderBy, direction })).map((n) => n.title);
-        expect(await titles('created', 'asc')).toEqual(['Charlie', 'Alpha', 'Bravo']);
-        expect(await titles('created', 'desc')).toEqual(['Bravo', 'Alpha', 'Charlie']);
-        expect(await titles('title', 'asc')).toEqual(['Alpha', 'Bravo', 'Charlie']);
-        expect(await titles('title', 'desc')).toEqual(['Charlie', 'Bravo', 'Alpha']);
-        expect(await titles('updated', 'desc')).toEqual(['Bravo', 'Alpha', 'Charlie']);
-        await s().update(c!.id, { content: 'touched' }, c!.contentHash);
-        expect(await titles('updated', 'desc')).toEqual(['Charlie', 'Bravo', 'Alpha']);
-        expect(await titles('updated', 'asc')).toEqual(['Alpha', 'Bravo', 'Charlie']);
-        expect(await titles('created', 'asc')).toEqual(['Charlie', 'Alpha', 'Bravo']);
-      });
-
-      test('pages with limit and offset', async () => {
-        await threeNotes();
-        const page = (q: { limit?: number; offset?: number }) => s().list({ orderBy: 'title', direction: 'asc', ...q }).then((l) => l.map((n) => n.title));
-        expect(await page({ limit: 2 })).toEqual(['Alpha', 'Bravo']);
-        expect(await page({ limit: 2, offset: 1 })).toEqual(['Bravo', 'Charlie']);
-        expect(await page({ limit: 2, offset: 2 })).toEqual(['Charlie']);
-        expect(await page({ offset: 1 })).toEqual(['Bravo', 'Charlie']);
-        expect(await page({ limit: 5, offset: 3 })).toEqual([]);
-        expect(await s().count()).toBe(3);
-      });
-
-      test('an empty store lists nothing', async () => {
-        expect(await s().list()).toEqual([]);
-        expect(await s().count()).toBe(0);
-      });
-    });
-
-    describe('refresh', () => {
-      test('reflects notes added, edited and deleted by another program, and reports counts', async (ctx) => {
-        const out = outside(ctx);
-        const stay = await s().create({ title: 'Stays', content: 'x' });
-        const edit = await s().create({ title: 'Edited', content: 'short' });
-        const gone = await s().create({ title: 'Removed', content: 'x' });
-        const reborn = await s().create({ title: 'Added outside', content: 'written by the backend, restored by hand\n' });
-        const rebornBytes = await out.bytes(reborn);
-        await s().delete(reborn.id);
-        expect(await s().count()).toBe(3);
-
-        await out.replace(reborn, rebornBytes); // added
-        await out.append(edit, '\nplus a much longer tail from an editor\n'); // edited
-        await out.remove(gone); // deleted
-        const report = await s().refresh();
-
-        expect(report).toMatchObject({ scanned: 3, removed: 1, skipped: [] });
-        expect(report.indexed).toBeGreaterThanOrEqual(2);
-        expect(report.ms).toBeGreaterThanOrEqual(0);
-        const listed = await s().list();
-        expect(listed.map((n) => n.id).sort()).toEqual([stay.id, edit.id, reborn.id].sort());
-        expect(await s().count()).toBe(3);
-        const editedSize = (await out.bytes(edit)).length;
-        const editedSummary = listed.find((n) => n.id === edit.id);
-        if (editedSummary?.size !== undefined) expect(editedSummary.size).toBe(editedSize);
-        expect(editedSummary?.contentHash).toBe(sha256(await out.bytes(edit)));
-        expect(listed.find((n) => n.id === reborn.id)?.title).toBe('Added outside');
-        expect((await s().get(reborn.id))?.content).toBe('written by the backend, restored by hand\n');
-        expect(await s().get(gone.id)).toBeUndefined();
-      });
-
-      test('an unchanged vault refreshes to the same listing', async () => {
-        await s().create({ title: 'One', content: '1' });
-        await s().create({ title: 'Two', content: '2' });
-        const before = await s().list({ orderBy: 'title', direction: 'asc' });
-        const report = await s().refresh();
-        expect(report).toMatchObject({ scanned: 2, removed: 0, skipped: [] });
-        expect(await s().list({ orderBy: 'title', direction: 'asc' })).toEqual(before);
-      });
-    });
-
+    describeWritesAndListingContract({ s, outside, stored, seenOutside: () => subject.outside }, test);
     describeOptionalMembersContract(() => subject, test);
   });
 

@@ -5,15 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, it, type TestContext } from 'vitest';
-import type { Capability, NoteStore } from '../../kernel/backend.js';
-import type { ErrorCode } from '../../kernel/errors.js';
-import type { Note } from '../../kernel/note.js';
+import { canonicalCapabilities, type Capability, type CapabilityName, type NoteStore, type StoreExtension } from '../kernel/backend.js';
+import type { ErrorCode } from '../kernel/errors.js';
+import type { Note } from '../kernel/note.js';
 
 export interface ContractSubject {
   store: NoteStore;
-  capabilities: readonly Capability[];
+  /** The backend's declared capabilities (`definition.capabilities`; deprecated names are read as the new ones). */
+  capabilities: readonly CapabilityName[];
+  /** Its declared store extensions (`definition.extensions`): when given, each member is checked to exist exactly when declared. */
+  extensions?: readonly StoreExtension[];
   /** The vault's folder, realpath'd, for a backend that keeps one (capability `files` needs it). */
   root?: string;
   /**
@@ -51,6 +55,11 @@ export function filesOutside(root: string): OutsideWorld {
 }
 
 export type OpenSubject = () => Promise<ContractSubject>;
+
+/** Whether `capabilities` (as a backend declares them, old names included) hold `capability`. */
+export function declares(capabilities: readonly CapabilityName[], capability: Capability): boolean {
+  return canonicalCapabilities(capabilities).includes(capability);
+}
 
 export interface ContractOptions {
   /**
@@ -134,3 +143,12 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** Some backends stamp times with millisecond precision: wait so the next write is later. */
 export const tick = () => sleep(15);
+
+/** A fresh, empty folder for a test (symlinks resolved, as a backend sees its folder). */
+export async function tempDir(prefix = 'nk-contract-'): Promise<string> {
+  return fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}

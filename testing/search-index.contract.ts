@@ -7,15 +7,16 @@
  * filters and sorts, regex, reconcile) runs where the index declares it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Capability, NoteStore, SearchIndex, SearchQuery } from '../../kernel/backend.js';
-import type { NewNote } from '../../kernel/note.js';
+import type { Capability, CapabilityName, NoteStore, SearchIndex, SearchQuery } from '../kernel/backend.js';
+import { declares } from './contract-support.js';
+import type { NewNote } from '../kernel/note.js';
 import { describeQuerySyntax } from './query-syntax.table.js';
 
 export interface SearchSubject {
   store: NoteStore;
   search: SearchIndex;
   /** The index's capabilities (its search role). */
-  capabilities: readonly Capability[];
+  capabilities: readonly CapabilityName[];
   /**
    * What the store can keep of the contract's notes (both by default). A store without types or
    * free metadata (Simplenote) gets the notes without them, and a type filter must match nothing.
@@ -36,7 +37,7 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
     let s: SearchSubject;
     const ids = async (query: Partial<SearchQuery>) => (await s.search.search({ text: '', limit: 50, ...query })).hits.map((h) => h.id);
     const idOf = (title: string) => s.store.list({ limit: 100 }).then((all) => all.find((n) => n.title === title)?.id);
-    const has = (capability: Capability) => s.capabilities.includes(capability);
+    const has = (capability: Capability) => declares(s.capabilities, capability);
     const keeps = (what: 'types' | 'metadata') => s.storeKeeps?.[what] !== false;
 
     beforeAll(async () => {
