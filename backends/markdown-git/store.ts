@@ -14,7 +14,7 @@ import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
-import { writeFileAtomic } from '../../toolkit/files/atomic-write.js';
+import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
 import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { resolveInside } from '../../toolkit/files/paths.js';
@@ -23,6 +23,7 @@ import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } f
 import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from '../../toolkit/agent-memory/entry-format.js';
 import { EntryIndex, filesOfId } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
+import { BackgroundOpen } from './background-open.js';
 import { assertOrgName, entryFilename, filenameOf, idFromFilename, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from '../../toolkit/agent-memory/entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
 import type { GitTimestamps } from './git/timestamps.js';
@@ -50,16 +51,8 @@ export class MarkdownGitStore implements NoteStore {
   private readonly stopWatchers = new Set<() => Promise<void>>();
   private readonly stopping: Array<Promise<void>> = [];
   private closed = false;
-  /** The first scan of the root (openInBackground); every call that needs the entry index waits for it (`opened()`). */
-  private opening: Promise<void> = Promise.resolve();
-  /** Starts the first scan now when it still waits for its delay. */
-  private startOpening: (() => void) | undefined;
-  /** Run when the first scan begins, before it reads anything (watchers); undefined once begun. */
-  private beforeOpening: Array<() => void> | undefined = [];
-  /** The first scan has finished (or failed, or none was asked for): reads go through the entry index. */
-  private openSettled = true;
-  /** Reads answered before the first scan, in flight: the scan begins after them (getBeforeScan). */
-  private readonly earlyReads = new Set<Promise<unknown>>();
+  /** The first scan of the root; every call that needs the entry index waits for it (`opened()`). */
+  private readonly opening = new BackgroundOpen();
 
   constructor(private readonly deps: StoreDeps) {
     this.root = deps.root;
@@ -71,12 +64,7 @@ export class MarkdownGitStore implements NoteStore {
   async get(id: string): Promise<Note | undefined> {
     if (!isEntryId(id) && !isEntryId(`id__${id}`)) return undefined;
     const key = normaliseId(id);
-    if (!this.openSettled) {
-      const read = this.getBeforeScan(key);
-      this.earlyReads.add(read);
-      void read.finally(() => this.earlyReads.delete(read)).catch(() => {});
-      return read;
-    }
+    if (!this.opening.settled) return this.opening.early(this.getBeforeScan(key));
     await this.opened();
     const record = this.index.primary(key);
     if (!record) return undefined;
@@ -237,46 +225,15 @@ export class MarkdownGitStore implements NoteStore {
 
   /**
    * Runs `open` (the entry scan and history walk) behind the open: after `delayMs`, or at once
-   * when a call needs the entries, so a client's `initialize` and `tools/list` are answered
-   * before the walk competes with them for the one JavaScript thread (decision 026). Calls that
-   * need the entries wait for the scan; a failed scan fails them with its reason.
+   * when a call needs the entries (BackgroundOpen). Calls that need the entries wait for the scan;
+   * a failed scan fails them with its reason.
    */
   openInBackground(open: () => Promise<void>, delayMs = 0): void {
-    this.openSettled = false;
-    let begin: () => void = () => {};
-    const begun = new Promise<void>((resolve) => (begin = resolve));
-    const timer = setTimeout(() => this.startOpening?.(), delayMs);
-    timer.unref();
-    this.startOpening = () => {
-      clearTimeout(timer);
-      this.startOpening = undefined;
-      begin();
-    };
-    this.opening = begun.then(async () => {
-      if (this.earlyReads.size) {
-        await Promise.allSettled([...this.earlyReads]);
-        // Their answers are written first: the watch below holds the thread for a while.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      const waiting = this.beforeOpening ?? [];
-      this.beforeOpening = undefined;
-      for (const fn of waiting) fn();
-      return open();
-    });
-    const settled = () => {
-      this.openSettled = true;
-    };
-    this.opening.then(settled, settled); // a failure is reported by the calls that wait on it
-  }
-
-  private whenOpeningBegins(fn: () => void): void {
-    if (this.beforeOpening) this.beforeOpening.push(fn);
-    else fn();
+    this.opening.schedule(open, delayMs);
   }
 
   private opened(): Promise<void> {
-    this.startOpening?.();
-    return this.opening;
+    return this.opening.ready();
   }
 
   /** Reads every changed file (size or mtime differ from what the index holds). Memory only. */
@@ -296,7 +253,7 @@ export class MarkdownGitStore implements NoteStore {
     // Node's recursive watch walks and watches every file (~150 ms of the main thread at 10,000
     // entries): it starts with the opening scan, not before `initialize` is answered. Started
     // before the scan reads anything, so no change falls between the two.
-    this.whenOpeningBegins(() => {
+    this.opening.whenBegins(() => {
       if (cancelled || this.closed) return;
       stop = watchNoteFiles(this.root, { kind: 'flat', metaDir: this.deps.metaDir }, this.deps.logger, async (relPaths) => {
         for (const rel of relPaths) {
