@@ -14,7 +14,7 @@ import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
-import { writeFileAtomic } from '../../kernel/util/atomic-write.js';
+import { writeFileAtomic } from '../../toolkit/files/atomic-write.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
 import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { resolveInside } from '../../toolkit/files/paths.js';
