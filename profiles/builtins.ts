@@ -1,8 +1,9 @@
 /**
  * The built-in catalogue as the kernel loads it: profiles as plain data, plugins and backends
  * by id, each imported only when a config chooses it (a flint server never runs the
- * card-workflow or markdown-git modules: ~20 ms of start-up). `catalogue.ts` holds the same
- * definitions eagerly for callers that want them all; a test keeps the two in step.
+ * card-workflow or markdown-git modules: ~20 ms of start-up). This is the one list:
+ * `catalogue.ts`, the same definitions imported whole for callers that want them all, is
+ * generated from it by `node scripts/catalogue.mjs` (keep each loader in the form below).
  */
 import type { LazyCatalogue } from '../kernel/kernel.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
