@@ -3,7 +3,7 @@
  * edit applies at once without a restart. Every write asks for it, so the parsed file is cached
  * and one stat per call tells whether the file changed since.
  */
-import { loadYamlBounded } from '../../kernel/util/frontmatter.js';
+import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { configIssue } from '../../kernel/config/resolve.js';
 import { ConfigError } from '../../kernel/errors.js';
