@@ -1,5 +1,5 @@
 /**
- * YAML frontmatter in and out, over the shared bounded module (kernel/util/frontmatter.ts).
+ * YAML frontmatter in and out, over the shared bounded module (toolkit/markdown/frontmatter.ts).
  * Parsing never throws: frontmatter that is not valid YAML, not a mapping, or past a bound (an
  * alias bomb, nesting too deep) leaves the note readable, with empty metadata and a warning why.
  * Serialising refuses metadata the parser could not read back.

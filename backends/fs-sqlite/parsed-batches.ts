@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../kernel/logger.js';
-import { packageRoot } from '../../kernel/package-root.js';
+import { packageRoot } from '../../toolkit/package-root.js';
 import { parseChangedFile, type ChangedFile, type ParsedFile } from './parse-file.js';
 
 const WORKER_THRESHOLD = 1000;

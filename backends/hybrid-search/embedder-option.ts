@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../../kernel/index.js';
-import { packageRoot } from '../../kernel/package-root.js';
+import { packageRoot } from '../../toolkit/package-root.js';
 import type { Embedder } from '../../toolkit/embedding/embedder.js';
 import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
 import { httpEmbedder } from '../../toolkit/embedding/http-embedder.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { packageRoot } from '../../kernel/package-root.js';
+import { packageRoot } from '../../toolkit/package-root.js';
 import { ConfigError } from '../../kernel/errors.js';
 import { isInside } from '../../toolkit/files/paths.js';
 

@@ -10,7 +10,7 @@ import { listOperations, summarise, undoOperation } from '../../kernel/journal-u
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
-import { bool, str, strs } from '../../kernel/tool-output.js';
+import { bool, str, strs } from '../../toolkit/tool-output.js';
 import { limitField } from '../../toolkit/tool-fields.js';
 import { nameString } from '../../kernel/name-limits.js';
 

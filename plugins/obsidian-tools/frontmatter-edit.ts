@@ -1,7 +1,7 @@
 /**
  * seed 004's frontmatter operations on one file: `set` a field, `remove` it, `append` to a list.
  * The file is rewritten through the one frontmatter module: the body stays byte for byte, keys
- * not touched keep their place and their YAML text (kernel/util/frontmatter.ts).
+ * not touched keep their place and their YAML text (toolkit/markdown/frontmatter.ts).
  */
 import { ValidationError } from '../../kernel/errors.js';
 import type { Metadata, MetadataValue } from '../../kernel/note.js';

@@ -24,7 +24,7 @@ import { HybridSearchIndex } from '../../backends/hybrid-search/hybrid-index.js'
 import { VectorMatrix } from '../../backends/hybrid-search/vector-matrix.js';
 import { PgHybridIndex } from '../../backends/hybrid-search/postgres/pg-index.js';
 import type { Note, ReconcileSource, SearchIndex, SearchMode } from '../../kernel/index.js';
-import { packageRoot } from '../../kernel/package-root.js';
+import { packageRoot } from '../../toolkit/package-root.js';
 import { normalise, type Embedder } from '../../toolkit/embedding/embedder.js';
 import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
 import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';

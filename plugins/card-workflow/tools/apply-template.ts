@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../../kernel/errors.js';
 import { validateTitle } from '../conventions.js';
 import { renderCard } from '../render.js';
 import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, withWarnings, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
-import { record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { record, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /** Formatter: every finalized component arrives in this one call; the server adds the timestamp. */
 export function applyTemplateTool(wf: CardWorkflow) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, contentSummary, idOf, nextAction, nextActionOutput, recordField, recordWarnings, withWarnings, wordCount, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { num, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { num, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /** Commit of revised content (stage 2); the record keeps it for the steps that follow. */
 export function commitContentTool(wf: CardWorkflow) {

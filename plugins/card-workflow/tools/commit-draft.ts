@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, idOf, nextAction, nextActionOutput, recordField, recordWarnings, withWarnings, wordCount, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { nullableStr, num, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { nullableStr, num, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 const PREVIEW_WORDS = 200;
 

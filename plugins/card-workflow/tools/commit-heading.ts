@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, nextAction, nextActionOutput, recordField, recordWarnings, withWarnings, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { str, warningsOutput } from '../../../kernel/tool-output.js';
+import { str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /** Commit of the content heading; its length is checked against the conventions (a warning only). */
 export function commitHeadingTool(wf: CardWorkflow) {

@@ -4,7 +4,7 @@ import { titleAdvice, validateTitle } from '../conventions.js';
 import {
   ANSWER_ONLY, idOf, nextAction, nextActionOutput, recordField, recordWarnings, stageField, violationsOutput, withWarnings, workflowIdField, type CardWorkflow, type Stage,
 } from '../workflow.js';
-import { str, warningsOutput } from '../../../kernel/tool-output.js';
+import { str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Commit: checks the title against the naming convention. A title that breaks a rule is answered

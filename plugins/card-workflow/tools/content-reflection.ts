@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, contentSummary, feedbackField, idOf, nextAction, nextActionOutput, recordId, wordCount, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Reflector: the content needs a revision when the agent says so or the user gave feedback. The

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, clip, continuing, idOf, nextAction, nextActionOutput, recordId, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { bool, str, strs } from '../../../kernel/tool-output.js';
+import { bool, str, strs } from '../../../toolkit/tool-output.js';
 
 /** A think tool: records the key points the draft will cover, kept for generate_content. */
 export function contentThinkerTool(wf: CardWorkflow) {

@@ -5,7 +5,7 @@ import { parseQuery, queryWords, questionTerms, requiredGroups } from '../../../
 import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, type CardWorkflow } from '../workflow.js';
-import { num, str } from '../../../kernel/tool-output.js';
+import { num, str } from '../../../toolkit/tool-output.js';
 
 /** Cards a query returns at most. */
 const MAX_CARDS = 50;

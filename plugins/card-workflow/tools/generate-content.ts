@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { contentPrompt } from '../prompts.js';
 import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, stageField, workflowIdField, type CardWorkflow, type Stage } from '../workflow.js';
-import { nullableStr, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { nullableStr, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Generator: the embedded prompt for the first draft (stage 1, then commit_draft) or a revision

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { headingPrompt } from '../prompts.js';
 import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { num, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { num, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Generator: the embedded prompt for a content heading (stage 2, optional). Called without

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { titlePrompt } from '../prompts.js';
 import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, stageField, workflowIdField, type CardWorkflow, type Stage } from '../workflow.js';
-import { num, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { num, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Generator: the embedded prompt for a first title (stage 1) or a revision (stage 2, or after a

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { fallbackTemplate, mappingWarnings } from '../mapping.js';
 import { ANSWER_ONLY, type CardWorkflow } from '../workflow.js';
-import { nullableStr, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { nullableStr, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /** Utility: every template with its description and sections, and the malformed ones with why. */
 export function getAvailableTemplatesTool(wf: CardWorkflow) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { conceptWords } from '../conventions.js';
 import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, recordId, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Reflector: a content heading is worth it when the agent says so, the user asks for one, or the

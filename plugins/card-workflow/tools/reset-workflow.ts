@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, nextAction, nextActionOutput, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { str } from '../../../kernel/tool-output.js';
+import { str } from '../../../toolkit/tool-output.js';
 
 /** Utility: closes the workflow record, so argument-less calls stop defaulting to it. */
 export function resetWorkflowTool(wf: CardWorkflow) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import type { WorkflowRecord } from '../records.js';
 import { workflowIdField, type CardWorkflow } from '../workflow.js';
-import { bool, nullableStr, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, nullableStr, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Persister: writes the card into the output directory (the one tool that writes a note). The

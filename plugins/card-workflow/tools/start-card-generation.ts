@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
 import { ANSWER_ONLY, continuing, idOf, nextAction, nextActionOutput, normaliseTags, tagsField, withWarnings, wordCount, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { num, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { num, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Stage 2 starts with the user's final draft, the title and the user's own tags. The workflow of

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, idOf, nextAction, nextActionOutput, type CardWorkflow } from '../workflow.js';
-import { str } from '../../../kernel/tool-output.js';
+import { str } from '../../../toolkit/tool-output.js';
 
 /** Stage 1 starts: a new workflow record (decision 040); the answer names the next step. */
 export function startDraftGenerationTool(wf: CardWorkflow) {

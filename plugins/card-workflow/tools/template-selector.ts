@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { recommend } from '../mapping.js';
 import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
-import { num, str, strs } from '../../../kernel/tool-output.js';
+import { num, str, strs } from '../../../toolkit/tool-output.js';
 
 /** Analyzer: recommends a template from the mapping rules, the tags and the title words. */
 export function templateSelectorTool(wf: CardWorkflow) {

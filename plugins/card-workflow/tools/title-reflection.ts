@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
 import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, recordId, violationsOutput, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
  * Reflector: the title needs a revision when the agent says so, when the user gave feedback, or

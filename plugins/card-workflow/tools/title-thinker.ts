@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, clip, continuing, idOf, nextAction, nextActionOutput, recordId, workflowIdField, type CardWorkflow } from '../workflow.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 
 /** A think tool: its arguments are the inspectable record of the agent's reasoning, kept for generate_title. */
 export function titleThinkerTool(wf: CardWorkflow) {

@@ -3,7 +3,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
-import { bool, num } from '../../../kernel/tool-output.js';
+import { bool, num } from '../../../toolkit/tool-output.js';
 import { limitField } from '../../../toolkit/tool-fields.js';
 
 export function findBrokenLinksTool(runtime: LinksRuntime) {

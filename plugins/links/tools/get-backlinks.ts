@@ -4,7 +4,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 import { noteRefField } from '../../../toolkit/tool-fields.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 
 export function getBacklinksTool(runtime: LinksRuntime) {
   return defineTool({

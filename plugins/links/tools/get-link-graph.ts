@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
-import { bool, num, str } from '../../../kernel/tool-output.js';
+import { bool, num, str } from '../../../toolkit/tool-output.js';
 import { limitField } from '../../../toolkit/tool-fields.js';
 import { pathString } from '../../../kernel/name-limits.js';
 

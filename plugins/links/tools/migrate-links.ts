@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
-import { bool, num, str, strs } from '../../../kernel/tool-output.js';
+import { bool, num, str, strs } from '../../../toolkit/tool-output.js';
 
 export function migrateLinksTool(runtime: LinksRuntime) {
   return defineTool({

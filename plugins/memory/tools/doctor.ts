@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requireMember } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { diagnose } from '../doctor.js';
-import { bool, num, str, strs } from '../../../kernel/tool-output.js';
+import { bool, num, str, strs } from '../../../toolkit/tool-output.js';
 
 export const memoryDoctor = defineTool({
   name: 'memory_doctor',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
-import { str, strs } from '../../../kernel/tool-output.js';
+import { str, strs } from '../../../toolkit/tool-output.js';
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 

@@ -3,7 +3,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import type { ToolContext } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { entryView } from '../view.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 
 /** Status is the folder (FR-6): archiving moves the file under archive/, keeping its sub-folder and id. */
 async function setStatus(ctx: ToolContext, rawId: string, status: 'active' | 'archived') {

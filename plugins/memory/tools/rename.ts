@@ -4,7 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
-import { modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
+import { modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 import { titleString } from '../../../kernel/name-limits.js';
 
 /** US-005: heading + filename (id kept) + inbound display text that equalled the old title. */

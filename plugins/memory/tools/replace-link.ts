@@ -7,7 +7,7 @@ import { entryId } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
 import { replaceLink } from '../replace-link.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
-import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
 const idText = nameString().min(1);

@@ -7,7 +7,7 @@ import { formatDescription } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
-import { bool, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
 /** Used when the caller gives none: generic, so an agent still gets guidance for the new type. */

@@ -12,7 +12,7 @@ import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { assertNoClashes, deletionItems, migrateNotes, migrationItems } from './migrate-notes.js';
 import type { NoteService } from '../../../kernel/notes.js';
-import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString } from '../../../kernel/name-limits.js';
 

@@ -5,7 +5,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { SCHEMA_CODEC, type NoteTypeInfo, type NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
-import { record, str, strs } from '../../../kernel/tool-output.js';
+import { record, str, strs } from '../../../toolkit/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
 /** The type, or `not_found` listing the types that do exist. */

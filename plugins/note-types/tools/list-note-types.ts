@@ -4,7 +4,7 @@ import type { NoteStore } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { NoteTypes } from '../service.js';
-import { bool, nullableStr, num, str, strs } from '../../../kernel/tool-output.js';
+import { bool, nullableStr, num, str, strs } from '../../../toolkit/tool-output.js';
 
 /** seed 000's list_note_types rows; also the body of the flint-note://types resource. */
 export async function noteTypeRows(types: NoteTypes, store: NoteStore) {

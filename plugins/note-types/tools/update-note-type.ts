@@ -8,7 +8,7 @@ import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom, schemaLinesFromText } from './schema-input.js';
 import { fieldName, fromFieldValue } from './field-value.js';
-import { bool, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
 
 export function typeHashMismatch(typeName: string, current: string, provided: string): NotekernelError {

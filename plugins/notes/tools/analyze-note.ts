@@ -8,7 +8,7 @@ import { NOTE_TYPES } from '../../note-types/service.js';
 import { isSystemKey } from '../../../kernel/note.js';
 import type { TypeSchema } from '../../../toolkit/metadata-fields.js';
 import { SCHEMA, type FieldIssue } from '../../schema/service.js';
-import { bool, num, record, str, strs } from '../../../kernel/tool-output.js';
+import { bool, num, record, str, strs } from '../../../toolkit/tool-output.js';
 import { noteIdField } from '../../../toolkit/tool-fields.js';
 
 export const analyzeNoteTool = defineTool({

@@ -5,7 +5,7 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { vaultConfig } from '../config.js';
 import { backUp, checkDeletion, outcomeOf, type CheckedDeletion, type DeleteOutcome } from '../deletion.js';
-import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 import { deletedOutput } from '../render.js';
 import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString } from '../../../kernel/name-limits.js';

@@ -11,7 +11,7 @@ import { renderCreated, createdOutput } from '../render.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
 import { assertTypeOrNew } from '../type-guard.js';
-import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../kernel/tool-output.js';
+import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString, titleString } from '../../../kernel/name-limits.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { deleteNoteSafely } from '../deletion.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 import { deletedOutput } from '../render.js';
 import { noteIdField } from '../../../toolkit/tool-fields.js';
 

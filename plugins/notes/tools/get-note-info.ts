@@ -3,7 +3,7 @@ import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { noteRow } from './list-notes-by-type.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 import { noteRowOutput } from '../render.js';
 import { nameString, pathString, titleString } from '../../../kernel/name-limits.js';
 

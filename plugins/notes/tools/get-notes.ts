@@ -6,7 +6,7 @@ import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote, noteOutput } from '../render.js';
 import { fieldsField } from './get-note.js';
 import { requireNoteRef } from '../note-ref.js';
-import { bool, num, str } from '../../../kernel/tool-output.js';
+import { bool, num, str } from '../../../toolkit/tool-output.js';
 import { pathString } from '../../../kernel/name-limits.js';
 
 export const getNotesTool = defineTool({

@@ -6,7 +6,7 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { nameKeyOf } from '../note-ref.js';
-import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { CONTENT_HASH, noteIdField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { titleString } from '../../../kernel/name-limits.js';
 

@@ -6,7 +6,7 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { schemaWarnings, withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
-import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../kernel/tool-output.js';
+import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { CONTENT_HASH, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { pathString } from '../../../kernel/name-limits.js';
 

@@ -8,7 +8,7 @@ import { writeNoteText } from '../../../toolkit/files/note-text.js';
 import { filesOf } from '../context.js';
 import { noteName, notePath } from '../vault-paths.js';
 import { linkSafe } from '../../../toolkit/markdown/wikilink-format.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 
 function frontmatterOf(json: string | undefined): Metadata {
   if (json === undefined || json.trim() === '') return {};

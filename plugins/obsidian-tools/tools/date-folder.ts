@@ -6,7 +6,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { byPath, filesOf } from '../context.js';
 import { dayArg, dayOfValue, localDay } from '../dates.js';
 import { folderPath } from '../vault-paths.js';
-import { strs } from '../../../kernel/tool-output.js';
+import { strs } from '../../../toolkit/tool-output.js';
 
 /** Frontmatter keys that hold a note's creation day in Obsidian vaults, the seed's `Date` first. */
 const CREATED_KEYS = ['Date', 'date', 'created', 'Created'];

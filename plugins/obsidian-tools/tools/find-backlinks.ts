@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { LINK_INDEX } from '../../links/service.js';
 import { byPath } from '../context.js';
-import { strs } from '../../../kernel/tool-output.js';
+import { strs } from '../../../toolkit/tool-output.js';
 
 /** `[[Name]]`, `Name.md` and `Name` all mean the note Name. */
 function bareName(input: string): string {

@@ -6,7 +6,7 @@ import { byPath, filesOf } from '../context.js';
 import { editFrontmatter, FRONTMATTER_OPERATIONS, planFrontmatter } from '../frontmatter-edit.js';
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { notePath } from '../vault-paths.js';
-import { bool, modesOutput, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str, strs } from '../../../toolkit/tool-output.js';
 
 const fileOutcome = z.object({ path: str, ok: bool, value: z.unknown().optional(), error: z.object({ code: str, message: str }).optional() });
 

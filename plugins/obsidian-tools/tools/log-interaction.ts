@@ -5,7 +5,7 @@ import { readNoteText, writeNoteText } from '../../../toolkit/files/note-text.js
 import { filesOf } from '../context.js';
 import { localDay } from '../dates.js';
 import { noteName } from '../vault-paths.js';
-import { bool, str } from '../../../kernel/tool-output.js';
+import { bool, str } from '../../../toolkit/tool-output.js';
 
 export const DAILY_NOTES_FOLDER = 'Daily Notes';
 

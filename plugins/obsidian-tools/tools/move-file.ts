@@ -5,7 +5,7 @@ import { LINK_INDEX } from '../../links/service.js';
 import { filesOf } from '../context.js';
 import { moveNotes, previewMoves, type MoveDeps, type MoveOutcome, moveOutcomeOutput } from '../move.js';
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
-import { bool, modesOutput, num, planPreviewOutput, str } from '../../../kernel/tool-output.js';
+import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 
 const refusedMoves = z.array(z.object({ source: str, destination: str, error: str }));
 

@@ -4,7 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { scanMarkdown } from '../../../toolkit/markdown/index.js';
 import { byPath, filesOf } from '../context.js';
 import { notePath } from '../vault-paths.js';
-import { str, strs } from '../../../kernel/tool-output.js';
+import { str, strs } from '../../../toolkit/tool-output.js';
 
 const pathArg = z.string().min(1).max(4_096).describe('the note: relative to the vault ("Projects/Plan.md") or an absolute path inside it');
 

@@ -4,7 +4,7 @@ import type { ProgressReporter } from '../../../kernel/progress.js';
 import { CapabilityError } from '../../../kernel/errors.js';
 import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { num, str } from '../../../kernel/tool-output.js';
+import { num, str } from '../../../toolkit/tool-output.js';
 
 /**
  * The longest `wait_for_vectors` waits, by default: an MCP client gives up on a call after 60 s

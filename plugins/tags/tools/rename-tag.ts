@@ -3,7 +3,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renameTag } from '../rename.js';
 import type { TagIndex } from '../tag-index.js';
-import { bool, num, planPreviewOutput, str, strs } from '../../../kernel/tool-output.js';
+import { bool, num, planPreviewOutput, str, strs } from '../../../toolkit/tool-output.js';
 import { previewFirstField } from '../../../toolkit/tool-fields.js';
 import { nameString } from '../../../kernel/name-limits.js';
 

@@ -8,7 +8,7 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { VAULT_REGISTRY, VAULT_ROUTER } from '../service.js';
 import type { VaultEntry, VaultRegistry } from '../registry.js';
 import type { VaultRootPolicy } from '../allowed-roots.js';
-import { bool, nullableStr, num, str } from '../../../kernel/tool-output.js';
+import { bool, nullableStr, num, str } from '../../../toolkit/tool-output.js';
 import { nameString, pathString } from '../../../kernel/name-limits.js';
 
 const vaultId = nameString().min(1);

@@ -14,7 +14,7 @@ import type { Note, SearchMode } from '../../../kernel/index.js';
 import type { Embedder } from '../../../toolkit/embedding/embedder.js';
 import { useLiteEmbedder } from '../../../toolkit/embedding/use-lite-embedder.js';
 import { workerPoolEmbedder } from '../../../toolkit/embedding/worker-pool-embedder.js';
-import { packageRoot } from '../../../kernel/package-root.js';
+import { packageRoot } from '../../../toolkit/package-root.js';
 import { parseQuery, questionTerms } from '../../../kernel/query.js';
 
 const contentWords = (text: string) => questionTerms(parseQuery(text))?.flatMap((t) => t.words) ?? [];
