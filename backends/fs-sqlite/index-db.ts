@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
-import { foldLetters } from '../../kernel/fold-letters.js';
 import type { FaultReporter } from '../../kernel/faults.js';
 import { applySchema, type OpenedIndex } from './index-open.js';
 import { titleKey } from './title-key.js';
 import { quickCheck, watchConnection, wipeInPlace } from './index-recovery.js';
 import { secondaryIndexes } from '../../toolkit/sqlite-indexes.js';
 import { ftsMerges } from './fts-merges.js';
+import { FullTextRows } from './full-text-rows.js';
 
 /** Every index the notes tables have besides their keys (schema.ts and search-upkeep.ts create them). */
 const NOTE_INDEXES = [
@@ -104,12 +104,16 @@ export class IndexDb {
 
   /** The file open: the vault's index, or a stand-in while that one cannot be used (index-open.ts). */
   readonly file: string;
+  /** `notes_fts`, kept only while this backend serves the vault's searches (full-text-rows.ts). */
+  readonly fullText: FullTextRows;
   private readonly standIn: string | undefined;
 
   constructor(
     opened: OpenedIndex,
     private readonly vaultRoot: string,
     private readonly faults: FaultReporter,
+    /** Whether to keep the full-text rows: false when another backend serves the searches. */
+    keepFullText = true,
   ) {
     this.file = opened.file;
     this.standIn = opened.standIn;
@@ -128,6 +132,8 @@ export class IndexDb {
       },
     };
     this.bulkLoad.end();
+    this.fullText = new FullTextRows(db, keepFullText);
+    this.fullText.align();
     this.statements = {
       upsert: db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
         VALUES (@id, @title, @content, @type, @filename, @path, @created, @updated, @size, @contentHash, @mtimeMs, @tagsJson, @metadataJson)
@@ -140,8 +146,6 @@ export class IndexDb {
       setDigest: db.prepare(`INSERT INTO nk_meta (key, value) VALUES ('${DIGEST_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
       everLevel: db.prepare(`SELECT 1 FROM nk_meta WHERE key = '${LEVEL_KEY}'`).pluck(),
       markLevel: db.prepare(`INSERT OR IGNORE INTO nk_meta (key, value) VALUES ('${LEVEL_KEY}', '1')`),
-      ftsInsert: db.prepare('INSERT INTO notes_fts (rowid, id, title, content, type) VALUES (?, ?, ?, ?, ?)'),
-      ftsDelete: db.prepare("INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)"),
       setTitleKey: db.prepare('INSERT INTO nk_title_keys (note_rowid, key) VALUES (?, ?) ON CONFLICT(note_rowid) DO UPDATE SET key = excluded.key'),
       deleteTitleKey: db.prepare('DELETE FROM nk_title_keys WHERE note_rowid = ?'),
       deleteMetadata: db.prepare('DELETE FROM note_metadata WHERE note_id = ?'),
@@ -189,13 +193,12 @@ export class IndexDb {
     this.digestChange = xor53(this.digestChange, fileStateHash(note.id, note.size, note.mtimeMs));
     if (old) {
       this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
-      s.ftsDelete.run(old.rowid, old.id, foldLetters(old.title), foldLetters(old.content), old.type);
+      this.fullText.drop(old);
       s.deleteMetadata.run(note.id);
     }
     const { lastInsertRowid } = s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
     const rowid = old ? old.rowid : lastInsertRowid;
-    // Folded words in the index, the note's own text in `notes` (what highlight and snippet show).
-    s.ftsInsert.run(rowid, note.id, foldLetters(note.title), foldLetters(note.content), note.type);
+    this.fullText.add({ rowid, id: note.id, title: note.title, content: note.content, type: note.type });
     s.setTitleKey.run(rowid, titleKey(note.title));
     for (const [key, value] of Object.entries(note.metadata)) {
       for (const [text, kind] of metadataRows(value)) s.insertMetadata.run(note.id, key, text, kind);
@@ -208,7 +211,7 @@ export class IndexDb {
     const old = s.existing.get(id) as FtsRow | undefined;
     if (!old) return;
     this.digestChange = xor53(this.digestChange, fileStateHash(old.id, old.size, old.mtime_ms));
-    s.ftsDelete.run(old.rowid, old.id, foldLetters(old.title), foldLetters(old.content), old.type);
+    this.fullText.drop(old);
     s.deleteTitleKey.run(old.rowid);
     s.deleteMetadata.run(id);
     s.deleteNote.run(id);
@@ -328,6 +331,7 @@ export class IndexDb {
   rebuildInPlace(): string | undefined {
     const kept = wipeInPlace(this.db, this.file);
     applySchema(this.db);
+    this.fullText.align();
     this.db.prepare("INSERT OR REPLACE INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(this.vaultRoot);
     this.resetFilesDigest();
     return kept;

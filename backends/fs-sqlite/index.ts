@@ -54,14 +54,16 @@ export const fsSqliteBackend = defineBackend<FsSqliteOptions>({
     if (!readOnly) await fs.mkdir(metaDir, { recursive: true }).catch(() => undefined);
     const opened = openIndex(path.join(metaDir, options.indexFile), vaultRoot, logger);
     if (opened.fault) faults.report('index file', opened.fault, 'A temporary index, rebuilt from the files, serves meanwhile; the vault\'s own index file is left as it is.');
-    const db = new IndexDb(opened, vaultRoot, faults);
+    // Beside a search backend of its own (obsidian's hybrid-search) nothing reads the full-text rows: none are kept.
+    const servesSearch = ctx.servesSearch !== false;
+    const db = new IndexDb(opened, vaultRoot, faults, servesSearch);
     const layout = { kind: options.layout, metaDir: options.metaDir, defaultType: options.defaultType ?? 'general', readHardLinks: options.readHardLinks, underscoreNotes: options.underscoreNotes };
     const store = new FsSqliteStore(vaultRoot, layout, db, logger, faults, options.defaultType, journalWindow(options.journal));
     // The vault serves at once; the index catches up with the files behind it (decision 013).
-    store.refreshInBackground(progress, () => prepareForSearch(db, logger));
+    store.refreshInBackground(progress, servesSearch ? () => prepareForSearch(db, logger) : () => undefined);
     return {
       store,
-      search: createSearchIndex(db, logger, () => store.whenIndexed(), () => store.whenReadable()),
+      ...(servesSearch ? { search: createSearchIndex(db, logger, () => store.whenIndexed(), () => store.whenReadable()) } : {}),
       ...(readOnly ? { readOnly } : {}),
     };
   },
