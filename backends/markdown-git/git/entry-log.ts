@@ -135,7 +135,7 @@ function parseLog(text: string, prefix: string): LoggedCommit[] {
 function pathsOfId(reader: GitObjectReader, commitOid: string, prefix: readonly string[], idOf: (path: string) => string | undefined, id: string): Map<string, string> {
   const out = new Map<string, string>();
   const object = reader.read(commitOid);
-  if (!object || object.type !== 'commit') return out; // beyond a shallow clone's end
+  if (object?.type !== 'commit') return out; // beyond a shallow clone's end
   const rootTree = object.data.toString('latin1', 5, 45);
   const tree = prefix.length ? subtreeAt(reader, rootTree, prefix) : rootTree;
   if (tree !== null) findNamed(reader, tree, '', Buffer.from(id), (path, blob) => idOf(path) === id && out.set(path, blob));
