@@ -4,8 +4,10 @@
  * BENCH_ONLY picks groups, comma-separated. By default: startup (includes the spawned row and
  * the flint note benches), links, search, git, hybrid (hybrid-search: 10k-note search, model
  * embedding on 1 and 2 threads; HYBRID_BENCH_NOTES, HYBRID_BENCH_EMBED_NOTES), simplenote
- * (notarium: sync, list, persist against the fake Simperium), journal and tools (each profile's
- * tools/list bytes, issue 15). Only when named:
+ * (notarium: sync, list, persist against the fake Simperium), journal, tools (each profile's
+ * tools/list bytes, issue 15), paraphrase (the real model's retrieval of questions that share no
+ * word with their notes, its load, no network) and bounds (how soon a refused alias bomb, a stopped
+ * query, a hung endpoint answer: the time bounds unit tests do not assert; issue 29). Only when named:
  * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
  * after a spawn, the keyword set, titles first, and memory-start), keywords (the keyword set and
  * titles-first rows of scale alone), memory-start (issue 18:
@@ -31,6 +33,8 @@ import { benchMemorySearch } from './memory-search.js';
 import { benchSoak } from './soak.js';
 import { benchToolList } from './tool-list.js';
 import { benchRetrieval } from './retrieval.js';
+import { benchParaphrase } from './paraphrase.js';
+import { benchTimeBounds } from './time-bounds.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -39,7 +43,7 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools,paraphrase,bounds').split(','));
 if (only.has('startup')) rows.push(...(await benchKernelStartup(workDir, notes)));
 if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, notes)));
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
@@ -49,6 +53,8 @@ if (only.has('hybrid')) rows.push(...(await benchHybridSearch()));
 if (only.has('simplenote')) rows.push(...(await benchSimplenote(notes)));
 if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
 if (only.has('tools')) rows.push(...(await benchToolList()));
+if (only.has('paraphrase')) rows.push(...(await benchParaphrase()));
+if (only.has('bounds')) rows.push(...(await benchTimeBounds(workDir)));
 if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));

@@ -4,7 +4,7 @@
  * ready and says how many (`vectors`, `notice`), and `finishBackground` waits for the rest while
  * reporting progress. A write's passages go before the catch-up's.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { ReconcileSource } from '../../../kernel/backend.js';
 import type { Note, NoteSummary } from '../../../kernel/note.js';
@@ -53,6 +53,7 @@ const source = (notes: Note[]): ReconcileSource => ({
 describe('hybrid index: keywords at once, vectors in the background', () => {
   const open: HybridSearchIndex[] = [];
   afterEach(async () => {
+    vi.useRealTimers();
     for (const index of open.splice(0)) await index.close();
   });
 
@@ -88,15 +89,21 @@ describe('hybrid index: keywords at once, vectors in the background', () => {
   });
 
   it("embeds a write's passages before the catch-up's, and a search waits for them only so long", async () => {
+    // vectorWaitMs is a timer: on the fake clock the search is seen waiting it out, and no longer.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const embedder = gated();
     const index = new HybridSearchIndex({ file: ':memory:', embedder, vectorWaitMs: 30, embedBatch: 2 });
     open.push(index);
     await index.reconcile(source([note('a', 'One', 'first backlog note'), note('b', 'Two', 'second backlog note'), note('c', 'Three', 'third backlog note')]));
     await index.upsert(note('w', 'Written', 'a note just written by the agent'));
-    const started = performance.now();
-    const page = await index.search({ text: 'agent', limit: 5 });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    let answered = false;
+    const searching = index.search({ text: 'agent', limit: 5 }).finally(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(29);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const page = await searching;
     expect(page.vectors).toEqual({ ready: 0, total: 4 });
+    vi.useRealTimers();
     embedder.open();
     await index.finishBackground();
     // The first batch was already taken from the backlog; the write jumped the rest of it.

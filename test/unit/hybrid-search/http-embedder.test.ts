@@ -62,11 +62,10 @@ describe('httpEmbedder', () => {
     expect((failed as EmbeddingEndpointError).status).toBe(500);
     expect(String(failed)).toMatch(/\/v1\/embeddings \(model "fake-bow"\) answered 500: the fake endpoint was told to fail/);
 
+    // How soon after timeoutMs the hung request is given up is measured by the bench (test/bench/time-bounds.ts).
     endpoint.behaviour = 'hang';
-    const started = Date.now();
     const hung = await embedder.embed(['two']).catch((err: unknown) => err);
     expect(String(hung)).toMatch(/did not answer within 300 ms \(embedder\.timeoutMs\)/);
-    expect(Date.now() - started).toBeLessThan(5_000);
 
     await endpoint.stop();
     const refused = await embedder.embed(['three']).catch((err: unknown) => err);

@@ -40,7 +40,8 @@ const source: ReconcileSource = {
 describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('postgres engine with an endpoint embedder', () => {
   const schema = freshSchema();
   const endpoint = new FakeEmbeddingEndpoint(32);
-  const open = (model: string) => PgHybridIndex.open({ url: PG_URL!, schema, embedder: httpEmbedder({ url: endpoint.baseUrl, model, dimension: 32, timeoutMs: 2_000 }), vectorWaitMs: 5_000 });
+  // A wait for vectors longer than the test's own timeout: a search that sat it out would fail the test.
+  const open = (model: string) => PgHybridIndex.open({ url: PG_URL!, schema, embedder: httpEmbedder({ url: endpoint.baseUrl, model, dimension: 32, timeoutMs: 2_000 }), vectorWaitMs: 3_600_000 });
   const passagesSent = (model: string) => endpoint.texts(model).filter((t) => t.includes('\n'));
 
   beforeAll(async () => {
@@ -67,9 +68,7 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('postgre
       expect(passagesSent('bow-b')).toHaveLength(3);
 
       await endpoint.stop();
-      const started = Date.now();
       const page = await second.search({ text: 'sourdough starter', limit: 3 });
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(page.hits.map((h) => h.id)).toEqual(['bread.md']);
       expect(page.notice).toMatch(/^Search by meaning is unavailable \(.*could not be reached.*\): these are keyword matches only\.$/);
       expect(page.vectors).toBeUndefined();

@@ -57,12 +57,10 @@ describe('markdown scanner: details', () => {
     expect(['', '123', 'ff0000', 'a b', '#x', '/a', 'a//b'].some(isTagName)).toBe(false);
   });
 
-  it('scans a megabyte without pathological slowdowns', () => {
+  it('scans a megabyte of links, code spans and an unclosed backtick per line (its speed: test/bench/time-bounds.ts)', () => {
     const chunk = 'Some text [[Link One]] and `code [[x]]` #tag https://e.com/a ![i](p.png) [m](https://m.e) `unclosed\n';
     const text = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
-    const started = performance.now();
     const result = scanMarkdown(text);
-    expect(performance.now() - started).toBeLessThan(1500);
     expect(result.links.length).toBeGreaterThan(5000);
   });
 });

@@ -45,10 +45,9 @@ describe('regex search', () => {
   });
 
   it('catastrophic backtracking is stopped by the time budget, and search keeps working', async () => {
-    // A backreference keeps V8 on its backtracking engine: (a+)+ over 5,000 a's then a mismatch never ends.
-    const started = Date.now();
+    // A backreference keeps V8 on its backtracking engine: (a+)+ over 5,000 a's then a mismatch never ends,
+    // so only the budget can end it (how soon after: test/bench/time-bounds.ts).
     await expect(v.search.search({ text: '(a+)+\\1b', regex: true, limit: 10, timeoutMs: 500 })).rejects.toMatchObject({ code: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(ids(await v.search.search({ text: 'numbered', regex: true, limit: 10 }))).toEqual(['work/c.md']);
   });
 });

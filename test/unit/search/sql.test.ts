@@ -94,12 +94,10 @@ describe('params and bounds', () => {
     await expect(v.search.sql('SELECT nope FROM notes')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('no such column: nope') });
   });
 
-  it('a query past its time limit is stopped; the next one is answered', async () => {
-    const started = Date.now();
+  it('a query past its time limit is stopped; the next one is answered (how soon: test/bench/time-bounds.ts)', async () => {
     await expect(
       v.search.sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', [], { timeoutMs: 300 }),
     ).rejects.toMatchObject({ code: 'timeout', details: { timeout_ms: 300 } });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(await v.search.sql('SELECT count(*) AS n FROM notes')).toEqual([{ n: 9 }]);
   });
 

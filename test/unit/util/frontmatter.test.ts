@@ -4,15 +4,13 @@ import { ValidationError } from '../../../kernel/errors.js';
 import { aliasBomb } from '../../support/hostile.js';
 
 describe('loadYamlBounded', () => {
-  it('refuses an alias bomb quickly, naming the field where the bound was crossed', () => {
-    const started = performance.now();
+  it('refuses an alias bomb, naming the field where the bound was crossed (how soon: test/bench/time-bounds.ts)', () => {
     let error: unknown;
     try {
       loadYamlBounded(aliasBomb());
     } catch (err) {
       error = err;
     }
-    expect(performance.now() - started).toBeLessThan(500);
     expect(error).toBeInstanceOf(YamlBoundError);
     expect((error as YamlBoundError).field).toMatch(/^[a-l]$/);
   });
