@@ -4,13 +4,14 @@
  * index (its own, or a separate one over that store). Notes are written through NoteStore.create
  * and handed to `search.upsert`, which a backend that indexes its own writes treats as a
  * re-sync; only the contract's members are used. What needs more than `full-text` (metadata
- * filters and sorts, regex, reconcile) runs where the index declares it.
+ * filters and sorts, regex, reconcile, vectors) runs where the index declares it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability, CapabilityName, NoteStore, SearchIndex, SearchQuery } from '../kernel/backend.js';
 import { declares } from './contract-support.js';
 import type { NewNote } from '../kernel/note.js';
 import { describeQuerySyntax } from './query-syntax.table.js';
+import { describeVectorCases } from './search-vectors.contract.js';
 
 export interface SearchSubject {
   store: NoteStore;
@@ -117,6 +118,8 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
       expect(await ids({ text: 'grebe' })).toEqual([]);
       expect((await reconcile!(s.store)).upserted).toBe(0);
     });
+
+    describeVectorCases(() => s);
 
     it('names the member of a bad query', async (ctx) => {
       if (!has('metadata-query')) ctx.skip();
