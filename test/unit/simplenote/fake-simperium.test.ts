@@ -1,5 +1,5 @@
 /** The fake Simperium server's rules that python3-simplenote does not exercise. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simperium/index.js';
 
 const NOTE = { content: 'a\nb', tags: [], systemTags: [], creationDate: 1700000000.5, modificationDate: 1700000000.5, deleted: false, shareURL: '', publishURL: '' };
@@ -15,6 +15,7 @@ describe('fake Simperium server', () => {
     fake = await startFakeSimperium();
   });
   afterAll(() => fake.stop());
+  afterEach(() => void vi.useRealTimers());
   beforeEach(async () => {
     const res = await fetch(`${fake.url}/1/${fake.appId}/authorize/`, {
       method: 'POST',
@@ -93,9 +94,19 @@ describe('fake Simperium server', () => {
     expect((await data('/index')).status).toBe(503);
     fake.faults.next(1, { kind: 'drop' }, { path: /\/index$/ });
     await expect(data('/index').then((r) => r.json())).rejects.toThrow();
+    // The delay is the server's timer: on the fake clock the answer is held until it has run.
+    const received = fake.requests.length;
     fake.faults.next(1, { kind: 'delay', ms: 50 });
-    const started = Date.now();
-    expect((await data('/index')).status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let answered = false;
+    const delayed = data('/index').finally(() => (answered = true));
+    // Recorded just before the answer is held: real I/O, polled. (Under fake timers vi.waitFor moves
+    // the clock by its interval at every check: interval 0 leaves the delay's timer where it is.)
+    await vi.waitFor(() => expect(fake.requests.length).toBe(received + 1), { interval: 0 });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    vi.useRealTimers();
+    expect((await delayed).status).toBe(200);
   });
 });
