@@ -22,6 +22,10 @@ export interface NoteDraft {
   metadata: Metadata;
   /** Metadata keys the caller set in this operation (updates validate only what changed plus requireds). */
   changedKeys: string[];
+  /** An update's note as the store read it for this write. */
+  previous?: Note;
+  /** What a handler has to tell the caller without refusing the write (a field no schema defines). */
+  warnings?: string[];
 }
 
 export interface HookPayloads {
@@ -32,6 +36,8 @@ export interface HookPayloads {
   'note.afterMove': { note: Note; fromId: string; source: WriteSource };
   /** `sampleNotes: false`: the default content without sample notes (serve on an empty folder). */
   'vault.init': { root?: string; sampleNotes?: boolean };
+  /** Every plugin is registered, before the first call: work a dead process left (a journal's open entries). */
+  'vault.open': { readOnly: boolean };
 }
 
 export type HookName = keyof HookPayloads;
@@ -43,6 +49,7 @@ export const HOOK_KINDS: Record<HookName, 'sequential' | 'parallel'> = {
   'note.afterRename': 'parallel',
   'note.afterMove': 'parallel',
   'vault.init': 'sequential',
+  'vault.open': 'sequential',
 };
 
 export type HookHandler<K extends HookName> = K extends 'note.beforeWrite'
@@ -89,7 +96,7 @@ export class HookRunner {
     }
   }
 
-  async emit<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init'>>(name: K, payload: HookPayloads[K]): Promise<void> {
+  async emit<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>>(name: K, payload: HookPayloads[K]): Promise<void> {
     await Promise.all(
       this.registered.map(async ({ pluginId, handlers }) => {
         const handler = handlers[name] as ((p: HookPayloads[K]) => void | Promise<void>) | undefined;

@@ -41,7 +41,7 @@ export { foldWords } from './fold-letters.js';
 export { parseQuery, questionTerms, requiredGroups, queryWords, markedWords, isStopWord } from './query.js';
 export type { ParsedQuery, QueryTerm, QueryFilter, ParseOptions } from './query.js';
 export { locationOf } from './note.js';
-export type { Note, NewNote, NoteChange, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
+export type { Note, NewNote, NoteChange, NoteEdit, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';
 export * from './errors.js';
 export type { UserConfig, ProfilePreset, ResolvedConfig } from './config/schema.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Scope, type Token } from './container.js';
-import { capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
+import { canonicalCapabilities, capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
 import { IndexOutbox, settledSearchIndex } from './index-outbox.js';
 import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
@@ -13,7 +13,6 @@ import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelErro
 import { HookRunner } from './hooks.js';
 import { silentLogger, type Logger } from './logger.js';
 import { NoteService } from './notes.js';
-import { recoverJournal } from './journal-recovery.js';
 import { planKernel, type KernelPlan } from './plan.js';
 import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
@@ -114,7 +113,8 @@ export class Kernel {
     const faults = new VaultFaults(logger);
     const scope = this.root.child(`vault:${info.id}`);
     try {
-      const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, faults, options.progress);
+      // A storage backend beside a search backend is told so: its own search index would go unread.
+      const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, faults, options.progress, !plan.search);
       if (storage.store === undefined) throw new BackendUnavailableError(`Backend "${plan.storage.definition.id}" opened no note store.`);
       const store = storage.store;
       if (storage.readOnly !== undefined && !info.readOnly) {
@@ -131,7 +131,7 @@ export class Kernel {
       let search = storage.search;
       let indexOutbox: IndexOutbox | undefined;
       if (plan.search) {
-        const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, faults, options.progress);
+        const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, faults, options.progress, true);
         const externalIndex = opened.search;
         if (!externalIndex) throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
         scope.onDispose(() => externalIndex.close());
@@ -179,7 +179,7 @@ export class Kernel {
         }
         for (const { token, value } of contribution.services ?? []) scope.provide(token, value);
         for (const tool of contribution.tools ?? []) {
-          for (const capability of tool.requires ?? []) {
+          for (const capability of canonicalCapabilities(tool.requires ?? [])) {
             if (!plan.capabilities.has(capability)) {
               throw new CapabilityError(
                 `Tool "${tool.name}" of plugin "${definition.id}" needs capability "${capability}", which backend ${backendNames(info)} does not provide.`,
@@ -201,8 +201,8 @@ export class Kernel {
       const unused = registry.unusedNames();
       if (unused.length) logger.warn({ names: unused, config: this.config.source }, 'tools.rename / tools.hide name tools that no loaded plugin serves');
 
-      // A multi-note operation a dead process left open is finished or rolled back before anyone reads.
-      if (store.journal && !info.readOnly) await recoverJournal(store.journal, notes, logger);
+      // Before anyone reads: a multi-note operation a dead process left open is finished or rolled back.
+      await hooks.runSequential('vault.open', { readOnly: info.readOnly === true });
 
       if (options.watch && store.watch) {
         const stop = store.watch((change) => {
@@ -253,12 +253,13 @@ async function openBackend(
   info: VaultInfo,
   logger: Logger,
   faults: FaultReporter,
-  progress: ProgressReporter = noProgress,
+  progress: ProgressReporter | undefined,
+  servesSearch: boolean,
 ): Promise<BackendInstance> {
   let instance: BackendInstance;
   try {
     const folder = definition.folder === 'none' ? undefined : info.root;
-    instance = await definition.create({ ...(folder ? { folder } : {}), options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress, faults });
+    instance = await definition.create({ ...(folder ? { folder } : {}), options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress: progress ?? noProgress, faults, servesSearch });
   } catch (err) {
     if (err instanceof NotekernelError) throw err;
     throw new BackendUnavailableError(`Backend "${definition.id}" could not open vault "${info.id}": ${(err as Error).message}`, { backend: definition.id }, err);

@@ -62,6 +62,12 @@ export interface NoteChange {
   updated?: string;
 }
 
+/**
+ * An update as a function of the note it changes: the store calls it with the note as it read it
+ * under its lock, after the hash check, and writes what it returns (one read per update).
+ */
+export type NoteEdit = (current: Note) => NoteChange | Promise<NoteChange>;
+
 /** What a listing returns: everything but the content. */
 export interface NoteSummary {
   id: string;

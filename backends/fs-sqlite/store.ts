@@ -13,7 +13,7 @@ import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError
 import type { FaultReporter } from '../../kernel/faults.js';
 import { LaggingRows } from './lagging-rows.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
+import type { ListQuery, Metadata, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import type { Stats } from 'node:fs';
 import { writeFileAtomic, type AtomicWriteOptions } from '../../toolkit/files/atomic-write.js';
@@ -288,10 +288,10 @@ export class FsSqliteStore implements NoteStore {
     });
   }
 
-  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+  async update(id: string, change: NoteChange | NoteEdit, expectedHash: string): Promise<Note> {
     await this.ready();
     const loc = this.target(id);
-    assertStorableText({ title: change.title, content: change.content });
+    if (typeof change !== 'function') assertStorableText({ title: change.title, content: change.content });
     return this.lock(loc, async () => this.indexed(await this.swap(loc, change, expectedHash)));
   }
 
@@ -306,7 +306,7 @@ export class FsSqliteStore implements NoteStore {
     items.forEach((item, index) => {
       try {
         const loc = this.target(item.id);
-        assertStorableText({ title: item.change.title, content: item.change.content });
+        if (typeof item.change !== 'function') assertStorableText({ title: item.change.title, content: item.change.content });
         const queue = byNote.get(loc.absolute) ?? [];
         queue.push({ index, loc, item });
         byNote.set(loc.absolute, queue);
@@ -347,10 +347,12 @@ export class FsSqliteStore implements NoteStore {
   }
 
   /** The compare-and-swap on the file; the caller holds the note's lock and indexes the result. */
-  private async swap(loc: NoteTarget, change: NoteChange, expectedHash: string, phases: Pick<AtomicWriteOptions, 'beforeSync' | 'beforeRename'> = {}): Promise<WrittenFile> {
-    const { text, hash, stats } = await this.readRaw(loc);
+  private async swap(loc: NoteTarget, edit: NoteChange | NoteEdit, expectedHash: string, phases: Pick<AtomicWriteOptions, 'beforeSync' | 'beforeRename'> = {}): Promise<WrittenFile> {
+    const { bytes, text, hash, stats } = await this.readRaw(loc);
     if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
     const parsed = this.parsedText(loc, text, hash, stats);
+    const change = typeof edit === 'function' ? await edit(this.noteRead(loc, bytes, stats, hash)) : edit;
+    if (typeof edit === 'function') assertStorableText({ title: change.title, content: change.content });
     const content = change.content ?? parsed.body;
     let next: string;
     if (parsed.warnings.length && change.metadata === undefined && change.title === undefined) {
@@ -601,13 +603,23 @@ export class FsSqliteStore implements NoteStore {
     return note;
   }
 
-  private async readRaw(loc: NoteTarget): Promise<{ text: string; hash: string; stats: Stats }> {
+  /** The note these bytes hold: the parsed-note cache's copy when these exact bytes were read before. */
+  private noteRead(loc: NoteTarget, bytes: Buffer, stats: Stats, hash: string): Note {
+    const key = ParsedNotes.key(hash, stats);
+    const cached = this.parsed.get(loc.id, key, () => decodedText(bytes));
+    if (cached) return cached;
+    const note = this.toNote(loc, bytes, stats, hash);
+    this.parsed.set(loc.id, key, note);
+    return note;
+  }
+
+  private async readRaw(loc: NoteTarget): Promise<{ bytes: Buffer; text: string; hash: string; stats: Stats }> {
     const read = await this.readFileAt(loc);
     if (!read) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
     const bytes = read.bytes;
     const decoded = decodeNoteBytes(bytes);
     if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
-    return { text: decoded.text, hash: contentHash(bytes), stats: read.stats };
+    return { bytes, text: decoded.text, hash: contentHash(bytes), stats: read.stats };
   }
 
   /** A note file's bytes; a FIFO, socket, device or hard-linked file is no note: skipped with a warning. */

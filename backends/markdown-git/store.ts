@@ -12,7 +12,7 @@ import type { JournalStorage } from '../../kernel/journal.js';
 import { FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { ListQuery, Metadata, Note, NoteChange, NewNote, NoteSummary } from '../../kernel/note.js';
+import type { ListQuery, Metadata, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { writeFileAtomic } from '../../toolkit/files/atomic-write.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
@@ -146,16 +146,17 @@ export class MarkdownGitStore implements NoteStore {
     });
   }
 
-  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+  async update(id: string, edit: NoteChange | NoteEdit, expectedHash: string): Promise<Note> {
     await this.opened();
     const key = normaliseId(id);
-    if (change.title !== undefined) assertTitle(change.title);
-    if (change.content !== undefined) assertText(change.content);
-    const tags = change.tags !== undefined ? normaliseTags(change.tags) : undefined;
     return this.lock(key, async () => {
       const record = this.requireSingle(key);
-      const { text, hash } = await this.readRaw(record);
+      const { text, hash, note: read } = await this.readRaw(record);
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: key });
+      const change = typeof edit === 'function' ? await edit(read()) : edit;
+      if (change.title !== undefined) assertTitle(change.title);
+      if (change.content !== undefined) assertText(change.content);
+      const tags = change.tags !== undefined ? normaliseTags(change.tags) : undefined;
       const current = placementOf(record.relPath);
       const placement = change.metadata !== undefined ? placementFrom(change.metadata, { status: 'active' }) : current;
       const parsed = parseEntry(text);
@@ -329,13 +330,13 @@ export class MarkdownGitStore implements NoteStore {
     return toNote(read.record, read.parsed, this.timesOf(read.record));
   }
 
-  private async readRaw(record: EntryRecord): Promise<{ text: string; hash: string }> {
+  private async readRaw(record: EntryRecord): Promise<{ text: string; hash: string; note: () => Note }> {
     const read = await readEntryFile(this.root, record.relPath, record.id);
     if (!read.ok) {
       if ('missing' in read) throw new NotFoundError(`Entry not found: ${record.id}`, { identifier: record.id });
       throw new ValidationError(`Entry ${record.id} cannot be read: ${read.reason}.`, { id: record.id });
     }
-    return { text: read.text, hash: read.record.contentHash };
+    return { text: read.text, hash: read.record.contentHash, note: () => toNote(read.record, read.parsed, this.timesOf(read.record)) };
   }
 
   private async afterWrite(commit: { added: string[]; removed: string[]; message: string }): Promise<void> {

@@ -11,7 +11,7 @@ import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js'
 import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
 import { BackendUnavailableError, TimeoutError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { ListQuery, NewNote, Note, NoteChange, NoteSummary } from '../../kernel/note.js';
+import type { ListQuery, NewNote, Note, NoteChange, NoteEdit, NoteSummary } from '../../kernel/note.js';
 import { KeyedMutex } from '../../toolkit/mutex.js';
 import { searchCache } from './cache/fts-search.js';
 import type { NoteCache } from './cache/note-cache.js';
@@ -188,9 +188,10 @@ export class SimplenoteStore implements NoteStore {
     return noteOf(id, stored.version, stored.data);
   }
 
-  async update(id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+  async update(id: string, edit: NoteChange | NoteEdit, expectedHash: string): Promise<Note> {
     return this.locks.run(id, async () => {
       const current = await this.current(id, expectedHash);
+      const change = typeof edit === 'function' ? await edit(noteOf(id, current.version, current.data)) : edit;
       const next = changedObject(current.data, change);
       if (!next) return noteOf(id, current.version, current.data);
       const stored = (await this.parts.client.put(id, next, { baseVersion: current.version })) ?? (await this.parts.client.get(id));

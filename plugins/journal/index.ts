@@ -2,11 +2,13 @@
  * journal: the agent's view of the operation journal (decision 025) — `list_operations` shows
  * the recent multi-note operations (which tool, who asked, when, which notes, whether each can
  * be undone), `undo_operation` puts one back — itself as a journalled operation, listed and
- * undoable in turn. Served wherever the store keeps a journal; nothing otherwise.
+ * undoable in turn. At open it finishes or rolls back what a dead process left (journal-recovery).
+ * Served wherever the store keeps a journal; nothing otherwise.
  */
 import { z } from 'zod';
 import type { JournalStorage } from '../../kernel/journal.js';
-import { listOperations, summarise, undoOperation } from '../../kernel/journal-undo.js';
+import { listOperations, summarise, undoOperation } from '../../toolkit/plans/journal-undo.js';
+import { recoverJournal } from '../../toolkit/plans/journal-recovery.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
 import { vaultIdField } from '../../kernel/vault-id.js';
@@ -51,9 +53,18 @@ function undoOperationTool(journal: JournalStorage) {
 
 export const journalPlugin = definePlugin<Record<string, never>>({
   id: 'journal',
-  description: 'Lists recent multi-note operations and undoes one (where the store keeps an operation journal).',
+  description: 'Finishes or rolls back an operation a dead process left open; lists recent multi-note operations and undoes one (where the store keeps an operation journal).',
   register(ctx) {
     const journal = ctx.store.journal;
-    return { tools: journal ? [listOperationsTool(journal), undoOperationTool(journal)] : [] };
+    if (!journal) return {};
+    return {
+      tools: [listOperationsTool(journal), undoOperationTool(journal)],
+      hooks: {
+        // Before anyone reads (the kernel runs vault.open once every plugin's listeners are in place).
+        async 'vault.open'({ readOnly }) {
+          if (!readOnly) await recoverJournal(journal, ctx.notes, ctx.logger);
+        },
+      },
+    };
   },
 });

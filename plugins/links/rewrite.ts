@@ -10,6 +10,7 @@ import type { NoteService } from '../../kernel/notes.js';
 import { scanMarkdown, type NoteLink } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
+import { applyPlan } from '../../toolkit/plans/plan-runner.js';
 
 /** Decides a link's replacement text (the whole `[[...]]`, or a markdown link's destination), or null to keep it. */
 export type RewriteRule = (link: NoteLink, sourceId: string) => { text: string; destinationOnly?: boolean } | null;
@@ -117,7 +118,7 @@ async function writePlanned(planned: readonly PlannedRewrite[], deps: RewriteDep
 async function writeAsOperation(operation: string, planned: readonly PlannedRewrite[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<PlannedRewrite[]> {
   if (!planned.length) return [];
   progress.start('rewriting links', planned.length);
-  const applied = await deps.notes.applyPlan(
+  const applied = await applyPlan(deps.notes, 
     operation,
     planned.map((p) => ({ kind: 'update' as const, id: p.id, change: { content: p.content }, expectedHash: p.note.contentHash, previous: p.note })),
   );

@@ -130,7 +130,7 @@ function scannedGraph(notes: NoteService): MemoryGraph {
         const note = await notes.require(entry.id);
         const { text, changed } = rewriteDisplayText(note.content, id, oldTitle, newTitle);
         if (changed === 0) continue;
-        await notes.update(note.id, { content: text }, note.contentHash, note);
+        await notes.update(note.id, { content: text }, note.contentHash);
         count += changed;
       }
       return count;

@@ -8,12 +8,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { toNotekernelError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { NoteService, PlanItem, PlanPreview } from '../../kernel/notes.js';
+import type { NoteService } from '../../kernel/notes.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { contentHash } from '../../kernel/util/hash.js';
 import { runStep } from './run.js';
 import type { MigrationReport } from './steps/index.js';
 import type { FileChange } from './steps/types.js';
+import { applyPlan, previewPlan, type PlanItem, type PlanPreview } from '../../toolkit/plans/plan-runner.js';
 
 export type VaultMigrationReport = MigrationReport & { operation_id?: string; plan?: PlanPreview };
 
@@ -22,7 +23,7 @@ export async function migrateVault(notes: NoteService, folder: string, stepId: s
   const files = notes.store.files;
   if (!files) {
     const report = await runStep(stepId, folder, { dryRun, logger, progress });
-    if (!dryRun) await notes.store.refresh(progress);
+    if (!dryRun) await notes.store.refresh?.(progress);
     return report;
   }
   const changes: FileChange[] = [];
@@ -39,9 +40,9 @@ export async function migrateVault(notes: NoteService, folder: string, stepId: s
     // A v1 file goes only once its v2 file is in place: never an entry lost.
     ...(c.replacedBy ? { replacedBy: { path: vaultPath(c.replacedBy.path), hash: contentHash(c.replacedBy.text) } } : {}),
   }));
-  if (dryRun) return { ...report, plan: await notes.previewPlan('migrate', items) };
+  if (dryRun) return { ...report, plan: await previewPlan(notes, 'migrate', items) };
   progress.start('migrating entries', items.length);
-  const applied = await notes.applyPlan('migrate', items);
+  const applied = await applyPlan(notes, 'migrate', items);
   progress.stop();
   const failed = new Map<string, string>();
   applied.results.forEach((r, k) => {
@@ -49,7 +50,7 @@ export async function migrateVault(notes: NoteService, folder: string, stepId: s
   });
   // Keeps file-time fallbacks (a root without git) close to v1's updatedAt.
   for (const c of changes) if (c.updatedAt && c.text !== null && !failed.has(c.path)) await fs.utimes(path.join(report.rootDir, ...c.path.split('/')), new Date(), c.updatedAt).catch(() => undefined);
-  await notes.store.refresh(progress);
+  await notes.store.refresh?.(progress);
   return { ...withFailures(report, failed), dryRun: false, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
 }
 

@@ -13,12 +13,14 @@ import type { VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
 import type { NoteService } from '../../kernel/notes.js';
 import type { FileText } from '../../kernel/journal.js';
-import type { PlanItem } from '../../kernel/notes.js';
+
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { formatWikilink, linkSafe } from '../../toolkit/markdown/wikilink-format.js';
 import type { LinkIndexService } from '../links/service.js';
 import { folderPath, noteName, notePath } from './vault-paths.js';
+import { applyPlan, previewPlan, type PlanItem } from '../../toolkit/plans/plan-runner.js';
+import { readText } from '../../toolkit/plans/recorded.js';
 
 export interface MoveOutcome {
   source: string;
@@ -59,7 +61,7 @@ export async function moveNotes(deps: MoveDeps, moves: ReadonlyArray<{ source: s
   const outcomes: Array<MoveOutcome | Error> = [];
   for (const move of moves) outcomes.push(await plan.add(move.source, move.destination).catch((err: unknown) => toNotekernelError(err)));
   const items = await plan.items();
-  const applied = await deps.notes.applyPlan(operation, items);
+  const applied = await applyPlan(deps.notes, operation, items);
   const failed = new Map(items.flatMap((item, k) => (applied.results[k]?.status === 'rejected' ? [[item.path, toNotekernelError((applied.results[k] as PromiseRejectedResult).reason)]] : [])));
   for (const [k, outcome] of outcomes.entries()) {
     if (outcome instanceof Error) continue;
@@ -81,7 +83,7 @@ export async function previewMoves(deps: MoveDeps, moves: ReadonlyArray<{ source
   const plan = new MovePlan(deps, true);
   const refused: Array<{ source: string; destination: string; error: string }> = [];
   for (const move of moves) await plan.add(move.source, move.destination).catch((err: unknown) => refused.push({ ...move, error: toNotekernelError(err).message }));
-  return { ...(await deps.notes.previewPlan(operation, await plan.items())), ...(refused.length ? { refused_moves: refused } : {}) };
+  return { ...(await previewPlan(deps.notes, operation, await plan.items())), ...(refused.length ? { refused_moves: refused } : {}) };
 }
 
 /** Files as the moves planned so far leave them (null: removed), over the files on disk. */
@@ -144,7 +146,7 @@ class MovePlan {
     for (const source of linking) {
       const at = source === from ? to : source;
       try {
-        const before = await notes.readText(at);
+        const before = await readText(notes, at);
         const rewritten = before ? rewrittenLinks(before.text, from, to) : { text: '', count: 0 };
         if (!before || rewritten.count === 0) continue;
         await notes.writeText(at, rewritten.text, before.hash);
@@ -170,7 +172,7 @@ class MovePlan {
 
   private async read(path: string): Promise<string | undefined> {
     if (this.planned.has(path)) return this.planned.get(path) ?? undefined;
-    if (!this.onDisk.has(path)) this.onDisk.set(path, await this.deps.notes.readText(path));
+    if (!this.onDisk.has(path)) this.onDisk.set(path, await readText(this.deps.notes, path));
     return this.onDisk.get(path)?.text;
   }
 }

@@ -10,7 +10,6 @@
  */
 import { ValidationError } from '../../kernel/errors.js';
 import type { NoteDraft } from '../../kernel/hooks.js';
-import type { NoteService } from '../../kernel/notes.js';
 import type { VaultConfig } from '../../toolkit/vault-config.js';
 import { protectedIssues } from './protected-fields.js';
 import type { SchemaService } from './service.js';
@@ -18,19 +17,25 @@ import type { FieldIssue } from './validate.js';
 
 export interface SchemaHookDeps {
   schema: SchemaService;
-  notes: NoteService;
   config(): Promise<Pick<VaultConfig, 'default_note_type' | 'metadata'>>;
 }
 
+/**
+ * One schema check per write. It refuses (when the vault config validates this kind of write)
+ * and, whenever the caller set metadata, reports the fields the schema does not define and a
+ * schema with faults of its own as the draft's warnings, which the tool returns.
+ */
 export function schemaBeforeWrite(deps: SchemaHookDeps) {
   return async (draft: NoteDraft): Promise<NoteDraft | void> => {
     const config = await deps.config();
     const type = draft.type ?? config.default_note_type;
-    const refused = await protectedIssues(draft, config.default_note_type, () => (draft.id ? deps.notes.get(draft.id) : Promise.resolve(undefined)));
+    const refused = await protectedIssues(draft, config.default_note_type, async () => draft.previous);
     if (refused.length) throw metadataError(type, await withTypeHint(deps.schema, type, refused));
 
     const enabled = draft.op === 'create' ? config.metadata.validate_on_create : config.metadata.validate_on_update;
-    if (!enabled || (draft.op === 'update' && draft.changedKeys.length === 0)) return;
+    const validate = enabled && !(draft.op === 'update' && draft.changedKeys.length === 0);
+    const report = draft.changedKeys.length > 0 && draft.type !== undefined;
+    if (!validate && !report) return;
     const result = await deps.schema.check({
       type,
       metadata: draft.metadata,
@@ -38,9 +43,23 @@ export function schemaBeforeWrite(deps: SchemaHookDeps) {
       changedKeys: draft.changedKeys,
       strict: config.metadata.strict_validation,
     });
-    if (result.errors.length) throw metadataError(type, result.errors);
-    if (result.filled.length) return { ...draft, metadata: result.metadata };
+    if (validate && result.errors.length) throw metadataError(type, result.errors);
+    const warnings = report ? schemaNotices(type, result) : [];
+    if (!(validate && result.filled.length) && warnings.length === 0) return;
+    return {
+      ...draft,
+      ...(validate && result.filled.length ? { metadata: result.metadata } : {}),
+      ...(warnings.length ? { warnings: [...(draft.warnings ?? []), ...warnings] } : {}),
+    };
   };
+}
+
+function schemaNotices(type: string, result: Awaited<ReturnType<SchemaService['check']>>): string[] {
+  const warnings = result.warnings.map((w) => w.message);
+  if (result.schema?.errors.length) {
+    warnings.push(`The metadata schema of note type '${type}' has faults, so some fields are not checked (see get_note_type_info): ${result.schema.errors.join('; ')}`);
+  }
+  return warnings;
 }
 
 /**

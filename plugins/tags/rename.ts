@@ -7,11 +7,12 @@
  * the exact plan, with each note's unified diff.
  */
 import { ContentHashMismatchError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
-import type { NoteService, PlanItem, PlanPreview } from '../../kernel/notes.js';
+import type { NoteService } from '../../kernel/notes.js';
 import { extractTags, isTagName, tagKey } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import type { TagIndex } from './tag-index.js';
+import { applyPlan, previewPlan, type PlanItem, type PlanPreview } from '../../toolkit/plans/plan-runner.js';
 
 export interface TagRenameNote {
   id: string;
@@ -84,11 +85,11 @@ export async function renameTag(
   }
   if (args.dryRun) {
     progress.stop();
-    return { ...report, plan: await notes.previewPlan('rename_tag', items) };
+    return { ...report, plan: await previewPlan(notes, 'rename_tag', items) };
   }
   // Every note's change is one journalled operation (decision 025): all or none after a crash, undoable.
   progress.start('renaming tag', items.length);
-  const applied = await notes.applyPlan('rename_tag', items);
+  const applied = await applyPlan(notes, 'rename_tag', items);
   progress.stop();
   for (const [k, outcome] of applied.results.entries()) {
     const id = (items[k] as PlanItem & { kind: 'update' }).id;

@@ -6,16 +6,19 @@
  * then a restart: every note is wholly in its before or its after state (file by file against
  * both), the set as a whole is one or the other, no temp file is a note, no id is on two files,
  * the index and the links agree with the files, and a recovery is logged. Half the points are
- * the journal's own crash hook (NOTEKERNEL_TEST_DIE_AFTER_STEPS: after the plan, after k notes,
- * before the close), half a timer spread over the operation's measured duration.
+ * points seen in the journal's own files (test/support/journal-crash-preload.cjs: after the plan,
+ * after k notes, before the close), half a timer spread over the operation's measured duration.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
 import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
 import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';
+
+const CRASH_PRELOAD = fileURLToPath(new URL('../support/journal-crash-preload.cjs', import.meta.url));
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -88,7 +91,7 @@ async function crashAt(scenario: Scenario, seedRoot: string, point: { hook?: str
   const root = await tempDir('nk-journal-crash-');
   dirs.push(root);
   fs.cpSync(seedRoot, root, { recursive: true });
-  const session = await connectStdio(scenario.serveArgs(root), point.hook !== undefined ? { NOTEKERNEL_TEST_DIE_AFTER_STEPS: point.hook } : {});
+  const session = await connectStdio(scenario.serveArgs(root), point.hook !== undefined ? { NOTEKERNEL_TEST_DIE_AFTER_STEPS: point.hook, NODE_OPTIONS: `--require=${CRASH_PRELOAD}` } : {});
   const pid = session.pid() as number;
   const exited = new Promise<void>((resolve) => {
     const poll = setInterval(() => {

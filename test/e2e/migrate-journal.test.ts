@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../kernel/util/unified-diff.js';
+import { unifiedDiff } from '../../toolkit/plans/unified-diff.js';
 import { callOk, connectStdio, type StdioSession } from '../support/mcp.js';
 import { runCli } from '../support/run-cli.js';
 import { removeDir, tempDir } from '../support/temp.js';

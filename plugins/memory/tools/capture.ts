@@ -17,7 +17,7 @@ export const memoryCapture = defineTool({
   output: entryViewOutput,
   annotations: { title: 'Capture a memory', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
-    const note = await ctx.notes.create({
+    const { note } = await ctx.notes.create({
       title: args.title,
       content: args.body,
       ...(args.tags ? { tags: args.tags } : {}),

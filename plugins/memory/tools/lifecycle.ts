@@ -11,7 +11,7 @@ async function setStatus(ctx: ToolContext, rawId: string, status: 'active' | 'ar
   const note = await ctx.notes.require(id);
   const view = entryView(note);
   if (view.status === status) return { id, status, path: note.path, changed: false };
-  const moved = await ctx.notes.update(id, { metadata: { status } }, note.contentHash, note);
+  const { note: moved } = await ctx.notes.update(id, { metadata: { status } }, note.contentHash);
   return { id, status, path: moved.path, changed: true };
 }
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { PlanItem } from '../../../kernel/notes.js';
+
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
 import { modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 import { titleString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 /** US-005: heading + filename (id kept) + inbound display text that equalled the old title. */
 export const memoryRename = defineTool({
@@ -30,9 +31,9 @@ export const memoryRename = defineTool({
       { kind: 'update', id, change: { title: newTitle }, expectedHash: note.contentHash, previous: note },
       ...inbound.map((r) => ({ kind: 'update' as const, id: r.note.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
     ];
-    if (dryRun) return ctx.notes.previewPlan('memory_rename', items);
+    if (dryRun) return previewPlan(ctx.notes, 'memory_rename', items);
     ctx.progress.start('renaming and rewriting links', items.length);
-    const applied = await ctx.notes.applyPlan('memory_rename', items);
+    const applied = await applyPlan(ctx.notes, 'memory_rename', items);
     ctx.progress.stop();
     const [first, ...rest] = applied.results;
     if (first?.status !== 'fulfilled') throw first?.reason;

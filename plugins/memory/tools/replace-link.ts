@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { locationOf, type Note } from '../../../kernel/note.js';
-import type { PlanItem } from '../../../kernel/notes.js';
+
 import { toNotekernelError, ValidationError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { entryId } from '../entry-id.js';
@@ -9,6 +9,7 @@ import { replaceLink } from '../replace-link.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 import { nameString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 const idText = nameString().min(1);
 
@@ -55,10 +56,10 @@ export const memoryReplaceLink = defineTool({
       if (replaced > 0) rewrites.push({ note, body, replaced });
     }
     const items: PlanItem[] = rewrites.map((r) => ({ kind: 'update', id: r.note.id, change: { content: r.body }, expectedHash: r.note.contentHash, previous: r.note }));
-    if (dryRun) return ctx.notes.previewPlan('memory_replace_link', items);
+    if (dryRun) return previewPlan(ctx.notes, 'memory_replace_link', items);
     if (items.length === 0) return { oldId, newId, updatedLinks: 0, updatedEntries: [], notUpdated: [], changed: false };
     ctx.progress.start('retargeting links', items.length);
-    const applied = await ctx.notes.applyPlan('memory_replace_link', items);
+    const applied = await applyPlan(ctx.notes, 'memory_replace_link', items);
     ctx.progress.stop();
     const updatedEntries: Array<{ id: string; title: string; path: string; links: number }> = [];
     const notUpdated: Array<{ id: string; error: string; reason: string }> = [];

@@ -31,7 +31,7 @@ export const memoryUpdate = defineTool({
     }
     const id = entryId(args.id);
     await ctx.notes.require(id);
-    const updated = await ctx.notes.update(
+    const { note: updated } = await ctx.notes.update(
       id,
       { ...(args.body !== undefined ? { content: args.body } : {}), ...(args.tags !== undefined ? { tags: args.tags } : {}) },
       contentHash,

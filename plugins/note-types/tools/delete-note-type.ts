@@ -15,6 +15,7 @@ import type { NoteService } from '../../../kernel/notes.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan } from '../../../toolkit/plans/plan-runner.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
   return defineTool({
@@ -64,7 +65,7 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       if (args.dry_run) {
         if (target) await assertNoClashes(ctx.notes, notes, target);
         const items = target ? migrationItems(notes, target) : args.action === 'delete' ? deletionItems(notes) : [];
-        return { ...(await ctx.notes.previewPlan('delete_note_type', items)), type_name: info.name, action: args.action, ...(target ? { migration_target: target } : {}) };
+        return { ...(await previewPlan(ctx.notes, 'delete_note_type', items)), type_name: info.name, action: args.action, ...(target ? { migration_target: target } : {}) };
       }
       if (config.deletion.require_confirmation && !args.confirm) {
         throw new ValidationError(
@@ -126,7 +127,7 @@ async function readAll(notes: { get(id: string): Promise<Note | undefined> }, id
 
 /** One journalled operation; a note that cannot be deleted keeps the type (the others are gone, and undo_operation brings them back). */
 async function deleteAll(notes: NoteService, list: Note[], backupPath: string | undefined): Promise<string | undefined> {
-  const applied = await notes.applyPlan('delete_note_type', deletionItems(list));
+  const applied = await applyPlan(notes, 'delete_note_type', deletionItems(list));
   const failedAt = applied.results.findIndex((r) => r.status === 'rejected');
   if (failedAt < 0) return applied.entryId;
   const failed = list[failedAt] as Note;

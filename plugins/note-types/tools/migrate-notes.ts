@@ -5,9 +5,10 @@
  * note moves or none does. A crash mid-way is finished or rolled back at the next start.
  */
 import { ConflictError, toNotekernelError } from '../../../kernel/errors.js';
-import { undoOperation } from '../../../kernel/journal-undo.js';
+import { undoOperation } from '../../../toolkit/plans/journal-undo.js';
 import type { Note } from '../../../kernel/note.js';
-import type { NoteService, PlanItem } from '../../../kernel/notes.js';
+import type { NoteService } from '../../../kernel/notes.js';
+import { applyPlan, type AppliedPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 export function migrationItems(list: readonly Note[], target: string): PlanItem[] {
   return list.map((n) => ({ kind: 'move', id: n.id, type: target, to: `${target}/${n.filename}`, expectedHash: n.contentHash }));
@@ -32,7 +33,7 @@ export async function assertNoClashes(notes: NoteService, list: readonly Note[],
 /** Returns the journal entry. */
 export async function migrateNotes(notes: NoteService, list: readonly Note[], target: string): Promise<string | undefined> {
   await assertNoClashes(notes, list, target);
-  const applied = await notes.applyPlan('delete_note_type', migrationItems(list, target));
+  const applied = await applyPlan(notes, 'delete_note_type', migrationItems(list, target));
   const failedAt = applied.results.findIndex((r) => r.status === 'rejected');
   if (failedAt < 0) return applied.entryId;
   const failed = list[failedAt] as Note;
@@ -44,7 +45,7 @@ export async function migrateNotes(notes: NoteService, list: readonly Note[], ta
   );
 }
 
-async function moveBack(notes: NoteService, list: readonly Note[], applied: Awaited<ReturnType<NoteService['applyPlan']>>): Promise<{ moved: number; notRestored: string[] }> {
+async function moveBack(notes: NoteService, list: readonly Note[], applied: AppliedPlan): Promise<{ moved: number; notRestored: string[] }> {
   const moved = applied.results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const journal = notes.store.journal;
   if (journal && applied.entryId) {

@@ -9,6 +9,7 @@ import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit
 import { deletedOutput } from '../render.js';
 import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan } from '../../../toolkit/plans/plan-runner.js';
 
 export const bulkDeleteNotesTool = defineTool({
   name: 'bulk_delete_notes',
@@ -55,10 +56,10 @@ export const bulkDeleteNotesTool = defineTool({
     }
     // Every deletion is one journalled operation: a crash deletes all or none, undo_operation brings them back.
     const items = checked.map((c) => ({ kind: 'delete' as const, id: c.note.id, expectedHash: c.note.contentHash }));
-    if (args.dry_run) return { ...(await ctx.notes.previewPlan('bulk_delete_notes', items)), ...(results.length ? { failed: results } : {}) };
+    if (args.dry_run) return { ...(await previewPlan(ctx.notes, 'bulk_delete_notes', items)), ...(results.length ? { failed: results } : {}) };
     const backups = await Promise.all(checked.map((c) => backUp(ctx, c)));
     ctx.progress.start('deleting notes', items.length);
-    const applied = await ctx.notes.applyPlan('bulk_delete_notes', items);
+    const applied = await applyPlan(ctx.notes, 'bulk_delete_notes', items);
     ctx.progress.stop();
     checked.forEach((c, k) => {
       const outcome = applied.results[k] as PromiseSettledResult<unknown>;

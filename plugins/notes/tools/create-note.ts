@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PlanItem } from '../../../kernel/notes.js';
+
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { NotekernelError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
@@ -8,12 +8,13 @@ import { vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/service.js';
 import { vaultConfig } from '../config.js';
 import { renderCreated, createdOutput } from '../render.js';
-import { schemaWarnings, withWarnings } from '../schema-warnings.js';
+import { withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
 import { assertTypeOrNew } from '../type-guard.js';
 import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { nameString, titleString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 // A batch item's fields are described once, on the single-note arguments.
 const noteFields = {
@@ -68,14 +69,13 @@ export const createNoteTool = defineTool({
     const defaultType = (await vaultConfig(ctx)).default_note_type;
     if (args.notes && args.dry_run) {
       const valid = args.notes.filter((item) => !isInvalid(item));
-      return { ...(await ctx.notes.previewPlan('create_note', await batchItems(ctx, valid, defaultType))), ...(await servedBy(ctx)) };
+      return { ...(await previewPlan(ctx.notes, 'create_note', await batchItems(ctx, valid, defaultType))), ...(await servedBy(ctx)) };
     }
     if (args.notes) return { ...(await createBatch(args.notes, ctx, defaultType)), ...(await servedBy(ctx)) };
     const type = args.type ?? defaultType;
     await assertTypeOrNew(ctx, type);
     const metadata = ((await coerceMetadata(ctx, type, args.metadata as Metadata | undefined)) ?? {}) as Metadata;
-    const note = await ctx.notes.create({ title: args.title as string, content: args.content as string, type, metadata });
-    const warnings = await schemaWarnings(ctx, note.type, metadata, 'create', Object.keys(metadata));
+    const { note, warnings } = await ctx.notes.create({ title: args.title as string, content: args.content as string, type, metadata });
     const instructions = (await ctx.tryResolve(NOTE_TYPES)?.get(note.type ?? ''))?.description.agentInstructions ?? [];
     return {
       ...renderCreated(note),
@@ -103,7 +103,7 @@ async function createBatch(notes: Array<NoteInput | InvalidItem>, ctx: ToolConte
   const refused = await Promise.all(notes.map((item) => itemRefusal(ctx, item, defaultType)));
   const planned = notes.flatMap((item, i) => (refused[i] || isInvalid(item) ? [] : [item]));
   ctx.progress.start('creating notes', planned.length);
-  const applied = planned.length ? await ctx.notes.applyPlan('create_note', await batchItems(ctx, planned, defaultType)) : { results: [] };
+  const applied = planned.length ? await applyPlan(ctx.notes, 'create_note', await batchItems(ctx, planned, defaultType)) : { results: [], warnings: [] };
   ctx.progress.stop();
   let next = 0;
   const results = await Promise.all(
@@ -116,10 +116,7 @@ async function createBatch(notes: Array<NoteInput | InvalidItem>, ctx: ToolConte
         const error = toNotekernelError(outcome.reason);
         return { input, success: false as const, error: error.message, code: error.code };
       }
-      const note = outcome.value;
-      const metadata = (input.metadata ?? {}) as Metadata;
-      const warnings = await schemaWarnings(ctx, note.type, metadata, 'create', Object.keys(metadata));
-      return { input, success: true as const, result: { ...renderCreated(note), ...withWarnings(warnings) } };
+      return { input, success: true as const, result: { ...renderCreated(outcome.value), ...withWarnings(applied.warnings[next - 1] ?? []) } };
     }),
   );
   const successful = results.filter((r) => r.success).length;

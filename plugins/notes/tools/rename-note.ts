@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
-import type { PlanItem } from '../../../kernel/notes.js';
+
 import { defineTool } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
@@ -9,6 +9,7 @@ import { nameKeyOf } from '../note-ref.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { CONTENT_HASH, noteIdField, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { titleString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 export const renameNoteTool = defineTool({
   name: 'rename_note',
@@ -77,9 +78,9 @@ export const renameNoteTool = defineTool({
       { kind: 'update', id: before.id, change: { title: args.new_title, ...(own ? { content: own.content } : {}) }, expectedHash: args.content_hash, previous: before },
       ...rewrites.map((r) => ({ kind: 'update' as const, id: r.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
     ];
-    if (args.dry_run) return { ...(await ctx.notes.previewPlan('rename_note', items)), ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}), ...withWarnings(warnings) };
+    if (args.dry_run) return { ...(await previewPlan(ctx.notes, 'rename_note', items)), ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}), ...withWarnings(warnings) };
     ctx.progress.start('renaming and rewriting links', items.length);
-    const applied = await ctx.notes.applyPlan('rename_note', items);
+    const applied = await applyPlan(ctx.notes, 'rename_note', items);
     ctx.progress.stop();
     const [renamed, ...rewritten] = applied.results;
     if (renamed?.status !== 'fulfilled') throw renamed?.reason;

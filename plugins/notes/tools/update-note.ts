@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { ContentHashMismatchError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
-import type { PlanItem } from '../../../kernel/notes.js';
+
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { vaultIdField } from '../../../kernel/vault-id.js';
-import { schemaWarnings, withWarnings } from '../schema-warnings.js';
+import { withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
 import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../toolkit/tool-output.js';
 import { CONTENT_HASH, planDryRunField } from '../../../toolkit/tool-fields.js';
 import { pathString } from '../../../kernel/name-limits.js';
+import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 const HASH_REQUIRED = 'content_hash is required: read the note (get_note or get_notes) and pass its content_hash';
 
@@ -51,19 +52,16 @@ export const updateNoteTool = defineTool({
   annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
     if (args.updates) return updateBatch(await Promise.all(args.updates.map((u) => coerced(ctx, u))), ctx, args.dry_run);
-    return applyUpdate(
-      ctx,
-      await coerced(ctx, {
-        identifier: args.identifier as string,
-        content_hash: args.content_hash as string,
-        ...(args.content !== undefined ? { content: args.content } : {}),
-        ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
-      }),
-    );
+    return applyUpdate(ctx, {
+      identifier: args.identifier as string,
+      content_hash: args.content_hash as string,
+      ...(args.content !== undefined ? { content: args.content } : {}),
+      ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
+    });
   },
 });
 
-/** Metadata coerced to the note's type's schema ("3" → 3); a note not found is left to the update to report. */
+/** Metadata coerced to the note's type's schema ("3" → 3), for a batch: its plan reads each note anyway. */
 async function coerced(ctx: ToolContext, item: UpdateItem): Promise<UpdateItem> {
   if (!item.metadata) return item;
   const type = (await ctx.notes.get(item.identifier).catch(() => undefined))?.type;
@@ -71,17 +69,20 @@ async function coerced(ctx: ToolContext, item: UpdateItem): Promise<UpdateItem> 
   return metadata === item.metadata ? item : { ...item, metadata };
 }
 
+/** One note: one read-modify-write, the metadata coerced to the type of the note the store read. */
 async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
   if (item.content === undefined && item.metadata === undefined) {
     throw new ValidationError('Either content or metadata must be provided for an update.', { field: 'content', identifier: item.identifier });
   }
-  const metadata = item.metadata as Metadata | undefined;
-  const note = await ctx.notes.update(
+  const given = item.metadata as Metadata | undefined;
+  const { note, warnings } = await ctx.notes.update(
     item.identifier,
-    { ...(item.content !== undefined ? { content: item.content } : {}), ...(metadata !== undefined ? { metadata } : {}) },
+    async (current) => {
+      const metadata = given && (await coerceMetadata(ctx, current.type, given));
+      return { ...(item.content !== undefined ? { content: item.content } : {}), ...(metadata ? { metadata } : {}) };
+    },
     item.content_hash,
   );
-  const warnings = metadata ? await schemaWarnings(ctx, note.type, note.metadata, 'update', Object.keys(metadata)) : [];
   return { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(warnings) };
 }
 
@@ -92,11 +93,11 @@ async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
  */
 async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: boolean) {
   const distinct = new Set(updates.map((u) => u.identifier)).size === updates.length;
-  if (dryRun) return ctx.notes.previewPlan('update_note', updates.map(planItem));
+  if (dryRun) return previewPlan(ctx.notes, 'update_note', updates.map(planItem));
   if (!distinct) return updateOneByOne(updates, ctx);
   const empty = updates.map((u) => u.content === undefined && u.metadata === undefined);
   ctx.progress.start('updating notes', updates.length);
-  const applied = await ctx.notes.applyPlan('update_note', updates.filter((_, i) => !empty[i]).map(planItem));
+  const applied = await applyPlan(ctx.notes, 'update_note', updates.filter((_, i) => !empty[i]).map(planItem));
   ctx.progress.stop();
   let next = 0;
   const results = await Promise.all(
@@ -105,9 +106,7 @@ async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: bool
       const outcome = applied.results[next++] as PromiseSettledResult<Note>;
       if (outcome.status === 'rejected') return failure(input, outcome.reason);
       const note = outcome.value;
-      const metadata = input.metadata as Metadata | undefined;
-      const warnings = metadata ? await schemaWarnings(ctx, note.type, note.metadata, 'update', Object.keys(metadata)) : [];
-      return { input, success: true, result: { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(warnings) } };
+      return { input, success: true, result: { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(applied.warnings[next - 1] ?? []) } };
     }),
   );
   const successful = results.filter((r) => r.success).length;

@@ -7,6 +7,7 @@ import { editFrontmatter, FRONTMATTER_OPERATIONS, planFrontmatter } from '../fro
 import { planDryRunField } from '../../../toolkit/tool-fields.js';
 import { notePath } from '../vault-paths.js';
 import { bool, modesOutput, num, planPreviewOutput, str, strs } from '../../../toolkit/tool-output.js';
+import { applyPlan, previewPlan } from '../../../toolkit/plans/plan-runner.js';
 
 const fileOutcome = z.object({ path: str, ok: bool, value: z.unknown().optional(), error: z.object({ code: str, message: str }).optional() });
 
@@ -73,8 +74,8 @@ export const batchUpdateFrontmatter = defineTool({
     }
     // Every changed file is one journalled operation (decision 025): all or none after a crash, undoable.
     const items = planned.map((p) => ({ kind: 'text' as const, path: p.rel, text: p.text, expectedHash: p.hash }));
-    if (args.dry_run) return { ...(await ctx.notes.previewPlan('batch_update_frontmatter', items)), ...(results.some((r) => !r.ok) ? { refused_files: results.filter((r) => !r.ok) } : {}) };
-    const applied = await ctx.notes.applyPlan('batch_update_frontmatter', items);
+    if (args.dry_run) return { ...(await previewPlan(ctx.notes, 'batch_update_frontmatter', items)), ...(results.some((r) => !r.ok) ? { refused_files: results.filter((r) => !r.ok) } : {}) };
+    const applied = await applyPlan(ctx.notes, 'batch_update_frontmatter', items);
     planned.forEach((p, k) => {
       const outcome = applied.results[k] as PromiseSettledResult<unknown>;
       if (outcome.status === 'rejected') results[p.at] = { path: p.rel, ok: false, error: errorOf(outcome.reason) };

@@ -33,7 +33,7 @@ export function manageTool(store: NoteStore, backendId: string) {
         return { id, status: 'deleted' };
       }
       const trash = args.action === 'trash';
-      const note = await orVersionConflict(id, localVersion, () => ctx.notes.update(id, { metadata: { deleted: trash } }, current.contentHash, current));
+      const note = await orVersionConflict(id, localVersion, async () => (await ctx.notes.update(id, { metadata: { deleted: trash } }, current.contentHash)).note);
       const version = versionOf(note);
       return { id, status: trash ? 'trashed' : 'untrashed', new_local_version: version, new_server_version: version };
     },

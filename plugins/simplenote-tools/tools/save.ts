@@ -36,7 +36,7 @@ export const saveTool = defineTool({
     if (args.id === undefined) {
       if (args.text_patch !== undefined) throw invalid('text_patch', 'a new note has no text to patch yet: give text (and no id).');
       if (args.text === undefined) throw invalid('text', 'a new note needs its text (the first line is the title).');
-      const note = await ctx.notes.create({ ...titleAndContent(args.text), ...(args.tags ? { tags: args.tags } : {}), ...(metadata ? { metadata } : {}) });
+      const { note } = await ctx.notes.create({ ...titleAndContent(args.text), ...(args.tags ? { tags: args.tags } : {}), ...(metadata ? { metadata } : {}) });
       return noteDataOf(note);
     }
 
@@ -46,14 +46,10 @@ export const saveTool = defineTool({
     const current = await noteAtVersion(ctx.notes, id, localVersion, args.server_version);
     const text = args.text_patch !== undefined ? applyTextPatch(textOf(current), args.text_patch) : args.text;
     if (text !== undefined && args.text_patch !== undefined) checkText(text, 'text_patch');
-    const note = await orVersionConflict(id, localVersion, () =>
-      ctx.notes.update(
-        id,
-        { ...(text !== undefined ? titleAndContent(text) : {}), ...(args.tags ? { tags: args.tags } : {}), ...(metadata ? { metadata } : {}) },
-        current.contentHash,
-        current,
-      ),
-    );
+    const note = await orVersionConflict(id, localVersion, async () => {
+      const change = { ...(text !== undefined ? titleAndContent(text) : {}), ...(args.tags ? { tags: args.tags } : {}), ...(metadata ? { metadata } : {}) };
+      return (await ctx.notes.update(id, change, current.contentHash)).note;
+    });
     return noteDataOf(note);
   },
 });

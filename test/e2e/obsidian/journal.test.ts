@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../../kernel/util/unified-diff.js';
+import { unifiedDiff } from '../../../toolkit/plans/unified-diff.js';
 import { callOk, callTool, connectStdio, type StdioSession } from '../../support/mcp.js';
 import { noteFiles, writeObsidianVault } from '../../support/obsidian-vault.js';
 import { removeDir, tempDir } from '../../support/temp.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../kernel/journal.js';
-import { newEntryId } from '../../../kernel/operations.js';
+import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { FileJournal } from '../../../toolkit/files/file-journal.js';
 
 const dirs: string[] = [];

@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../kernel/journal.js';
-import { newEntryId } from '../../../kernel/operations.js';
+import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { contentHash } from '../../../kernel/util/hash.js';
 import { createTestKernel, removeDir } from '../../support/temp.js';
+import { applyPlan } from '../../../toolkit/plans/plan-runner.js';
 
 let roots: string[] = [];
 afterEach(async () => {
@@ -28,7 +29,7 @@ async function cutShort(edit?: (root: string) => void): Promise<{ root: string; 
   const t = await createTestKernel({ profile: 'agent-memory', init: false });
   roots.push(t.root);
   fs.writeFileSync(path.join(t.root, V1_PATH), V1);
-  await t.vault.notes.store.refresh();
+  await t.vault.notes.store.refresh!();
   const entry: JournalEntry = {
     id: newEntryId(),
     operation: 'migrate',
@@ -84,7 +85,7 @@ describe('journal recovery of plain-file steps', () => {
     fs.writeFileSync(path.join(t.root, V1_PATH), V1);
     fs.writeFileSync(path.join(t.root, V2_PATH), other);
     try {
-      const applied = await t.vault.notes.applyPlan('migrate', [
+      const applied = await applyPlan(t.vault.notes, 'migrate', [
         { kind: 'text', file: true, path: V2_PATH, text: V2, expectedHash: null },
         { kind: 'text', file: true, path: V1_PATH, text: null, expectedHash: contentHash(V1), replacedBy: { path: V2_PATH, hash: contentHash(V2) } },
       ]);

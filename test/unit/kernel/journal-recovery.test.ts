@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../kernel/journal.js';
-import { newEntryId, stateOf } from '../../../kernel/operations.js';
+import { newEntryId, stateOf } from '../../../toolkit/plans/operations.js';
 import { createTestKernel, removeDir, type TestKernel } from '../../support/temp.js';
 
 let roots: string[] = [];
@@ -22,7 +22,7 @@ async function interrupted(prepare: (t: TestKernel, ids: string[]) => Promise<vo
   const t = await createTestKernel();
   roots.push(t.root);
   const ids: string[] = [];
-  for (const title of ['Alpha', 'Beta', 'Gamma']) ids.push((await t.vault.notes.create({ title, content: `${title} before\n`, type: 'general' })).id);
+  for (const title of ['Alpha', 'Beta', 'Gamma']) ids.push((await t.vault.notes.create({ title, content: `${title} before\n`, type: 'general' })).note.id);
   const notes = await Promise.all(ids.map((id) => t.vault.notes.require(id)));
   const entry: JournalEntry = {
     id: newEntryId(),

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../kernel/journal.js';
-import { listOperations } from '../../../kernel/journal-undo.js';
-import { newEntryId } from '../../../kernel/operations.js';
+import { listOperations } from '../../../toolkit/plans/journal-undo.js';
+import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { FileJournal } from '../../../toolkit/files/file-journal.js';
 
 const dirs: string[] = [];

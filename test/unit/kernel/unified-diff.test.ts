@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../../../kernel/util/unified-diff.js';
+import { unifiedDiff } from '../../../toolkit/plans/unified-diff.js';
 
 function gnuDiff(before: string, after: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-diff-'));

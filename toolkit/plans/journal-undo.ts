@@ -6,12 +6,14 @@
  * current text and the state from before the operation becomes a new note beside it (a conflict
  * copy), so nobody's later work is lost.
  */
-import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from './errors.js';
-import type { FileText, JournalEntry, JournalStep, JournalStorage, NoteState, StepResult } from './journal.js';
-import type { NewNote, Note, NoteChange } from './note.js';
-import type { NoteService } from './notes.js';
+import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
+import type { FileText, JournalEntry, JournalStep, JournalStorage, NoteState, StepResult } from '../../kernel/journal.js';
+import type { NewNote, Note, NoteChange } from '../../kernel/note.js';
+import type { NoteService } from '../../kernel/notes.js';
 import { entryNotes, recordedUpdate, stateOf, textHash } from './operations.js';
 import { exactRecreation, exactRestore } from './journal-bytes.js';
+import { applyRecorded } from './plan-runner.js';
+import { readText } from './recorded.js';
 
 export interface OperationSummary {
   id: string;
@@ -77,7 +79,7 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
   for (const [k, step] of entry.steps.entries()) {
     const result = entry.results?.[k];
     if (!result || result.error !== undefined || result.id === undefined) continue; // the step did not happen
-    touched.push({ step, result, current: await notes.get(result.id), ...(step.kind === 'text' ? { file: (await notes.readText(step.path)) ?? null } : {}) });
+    touched.push({ step, result, current: await notes.get(result.id), ...(step.kind === 'text' ? { file: (await readText(notes, step.path)) ?? null } : {}) });
   }
   const changed = touched.filter((t) => {
     if (t.step.kind === 'text') return (t.file?.hash ?? null) !== textHash(t.step.text);
@@ -122,7 +124,7 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
       plan.push({ id, outcome: 'recreated', step: exact ?? { kind: 'create', input: recreation(step.before) } });
     }
   }
-  const applied = await notes.applyRecorded('undo_operation', plan, entryId);
+  const applied = await applyRecorded(notes, 'undo_operation', plan, entryId);
   const report: UndoReport = { operation_id: entryId, ...(applied.entryId ? { undo_operation_id: applied.entryId } : {}), restored: [], deleted: [], recreated: [], moved_back: [], conflict_copies: [] };
   const failed: NonNullable<UndoReport['failed']> = [];
   plan.forEach((p, k) => {

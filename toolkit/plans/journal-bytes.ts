@@ -7,17 +7,21 @@
  * changed since the plan was made is left to the state (its write fails on the hash anyway).
  */
 import path from 'node:path';
-import type { VaultFiles } from './backend.js';
-import type { FileText, JournalStep, NoteState } from './journal.js';
-import type { Note } from './note.js';
-import { contentHash } from './util/hash.js';
+import type { VaultFiles } from '../../kernel/backend.js';
+import type { FileText, JournalStep, NoteState } from '../../kernel/journal.js';
+import type { Note } from '../../kernel/note.js';
+import { contentHash } from '../../kernel/util/hash.js';
 
 const READ_SLICE = 64;
 
-/** What the restores read through (the note service; named here so this file does not import notes.ts, which imports it). */
+/** What the restores read through: the store's files. */
 interface ExactReads {
   readonly store: { readonly files?: VaultFiles | undefined };
-  readText(relPath: string): Promise<FileText | undefined>;
+}
+
+async function fileText(files: VaultFiles, rel: string): Promise<FileText | undefined> {
+  const text = await files.readText(rel);
+  return text === undefined ? undefined : { text, hash: contentHash(text) };
 }
 
 /** The note's file relative to the vault (posix), when the store keeps it inside `files`' root. */
@@ -55,7 +59,7 @@ export async function exactRestore(notes: ExactReads, before: NoteState, current
   if (before.text === undefined || !files) return undefined;
   const rel = fileOf(files, current);
   if (rel === undefined || rel !== fileOf(files, before)) return undefined;
-  const now: FileText | undefined = await notes.readText(rel);
+  const now = await fileText(files, rel);
   if (!now || now.hash !== current.contentHash) return undefined;
   return { kind: 'text', path: rel, before: now, text: before.text };
 }
@@ -65,6 +69,6 @@ export async function exactRecreation(notes: ExactReads, before: NoteState): Pro
   const files = notes.store.files;
   if (before.text === undefined || !files) return undefined;
   const rel = fileOf(files, before);
-  if (rel === undefined || (await notes.readText(rel)) !== undefined) return undefined;
+  if (rel === undefined || (await files.readText(rel)) !== undefined) return undefined;
   return { kind: 'text', path: rel, before: null, text: before.text };
 }

@@ -5,9 +5,9 @@
  * one-by-one semantics callers rely on: each note is its own compare-and-swap and may fail alone.
  */
 import { randomBytes } from 'node:crypto';
-import type { JournalEntry, JournalStep, NoteState, StepResult } from './journal.js';
-import type { Metadata, Note } from './note.js';
-import { contentHash } from './util/hash.js';
+import type { JournalEntry, JournalStep, NoteState, StepResult } from '../../kernel/journal.js';
+import type { Metadata, Note } from '../../kernel/note.js';
+import { contentHash } from '../../kernel/util/hash.js';
 
 export function newEntryId(now = new Date()): string {
   // Sorts by time as text: the journal lists newest first by name alone.

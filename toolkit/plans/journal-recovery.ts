@@ -6,12 +6,13 @@
  * before state again) and the notes that could be neither are named. The outcome is written into
  * the entry, logged, and shown by `notekernel doctor`.
  */
-import type { JournalEntry, JournalRecovery, JournalStep, JournalStorage, StepResult } from './journal.js';
-import type { Logger } from './logger.js';
-import type { Note } from './note.js';
-import type { NoteService } from './notes.js';
-import { ConflictError, toNotekernelError } from './errors.js';
+import type { JournalEntry, JournalRecovery, JournalStep, JournalStorage, StepResult } from '../../kernel/journal.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { Note } from '../../kernel/note.js';
+import type { NoteService } from '../../kernel/notes.js';
+import { ConflictError, toNotekernelError } from '../../kernel/errors.js';
 import { conditionOf, halfMoved, recordedUpdate, textCondition, textHash, type StepCondition } from './operations.js';
+import { applyText, createRecorded, finishMove, readText, writeRecorded } from './recorded.js';
 
 export interface RecoveryReport {
   entry: string;
@@ -42,7 +43,7 @@ export async function recoverJournal(journal: JournalStorage, notes: NoteService
   }
   // Plain-file steps (a migration's v1 files) go through `files`, which no store follows: the
   // store reads the folder again, whether or not its opening scan ran before them.
-  if (plainFiles) await notes.store.refresh();
+  if (plainFiles) await notes.store.refresh?.();
   return reports;
 }
 
@@ -60,7 +61,7 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
   for (const [k, step] of entry.steps.entries()) {
     const result = entry.results?.[k] ?? undefined;
     if (step.kind === 'text') {
-      const now = await notes.readText(step.path);
+      const now = await readText(notes, step.path);
       looked.push({ step, result, current: undefined, moved: undefined, condition: textCondition(step, now?.hash ?? null) });
       continue;
     }
@@ -90,9 +91,9 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
 
 async function rollForward({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
-    if (step.kind === 'update') await notes.writeRecorded(step.id, step.change, step.before.hash);
-    else if (step.kind === 'text') await notes.applyText(step);
-    else if (step.kind === 'move' && moved && halfMoved(step, current, moved)) await notes.finishMove(step.id, step.before.hash, moved);
+    if (step.kind === 'update') await writeRecorded(notes, step.id, step.change, step.before.hash);
+    else if (step.kind === 'text') await applyText(notes, step);
+    else if (step.kind === 'move' && moved && halfMoved(step, current, moved)) await finishMove(notes, step.id, step.before.hash, moved);
     else if (step.kind === 'move') await notes.move(step.id, step.type, step.before.hash);
     else if (step.kind === 'delete') await notes.delete(step.id, step.before.hash);
     else await createOnce(step, notes);
@@ -105,7 +106,7 @@ async function rollForward({ step, current, moved }: Looked, notes: NoteService)
 /** A create whose outcome was not recorded may have happened: a note at the chosen id with the planned text is it. */
 async function createOnce(step: Extract<JournalStep, { kind: 'create' }>, notes: NoteService): Promise<void> {
   try {
-    await notes.createRecorded(step.input);
+    await createRecorded(notes, step.input);
   } catch (err) {
     const id = err instanceof ConflictError ? err.details.id : undefined;
     const existing = typeof id === 'string' ? await notes.get(id) : undefined;
@@ -117,19 +118,19 @@ async function createOnce(step: Extract<JournalStep, { kind: 'create' }>, notes:
 async function rollBack({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
     if (step.kind === 'text') {
-      await notes.applyText({ ...step, before: step.text === null ? null : { text: step.text, hash: textHash(step.text) as string }, text: step.before?.text ?? null });
+      await applyText(notes, { ...step, before: step.text === null ? null : { text: step.text, hash: textHash(step.text) as string }, text: step.before?.text ?? null });
     } else if (step.kind === 'move' && moved) {
       // Cut short: the old file is whole, the copy goes; done: the note moves back.
       if (current) await notes.delete(moved.id, moved.contentHash);
       else await moveBack(notes, step, moved);
     } else if (step.kind === 'update' && current) {
       const { title, content, metadata, tags } = step.before;
-      await notes.writeRecorded(step.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, current.contentHash);
+      await writeRecorded(notes, step.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, current.contentHash);
     } else if (step.kind === 'create' && current) {
       await notes.delete(current.id, current.contentHash);
     } else if (step.kind === 'delete') {
       const { title, content, metadata, tags, type } = step.before;
-      await notes.createRecorded({ title, content, metadata, tags, ...(type !== undefined ? { type } : {}) });
+      await createRecorded(notes, { title, content, metadata, tags, ...(type !== undefined ? { type } : {}) });
     }
     return undefined;
   } catch (err) {
@@ -141,7 +142,7 @@ async function rollBack({ step, current, moved }: Looked, notes: NoteService): P
 export async function moveBack(notes: NoteService, step: Extract<JournalStep, { kind: 'move' }>, moved: Note): Promise<Note> {
   const back = await notes.move(moved.id, step.before.type ?? '', moved.contentHash);
   const { title, content, metadata, tags } = step.before;
-  return notes.writeRecorded(back.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, back.contentHash);
+  return writeRecorded(notes, back.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, back.contentHash);
 }
 
 function noteName(l: Looked): string {
