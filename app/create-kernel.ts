@@ -13,6 +13,7 @@ import { configDir } from '../plugins/vaults/config-dir.js';
 import { VaultRegistry } from '../plugins/vaults/registry.js';
 import { VAULT_REGISTRY } from '../plugins/vaults/service.js';
 import { loadUserConfig } from './config/load.js';
+import { liftSeedConfig } from './config/seed-config.js';
 import { createLogger, type LogFormat } from './logging/logger.js';
 
 export interface KernelOptions extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming'> {
@@ -46,6 +47,8 @@ export async function createKernel(options: CreateKernelOptions = {}): Promise<S
     if (loaded.filepath) configFile = { config: loaded.config, filepath: loaded.filepath };
   }
   const registry = new VaultRegistry(registryDir ?? configDir());
+  // Inline config may be written in a seed's own form too (seed-config.ts).
+  if (core.config) core.config = liftSeedConfig(core.config) as CoreKernelOptions['config'];
   const kernel = await createKernelWith({
     ...core,
     catalogue: options.catalogue ?? builtinLazyCatalogue,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ConfigError } from '../../kernel/errors.js';
 import type { UserConfig } from '../../kernel/config/schema.js';
 import { parseUserConfig } from '../../kernel/config/resolve.js';
-import { SEED_CONFIG_ENV } from '../../kernel/config/seed-config.js';
+import { liftSeedConfig, SEED_CONFIG_ENV } from './seed-config.js';
 import { loadTsConfig } from './ts-loader.js';
 
 const MODULE = 'notekernel';
@@ -73,8 +73,8 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     } catch (err) {
       throw new ConfigError(`${filepath}: cannot be read: ${parseReason(err)}`, { file: filepath });
     }
-    if (!result || result.isEmpty) return { config: parseUserConfig({}, filepath), filepath };
-    return { config: parseUserConfig(result.config, filepath), filepath };
+    if (!result || result.isEmpty) return { config: parseConfigFile({}, filepath), filepath };
+    return { config: parseConfigFile(result.config, filepath), filepath };
   }
   for (const dir of dirs) {
     let result;
@@ -83,9 +83,14 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     } catch (err) {
       throw new ConfigError(`config in ${dir}: cannot be read: ${parseReason(err)}`, { dir });
     }
-    if (result && !result.isEmpty) return { config: parseUserConfig(result.config, result.filepath), filepath: result.filepath };
+    if (result && !result.isEmpty) return { config: parseConfigFile(result.config, result.filepath), filepath: result.filepath };
   }
   return { config: {} };
+}
+
+/** A config file's data, checked; a seed's own flat file (seed 001's config.yaml) read as the config it means. */
+export function parseConfigFile(raw: unknown, file: string): UserConfig {
+  return parseUserConfig(liftSeedConfig(raw ?? {}, file), file);
 }
 
 /**

@@ -2,12 +2,10 @@
  * Merges a user config over its profile preset. Unknown ids fail here, listing the known
  * ones, so a bad config never gets as far as opening a vault.
  */
-import path from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { closestName } from '../util/closest.js';
 import { keysAt } from './schema-keys.js';
-import { liftSeedConfig } from './seed-config.js';
 import { messageLimit } from '../message-limit.js';
 import { userConfigSchema, type ProfilePreset, type ResolvedConfig, type UserConfig } from './schema.js';
 
@@ -19,8 +17,7 @@ export interface Catalogue {
 
 /** Validates raw config data (from a file or the library), naming the source and the key path. */
 export function parseUserConfig(raw: unknown, source: string): UserConfig {
-  // A seed's own flat config file (seed 001's config.yaml) is read as the config it means.
-  const result = userConfigSchema.safeParse(liftSeedConfig(raw ?? {}, path.isAbsolute(source) ? source : undefined));
+  const result = userConfigSchema.safeParse(raw ?? {});
   if (!result.success) throw configIssue(source, result.error, [], userConfigSchema);
   return result.data;
 }

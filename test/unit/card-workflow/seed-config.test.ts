@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { parseUserConfig } from '../../../kernel/config/resolve.js';
-import { liftSeedConfig } from '../../../kernel/config/seed-config.js';
+import { parseConfigFile as parseUserConfig } from '../../../app/config/load.js';
+import { liftSeedConfig } from '../../../app/config/seed-config.js';
 import { SEED_CONFIG_YAML } from '../../e2e/zettelkasten/seed.js';
 
 describe('seed 001 config.yaml', () => {

@@ -3,7 +3,7 @@
  * `templates_directory`, `output_directory`, … at the top level, named by `CONFIG_PATH`. Such a
  * file is read as the notekernel config it means: the keys move under `plugins.<plugin>`, the
  * profile is the seed's unless the file names one, and without a `vault` the folder the seed
- * writes to (`output_directory`) is the vault. Data only: the kernel imports no profile.
+ * writes to (`output_directory`) is the vault. Data only: the app imports no profile for it.
  */
 import os from 'node:os';
 import path from 'node:path';
