@@ -38,39 +38,3 @@ export const FOLDED_LETTERS: readonly string[] = Object.keys(LETTERS);
 export function foldWords(text: string): string {
   return foldLetters(text).toLowerCase();
 }
-
-/** A folded text and, for each of its characters, the span of the original it came from. */
-export interface MappedFold {
-  folded: string;
-  /** Where folded character `i` starts in the original. */
-  start(i: number): number;
-  /** Where the original character (with its accents) that folded character `i` came from ends. */
-  end(i: number): number;
-}
-
-/** A letter or digit with its combining marks, or marks standing alone: folded one at a time. */
-const CLUSTER = /\P{M}\p{M}*|\p{M}+/gu;
-
-/**
- * `foldWords` with a map back to the original, so a snippet finds folded words and cuts the text
- * as written: ß → ss and Æ → AE make the folded text longer, a dropped accent shorter. Folded
- * one letter (with its marks) at a time, which is the whole text's folding but for contexts a
- * caller can live without (Greek final sigma, Hangul jamo composed across letters).
- */
-export function foldWordsMapped(text: string): MappedFold {
-  if (!NON_ASCII.test(text)) {
-    return { folded: text.toLowerCase(), start: (i) => i, end: (i) => i + 1 };
-  }
-  let folded = '';
-  const starts: number[] = [];
-  const ends: number[] = [];
-  for (const m of text.matchAll(CLUSTER)) {
-    const piece = foldWords(m[0]);
-    folded += piece;
-    for (let k = 0; k < piece.length; k += 1) {
-      starts.push(m.index);
-      ends.push(m.index + m[0].length);
-    }
-  }
-  return { folded, start: (i) => starts[i] ?? text.length, end: (i) => ends[i] ?? text.length };
-}

@@ -1,7 +1,7 @@
 /** The folding table: every letter of Latin-1 and Latin Extended-A folds to plain ASCII letters. */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { FOLDED_LETTERS, foldLetters, foldWords, foldWordsMapped } from '../../../kernel/fold-letters.js';
+import { FOLDED_LETTERS, foldLetters } from '../../../kernel/fold-letters.js';
 
 const LISTED: Array<[string, string]> = [
   ['Ł', 'L'], ['ł', 'l'], ['Ø', 'O'], ['ø', 'o'], ['Æ', 'AE'], ['æ', 'ae'], ['ß', 'ss'], ['Đ', 'D'], ['đ', 'd'],
@@ -53,30 +53,5 @@ describe('foldLetters', () => {
     } finally {
       db.close();
     }
-  });
-});
-
-describe('foldWordsMapped', () => {
-  it('folds as foldWords does, and maps each folded character back to the letter it came from', () => {
-    const text = 'Die Straße nach Łódź, ÆRØ und Lo\u0301dz\u0301 🙂 ok';
-    const mapped = foldWordsMapped(text);
-    expect(mapped.folded).toBe(foldWords(text));
-    expect(mapped.folded).toBe('die strasse nach lodz, aero und lodz 🙂 ok');
-    const span = (word: string, nth = 0) => {
-      let at = -1;
-      for (let i = 0; i <= nth; i += 1) at = mapped.folded.indexOf(word, at + 1);
-      return text.slice(mapped.start(at), mapped.end(at + word.length - 1));
-    };
-    expect(span('strasse')).toBe('Straße');
-    expect(span('lodz')).toBe('Łódź');
-    expect(span('lodz', 1)).toBe('Lo\u0301dz\u0301');
-    expect(span('aero')).toBe('ÆRØ');
-    expect(span('ok')).toBe('ok');
-  });
-
-  it('an ASCII text maps one to one', () => {
-    const mapped = foldWordsMapped('Plain TEXT');
-    expect(mapped.folded).toBe('plain text');
-    expect([mapped.start(6), mapped.end(9)]).toEqual([6, 10]);
   });
 });
