@@ -14,7 +14,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'plugins/**/*.test.ts', 'backends/**/*.test.ts', 'kernel/**/*.test.ts', 'toolkit/**/*.test.ts', 'app/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts', 'plugins/**/*.test.ts', 'backends/**/*.test.ts', 'kernel/**/*.test.ts', 'toolkit/**/*.test.ts', 'app/**/*.test.ts'],
     setupFiles: ['test/support/setup-env.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -3,10 +3,10 @@
  * its own (`storage: { backend: memory }`) or only its search beside another store
  * (`search: { backend: memory }`, reconciled with that store at every open). It keeps no folder:
  * a vault on it is named by its id. Adding a backend is: copy this folder, change the two
- * classes, and run the contract suites against it (test/contract/memory-backend.test.ts).
+ * classes, and run the contract suites against it (memory-backend.test.ts, from `notekernel/testing`).
  */
 import { z } from 'zod';
-import { defineBackend } from '../../kernel/index.js';
+import { defineBackend } from 'notekernel';
 import { MemoryKeywordIndex } from './search.js';
 import { MemoryStore } from './store.js';
 

@@ -6,7 +6,7 @@
  * store's notes or, configured as a vault's search backend, another store's: `reconcile`
  * catches it up with that store at every open.
  */
-import { foldWords, parseQuery, questionTerms, requiredGroups, type Note, type ParsedQuery, type QueryTerm, type ReconcileReport, type ReconcileSource, type SearchHit, type SearchIndex, type SearchPage, type SearchQuery } from '../../kernel/index.js';
+import { foldWords, parseQuery, questionTerms, requiredGroups, type Note, type ParsedQuery, type QueryTerm, type ReconcileReport, type ReconcileSource, type SearchHit, type SearchIndex, type SearchPage, type SearchQuery } from 'notekernel';
 
 interface Entry {
   note: Note;

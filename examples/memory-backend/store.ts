@@ -16,7 +16,7 @@ import {
   type NoteStore,
   type NoteSummary,
   type SearchIndex,
-} from '../../kernel/index.js';
+} from 'notekernel';
 
 export class MemoryStore implements NoteStore {
   private readonly notes = new Map<string, Note>();

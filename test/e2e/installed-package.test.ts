@@ -52,6 +52,7 @@ describe('the packed package', () => {
     expect(files.filter((f) => f.startsWith('plugins/card-workflow/defaults/templates/')).length).toBeGreaterThan(0);
     expect(files.filter((f) => f.startsWith('dist/test/'))).toEqual([]);
     expect(files).toContain('dist/app/cli/bin.cjs');
+    expect(files).toContain('dist/testing/index.js');
   });
 
   it("the bundle's stand-in for the SDK's Ajv validator finds the SDK's own in the installed package", async () => {
@@ -146,6 +147,9 @@ describe('the examples, against the installed package', () => {
     await fs.symlink(pkg.root, path.join(modules, 'notekernel'), 'dir');
     await fs.symlink(path.join(pkg.root, 'node_modules', 'zod'), path.join(modules, 'zod'), 'dir');
     await fs.symlink(path.join(pkg.root, 'node_modules', '@modelcontextprotocol', 'sdk'), path.join(modules, '@modelcontextprotocol', 'sdk'), 'dir');
+    // vitest, the optional peer `notekernel/testing` runs under: one copy, seen from the project and from the package.
+    await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(modules, 'vitest'), 'dir');
+    await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(pkg.root, 'node_modules', 'vitest'), 'dir').catch(() => undefined);
     await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
     await fs.cp(path.join(REPO_ROOT, 'examples'), path.join(project, 'src'), { recursive: true });
     const tsconfig = {
@@ -153,7 +157,7 @@ describe('the examples, against the installed package', () => {
         target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true,
         types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], outDir: 'out', rootDir: 'src',
       },
-      include: ['src/*.ts', 'src/chat-agent/*.ts'],
+      include: ['src/*.ts', 'src/chat-agent/*.ts', 'src/memory-backend/*.ts'],
     };
     await fs.writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
     const tsc = path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -173,6 +177,18 @@ describe('the examples, against the installed package', () => {
     expect(JSON.parse(stdout)).toMatchObject({ vault, title: 'Embedded', hash: expect.stringMatching(/^sha256:/) });
     expect(stderr).toBe('');
   });
+
+  it("memory-backend's own test passes both contract suites from notekernel/testing", async () => {
+    const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+    const project = path.dirname(out);
+    const { stdout } = await run(process.execPath, [vitest, 'run', '--root', project, '--reporter=verbose', 'out/memory-backend'], { env: { ...userEnv(), CI: '' }, cwd: project, maxBuffer: 16 << 20 }).catch(
+      (err: { stdout?: string; stderr?: string }) => {
+        throw new Error(`the example's contract test failed against the installed package:\n${err.stdout ?? ''}${err.stderr ?? String(err)}`);
+      },
+    );
+    expect(stdout).toMatch(/Test Files\s+.*1 passed/);
+    expect(stdout).toContain('NoteStore contract: memory (example)');
+  }, 120_000);
 
   it('custom-plugin serves its tool', async () => {
     const { stdout } = await runExample('custom-plugin.js', path.join(dir, 'counted'));
