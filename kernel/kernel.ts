@@ -1,6 +1,7 @@
 /**
- * Lifecycle: load config → plan (order plugins by dependsOn, check capabilities) → per vault:
- * open backends → register plugins one at a time → freeze → serve → dispose in reverse.
+ * Lifecycle: resolve the config (the app finds and reads its file) → plan (order plugins by
+ * dependsOn, check capabilities) → per vault: open backends → register plugins one at a time →
+ * freeze → serve → dispose in reverse.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
