@@ -1,4 +1,4 @@
-/** Seed 001's flat config.yaml read as the notekernel config it means (kernel/config/seed-config.ts). */
+/** Seed 001's flat config.yaml read as the notekernel config it means (app/config/seed-config.ts). */
 import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
