@@ -97,7 +97,8 @@ export class MarkdownGitStore implements NoteStore {
     const [first, ...others] = reads;
     if (!first) return undefined;
     const git = await this.deps.timestamps.lookupEntry(key, paths, first.record.relPath, first.record.blobOid);
-    for (const read of reads) this.index.put(read.record); // memory only, as in get: the scan skips what is already level
+    // Memory only, as in get: the scan skips what is already level.
+    for (const read of reads) this.index.put(read.record);
     const warnings = others.map((r) => `${key} is also carried by ${r.record.relPath}: rename one of the two files`);
     return toNote(first.record, first.parsed, this.timesOf(first.record, git), warnings);
   }

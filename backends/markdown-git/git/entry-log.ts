@@ -109,7 +109,10 @@ function logPaths(location: GitLocation, head: string, relPaths: string[]): Prom
   });
 }
 
-/** `\x01<oid> <author time> <parents…>\0` then `\n<status>\0<path>\0…` per commit (a merge: `\0<status>\0<path>\0…`, one letter per parent). */
+/**
+ * `\x01<oid> <author time> <parents…>\0` then `\n<status>\0<path>\0…` per commit
+ * (a merge: `\0<status>\0<path>\0…`, one letter per parent).
+ */
 function parseLog(text: string, prefix: string): LoggedCommit[] {
   const out: LoggedCommit[] = [];
   for (const record of text.split('\x01')) {
