@@ -67,6 +67,10 @@ describe('a search backend beside fs-sqlite', () => {
     expect(await hitsOf(t, 'osprey')).toEqual(['Osprey sighting']);
     const refused = await t.vault.call('search_notes', { query: 'osp.*', use_regex: true }).catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'capability_missing', details: { capability: 'regex', backend: 'memory' } });
+    // fs-sqlite was told another backend serves the searches: no full-text rows for the note.
+    const db = t.vault.notes.store.indexDb!;
+    expect(db.get("SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH 'osprey'")).toEqual({ n: 0 });
+    expect(db.get("SELECT count(*) AS n FROM notes WHERE title = 'Osprey sighting'")).toEqual({ n: 1 });
   });
 
   it('a plugin that needs a search capability the search backend lacks is refused, naming the role and that backend', async () => {
