@@ -7,7 +7,9 @@
  * (notarium: sync, list, persist against the fake Simperium), journal, tools (each profile's
  * tools/list bytes, issue 15), paraphrase (the real model's retrieval of questions that share no
  * word with their notes, its load, no network) and bounds (how soon a refused alias bomb, a stopped
- * query, a hung endpoint answer: the time bounds unit tests do not assert; issue 29). Only when named:
+ * query, a hung endpoint answer: the time bounds unit tests do not assert; issue 29) and served (the
+ * same for a spawned flint server: a FIFO, an alias bomb, an outside write, a 20 MB call, SQL beside
+ * runaways, as the end-to-end tests no longer time them). Only when named:
  * spawned (the spawned start-up row alone), scale (issue 18: cold index with links, first answers
  * after a spawn, the keyword set, titles first, and memory-start), keywords (the keyword set and
  * titles-first rows of scale alone), memory-start (issue 18:
@@ -35,6 +37,7 @@ import { benchToolList } from './tool-list.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchParaphrase } from './paraphrase.js';
 import { benchTimeBounds } from './time-bounds.js';
+import { benchServedBounds } from './served-bounds.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -43,7 +46,7 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools,paraphrase,bounds').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools,paraphrase,bounds,served').split(','));
 if (only.has('startup')) rows.push(...(await benchKernelStartup(workDir, notes)));
 if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, notes)));
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
@@ -55,6 +58,7 @@ if (only.has('journal')) rows.push(...(await benchJournal(workDir)));
 if (only.has('tools')) rows.push(...(await benchToolList()));
 if (only.has('paraphrase')) rows.push(...(await benchParaphrase()));
 if (only.has('bounds')) rows.push(...(await benchTimeBounds(workDir)));
+if (only.has('served')) rows.push(...(await benchServedBounds(workDir)));
 if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));
