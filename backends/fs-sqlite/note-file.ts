@@ -5,7 +5,7 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { locationOf, type Note } from '../../kernel/note.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import type { IndexedNote } from './index-db.js';
 import { parseMarkdown } from './frontmatter.js';
 

@@ -24,7 +24,7 @@ import { readSmallFile, isSkipped, type FileRead } from '../../toolkit/files/sma
 import { settle } from '../../kernel/util/settle.js';
 import { RetiredFiles } from '../../toolkit/files/retired-files.js';
 import { ParsedNotes } from './parsed-notes.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
 import { normaliseRelative, resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';

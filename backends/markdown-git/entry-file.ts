@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { isSkipped, readSmallFile } from '../../toolkit/files/small-file.js';
 import type { Metadata, Note, NoteSummary } from '../../kernel/note.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { filenameOf, placementOf, titleFromFilename } from '../../toolkit/agent-memory/entry-name.js';
 import { parseEntry, type ParsedEntry } from '../../toolkit/agent-memory/entry-format.js';
 

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ContentHashMismatchError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 
 export const RECORDS_DIR = '.notekernel/card-workflow';
 /** An open record older than this is no longer a default (it still answers to its workflow_id). */

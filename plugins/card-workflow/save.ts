@@ -11,7 +11,7 @@ import type { NoteStore, VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError, PathOutsideVaultError } from '../../kernel/errors.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { isInside } from '../../toolkit/files/paths.js';
 import { safeFilename } from './filename.js';
 

@@ -10,7 +10,7 @@ import { toNotekernelError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { NoteService } from '../../kernel/notes.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { runStep } from './run.js';
 import type { MigrationReport } from './steps/index.js';
 import type { FileChange } from './steps/types.js';

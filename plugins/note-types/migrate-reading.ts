@@ -9,7 +9,7 @@
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ContentHashMismatchError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { OLD_READING_TYPE_LINE, READING_TYPE_LINE } from './defaults.js';
 
 const FILE = 'reading/_description.md';

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { toNotekernelError } from '../../kernel/errors.js';
 import type { VaultFiles } from '../../kernel/backend.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { fileStamp } from '../../toolkit/files/file-stamp.js';
 import { parseDescription } from './description.js';
 import type { NoteTypeInfo, NoteTypes } from './service.js';

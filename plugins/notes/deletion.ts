@@ -6,7 +6,7 @@
  */
 import { ContentHashMismatchError, ValidationError } from '../../kernel/errors.js';
 import type { ToolContext } from '../../kernel/tool.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../../toolkit/hash.js';
 import { toRelative } from '../../toolkit/files/paths.js';
 import { LINKS } from '../links/service.js';
 import { BACKUPS } from '../vault-config/service.js';

@@ -8,7 +8,7 @@
 import type { VaultFiles } from '../../kernel/backend.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../hash.js';
 
 export interface NoteText {
   text: string;

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ContentHashMismatchError, ValidationError } from '../../kernel/errors.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../hash.js';
 import { assertReadableFrontmatter } from '../markdown/frontmatter.js';
 import type { WriteLocks } from './write-locks.js';
 import { resolveInside } from './paths.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
 import type { FileText, JournalStep, NoteState } from '../../kernel/journal.js';
 import type { Note } from '../../kernel/note.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../hash.js';
 
 const READ_SLICE = 64;
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JournalEntry, JournalStep, NoteState, StepResult } from '../../kernel/journal.js';
 import type { Metadata, Note } from '../../kernel/note.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../hash.js';
 
 export function newEntryId(now = new Date()): string {
   // Sorts by time as text: the journal lists newest first by name alone.

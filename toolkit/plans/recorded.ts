@@ -8,7 +8,7 @@ import type { FileText, JournalStep } from '../../kernel/journal.js';
 import type { NewNote, Note, NoteChange } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
-import { contentHash } from '../../kernel/util/hash.js';
+import { contentHash } from '../hash.js';
 
 export type TextStep = Extract<JournalStep, { kind: 'text' }>;
 

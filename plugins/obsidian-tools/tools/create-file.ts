@@ -3,7 +3,7 @@ import { ValidationError } from '../../../kernel/errors.js';
 import type { Metadata } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { composeMarkdown } from '../../../toolkit/markdown/frontmatter.js';
-import { contentHash } from '../../../kernel/util/hash.js';
+import { contentHash } from '../../../toolkit/hash.js';
 import { writeNoteText } from '../../../toolkit/files/note-text.js';
 import { filesOf } from '../context.js';
 import { noteName, notePath } from '../vault-paths.js';

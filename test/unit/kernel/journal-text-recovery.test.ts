@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../../kernel/journal.js';
 import { newEntryId } from '../../../toolkit/plans/operations.js';
-import { contentHash } from '../../../kernel/util/hash.js';
+import { contentHash } from '../../../toolkit/hash.js';
 import { createTestKernel, removeDir } from '../../support/temp.js';
 
 let roots: string[] = [];

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEMP_PREFIX, writeFileAtomic } from '../../../toolkit/files/atomic-write.js';
-import { contentHash } from '../../../kernel/util/hash.js';
+import { contentHash } from '../../../toolkit/hash.js';
 import { RetiredFiles } from '../../../toolkit/files/retired-files.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
