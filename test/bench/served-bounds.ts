@@ -28,7 +28,10 @@ export async function benchServedBounds(workDir: string): Promise<BenchRow[]> {
   await fs.writeFile(path.join(root, 'general', 'bomb.md'), `---\n${aliasBomb()}---\n\nThe body survives.\n`);
   execFileSync('mkfifo', [path.join(root, 'general', 'fifo.md')]);
   // Runaways end at 5 s here, not the default, so the row costs seconds.
-  await fs.writeFile(path.join(root, 'notekernel.config.yaml'), 'profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: 5000\n');
+  await fs.writeFile(
+    path.join(root, 'notekernel.config.yaml'),
+    'profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: 5000\n',
+  );
   const session = await connectStdio(['serve', '--vault', root]);
   try {
     const call = (name: string, args: Record<string, unknown> = {}) => callTool(session.client, name, args);
@@ -51,21 +54,32 @@ export async function benchServedBounds(workDir: string): Promise<BenchRow[]> {
     });
     let bombRead = true;
     const bomb = await sample(5, async () => {
-      bombRead &&= JSON.stringify((await call('get_note', { identifier: 'general/bomb.md' })).body).includes('The body survives.');
+      bombRead &&= JSON.stringify((await call('get_note', { identifier: 'general/bomb.md' })).body).includes(
+        'The body survives.',
+      );
     });
 
-    const counted = async () => ((await call('list_note_types')).body as Array<{ name: string; noteCount: number }>).find((t) => t.name === 'general')?.noteCount ?? 0;
+    const counted = async () =>
+      ((await call('list_note_types')).body as Array<{ name: string; noteCount: number }>).find(
+        (t) => t.name === 'general',
+      )?.noteCount ?? 0;
     const before = await counted();
     let started = performance.now();
-    await fs.writeFile(path.join(root, 'general', 'outside.md'), '---\ntitle: From outside\n---\n\nwritten by an editor\n');
-    while ((await counted()) === before && performance.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    await fs.writeFile(
+      path.join(root, 'general', 'outside.md'),
+      '---\ntitle: From outside\n---\n\nwritten by an editor\n',
+    );
+    while ((await counted()) === before && performance.now() - started < 15_000)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const seenMs = performance.now() - started;
 
     started = performance.now();
-    const refusal = await session.client.callTool({ name: 'create_note', arguments: { title: 'Too big', content: 'x'.repeat(20 * 1024 * 1024) } }).then(
-      () => undefined,
-      (err: unknown) => err as { code?: number },
-    );
+    const refusal = await session.client
+      .callTool({ name: 'create_note', arguments: { title: 'Too big', content: 'x'.repeat(20 * 1024 * 1024) } })
+      .then(
+        () => undefined,
+        (err: unknown) => err as { code?: number },
+      );
     const refusedMs = performance.now() - started;
 
     const runaways = [RUNAWAY, RUNAWAY].map((query) => call('search_notes_sql', { query }).catch(() => undefined));

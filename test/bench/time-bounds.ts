@@ -32,7 +32,14 @@ export async function benchTimeBounds(workDir: string): Promise<BenchRow[]> {
 }
 
 function row(bench: string, ms: number, limitMs: number, baseline: string, baselineMs: number, pass = true): BenchRow {
-  return { bench, value: fmt(ms), target: `≤ ${fmt(limitMs)}`, baseline, ratio: `${(ms / baselineMs).toFixed(1)}× baseline`, pass: pass && ms <= limitMs };
+  return {
+    bench,
+    value: fmt(ms),
+    target: `≤ ${fmt(limitMs)}`,
+    baseline,
+    ratio: `${(ms / baselineMs).toFixed(1)}× baseline`,
+    pass: pass && ms <= limitMs,
+  };
 }
 
 async function aliasBombRow(): Promise<BenchRow> {
@@ -46,7 +53,13 @@ async function aliasBombRow(): Promise<BenchRow> {
   });
   const modest = `${Array.from({ length: 40 }, (_, i) => `key${i}: value ${i}`).join('\n')}\nlist: [a, b, c]\n`;
   const plain = await sample(50, () => loadYamlBounded(modest));
-  return row('alias bomb refused (loadYamlBounded, p50)', percentile(refused, 50), 500, `a 40-key frontmatter p50 ${fmt(percentile(plain, 50))}`, percentile(plain, 50));
+  return row(
+    'alias bomb refused (loadYamlBounded, p50)',
+    percentile(refused, 50),
+    500,
+    `a 40-key frontmatter p50 ${fmt(percentile(plain, 50))}`,
+    percentile(plain, 50),
+  );
 }
 
 async function scanRow(): Promise<BenchRow> {
@@ -54,26 +67,58 @@ async function scanRow(): Promise<BenchRow> {
   const text = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
   const scans = await sample(5, () => scanMarkdown(text));
   const floor = await sample(5, () => text.match(/\[\[/g)?.length);
-  return row('scanMarkdown, 1 MB of links, code and tags (p50)', percentile(scans, 50), 1_500, `one /\\[\\[/ pass ${fmt(percentile(floor, 50))}`, percentile(floor, 50));
+  return row(
+    'scanMarkdown, 1 MB of links, code and tags (p50)',
+    percentile(scans, 50),
+    1_500,
+    `one /\\[\\[/ pass ${fmt(percentile(floor, 50))}`,
+    percentile(floor, 50),
+  );
 }
 
 async function stoppedQueryRows(workDir: string): Promise<BenchRow[]> {
   const root = path.join(workDir, 'time-bounds-vault');
   await fs.rm(root, { recursive: true, force: true });
   await fs.mkdir(path.join(root, 'general'), { recursive: true });
-  const notes = { 'a.md': 'INV-2024-001 paid', 'b.md': 'see INV-2023-999', 'c.md': `nothing numbered here\n${'a'.repeat(5000)}` };
-  for (const [name, body] of Object.entries(notes)) await fs.writeFile(path.join(root, 'general', name), `---\ntitle: ${name}\n---\n\n${body}\n`);
-  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const notes = {
+    'a.md': 'INV-2024-001 paid',
+    'b.md': 'see INV-2023-999',
+    'c.md': `nothing numbered here\n${'a'.repeat(5000)}`,
+  };
+  for (const [name, body] of Object.entries(notes))
+    await fs.writeFile(path.join(root, 'general', name), `---\ntitle: ${name}\n---\n\n${body}\n`);
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   const search = instance.search as FsSqliteSearchIndex;
   try {
     const endless = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
     const sql = await time(() => search.sql!(endless, [], { timeoutMs: 300 }).catch((err: unknown) => err));
     const sqlStopped = (sql.value as { code?: string }).code === 'timeout';
-    const regex = await time(() => search.search({ text: '(a+)+\\1b', regex: true, limit: 10, timeoutMs: 500 }).catch((err: unknown) => err));
+    const regex = await time(() =>
+      search.search({ text: '(a+)+\\1b', regex: true, limit: 10, timeoutMs: 500 }).catch((err: unknown) => err),
+    );
     const regexStopped = (regex.value as { code?: string }).code === 'timeout';
     return [
-      row(`endless SQL query stopped, timeoutMs 300${sqlStopped ? '' : ' (NOT stopped as a timeout)'}`, sql.ms, 3_000, 'its limit 300 ms', 300, sqlStopped),
-      row(`backtracking regex stopped, budget 500 ms${regexStopped ? '' : ' (NOT stopped as a timeout)'}`, regex.ms, 5_000, 'its budget 500 ms', 500, regexStopped),
+      row(
+        `endless SQL query stopped, timeoutMs 300${sqlStopped ? '' : ' (NOT stopped as a timeout)'}`,
+        sql.ms,
+        3_000,
+        'its limit 300 ms',
+        300,
+        sqlStopped,
+      ),
+      row(
+        `backtracking regex stopped, budget 500 ms${regexStopped ? '' : ' (NOT stopped as a timeout)'}`,
+        regex.ms,
+        5_000,
+        'its budget 500 ms',
+        500,
+        regexStopped,
+      ),
     ];
   } finally {
     await instance.search?.close();
@@ -98,16 +143,27 @@ async function endpointRows(): Promise<BenchRow[]> {
   await endpoint.start();
   try {
     endpoint.behaviour = 'hang';
-    const hung = await time(() => httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64, timeoutMs: 300 }).embed(['two']).catch((err: unknown) => err));
+    const hung = await time(() =>
+      httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64, timeoutMs: 300 })
+        .embed(['two'])
+        .catch((err: unknown) => err),
+    );
     const gaveUp = /did not answer within 300 ms/.test(String(hung.value));
     endpoint.behaviour = 'ok';
 
-    const notes = [note('ferry.md', 'The harbour ferry leaves at dawn.'), note('bread.md', 'Feed the sourdough starter.')];
+    const notes = [
+      note('ferry.md', 'The harbour ferry leaves at dawn.'),
+      note('bread.md', 'Feed the sourdough starter.'),
+    ];
     const source: ReconcileSource = {
       list: async () => notes.map(({ content: _c, ...summary }) => summary as NoteSummary),
       get: async (id) => notes.find((n) => n.id === id),
     };
-    const index = new HybridSearchIndex({ file: ':memory:', embedder: httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64 }), vectorWaitMs: 10_000 });
+    const index = new HybridSearchIndex({
+      file: ':memory:',
+      embedder: httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64 }),
+      vectorWaitMs: 10_000,
+    });
     try {
       await index.reconcile(source);
       await index.finishBackground();
@@ -116,8 +172,22 @@ async function endpointRows(): Promise<BenchRow[]> {
       const down = await time(() => index.search({ text: 'harbour', limit: 5 }));
       const keywords = await sample(5, () => index.search({ text: 'harbour', limit: 5, mode: 'keyword' }));
       return [
-        row(`hung embedding endpoint given up, timeoutMs 300${gaveUp ? '' : ' (NOT as a timeout)'}`, hung.ms, 5_000, 'its limit 300 ms', 300, gaveUp),
-        row('search with the endpoint down, a write waiting for vectors (vectorWaitMs 10 s)', down.ms, 5_000, `keyword search p50 ${fmt(percentile(keywords, 50))}`, percentile(keywords, 50), down.value.hits.length === 2),
+        row(
+          `hung embedding endpoint given up, timeoutMs 300${gaveUp ? '' : ' (NOT as a timeout)'}`,
+          hung.ms,
+          5_000,
+          'its limit 300 ms',
+          300,
+          gaveUp,
+        ),
+        row(
+          'search with the endpoint down, a write waiting for vectors (vectorWaitMs 10 s)',
+          down.ms,
+          5_000,
+          `keyword search p50 ${fmt(percentile(keywords, 50))}`,
+          percentile(keywords, 50),
+          down.value.hits.length === 2,
+        ),
       ];
     } finally {
       await index.close();

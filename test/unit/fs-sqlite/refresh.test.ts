@@ -161,7 +161,7 @@ describe('the index is a cache, rebuilt when it cannot be used', () => {
     const listed = await store.list();
     expect(listed).toHaveLength(4);
     for (const summary of listed) expect(summary.path!.startsWith(root), summary.path).toBe(false);
-    expect((await store.get('general/a.md'))?.path!.startsWith(root)).toBe(false);
+    expect((await store.get('general/a.md'))?.path?.startsWith(root)).toBe(false);
     // The copied index is rebuilt, not kept aside as if it were damaged.
     expect((await fs.readdir(path.join(copy, '.notekernel'))).filter((n) => n.includes('.corrupt-'))).toEqual([]);
   });

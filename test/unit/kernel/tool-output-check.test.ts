@@ -13,7 +13,17 @@ const ctx = {} as ToolContext;
 
 function registryWith(answer: unknown, output: z.ZodType) {
   const registry = new ToolRegistry({ rename: {}, hide: [] }, { readOnly: false });
-  registry.add('probe', defineTool({ name: 'probe', description: 'answers what it is given', input: z.object({}), output, annotations: { readOnlyHint: true }, handler: async () => answer }));
+  registry.add(
+    'probe',
+    defineTool({
+      name: 'probe',
+      description: 'answers what it is given',
+      input: z.object({}),
+      output,
+      annotations: { readOnlyHint: true },
+      handler: async () => answer,
+    }),
+  );
   return registry;
 }
 
@@ -28,7 +38,10 @@ describe('tool answers checked against their output schemas', () => {
   });
 
   it('refuses an answer that does not match as internal, naming the tool and the path', async () => {
-    const registry = registryWith({ notes: [{ id: 'a' }, { id: 3 }] }, z.object({ notes: z.array(z.object({ id: z.string() })) }));
+    const registry = registryWith(
+      { notes: [{ id: 'a' }, { id: 3 }] },
+      z.object({ notes: z.array(z.object({ id: z.string() })) }),
+    );
     const err = await registry.invoke('probe', {}, ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotekernelError);
     expect((err as NotekernelError).code).toBe('internal');
@@ -37,12 +50,19 @@ describe('tool answers checked against their output schemas', () => {
   });
 
   it('checks the answer as JSON, as a client receives it: a Date is a string, undefined is absent', async () => {
-    const registry = registryWith({ at: new Date(0), gone: undefined }, z.object({ at: z.string(), gone: z.string().optional() }));
+    const registry = registryWith(
+      { at: new Date(0), gone: undefined },
+      z.object({ at: z.string(), gone: z.string().optional() }),
+    );
     await expect(registry.invoke('probe', {}, ctx)).resolves.toBeDefined();
   });
 
   it('checks a non-object answer as MCP wraps it, under result', async () => {
-    await expect(registryWith(['a'], z.object({ result: z.array(z.string()) })).invoke('probe', {}, ctx)).resolves.toEqual(['a']);
-    await expect(registryWith([1], z.object({ result: z.array(z.string()) })).invoke('probe', {}, ctx)).rejects.toThrow(/result\.0/);
+    await expect(
+      registryWith(['a'], z.object({ result: z.array(z.string()) })).invoke('probe', {}, ctx),
+    ).resolves.toEqual(['a']);
+    await expect(registryWith([1], z.object({ result: z.array(z.string()) })).invoke('probe', {}, ctx)).rejects.toThrow(
+      /result\.0/,
+    );
   });
 });
