@@ -32,7 +32,8 @@ export const CAPABILITIES = {
   'remote-sync': 'notes are synchronised with a remote service',
   'full-text': 'ranked keyword search with snippets, filtered by type (search)',
   regex: 'search by regular expression (SearchQuery.regex)',
-  'metadata-query': 'search filtered by metadata predicates, creation/update windows and content phrases, sorted by any field',
+  'metadata-query':
+    'search filtered by metadata predicates, creation/update windows and content phrases, sorted by any field',
   sql: 'read-only SQL over the index (sql)',
   vectors: 'semantic (vector) search: SearchQuery.mode semantic and hybrid',
 } as const;
@@ -89,11 +90,16 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>>
  * backend declares the ones it implements, so a reader of its definition knows its shape.
  */
 export const STORE_EXTENSIONS = {
-  refresh: 'refresh(): re-reads what changed behind the store (files edited while it was closed); without it there is nothing to re-read',
-  'batch-update': 'updateMany(): several compare-and-swaps share locks and one index transaction; without it, one update after another',
-  'index-pass': "observeIndexPass(): derived indexes (links, tags) are fed from the store's own index pass; without it they read the notes themselves",
-  'snapshot-token': 'snapshotToken(): a cheap token that changes with any note, so a derived index skips an unchanged full check',
-  'early-reads': 'whenReadable(): index reads may answer while the opening refresh catches up; without it they wait for it',
+  refresh:
+    'refresh(): re-reads what changed behind the store (files edited while it was closed); without it there is nothing to re-read',
+  'batch-update':
+    'updateMany(): several compare-and-swaps share locks and one index transaction; without it, one update after another',
+  'index-pass':
+    "observeIndexPass(): derived indexes (links, tags) are fed from the store's own index pass; without it they read the notes themselves",
+  'snapshot-token':
+    'snapshotToken(): a cheap token that changes with any note, so a derived index skips an unchanged full check',
+  'early-reads':
+    'whenReadable(): index reads may answer while the opening refresh catches up; without it they wait for it',
 } as const;
 
 export type StoreExtension = keyof typeof STORE_EXTENSIONS;
@@ -176,7 +182,10 @@ export function defineBackend<O>(definition: BackendDefinition<O>): BackendDefin
  * only where declared (a store with `typed-notes` names a default type when its options set one).
  */
 export const CAPABILITY_MEMBERS: ReadonlyArray<
-  { on: 'store' | 'search'; member: string; presence: 'exactly' | 'may' } & ({ capability: Capability } | { extension: StoreExtension })
+  { on: 'store' | 'search'; member: string; presence: 'exactly' | 'may' } & (
+    | { capability: Capability }
+    | { extension: StoreExtension }
+  )
 > = [
   { on: 'store', member: 'listTypes', capability: 'typed-notes', presence: 'exactly' },
   { on: 'store', member: 'move', capability: 'typed-notes', presence: 'exactly' },
@@ -197,7 +206,10 @@ export const CAPABILITY_MEMBERS: ReadonlyArray<
 
 /** The folder of a backend declared `folder: 'required'` (the kernel has checked it is there). */
 export function requireFolder<O>(ctx: BackendContext<O>, backendId: string): string {
-  if (ctx.folder === undefined) throw new CapabilityError(`Backend "${backendId}" keeps notes in a folder: give one (--vault DIR).`, { backend: backendId });
+  if (ctx.folder === undefined)
+    throw new CapabilityError(`Backend "${backendId}" keeps notes in a folder: give one (--vault DIR).`, {
+      backend: backendId,
+    });
   return ctx.folder;
 }
 
@@ -209,11 +221,14 @@ export function capabilityShapeProblems(definition: BackendDefinition<unknown>, 
   for (const entry of CAPABILITY_MEMBERS) {
     const target = instance[entry.on] as unknown as Record<string, unknown> | undefined;
     if (!target) continue;
-    const [kind, name, names] = 'capability' in entry ? ['capability', entry.capability, declared] : ['extension', entry.extension, extensions];
+    const [kind, name, names] =
+      'capability' in entry ? ['capability', entry.capability, declared] : ['extension', entry.extension, extensions];
     if (!names) continue;
     const present = target[entry.member] !== undefined;
-    if (present && !names.has(name)) problems.push(`${entry.on}.${entry.member} exists but ${kind} "${name}" is not declared`);
-    if (!present && names.has(name) && entry.presence === 'exactly') problems.push(`${kind} "${name}" is declared but ${entry.on}.${entry.member} is missing`);
+    if (present && !names.has(name))
+      problems.push(`${entry.on}.${entry.member} exists but ${kind} "${name}" is not declared`);
+    if (!present && names.has(name) && entry.presence === 'exactly')
+      problems.push(`${kind} "${name}" is declared but ${entry.on}.${entry.member} is missing`);
   }
   return problems;
 }

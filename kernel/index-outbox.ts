@@ -88,7 +88,8 @@ export class IndexOutbox {
     this.closed = true;
     clearTimeout(this.retryTimer);
     this.endPause?.();
-    if (this.pending.size) this.logger.warn({ pending: this.pending.size }, 'search index updates left for the next open to reconcile');
+    if (this.pending.size)
+      this.logger.warn({ pending: this.pending.size }, 'search index updates left for the next open to reconcile');
     this.wakeIdle();
   }
 
@@ -155,7 +156,12 @@ export class IndexOutbox {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const reason = this.lastError instanceof Error ? this.lastError.message : 'it is still catching up';
-        reject(new BackendUnavailableError(`The search index is not up to date with the notes: ${reason}. Try again shortly.`, {}));
+        reject(
+          new BackendUnavailableError(
+            `The search index is not up to date with the notes: ${reason}. Try again shortly.`,
+            {},
+          ),
+        );
       }, this.readWaitMs);
       // A waiting read keeps its caller alive, not the process: a closed vault must let it exit.
       timer.unref();

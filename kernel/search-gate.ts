@@ -8,7 +8,11 @@ import { CAPABILITIES, searchNeeds, type Capability, type SearchIndex } from './
 import { CapabilityError } from './errors.js';
 import { forwardingSearchIndex } from './search-forwarding.js';
 
-export function capabilityGatedSearch(index: SearchIndex, capabilities: ReadonlySet<Capability>, backendId: string): SearchIndex {
+export function capabilityGatedSearch(
+  index: SearchIndex,
+  capabilities: ReadonlySet<Capability>,
+  backendId: string,
+): SearchIndex {
   return forwardingSearchIndex(index, {
     async search(query) {
       for (const { capability, member } of searchNeeds(query)) {

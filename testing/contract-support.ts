@@ -8,7 +8,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it, type TestContext } from 'vitest';
-import { canonicalCapabilities, type Capability, type CapabilityName, type NoteStore, type StoreExtension } from '../kernel/backend.js';
+import {
+  canonicalCapabilities,
+  type Capability,
+  type CapabilityName,
+  type NoteStore,
+  type StoreExtension,
+} from '../kernel/backend.js';
 import type { ErrorCode } from '../kernel/errors.js';
 import type { Note } from '../kernel/note.js';
 
@@ -49,7 +55,11 @@ export function filesOutside(root: string): OutsideWorld {
     replace: (note, bytes) => fs.writeFile(file(note), bytes),
     append: (note, text) => fs.appendFile(file(note), text),
     remove: (note) => fs.rm(file(note)),
-    exists: (note) => fs.access(file(note)).then(() => true, () => false),
+    exists: (note) =>
+      fs.access(file(note)).then(
+        () => true,
+        () => false,
+      ),
     leftovers: () => tempFilesUnder(root),
   };
 }
@@ -123,7 +133,11 @@ export async function tempFilesUnder(dir: string): Promise<string[]> {
 }
 
 /** Awaits a rejection and checks its stable error code (and optionally its details). */
-export async function expectCode(promise: Promise<unknown>, code: ErrorCode, details?: Record<string, unknown>): Promise<void> {
+export async function expectCode(
+  promise: Promise<unknown>,
+  code: ErrorCode,
+  details?: Record<string, unknown>,
+): Promise<void> {
   await expect(promise).rejects.toMatchObject(details ? { code, details } : { code });
 }
 

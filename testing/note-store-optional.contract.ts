@@ -9,7 +9,19 @@ import { describe, expect } from 'vitest';
 import { CAPABILITY_MEMBERS, type Capability } from '../kernel/backend.js';
 import type { ExternalChange } from '../kernel/backend.js';
 import type { Note } from '../kernel/note.js';
-import { declares, expectCode, expectThrowsCode, fileOf, removeDir, sha256, sleep, tempDir, tempFilesUnder, type ContractSubject, type ContractTest } from './contract-support.js';
+import {
+  declares,
+  expectCode,
+  expectThrowsCode,
+  fileOf,
+  removeDir,
+  sha256,
+  sleep,
+  tempDir,
+  tempFilesUnder,
+  type ContractSubject,
+  type ContractTest,
+} from './contract-support.js';
 
 const ESCAPES = ['../x', '../../etc/passwd', '/etc/passwd', 'a\u0000b', 'a\\b', 'C:/Windows', 'notes/../../x'];
 
@@ -19,7 +31,8 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
   /** The vault's folder: a backend with capability `files` (or `typed-notes`, kept in folders) has one. */
   const root = (): string => {
     const folder = current().root;
-    if (folder === undefined) throw new Error('a backend with files or typed-notes must give the contract its folder (subject.root)');
+    if (folder === undefined)
+      throw new Error('a backend with files or typed-notes must give the contract its folder (subject.root)');
     return folder;
   };
   /** The stored form another program would see, else the content through the store. */
@@ -64,7 +77,9 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
       skip(!has('typed-notes'), 'backend does not declare "typed-notes"');
       for (const type of ['../escape', '..', 'a/b', '.hidden', 'x\u0000y', '']) {
         const attempt = s().create({ title: `Bad type ${JSON.stringify(type)}`, content: 'x', type });
-        await expect(attempt, JSON.stringify(type)).rejects.toMatchObject({ code: expect.stringMatching(/^(validation_failed|path_outside_vault)$/) });
+        await expect(attempt, JSON.stringify(type)).rejects.toMatchObject({
+          code: expect.stringMatching(/^(validation_failed|path_outside_vault)$/),
+        });
       }
       expect(await s().count()).toBe(0);
       expect(await fs.readdir(path.dirname(root()))).not.toContain('escape');
@@ -72,7 +87,13 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
 
     test('move is hash-checked and carries the note to the new type', async ({ skip }) => {
       skip(!has('typed-notes'), 'backend does not declare "typed-notes"');
-      const note = await s().create({ title: 'Mover', content: 'moving body\n', type: 'inbox', tags: ['m'], metadata: { k: 1 } });
+      const note = await s().create({
+        title: 'Mover',
+        content: 'moving body\n',
+        type: 'inbox',
+        tags: ['m'],
+        metadata: { k: 1 },
+      });
       const newer = await s().update(note.id, { content: 'moving body v2\n' }, note.contentHash);
       const before = await stored(newer);
       await expectCode(s().move!(note.id, 'archive', note.contentHash), 'content_hash_mismatch');
@@ -140,19 +161,32 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
       const v1 = await f().writeText('cas/file.md', 'v1\n');
       const v2 = await f().writeText('cas/file.md', 'v2\n', { expectedHash: v1.contentHash });
       expect(await f().readText('cas/file.md')).toBe('v2\n');
-      await expectCode(f().writeText('cas/file.md', 'v3\n', { expectedHash: v1.contentHash }), 'content_hash_mismatch', {
-        current_hash: v2.contentHash,
-        provided_hash: v1.contentHash,
-      });
+      await expectCode(
+        f().writeText('cas/file.md', 'v3\n', { expectedHash: v1.contentHash }),
+        'content_hash_mismatch',
+        {
+          current_hash: v2.contentHash,
+          provided_hash: v1.contentHash,
+        },
+      );
       expect(await f().readText('cas/file.md')).toBe('v2\n');
-      const racers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => f().writeText('cas/file.md', `racer ${i}\n`, { expectedHash: v2.contentHash })));
+      const racers = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          f().writeText('cas/file.md', `racer ${i}\n`, { expectedHash: v2.contentHash }),
+        ),
+      );
       expect(racers.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      for (const r of racers) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'content_hash_mismatch' });
+      for (const r of racers)
+        if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'content_hash_mismatch' });
     });
 
     test("a note's file read through files hashes to the note's contentHash", async ({ skip }) => {
       skip(!has('files'), 'backend does not declare "files"');
-      const note = await s().create({ title: 'Raw view', content: 'ünï\n', ...(has('free-metadata') ? { metadata: { a: [1] } } : {}) });
+      const note = await s().create({
+        title: 'Raw view',
+        content: 'ünï\n',
+        ...(has('free-metadata') ? { metadata: { a: [1] } } : {}),
+      });
       const rel = path.relative(root(), fileOf(root(), note)).split(path.sep).join('/');
       const text = await f().readText(rel);
       expect(sha256(Buffer.from(text!, 'utf8'))).toBe(note.contentHash);
@@ -222,9 +256,12 @@ export function describeOptionalMembersContract(current: () => ContractSubject, 
       if (!outside) throw new Error('a backend with watch must give the contract its outside view');
       await outside.append(note, 'edited outside\n');
       const deadline = Date.now() + 10_000;
-      while (!changes.some((c) => c.kind === 'written' && c.note.id === note.id) && Date.now() < deadline) await sleep(50);
+      while (!changes.some((c) => c.kind === 'written' && c.note.id === note.id) && Date.now() < deadline)
+        await sleep(50);
       unsubscribe();
-      const written = changes.find((c): c is Extract<ExternalChange, { kind: 'written' }> => c.kind === 'written' && c.note.id === note.id);
+      const written = changes.find(
+        (c): c is Extract<ExternalChange, { kind: 'written' }> => c.kind === 'written' && c.note.id === note.id,
+      );
       expect(written?.note.content).toContain('edited outside');
     });
   });

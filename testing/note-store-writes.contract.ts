@@ -13,13 +13,11 @@ export interface StoreView {
   s(): NoteStore;
   /** The outside view, or the test is skipped for a backend that gives none. */
   outside(ctx: TestContext): OutsideWorld;
-  /** What another program would see of the note: its stored bytes where visible, else its content through the store. */
-  stored(note: Note): Promise<string>;
   /** The outside view when the backend gives one. */
   seenOutside(): OutsideWorld | undefined;
 }
 
-export function describeWritesAndListingContract({ s, outside, stored, seenOutside }: StoreView, test: ContractTest): void {
+export function describeWritesAndListingContract({ s, outside, seenOutside }: StoreView, test: ContractTest): void {
   /** `refresh`, or the test is skipped for a store with nothing to re-read (extension `refresh`). */
   const refresh = (ctx: TestContext): Promise<RefreshReport> => {
     const store = s();
@@ -44,7 +42,10 @@ export function describeWritesAndListingContract({ s, outside, stored, seenOutsi
       expect(results[1]).toMatchObject({ reason: { code: 'content_hash_mismatch' } });
       expect(results[2]).toMatchObject({ reason: { code: 'not_found' } });
       expect((results[0] as PromiseFulfilledResult<Note>).value).toMatchObject({ id: c.id, content: 'c2' });
-      expect(await s().get(a.id)).toMatchObject({ content: 'a2', contentHash: (results[3] as PromiseFulfilledResult<Note>).value.contentHash });
+      expect(await s().get(a.id)).toMatchObject({
+        content: 'a2',
+        contentHash: (results[3] as PromiseFulfilledResult<Note>).value.contentHash,
+      });
       expect((await s().get(b.id))?.content).toBe('b');
     });
 
@@ -64,7 +65,13 @@ export function describeWritesAndListingContract({ s, outside, stored, seenOutsi
       const keep = await s().create({ title: 'Keep', content: 'k' });
       const note = await s().create({ title: 'Delete me', content: 'bye\n', tags: ['x'] });
       const deleted = await s().delete(note.id, note.contentHash);
-      expect(deleted).toMatchObject({ id: note.id, title: 'Delete me', content: 'bye\n', tags: ['x'], contentHash: note.contentHash });
+      expect(deleted).toMatchObject({
+        id: note.id,
+        title: 'Delete me',
+        content: 'bye\n',
+        tags: ['x'],
+        contentHash: note.contentHash,
+      });
       expect(await s().get(note.id)).toBeUndefined();
       expect((await s().list()).map((n) => n.id)).toEqual([keep.id]);
       expect(await s().count()).toBe(1);
@@ -76,7 +83,10 @@ export function describeWritesAndListingContract({ s, outside, stored, seenOutsi
     test('a stale expectedHash is refused and the note survives', async () => {
       const note = await s().create({ title: 'Guarded', content: 'v1' });
       const v2 = await s().update(note.id, { content: 'v2' }, note.contentHash);
-      await expectCode(s().delete(note.id, note.contentHash), 'content_hash_mismatch', { current_hash: v2.contentHash, provided_hash: note.contentHash });
+      await expectCode(s().delete(note.id, note.contentHash), 'content_hash_mismatch', {
+        current_hash: v2.contentHash,
+        provided_hash: note.contentHash,
+      });
       expect((await s().get(note.id))?.content).toBe('v2');
       expect(await s().count()).toBe(1);
       await s().delete(note.id); // without a hash: unconditional
@@ -130,7 +140,10 @@ export function describeWritesAndListingContract({ s, outside, stored, seenOutsi
 
     test('pages with limit and offset', async () => {
       await threeNotes();
-      const page = (q: { limit?: number; offset?: number }) => s().list({ orderBy: 'title', direction: 'asc', ...q }).then((l) => l.map((n) => n.title));
+      const page = (q: { limit?: number; offset?: number }) =>
+        s()
+          .list({ orderBy: 'title', direction: 'asc', ...q })
+          .then((l) => l.map((n) => n.title));
       expect(await page({ limit: 2 })).toEqual(['Alpha', 'Bravo']);
       expect(await page({ limit: 2, offset: 1 })).toEqual(['Bravo', 'Charlie']);
       expect(await page({ limit: 2, offset: 2 })).toEqual(['Charlie']);
@@ -151,7 +164,10 @@ export function describeWritesAndListingContract({ s, outside, stored, seenOutsi
       const stay = await s().create({ title: 'Stays', content: 'x' });
       const edit = await s().create({ title: 'Edited', content: 'short' });
       const gone = await s().create({ title: 'Removed', content: 'x' });
-      const reborn = await s().create({ title: 'Added outside', content: 'written by the backend, restored by hand\n' });
+      const reborn = await s().create({
+        title: 'Added outside',
+        content: 'written by the backend, restored by hand\n',
+      });
       const rebornBytes = await out.bytes(reborn);
       await s().delete(reborn.id);
       expect(await s().count()).toBe(3);

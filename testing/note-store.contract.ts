@@ -69,7 +69,9 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
     };
     /** What another program would see of the note: its stored bytes where visible, else its content through the store. */
     const stored = async (note: Note): Promise<string> =>
-      subject.outside ? (await subject.outside.bytes(note)).toString('base64') : ((await s().get(note.id))?.content ?? '<gone>');
+      subject.outside
+        ? (await subject.outside.bytes(note)).toString('base64')
+        : ((await s().get(note.id))?.content ?? '<gone>');
 
     beforeEach(async () => {
       subject = await open();
@@ -89,7 +91,12 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       test('round-trips title, content, tags and metadata', async () => {
         const rich = has('free-metadata');
         const tags = rich ? ['alpha', 'beta gamma', 'ünï'] : ['alpha', 'ünï'];
-        const created = await s().create({ title: 'Round trip', content: 'Body\n', tags, ...(rich ? { metadata: RICH_METADATA } : {}) });
+        const created = await s().create({
+          title: 'Round trip',
+          content: 'Body\n',
+          tags,
+          ...(rich ? { metadata: RICH_METADATA } : {}),
+        });
         const got = await s().get(created.id);
         expect(got).toBeDefined();
         for (const note of [created, got!]) {
@@ -97,7 +104,9 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
           expect(note.title).toBe('Round trip');
           expect(note.content).toBe('Body\n');
           expect(note.tags).toEqual(tags);
-          if (rich) for (const [key, value] of Object.entries(RICH_METADATA)) expect(note.metadata[key], `metadata.${key}`).toEqual(value);
+          if (rich)
+            for (const [key, value] of Object.entries(RICH_METADATA))
+              expect(note.metadata[key], `metadata.${key}`).toEqual(value);
         }
         expect(got!.contentHash).toBe(created.contentHash);
       });
@@ -118,7 +127,19 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       }
 
       test('keeps awkward titles exactly', async () => {
-        const titles = ['Ünïcødé 日本語 🎉', 'colon: in "quotes" & #hash', '123', 'true', 'null', '  padded  ', "it's", '- dash', '[brackets]', '{braces}', '*star'];
+        const titles = [
+          'Ünïcødé 日本語 🎉',
+          'colon: in "quotes" & #hash',
+          '123',
+          'true',
+          'null',
+          '  padded  ',
+          "it's",
+          '- dash',
+          '[brackets]',
+          '{braces}',
+          '*star',
+        ];
         for (const [i, title] of titles.entries()) {
           const created = await s().create({ title, content: 'x', slug: `awkward-${i}` });
           expect(created.title, title).toBe(title);
@@ -128,7 +149,11 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
 
       test('a title or metadata value containing a line ending in --- round-trips', async () => {
         const rich = has('free-metadata');
-        const created = await s().create({ title: 'Pros and cons ---', content: 'body\n', ...(rich ? { metadata: { block: 'one\n---\ntwo' } } : {}) });
+        const created = await s().create({
+          title: 'Pros and cons ---',
+          content: 'body\n',
+          ...(rich ? { metadata: { block: 'one\n---\ntwo' } } : {}),
+        });
         const got = await s().get(created.id);
         expect(got?.title).toBe('Pros and cons ---');
         expect(got?.content).toBe('body\n');
@@ -170,7 +195,10 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         const before = await stored(first);
         const second = await s()
           .create({ title: 'Twin', slug: 'twin', content: 'impostor\n' })
-          .then((note) => ({ note }), (error: unknown) => ({ error }));
+          .then(
+            (note) => ({ note }),
+            (error: unknown) => ({ error }),
+          );
         if ('error' in second) expect(second.error).toMatchObject({ code: 'conflict' });
         else expect(second.note.id, 'a second create either conflicts or gets its own id').not.toBe(first.id);
         expect(await stored(first)).toEqual(before);
@@ -178,8 +206,12 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
 
       test('concurrent creates of one name: one note per id, none overwritten', async () => {
-        const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => s().create({ title: 'Race', slug: 'race', content: `writer ${i}\n` })));
-        const won = results.filter((r): r is PromiseFulfilledResult<Note> => r.status === 'fulfilled').map((r) => r.value);
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) => s().create({ title: 'Race', slug: 'race', content: `writer ${i}\n` })),
+        );
+        const won = results
+          .filter((r): r is PromiseFulfilledResult<Note> => r.status === 'fulfilled')
+          .map((r) => r.value);
         for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'conflict' });
         expect(new Set(won.map((n) => n.id)).size).toBe(won.length);
         expect(won.length).toBeGreaterThanOrEqual(1);
@@ -191,24 +223,44 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
     describe('update (compare-and-swap on the content hash)', () => {
       test('changes only what is given and keeps created', async () => {
         const rich = has('free-metadata');
-        const note = await s().create({ title: 'Before', content: 'old body\n', tags: ['t1'], ...(rich ? { metadata: { keep: 'me' } } : {}) });
+        const note = await s().create({
+          title: 'Before',
+          content: 'old body\n',
+          tags: ['t1'],
+          ...(rich ? { metadata: { keep: 'me' } } : {}),
+        });
         await tick();
         const renamed = await s().update(note.id, { title: 'After' }, note.contentHash);
-        expect(renamed).toMatchObject({ id: note.id, title: 'After', content: 'old body\n', tags: ['t1'], created: note.created });
+        expect(renamed).toMatchObject({
+          id: note.id,
+          title: 'After',
+          content: 'old body\n',
+          tags: ['t1'],
+          created: note.created,
+        });
         if (rich) expect(renamed.metadata.keep).toBe('me');
         expect(Date.parse(renamed.updated)).toBeGreaterThanOrEqual(Date.parse(note.updated));
         const rewritten = await s().update(note.id, { content: 'new body' }, renamed.contentHash);
         expect(rewritten).toMatchObject({ title: 'After', content: 'new body', tags: ['t1'] });
         const retagged = await s().update(note.id, { tags: ['t2', 't3'] }, rewritten.contentHash);
         expect(retagged).toMatchObject({ title: 'After', content: 'new body', tags: ['t2', 't3'] });
-        expect(await s().get(note.id)).toMatchObject({ title: 'After', content: 'new body', tags: ['t2', 't3'], contentHash: retagged.contentHash });
+        expect(await s().get(note.id)).toMatchObject({
+          title: 'After',
+          content: 'new body',
+          tags: ['t2', 't3'],
+          contentHash: retagged.contentHash,
+        });
       });
 
       test('metadata given to update is the complete new metadata', async (ctx) => {
         if (!has('free-metadata')) ctx.skip();
         const note = await s().create({ title: 'Meta', content: 'x', metadata: { drop: 1, keep: 'a' } });
         const { drop: _drop, ...rest } = note.metadata;
-        const updated = await s().update(note.id, { metadata: { ...rest, keep: 'b', added: { deep: [true] } } }, note.contentHash);
+        const updated = await s().update(
+          note.id,
+          { metadata: { ...rest, keep: 'b', added: { deep: [true] } } },
+          note.contentHash,
+        );
         expect(updated.metadata).not.toHaveProperty('drop');
         expect(updated.metadata.keep).toBe('b');
         expect(updated.metadata.added).toEqual({ deep: [true] });
@@ -221,7 +273,9 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
         const note = await s().create({ title: 'Hash', content: 'same\n', ...(rich ? { metadata: { n: 1 } } : {}) });
         const seen = new Set([note.contentHash]);
         const a = await s().update(note.id, { content: 'same!\n' }, note.contentHash);
-        const b = rich ? await s().update(note.id, { metadata: { ...a.metadata, n: 2 } }, a.contentHash) : await s().update(note.id, { tags: ['t2'] }, a.contentHash);
+        const b = rich
+          ? await s().update(note.id, { metadata: { ...a.metadata, n: 2 } }, a.contentHash)
+          : await s().update(note.id, { tags: ['t2'] }, a.contentHash);
         const c = await s().update(note.id, { title: 'Hash 2' }, b.contentHash);
         for (const next of [a, b, c]) {
           expect(next.contentHash).toMatch(HASH_FORMAT);
@@ -252,7 +306,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
           current_hash: v2.contentHash,
           provided_hash: note.contentHash,
         });
-        await expectCode(s().update(note.id, { title: 'x' }, 'sha256:' + '0'.repeat(64)), 'content_hash_mismatch');
+        await expectCode(s().update(note.id, { title: 'x' }, `sha256:${'0'.repeat(64)}`), 'content_hash_mismatch');
         expect(await stored(v2)).toEqual(before);
         expect((await s().get(note.id))?.contentHash).toBe(v2.contentHash);
       });
@@ -260,7 +314,8 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       test('20 concurrent updates with one hash: exactly one wins, readers never see a torn file', async () => {
         const note = await s().create({ title: 'Contended', content: 'start\n' });
         // Readers see the stored bytes where another program could, else the store's own reads.
-        const read = async () => (subject.outside ? sha256(await subject.outside.bytes(note)) : (await s().get(note.id))!.contentHash);
+        const read = async () =>
+          subject.outside ? sha256(await subject.outside.bytes(note)) : (await s().get(note.id))!.contentHash;
         const original = await read();
         let done = false;
         const observed = new Set<string>();
@@ -271,13 +326,16 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
           }
         })();
         const results = await Promise.allSettled(
-          Array.from({ length: 20 }, (_, i) => s().update(note.id, { content: `writer ${i}\n`.repeat(200) }, note.contentHash)),
+          Array.from({ length: 20 }, (_, i) =>
+            s().update(note.id, { content: `writer ${i}\n`.repeat(200) }, note.contentHash),
+          ),
         );
         done = true;
         await reader;
         const winners = results.filter((r): r is PromiseFulfilledResult<Note> => r.status === 'fulfilled');
         expect(winners).toHaveLength(1);
-        for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'content_hash_mismatch' });
+        for (const r of results)
+          if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'content_hash_mismatch' });
         const final = await s().get(note.id);
         expect(final?.content).toBe(winners[0]!.value.content);
         expect(final?.contentHash).toBe(winners[0]!.value.contentHash);
@@ -292,7 +350,7 @@ export function describeNoteStoreContract(name: string, open: OpenSubject, optio
       });
     });
 
-    describeWritesAndListingContract({ s, outside, stored, seenOutside: () => subject.outside }, test);
+    describeWritesAndListingContract({ s, outside, seenOutside: () => subject.outside }, test);
     describeOptionalMembersContract(() => subject, test);
   });
 

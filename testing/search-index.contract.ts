@@ -27,16 +27,32 @@ export interface SearchSubject {
 }
 
 const NOTES: NewNote[] = [
-  { title: 'Kestrel launch plan', content: 'Budget review for the kestrel launch.', type: 'projects', metadata: { status: 'active', priority: 10, due: '2024-06-01', tags: ['launch', 'birds'] } },
-  { title: 'Heron archive', content: 'Old notes; the kestrel is mentioned once.', type: 'projects', metadata: { status: 'done', priority: 9, due: '2024-05-01', tags: ['birds'] } },
-  { title: 'Café crème', content: 'Tasting notes from the café.', type: 'journal', metadata: { status: 'active', priority: 2 } },
+  {
+    title: 'Kestrel launch plan',
+    content: 'Budget review for the kestrel launch.',
+    type: 'projects',
+    metadata: { status: 'active', priority: 10, due: '2024-06-01', tags: ['launch', 'birds'] },
+  },
+  {
+    title: 'Heron archive',
+    content: 'Old notes; the kestrel is mentioned once.',
+    type: 'projects',
+    metadata: { status: 'done', priority: 9, due: '2024-05-01', tags: ['birds'] },
+  },
+  {
+    title: 'Café crème',
+    content: 'Tasting notes from the café.',
+    type: 'journal',
+    metadata: { status: 'active', priority: 2 },
+  },
 ];
 
 export function describeSearchIndexContract(name: string, open: () => Promise<SearchSubject>): void {
   describeQuerySyntax(name, open);
   describe(`SearchIndex contract: ${name}`, () => {
     let s: SearchSubject;
-    const ids = async (query: Partial<SearchQuery>) => (await s.search.search({ text: '', limit: 50, ...query })).hits.map((h) => h.id);
+    const ids = async (query: Partial<SearchQuery>) =>
+      (await s.search.search({ text: '', limit: 50, ...query })).hits.map((h) => h.id);
     const idOf = (title: string) => s.store.list({ limit: 100 }).then((all) => all.find((n) => n.title === title)?.id);
     const has = (capability: Capability) => declares(s.capabilities, capability);
     const keeps = (what: 'types' | 'metadata') => s.storeKeeps?.[what] !== false;
@@ -44,7 +60,11 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
     beforeAll(async () => {
       s = await open();
       for (const { type, metadata, ...rest } of NOTES) {
-        const input: NewNote = { ...rest, ...(keeps('types') && type ? { type } : {}), ...(keeps('metadata') && metadata ? { metadata } : {}) };
+        const input: NewNote = {
+          ...rest,
+          ...(keeps('types') && type ? { type } : {}),
+          ...(keeps('metadata') && metadata ? { metadata } : {}),
+        };
         await s.search.upsert(await s.store.create(input));
       }
     });
@@ -59,7 +79,8 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
 
     it('folds case and diacritics, and never fails on odd syntax', async () => {
       expect(await ids({ text: 'CAFE' })).toEqual([await idOf('Café crème')]);
-      for (const text of ['"unclosed', 'a OR', '(*)', 'NEAR(x', '-']) await expect(s.search.search({ text, limit: 5 })).resolves.toBeDefined();
+      for (const text of ['"unclosed', 'a OR', '(*)', 'NEAR(x', '-'])
+        await expect(s.search.search({ text, limit: 5 })).resolves.toBeDefined();
     });
 
     it('an empty text lists notes, most recently updated first; nothing matching is an empty page', async () => {
@@ -69,10 +90,17 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
 
     it('compares metadata by stored type, and sorts by it', async (ctx) => {
       if (!has('metadata-query')) ctx.skip();
-      expect(await ids({ metadata: [{ key: 'priority', operator: '>', value: 9 }] })).toEqual([await idOf('Kestrel launch plan')]);
-      expect(await ids({ metadata: [{ key: 'due', operator: '<', value: '2024-05-15' }] })).toEqual([await idOf('Heron archive')]);
+      expect(await ids({ metadata: [{ key: 'priority', operator: '>', value: 9 }] })).toEqual([
+        await idOf('Kestrel launch plan'),
+      ]);
+      expect(await ids({ metadata: [{ key: 'due', operator: '<', value: '2024-05-15' }] })).toEqual([
+        await idOf('Heron archive'),
+      ]);
       expect((await ids({ metadata: [{ key: 'tags', value: 'birds' }] })).length).toBe(2);
-      expect(await ids({ type: 'projects', sort: [{ field: 'metadata.priority', order: 'asc' }] })).toEqual([await idOf('Heron archive'), await idOf('Kestrel launch plan')]);
+      expect(await ids({ type: 'projects', sort: [{ field: 'metadata.priority', order: 'asc' }] })).toEqual([
+        await idOf('Heron archive'),
+        await idOf('Kestrel launch plan'),
+      ]);
     });
 
     it('pages with limit and offset; total counts every match', async () => {
@@ -123,11 +151,15 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
 
     it('names the member of a bad query', async (ctx) => {
       if (!has('metadata-query')) ctx.skip();
-      await expect(s.search.search({ text: '', sort: [{ field: 'nope' as 'title' }], limit: 5 })).rejects.toMatchObject({
-        code: 'validation_failed',
-        details: { field: 'sort.0.field' },
-      });
-      await expect(s.search.search({ text: '', metadata: [{ key: 'a', operator: '~' as '=', value: 1 }], limit: 5 })).rejects.toMatchObject({
+      await expect(s.search.search({ text: '', sort: [{ field: 'nope' as 'title' }], limit: 5 })).rejects.toMatchObject(
+        {
+          code: 'validation_failed',
+          details: { field: 'sort.0.field' },
+        },
+      );
+      await expect(
+        s.search.search({ text: '', metadata: [{ key: 'a', operator: '~' as '=', value: 1 }], limit: 5 }),
+      ).rejects.toMatchObject({
         details: { field: 'metadata.0.operator' },
       });
     });

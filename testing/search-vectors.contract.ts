@@ -19,8 +19,12 @@ export function describeVectorCases(subject: () => SearchSubject): void {
     if (!declares(s().capabilities, 'vectors')) ctx.skip();
     await s().search.finishBackground?.();
   };
-  const ids = async (query: Partial<SearchQuery> & { mode: SearchMode }) => (await s().search.search({ text: '', limit: 50, ...query })).hits.map((h) => h.id);
-  const idOf = (title: string) => s().store.list({ limit: 100 }).then((all) => all.find((n) => n.title === title)?.id);
+  const ids = async (query: Partial<SearchQuery> & { mode: SearchMode }) =>
+    (await s().search.search({ text: '', limit: 50, ...query })).hits.map((h) => h.id);
+  const idOf = (title: string) =>
+    s()
+      .store.list({ limit: 100 })
+      .then((all) => all.find((n) => n.title === title)?.id);
 
   it('semantic and hybrid find the note that says what is asked, first, with a marked snippet where words match', async (ctx) => {
     await ready(ctx);
@@ -29,7 +33,10 @@ export function describeVectorCases(subject: () => SearchSubject): void {
       const page = await s().search.search({ text: 'kestrel launch budget', limit: 10, mode });
       expect(page.hits[0]?.id, mode).toBe(kestrel);
       expect(page.total, mode).toBeGreaterThanOrEqual(page.hits.length);
-      expect(page.hits.every((h) => typeof h.score === 'number' && typeof h.snippet === 'string'), mode).toBe(true);
+      expect(
+        page.hits.every((h) => typeof h.score === 'number' && typeof h.snippet === 'string'),
+        mode,
+      ).toBe(true);
       // Every vector is built: the page says nothing about vectors still to come.
       if (page.vectors) expect(page.vectors.ready, mode).toBe(page.vectors.total);
     }
@@ -46,7 +53,10 @@ export function describeVectorCases(subject: () => SearchSubject): void {
       if (s().storeKeeps?.types !== false) {
         const projects = await ids({ text: 'kestrel', type: 'projects', mode });
         expect(projects, mode).toContain(kestrel);
-        expect(projects.every((id) => id === kestrel || id === heron), mode).toBe(true);
+        expect(
+          projects.every((id) => id === kestrel || id === heron),
+          mode,
+        ).toBe(true);
       }
     }
   });
@@ -57,18 +67,28 @@ export function describeVectorCases(subject: () => SearchSubject): void {
       const all = await ids({ text: 'kestrel notes', mode });
       expect(all.length, mode).toBeGreaterThanOrEqual(2);
       const second = await s().search.search({ text: 'kestrel notes', limit: 1, offset: 1, mode });
-      expect(second.hits.map((h) => h.id), mode).toEqual([all[1]]);
+      expect(
+        second.hits.map((h) => h.id),
+        mode,
+      ).toEqual([all[1]]);
       expect(second.total, mode).toBe(all.length);
     }
   });
 
   it('semantic and hybrid follow upserts and removals', async (ctx) => {
     await ready(ctx);
-    const note = await s().store.create({ title: 'Osprey fishing grounds', content: 'The osprey dives for fish over the estuary.' });
+    const note = await s().store.create({
+      title: 'Osprey fishing grounds',
+      content: 'The osprey dives for fish over the estuary.',
+    });
     await s().search.upsert(note);
     await s().search.finishBackground?.();
     for (const mode of VECTOR_MODES) expect((await ids({ text: 'osprey estuary fish', mode }))[0], mode).toBe(note.id);
-    const changed = await s().store.update(note.id, { content: 'Nesting platforms by the reservoir.' }, note.contentHash);
+    const changed = await s().store.update(
+      note.id,
+      { content: 'Nesting platforms by the reservoir.' },
+      note.contentHash,
+    );
     await s().search.upsert(changed);
     await s().search.finishBackground?.();
     for (const mode of VECTOR_MODES) expect(await ids({ text: 'estuary', mode }), mode).not.toContain(note.id);

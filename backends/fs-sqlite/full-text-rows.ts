@@ -31,26 +31,38 @@ export class FullTextRows {
   ) {
     this.insertRow = db.prepare('INSERT INTO notes_fts (rowid, id, title, content, type) VALUES (?, ?, ?, ?, ?)');
     // notes_fts takes its content from `notes`: a row leaves it only by naming what it held.
-    this.deleteRow = db.prepare("INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)");
+    this.deleteRow = db.prepare(
+      "INSERT INTO notes_fts (notes_fts, rowid, id, title, content, type) VALUES ('delete', ?, ?, ?, ?, ?)",
+    );
   }
 
   /** Brings the stored rows in line with `kept` (an index last opened the other way); call at open and after a wipe. */
   align(): void {
     const wasKept = this.db.prepare('SELECT 1 FROM nk_meta WHERE key = ?').pluck().get(NOT_KEPT_KEY) === undefined;
     if (wasKept === this.kept) return;
-    this.db.transaction(() => {
-      this.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('delete-all')");
-      if (this.kept) {
-        // In pages: a connection cannot write while it iterates, and a whole vault's text at once is too much.
-        const page = this.db.prepare('SELECT rowid, id, title, content, type FROM notes WHERE rowid > ? ORDER BY rowid LIMIT 500');
-        for (let rows = page.all(0) as FullTextSource[]; rows.length; rows = page.all(rows.at(-1)!.rowid) as FullTextSource[]) {
-          for (const row of rows) this.add(row);
+    this.db
+      .transaction(() => {
+        this.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('delete-all')");
+        if (this.kept) {
+          // In pages: a connection cannot write while it iterates, and a whole vault's text at once is too much.
+          const page = this.db.prepare(
+            'SELECT rowid, id, title, content, type FROM notes WHERE rowid > ? ORDER BY rowid LIMIT 500',
+          );
+          for (
+            let rows = page.all(0) as FullTextSource[];
+            rows.length;
+            rows = page.all(rows.at(-1)!.rowid) as FullTextSource[]
+          ) {
+            for (const row of rows) this.add(row);
+          }
+          this.db.prepare('DELETE FROM nk_meta WHERE key = ?').run(NOT_KEPT_KEY);
+        } else {
+          this.db
+            .prepare("INSERT INTO nk_meta (key, value) VALUES (?, 'off') ON CONFLICT(key) DO NOTHING")
+            .run(NOT_KEPT_KEY);
         }
-        this.db.prepare('DELETE FROM nk_meta WHERE key = ?').run(NOT_KEPT_KEY);
-      } else {
-        this.db.prepare("INSERT INTO nk_meta (key, value) VALUES (?, 'off') ON CONFLICT(key) DO NOTHING").run(NOT_KEPT_KEY);
-      }
-    }).immediate();
+      })
+      .immediate();
   }
 
   /** Folded words in the index, the note's own text in `notes` (what highlight and snippet show). */

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { ListQuery, Metadata, MetadataValue, NoteSummary } from '../../kernel/note.js';
+import { type NoteRow, toSummary } from './note-row.js';
 import { fileStateHash, xor53 } from '../../toolkit/files/file-digest.js';
 import type { FaultReporter } from '../../kernel/faults.js';
 import { applySchema, type OpenedIndex } from './index-open.js';
@@ -69,21 +70,6 @@ const CHECKPOINT_IDLE_MS = 500;
 const CHECKPOINT = 'index checkpoint';
 const BACKSTOP_PAGES = 10_000;
 
-/** A `notes` row as listings read it (everything but the content). */
-export interface NoteRow {
-  id: string;
-  title: string;
-  type: string;
-  filename: string;
-  path: string;
-  created: string;
-  updated: string;
-  size: number;
-  content_hash: string;
-  tags_json: string;
-  metadata_json: string;
-}
-
 // Titles in code point order (SQLite's BINARY collation on UTF-8), as flint-note sorts them: 'Zeta' before 'alpha'.
 const ORDER_COLUMNS = { updated: 'updated', created: 'created', title: 'title COLLATE BINARY' } as const;
 
@@ -135,7 +121,8 @@ export class IndexDb {
     this.fullText = new FullTextRows(db, keepFullText);
     this.fullText.align();
     this.statements = {
-      upsert: db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
+      upsert:
+        db.prepare(`INSERT INTO notes (id, title, content, type, filename, path, created, updated, size, content_hash, mtime_ms, tags_json, metadata_json)
         VALUES (@id, @title, @content, @type, @filename, @path, @created, @updated, @size, @contentHash, @mtimeMs, @tagsJson, @metadataJson)
         ON CONFLICT(id) DO UPDATE SET title = excluded.title, content = excluded.content, type = excluded.type, filename = excluded.filename,
           path = excluded.path, created = excluded.created, updated = excluded.updated, size = excluded.size,
@@ -143,18 +130,28 @@ export class IndexDb {
       deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
       existing: db.prepare('SELECT rowid, id, title, content, type, size, mtime_ms FROM notes WHERE id = ?'),
       digest: db.prepare(`SELECT value FROM nk_meta WHERE key = '${DIGEST_KEY}'`).pluck(),
-      setDigest: db.prepare(`INSERT INTO nk_meta (key, value) VALUES ('${DIGEST_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
+      setDigest: db.prepare(
+        `INSERT INTO nk_meta (key, value) VALUES ('${DIGEST_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      ),
       everLevel: db.prepare(`SELECT 1 FROM nk_meta WHERE key = '${LEVEL_KEY}'`).pluck(),
       markLevel: db.prepare(`INSERT OR IGNORE INTO nk_meta (key, value) VALUES ('${LEVEL_KEY}', '1')`),
-      setTitleKey: db.prepare('INSERT INTO nk_title_keys (note_rowid, key) VALUES (?, ?) ON CONFLICT(note_rowid) DO UPDATE SET key = excluded.key'),
+      setTitleKey: db.prepare(
+        'INSERT INTO nk_title_keys (note_rowid, key) VALUES (?, ?) ON CONFLICT(note_rowid) DO UPDATE SET key = excluded.key',
+      ),
       deleteTitleKey: db.prepare('DELETE FROM nk_title_keys WHERE note_rowid = ?'),
       deleteMetadata: db.prepare('DELETE FROM note_metadata WHERE note_id = ?'),
       insertMetadata: db.prepare('INSERT INTO note_metadata (note_id, key, value, value_type) VALUES (?, ?, ?, ?)'),
-      fileStates: db.prepare('SELECT id, size, mtime_ms, content_hash FROM notes INDEXED BY idx_notes_file_state').raw(),
+      fileStates: db
+        .prepare('SELECT id, size, mtime_ms, content_hash FROM notes INDEXED BY idx_notes_file_state')
+        .raw(),
       // The covering index, not the row: a first read of a note touches 1 MB of index at 10,000
       // notes instead of the 19 MB table whose rows carry the content (11–17 → 6.5 µs a lookup).
-      fileState: db.prepare('SELECT size, mtime_ms, content_hash FROM notes INDEXED BY idx_notes_file_state WHERE id = ?'),
-      summary: db.prepare('SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json, metadata_json FROM notes WHERE id = ?'),
+      fileState: db.prepare(
+        'SELECT size, mtime_ms, content_hash FROM notes INDEXED BY idx_notes_file_state WHERE id = ?',
+      ),
+      summary: db.prepare(
+        'SELECT id, title, type, filename, path, created, updated, size, content_hash, tags_json, metadata_json FROM notes WHERE id = ?',
+      ),
       count: db.prepare('SELECT COUNT(*) AS n FROM notes'),
       any: db.prepare('SELECT 1 FROM notes LIMIT 1').pluck(),
       countType: db.prepare('SELECT COUNT(*) AS n FROM notes WHERE type = ?'),
@@ -179,7 +176,11 @@ export class IndexDb {
         this.faults.clear(CHECKPOINT);
       } catch (err) {
         // A full disk, say: the index still answers from its write-ahead log; the next write retries.
-        this.faults.report(CHECKPOINT, err, 'The index keeps answering; its write-ahead log is copied back at the next write that finds room.');
+        this.faults.report(
+          CHECKPOINT,
+          err,
+          'The index keeps answering; its write-ahead log is copied back at the next write that finds room.',
+        );
       }
     }, CHECKPOINT_IDLE_MS);
     this.checkpointTimer.unref();
@@ -196,7 +197,11 @@ export class IndexDb {
       this.fullText.drop(old);
       s.deleteMetadata.run(note.id);
     }
-    const { lastInsertRowid } = s.upsert.run({ ...note, tagsJson: JSON.stringify(note.tags), metadataJson: JSON.stringify(note.metadata) });
+    const { lastInsertRowid } = s.upsert.run({
+      ...note,
+      tagsJson: JSON.stringify(note.tags),
+      metadataJson: JSON.stringify(note.metadata),
+    });
     const rowid = old ? old.rowid : lastInsertRowid;
     this.fullText.add({ rowid, id: note.id, title: note.title, content: note.content, type: note.type });
     s.setTitleKey.run(rowid, titleKey(note.title));
@@ -230,7 +235,8 @@ export class IndexDb {
           const result = fn();
           // Read inside the write lock: another process's changes are already in the stored value.
           const stored = this.filesDigest();
-          if (this.digestChange && stored !== undefined) this.statements.setDigest.run(String(xor53(stored, this.digestChange)));
+          if (this.digestChange && stored !== undefined)
+            this.statements.setDigest.run(String(xor53(stored, this.digestChange)));
           return result;
         })
         .immediate();
@@ -281,7 +287,9 @@ export class IndexDb {
   }
 
   fileState(id: string): FileState | undefined {
-    const row = this.statements.fileState.get(id) as { size: number; mtime_ms: number; content_hash: string } | undefined;
+    const row = this.statements.fileState.get(id) as
+      | { size: number; mtime_ms: number; content_hash: string }
+      | undefined;
     return row && { size: row.size, mtimeMs: row.mtime_ms, contentHash: row.content_hash };
   }
 
@@ -310,7 +318,9 @@ export class IndexDb {
   }
 
   count(type?: string): number {
-    const row = (type === undefined ? this.statements.count.get() : this.statements.countType.get(type)) as { n: number };
+    const row = (type === undefined ? this.statements.count.get() : this.statements.countType.get(type)) as {
+      n: number;
+    };
     return row.n;
   }
 
@@ -342,39 +352,6 @@ export class IndexDb {
     if (this.db.open) this.db.close();
     if (this.standIn) fs.rmSync(this.standIn, { recursive: true, force: true });
   }
-}
-
-export function toSummary(row: NoteRow): NoteSummary {
-  const summary = {
-    id: row.id,
-    title: row.title,
-    type: row.type,
-    path: row.path,
-    filename: row.filename,
-    created: row.created,
-    updated: row.updated,
-    size: row.size,
-    contentHash: row.content_hash,
-    tags: JSON.parse(row.tags_json) as string[],
-  };
-  return withLazyMetadata(summary, row.metadata_json);
-}
-
-/**
- * `metadata` as an own, enumerable property parsed on first read: a listing of 10,000 rows
- * (the links reconcile at every start) does not parse 10,000 JSON objects nobody reads, while a
- * spread or JSON.stringify of the summary still sees the value.
- */
-function withLazyMetadata<T extends object>(target: T, json: string): T & { metadata: Metadata } {
-  let parsed: Metadata | undefined;
-  return Object.defineProperty(target as T & { metadata: Metadata }, 'metadata', {
-    enumerable: true,
-    configurable: true,
-    get: () => (parsed ??= JSON.parse(json) as Metadata),
-    set: (value: Metadata) => {
-      parsed = value;
-    },
-  });
 }
 
 /** One row per scalar; arrays become one row per element so `key = 'tags' AND value = 'x'` works. */

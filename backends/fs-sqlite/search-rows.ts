@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
-import { toSummary, type NoteRow } from './index-db.js';
+import { toSummary, type NoteRow } from './note-row.js';
 
 /** The columns every hit query selects from `notes n`. */
 export const HIT_COLUMNS =

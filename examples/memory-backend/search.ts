@@ -6,7 +6,21 @@
  * store's notes or, configured as a vault's search backend, another store's: `reconcile`
  * catches it up with that store at every open.
  */
-import { foldWords, parseQuery, questionTerms, requiredGroups, type Note, type ParsedQuery, type QueryTerm, type ReconcileReport, type ReconcileSource, type SearchHit, type SearchIndex, type SearchPage, type SearchQuery } from 'notekernel';
+import {
+  foldWords,
+  parseQuery,
+  questionTerms,
+  requiredGroups,
+  type Note,
+  type ParsedQuery,
+  type QueryTerm,
+  type ReconcileReport,
+  type ReconcileSource,
+  type SearchHit,
+  type SearchIndex,
+  type SearchPage,
+  type SearchQuery,
+} from 'notekernel';
 
 interface Entry {
   note: Note;
@@ -29,14 +43,14 @@ export class MemoryKeywordIndex implements SearchIndex {
     const report: ReconcileReport = { upserted: 0, removed: 0, unchanged: 0 };
     const listed = await source.list();
     const present = new Set(listed.map((summary) => summary.id));
-    for (const id of [...this.entries.keys()]) if (!present.has(id)) (this.entries.delete(id), (report.removed += 1));
+    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.entries.delete(id), (report.removed += 1);
     for (const summary of listed) {
       if (this.entries.get(summary.id)?.note.contentHash === summary.contentHash) {
         report.unchanged += 1;
         continue;
       }
       const note = await source.get(summary.id);
-      if (note) (await this.upsert(note), (report.upserted += 1));
+      if (note) await this.upsert(note), (report.upserted += 1);
     }
     return report;
   }
@@ -47,10 +61,21 @@ export class MemoryKeywordIndex implements SearchIndex {
     const scored: Array<{ entry: Entry; score: number }> = [];
     for (const entry of this.entries.values()) {
       if (query.type !== undefined && entry.note.type !== query.type) continue;
-      const score = parsed.all.length ? (asked ? questionScore(entry, asked) : syntaxScore(entry, parsed)) : parsed.none.some((t) => termScore(entry, t) > 0) ? 0 : 1;
+      const score = parsed.all.length
+        ? asked
+          ? questionScore(entry, asked)
+          : syntaxScore(entry, parsed)
+        : parsed.none.some((t) => termScore(entry, t) > 0)
+          ? 0
+          : 1;
       if (score > 0) scored.push({ entry, score });
     }
-    scored.sort((a, b) => b.score - a.score || (a.entry.note.updated < b.entry.note.updated ? 1 : -1) || (a.entry.note.id < b.entry.note.id ? -1 : 1));
+    scored.sort(
+      (a, b) =>
+        b.score - a.score ||
+        (a.entry.note.updated < b.entry.note.updated ? 1 : -1) ||
+        (a.entry.note.id < b.entry.note.id ? -1 : 1),
+    );
     const offset = query.offset ?? 0;
     const marked = asked ?? requiredGroups(parsed).flat();
     const hits: SearchHit[] = scored.slice(offset, offset + query.limit).map(({ entry, score }) => ({
@@ -93,20 +118,27 @@ function syntaxScore(entry: Entry, query: ParsedQuery): number {
 }
 
 function matches(folded: string, term: QueryTerm): boolean {
-  const pattern = term.words.map((w, i) => `${escape(w)}${term.prefix && i === term.words.length - 1 ? '[\\p{L}\\p{N}]*' : ''}`).join('[^\\p{L}\\p{N}]+');
+  const pattern = term.words
+    .map((w, i) => `${escapeRegExp(w)}${term.prefix && i === term.words.length - 1 ? '[\\p{L}\\p{N}]*' : ''}`)
+    .join('[^\\p{L}\\p{N}]+');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${pattern})(?![\\p{L}\\p{N}])`, 'u').test(folded);
 }
 
 /** About 160 characters around the first match, matched words wrapped in <mark>. */
 function snippetOf(content: string, terms: readonly QueryTerm[]): string {
-  const words = terms.flatMap((t) => t.words.map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })));
+  const words = terms.flatMap((t) =>
+    t.words.map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })),
+  );
   const folded = fold(content);
-  const first = words.map((t) => folded.search(new RegExp(escape(t.word), 'u'))).filter((i) => i >= 0);
+  const first = words.map((t) => folded.search(new RegExp(escapeRegExp(t.word), 'u'))).filter((i) => i >= 0);
   const start = first.length ? Math.max(0, Math.min(...first) - 60) : 0;
   const excerpt = content.slice(start, start + 160);
   if (!words.length) return excerpt;
   // Folding keeps one character per letter for the scripts this example serves, so offsets line up.
-  const marks = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map((t) => `${escape(t.word)}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  const marks = new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${words.map((t) => `${escapeRegExp(t.word)}${t.prefix ? '[\\p{L}\\p{N}]*' : ''}`).join('|')})(?![\\p{L}\\p{N}])`,
+    'gu',
+  );
   const foldedExcerpt = fold(excerpt);
   if (foldedExcerpt.length !== excerpt.length) return excerpt;
   let out = '';
@@ -118,6 +150,6 @@ function snippetOf(content: string, terms: readonly QueryTerm[]): string {
   return out + excerpt.slice(last);
 }
 
-function escape(word: string): string {
+function escapeRegExp(word: string): string {
   return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

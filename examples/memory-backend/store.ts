@@ -49,7 +49,16 @@ export class MemoryStore implements NoteStore {
     const id = input.slug ?? slugOf(input.title);
     if (this.notes.has(id)) throw new ConflictError(`A note with id "${id}" already exists.`, { id });
     const now = this.stamp();
-    const note = withHash({ id, title: input.title, content: input.content, tags: input.tags ?? [], metadata: input.metadata ?? {}, created: now, updated: now, ...(input.type ? { type: input.type } : {}) });
+    const note = withHash({
+      id,
+      title: input.title,
+      content: input.content,
+      tags: input.tags ?? [],
+      metadata: input.metadata ?? {},
+      created: now,
+      updated: now,
+      ...(input.type ? { type: input.type } : {}),
+    });
     this.notes.set(id, note);
     await this.index?.upsert(note);
     return structuredClone(note);
@@ -62,7 +71,8 @@ export class MemoryStore implements NoteStore {
     }
     const change = typeof edit === 'function' ? await edit(structuredClone(current)) : edit;
     // The edit may have awaited: a write that landed meanwhile wins, this one is refused.
-    if (this.require(id) !== current) throw new ContentHashMismatchError(this.require(id).contentHash, expectedHash, { id });
+    if (this.require(id) !== current)
+      throw new ContentHashMismatchError(this.require(id).contentHash, expectedHash, { id });
     checkTags(change.tags);
     const { contentHash: _old, ...rest } = current;
     const note = withHash({ ...rest, ...definedOf(change), updated: this.stamp() });
@@ -112,11 +122,17 @@ function definedOf(change: NoteChange): NoteChange {
 
 function checkTags(tags: readonly unknown[] | undefined): void {
   const bad = tags?.findIndex((tag) => typeof tag !== 'string' || tag.trim() === '');
-  if (bad !== undefined && bad >= 0) throw new ValidationError(`tags.${bad} must be a non-empty string.`, { field: `tags.${bad}` });
+  if (bad !== undefined && bad >= 0)
+    throw new ValidationError(`tags.${bad} must be a non-empty string.`, { field: `tags.${bad}` });
 }
 
 function slugOf(title: string): string {
-  const slug = title.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+  const slug = title
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
   return slug || 'untitled';
 }
 

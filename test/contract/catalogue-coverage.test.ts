@@ -15,7 +15,14 @@ import { builtinCatalogue } from '../../profiles/catalogue.js';
 type Suite = 'NoteStore' | 'SearchIndex';
 type Open = () => Promise<{ capabilities: readonly unknown[]; close(): Promise<void> }>;
 
-const recorded = vi.hoisted(() => [] as Array<{ suite: 'NoteStore' | 'SearchIndex'; name: string; open: () => Promise<{ capabilities: readonly unknown[]; close(): Promise<void> }> }>);
+const recorded = vi.hoisted(
+  () =>
+    [] as Array<{
+      suite: 'NoteStore' | 'SearchIndex';
+      name: string;
+      open: () => Promise<{ capabilities: readonly unknown[]; close(): Promise<void> }>;
+    }>,
+);
 
 vi.mock('../../testing/index.js', async (importOriginal) => ({
   ...(await importOriginal<object>()),
@@ -23,7 +30,11 @@ vi.mock('../../testing/index.js', async (importOriginal) => ({
   describeSearchIndexContract: (name: string, open: Open) => recorded.push({ suite: 'SearchIndex', name, open }),
 }));
 
-const SUITES: Record<BackendDefinition['kind'], Suite[]> = { storage: ['NoteStore'], search: ['SearchIndex'], both: ['NoteStore', 'SearchIndex'] };
+const SUITES: Record<BackendDefinition['kind'], Suite[]> = {
+  storage: ['NoteStore'],
+  search: ['SearchIndex'],
+  both: ['NoteStore', 'SearchIndex'],
+};
 
 describe('the built-in backends and the contract suites', () => {
   /** For each suite, the capabilities arrays its subjects declared. */
@@ -34,7 +45,9 @@ describe('the built-in backends and the contract suites', () => {
 
   beforeAll(async () => {
     const here = path.dirname(new URL(import.meta.url).pathname);
-    for (const file of fs.readdirSync(here).filter((f) => f.endsWith('.test.ts') && f !== path.basename(import.meta.url))) {
+    for (const file of fs
+      .readdirSync(here)
+      .filter((f) => f.endsWith('.test.ts') && f !== path.basename(import.meta.url))) {
       await import(pathToFileURL(path.join(here, file)).href);
     }
     for (const { suite, open } of recorded) {
@@ -45,6 +58,9 @@ describe('the built-in backends and the contract suites', () => {
   }, 120_000);
 
   it.each(builtinCatalogue.backends.map((b) => [b.id, b] as const))('%s runs the suites of its kind', (_, backend) => {
-    for (const suite of SUITES[backend.kind]) expect(ran.get(suite)!.has(backend.capabilities), `${backend.id} (${backend.kind}) runs the ${suite} suite`).toBe(true);
+    for (const suite of SUITES[backend.kind])
+      expect(ran.get(suite)!.has(backend.capabilities), `${backend.id} (${backend.kind}) runs the ${suite} suite`).toBe(
+        true,
+      );
   });
 });

@@ -6,7 +6,12 @@ import { describeSearchIndexContract } from '../../testing/index.js';
 
 describeSearchIndexContract('fs-sqlite', async () => {
   const root = await tempDir();
-  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   return {
     store: instance.store!,
     search: instance.search!,

@@ -7,9 +7,16 @@ import { removeDir, tempDir } from '../support/temp.js';
 import { describeNoteStoreContract, type ContractSubject } from '../../testing/index.js';
 import { filesOutside } from '../../testing/index.js';
 
-async function openFsSqlite(): Promise<ContractSubject & { instance: Awaited<ReturnType<typeof fsSqliteBackend.create>> }> {
+async function openFsSqlite(): Promise<
+  ContractSubject & { instance: Awaited<ReturnType<typeof fsSqliteBackend.create>> }
+> {
   const root = await tempDir();
-  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   const store = instance.store!;
   return {
     instance,
@@ -45,8 +52,13 @@ describe('fs-sqlite specifics of the contract', () => {
     try {
       const first = await subject.store.create({ title: 'Twin', content: 'one' });
       expect(first.id).toBe('general/twin.md');
-      await expect(subject.store.create({ title: 'Twin', content: 'two' })).rejects.toMatchObject({ code: 'conflict', details: { id: 'general/twin.md' } });
-      const racers = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => subject.store.create({ title: 'Racer', content: String(i) })));
+      await expect(subject.store.create({ title: 'Twin', content: 'two' })).rejects.toMatchObject({
+        code: 'conflict',
+        details: { id: 'general/twin.md' },
+      });
+      const racers = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => subject.store.create({ title: 'Racer', content: String(i) })),
+      );
       expect(racers.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     } finally {
       await subject.close();

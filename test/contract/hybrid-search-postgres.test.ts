@@ -32,8 +32,18 @@ if (unavailable) {
     const root = await tempDir();
     const schema = freshSchema();
     const logger = silentLogger();
-    const storage = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger, readOnly: false });
-    const hybrid = await hybridSearchBackend.create({ folder: root, options: hybridSearchOptions.parse({ embedder: 'hashed', engine: 'postgres', url: PG_URL, schema }), logger, readOnly: false });
+    const storage = await fsSqliteBackend.create({
+      folder: root,
+      options: fsSqliteOptions.parse({}),
+      logger,
+      readOnly: false,
+    });
+    const hybrid = await hybridSearchBackend.create({
+      folder: root,
+      options: hybridSearchOptions.parse({ embedder: 'hashed', engine: 'postgres', url: PG_URL, schema }),
+      logger,
+      readOnly: false,
+    });
     return {
       store: storage.store!,
       search: hybrid.search!,

@@ -13,8 +13,18 @@ import { describeSearchIndexContract } from '../../testing/index.js';
 async function openBeside(withFolder: boolean) {
   const root = await tempDir();
   const logger = silentLogger();
-  const storage = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger, readOnly: false });
-  const hybrid = await hybridSearchBackend.create({ ...(withFolder ? { folder: root } : {}), options: hybridSearchOptions.parse({ embedder: 'hashed' }), logger, readOnly: false });
+  const storage = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger,
+    readOnly: false,
+  });
+  const hybrid = await hybridSearchBackend.create({
+    ...(withFolder ? { folder: root } : {}),
+    options: hybridSearchOptions.parse({ embedder: 'hashed' }),
+    logger,
+    readOnly: false,
+  });
   return {
     store: storage.store!,
     search: hybrid.search!,
@@ -35,8 +45,18 @@ describeSearchIndexContract('hybrid-search in memory (no folder) beside an fs-sq
 describeSearchIndexContract('keyword-search (hybrid-search without a model) beside an fs-sqlite store', async () => {
   const root = await tempDir();
   const logger = silentLogger();
-  const storage = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger, readOnly: false });
-  const keywords = await keywordSearchBackend.create({ folder: root, options: keywordSearchOptions.parse({}), logger, readOnly: false });
+  const storage = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger,
+    readOnly: false,
+  });
+  const keywords = await keywordSearchBackend.create({
+    folder: root,
+    options: keywordSearchOptions.parse({}),
+    logger,
+    readOnly: false,
+  });
   return {
     store: storage.store!,
     search: keywords.search!,

@@ -10,9 +10,16 @@ import { removeDir, tempDir } from '../support/temp.js';
 import { describeNoteStoreContract, type ContractSubject } from '../../testing/index.js';
 import { filesOutside } from '../../testing/index.js';
 
-async function openMarkdownGit(): Promise<ContractSubject & { instance: Awaited<ReturnType<typeof markdownGitBackend.create>> }> {
+async function openMarkdownGit(): Promise<
+  ContractSubject & { instance: Awaited<ReturnType<typeof markdownGitBackend.create>> }
+> {
   const root = await tempDir();
-  const instance = await markdownGitBackend.create({ folder: root, options: markdownGitOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await markdownGitBackend.create({
+    folder: root,
+    options: markdownGitOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   const store = instance.store!;
   return {
     instance,
@@ -49,12 +56,24 @@ describe('markdown-git specifics of the contract', () => {
       const s = subject.store;
       const note = await s.create({ title: 'Before', content: 'old body\n', tags: ['t1'] });
       const renamed = await s.update(note.id, { title: 'After' }, note.contentHash);
-      expect(renamed).toMatchObject({ id: note.id, title: 'After', content: 'old body\n', tags: ['t1'], created: note.created });
+      expect(renamed).toMatchObject({
+        id: note.id,
+        title: 'After',
+        content: 'old body\n',
+        tags: ['t1'],
+        created: note.created,
+      });
       const a = await s.update(note.id, { content: 'same!\n' }, renamed.contentHash);
       const b = await s.update(note.id, { tags: ['t2'] }, a.contentHash);
       expect(new Set([note.contentHash, renamed.contentHash, a.contentHash, b.contentHash]).size).toBe(4);
-      await expect(s.create({ title: 'Meta', content: 'x', metadata: { priority: 3 } })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'metadata.priority' } });
-      await expect(s.create({ title: 'Spaced', content: 'x', tags: ['beta gamma'] })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'tags' } });
+      await expect(s.create({ title: 'Meta', content: 'x', metadata: { priority: 3 } })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'metadata.priority' },
+      });
+      await expect(s.create({ title: 'Spaced', content: 'x', tags: ['beta gamma'] })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'tags' },
+      });
       expect(await s.count()).toBe(1);
     } finally {
       await subject.close();

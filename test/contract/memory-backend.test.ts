@@ -12,7 +12,12 @@ import { describeSearchIndexContract } from '../../testing/index.js';
 
 describeSearchIndexContract('memory (example) as the search index of an fs-sqlite store', async () => {
   const root = await tempDir();
-  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   return {
     store: instance.store!,
     search: new MemoryKeywordIndex(),

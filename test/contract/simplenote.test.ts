@@ -9,7 +9,13 @@ import { describeSearchIndexContract } from '../../testing/index.js';
 
 describeNoteStoreContract('simplenote (fake Simperium)', async () => {
   const subject = await openSimplenote();
-  return { store: subject.instance.store!, capabilities: simplenoteBackend.capabilities, extensions: simplenoteBackend.extensions ?? [], outside: subject.outside, close: () => subject.close() };
+  return {
+    store: subject.instance.store!,
+    capabilities: simplenoteBackend.capabilities,
+    extensions: simplenoteBackend.extensions ?? [],
+    outside: subject.outside,
+    close: () => subject.close(),
+  };
 });
 
 describeSearchIndexContract('simplenote (fake Simperium)', async () => {

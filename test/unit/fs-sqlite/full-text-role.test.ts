@@ -17,7 +17,13 @@ afterEach(async () => {
 });
 
 async function open(root: string, servesSearch: boolean) {
-  const instance = await fsSqliteBackend.create({ folder: root, options, logger: silentLogger(), readOnly: false, servesSearch });
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options,
+    logger: silentLogger(),
+    readOnly: false,
+    servesSearch,
+  });
   await instance.store!.refresh!();
   return instance;
 }

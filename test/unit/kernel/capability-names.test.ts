@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { canonicalCapabilities, canonicalCapability, capabilityShapeProblems, defineBackend, type BackendInstance, type NoteStore } from '../../../kernel/backend.js';
+import {
+  canonicalCapabilities,
+  canonicalCapability,
+  capabilityShapeProblems,
+  defineBackend,
+  type BackendInstance,
+  type NoteStore,
+} from '../../../kernel/backend.js';
 import { capabilityProviders } from '../../../kernel/plan.js';
 
 const store = (extra: Partial<NoteStore> = {}) => ({ get: async () => undefined, ...extra }) as unknown as NoteStore;
@@ -42,11 +49,17 @@ describe('capability names', () => {
 
   it('store extensions are checked where the definition lists them, both ways', () => {
     const refresh = async () => ({ scanned: 0, indexed: 0, removed: 0, skipped: [], ms: 0 });
-    expect(capabilityShapeProblems(backend([], ['refresh']), { store: store() })).toEqual(['extension "refresh" is declared but store.refresh is missing']);
-    expect(capabilityShapeProblems(backend([], []), { store: store({ refresh }) })).toEqual(['store.refresh exists but extension "refresh" is not declared']);
+    expect(capabilityShapeProblems(backend([], ['refresh']), { store: store() })).toEqual([
+      'extension "refresh" is declared but store.refresh is missing',
+    ]);
+    expect(capabilityShapeProblems(backend([], []), { store: store({ refresh }) })).toEqual([
+      'store.refresh exists but extension "refresh" is not declared',
+    ]);
     // A definition from before extensions were named is not held to them.
     expect(capabilityShapeProblems(backend([]), { store: store({ refresh }) })).toEqual([]);
     // `defaultType` may exist only with typed-notes, and need not.
-    expect(capabilityShapeProblems(backend([], []), { store: store({ defaultType: 'general' }) })).toEqual(['store.defaultType exists but capability "typed-notes" is not declared']);
+    expect(capabilityShapeProblems(backend([], []), { store: store({ defaultType: 'general' }) })).toEqual([
+      'store.defaultType exists but capability "typed-notes" is not declared',
+    ]);
   });
 });

@@ -42,10 +42,16 @@ function flakyIndex() {
 }
 
 function catalogue(extra: Catalogue['backends'] = []): Catalogue {
-  return { ...builtinCatalogue, backends: [...builtinCatalogue.backends, memoryBackend as Catalogue['backends'][number], ...extra] };
+  return {
+    ...builtinCatalogue,
+    backends: [...builtinCatalogue.backends, memoryBackend as Catalogue['backends'][number], ...extra],
+  };
 }
 
-const hitsOf = async (t: TestKernel, query: string) => ((await t.vault.call('search_notes', { query })) as { results: Array<{ title: string }> }).results.map((r) => r.title);
+const hitsOf = async (t: TestKernel, query: string) =>
+  ((await t.vault.call('search_notes', { query })) as { results: Array<{ title: string }> }).results.map(
+    (r) => r.title,
+  );
 
 describe('a search backend beside fs-sqlite', () => {
   const open: TestKernel[] = [];
@@ -63,9 +69,15 @@ describe('a search backend beside fs-sqlite', () => {
     expect(tools).toContain('search_notes');
     expect(tools).not.toContain('search_notes_sql');
 
-    await t.vault.call('create_note', { type: 'general', title: 'Osprey sighting', content: 'A fish hawk over the lake.' });
+    await t.vault.call('create_note', {
+      type: 'general',
+      title: 'Osprey sighting',
+      content: 'A fish hawk over the lake.',
+    });
     expect(await hitsOf(t, 'osprey')).toEqual(['Osprey sighting']);
-    const refused = await t.vault.call('search_notes', { query: 'osp.*', use_regex: true }).catch((err: unknown) => err);
+    const refused = await t.vault
+      .call('search_notes', { query: 'osp.*', use_regex: true })
+      .catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'capability_missing', details: { capability: 'regex', backend: 'memory' } });
     // fs-sqlite was told another backend serves the searches: no full-text rows for the note.
     const db = t.vault.notes.store.indexDb!;
@@ -74,10 +86,20 @@ describe('a search backend beside fs-sqlite', () => {
   });
 
   it('a plugin that needs a search capability the search backend lacks is refused, naming the role and that backend', async () => {
-    const needsSql = definePlugin({ id: 'needs-sql', description: 'wants read-only SQL', requires: ['sql'], register: () => ({}) });
+    const needsSql = definePlugin({
+      id: 'needs-sql',
+      description: 'wants read-only SQL',
+      requires: ['sql'],
+      register: () => ({}),
+    });
     const cat = catalogue();
     const withPlugin: Catalogue = { ...cat, plugins: [...cat.plugins, needsSql as Catalogue['plugins'][number]] };
-    await expect(createTestKernel({ config: { search: { backend: 'memory' }, plugins: { 'needs-sql': true } }, catalogue: withPlugin })).rejects.toMatchObject({
+    await expect(
+      createTestKernel({
+        config: { search: { backend: 'memory' }, plugins: { 'needs-sql': true } },
+        catalogue: withPlugin,
+      }),
+    ).rejects.toMatchObject({
       code: 'capability_missing',
       details: { plugin: 'needs-sql', capability: 'sql', role: 'search', backend: 'memory' },
     });
@@ -85,10 +107,17 @@ describe('a search backend beside fs-sqlite', () => {
 
   it('a failing index never fails the write; the next search sees the note once the index recovers', async () => {
     const { faults, backend } = flakyIndex();
-    const t = await createTestKernel({ config: { search: { backend: 'flaky-search' } }, catalogue: catalogue([backend]) });
+    const t = await createTestKernel({
+      config: { search: { backend: 'flaky-search' } },
+      catalogue: catalogue([backend]),
+    });
     open.push(t);
     faults.upserts = 3;
-    const created = await t.vault.call('create_note', { type: 'general', title: 'Grebe nest', content: 'On the reeds.' });
+    const created = await t.vault.call('create_note', {
+      type: 'general',
+      title: 'Grebe nest',
+      content: 'On the reeds.',
+    });
     expect(created).toMatchObject({ title: 'Grebe nest' });
     expect(await hitsOf(t, 'grebe')).toEqual(['Grebe nest']);
     expect(faults.upserts).toBe(0);
@@ -98,12 +127,21 @@ describe('a search backend beside fs-sqlite', () => {
     const { faults, backend } = flakyIndex();
     const root = await tempDir();
     try {
-      const first = await createTestKernel({ root, config: { search: { backend: 'flaky-search' } }, catalogue: catalogue([backend]) });
+      const first = await createTestKernel({
+        root,
+        config: { search: { backend: 'flaky-search' } },
+        catalogue: catalogue([backend]),
+      });
       faults.hang = true;
       await first.vault.call('create_note', { type: 'general', title: 'Heron roost', content: 'Dawn count: 12.' });
       // The first process "dies": it never closes, its queued upsert never lands.
       faults.hang = false;
-      const second = await createTestKernel({ root, init: false, config: { search: { backend: 'flaky-search' } }, catalogue: catalogue([backend]) });
+      const second = await createTestKernel({
+        root,
+        init: false,
+        config: { search: { backend: 'flaky-search' } },
+        catalogue: catalogue([backend]),
+      });
       open.push(second);
       expect(await hitsOf(second, 'heron')).toEqual(['Heron roost']);
     } finally {

@@ -12,7 +12,16 @@ import type { Note } from '../../../kernel/note.js';
 import { capabilityGatedSearch } from '../../../kernel/search-gate.js';
 import { CAPABILITIES, type Capability } from '../../../kernel/backend.js';
 
-const NOTE: Note = { id: 'a', title: 'A', content: 'a', tags: [], metadata: {}, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', contentHash: 'sha256:a' };
+const NOTE: Note = {
+  id: 'a',
+  title: 'A',
+  content: 'a',
+  tags: [],
+  metadata: {},
+  created: '2026-01-01T00:00:00.000Z',
+  updated: '2026-01-01T00:00:00.000Z',
+  contentHash: 'sha256:a',
+};
 
 /** Every member of SearchIndex, each recording that it was reached. */
 function fullIndex(): { index: Required<SearchIndex>; reached: Set<string> } {
@@ -89,7 +98,10 @@ describe('search wrappers forward every SearchIndex member', () => {
   it('the gate still refuses what the index lacks', async () => {
     const { index, reached } = fullIndex();
     const gated = capabilityGatedSearch(index, new Set<Capability>(['full-text']), 'keyword-only');
-    await expect(gated.search({ text: 'a', limit: 1, regex: true })).rejects.toMatchObject({ code: 'capability_missing', details: { field: 'regex' } });
+    await expect(gated.search({ text: 'a', limit: 1, regex: true })).rejects.toMatchObject({
+      code: 'capability_missing',
+      details: { field: 'regex' },
+    });
     expect(reached.has('search')).toBe(false);
   });
 });
