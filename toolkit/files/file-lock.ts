@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { backoff } from '../../kernel/backoff.js';
 import { ConflictError } from '../../kernel/errors.js';
 
 const OWNER_PREFIX = 'owner-';
@@ -52,7 +53,7 @@ export class FileLocks {
 
   private async acquire(file: string, key: string): Promise<void> {
     const deadline = Date.now() + this.timeoutMs;
-    let wait = 2;
+    let polls = 0;
     let recreated = false;
     for (;;) {
       const owner = this.ownerFile();
@@ -77,8 +78,8 @@ export class FileLocks {
       if (Date.now() > deadline) {
         throw new ConflictError(`"${key}" is locked by another writer; try again.`, { key });
       }
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      wait = Math.min(wait * 2, 50);
+      polls += 1;
+      await new Promise((resolve) => setTimeout(resolve, backoff(polls, { baseMs: 2, maxMs: 50 })));
     }
   }
 
