@@ -9,12 +9,11 @@
  * counts characters where file systems count bytes, so a name of 255 characters that needs more
  * than 255 bytes still reaches the file system, whose refusal is a validation_failed naming the
  * path (kernel/errors.ts). A title is a line of text, not a file name (its file name is a slug
- * cut shorter), bounded at 1,024.
+ * cut shorter), bounded at 1,024. The schemas' fields are built in toolkit/tool-fields.ts.
  *
  * tools/list leaves these `maxLength`s out (kernel/tool.ts, decision 017): limits no one means to
  * reach cost every client bytes and tell a model nothing.
  */
-import { z } from 'zod';
 import { ValidationError } from './errors.js';
 
 export const NAME_MAX = 255;
@@ -23,21 +22,14 @@ export const TITLE_MAX = 1_024;
 
 export const NAME_LIMITS: ReadonlySet<number> = new Set([NAME_MAX, PATH_MAX, TITLE_MAX]);
 
-const WHY = { [NAME_MAX]: "a file name's limit", [PATH_MAX]: "a path's limit", [TITLE_MAX]: "a title's limit" } as const;
+export type NameLimit = typeof NAME_MAX | typeof PATH_MAX | typeof TITLE_MAX;
 
-/** A bound with a sentence naming it (zod's own says "Too big: expected string to have <=255 characters"). */
-function bounded(max: keyof typeof WHY): z.ZodString {
-  return z.string().max(max, `at most ${max.toLocaleString('en')} characters (${WHY[max]})`);
+const WHY: Record<NameLimit, string> = { [NAME_MAX]: "a file name's limit", [PATH_MAX]: "a path's limit", [TITLE_MAX]: "a title's limit" };
+
+/** The refusal's words (zod's own say "Too big: expected string to have <=255 characters"). */
+export function limitMessage(max: NameLimit): string {
+  return `at most ${max.toLocaleString('en')} characters (${WHY[max]})`;
 }
-
-/** One path segment: a note type, a file or folder name, a vault id. */
-export const nameString = (): z.ZodString => bounded(NAME_MAX);
-
-/** A path, or a reference that may be one (a note id, title or filename). */
-export const pathString = (): z.ZodString => bounded(PATH_MAX);
-
-/** A note's title. */
-export const titleString = (): z.ZodString => bounded(TITLE_MAX);
 
 /**
  * A `vault_id` is looked up before the tool's arguments are validated (the router opens the vault
@@ -46,6 +38,6 @@ export const titleString = (): z.ZodString => bounded(TITLE_MAX);
  */
 export function checkVaultIdLength(vaultId: string): void {
   if (vaultId.length <= NAME_MAX) return;
-  const issue = { field: 'vault_id', message: `at most ${NAME_MAX} characters (${WHY[NAME_MAX]})` };
+  const issue = { field: 'vault_id', message: limitMessage(NAME_MAX) };
   throw new ValidationError(`Invalid vault_id: ${issue.message}; list_vaults names the vaults.`, { field: 'vault_id', fields: ['vault_id'], issues: [issue], limit: NAME_MAX });
 }

@@ -5,7 +5,29 @@
  * `"default": 50`.
  */
 import { z } from 'zod';
-import { pathString } from '../kernel/name-limits.js';
+import { limitMessage, NAME_MAX, PATH_MAX, TITLE_MAX, type NameLimit } from '../kernel/name-limits.js';
+
+/** A string bounded as kernel/name-limits.ts says, with a sentence naming the bound. */
+function bounded(max: NameLimit): z.ZodString {
+  return z.string().max(max, limitMessage(max));
+}
+
+/** One path segment: a note type, a file or folder name, a vault id. */
+export const nameString = (): z.ZodString => bounded(NAME_MAX);
+
+/** A path, or a reference that may be one (a note id, title or filename). */
+export const pathString = (): z.ZodString => bounded(PATH_MAX);
+
+/** A note's title. */
+export const titleString = (): z.ZodString => bounded(TITLE_MAX);
+
+/**
+ * The optional `vault_id` every note tool accepts (seed 000; kernel/vault-id.ts checks it). It
+ * carries no description: the same line on every tool was the largest repeat in tools/list
+ * (decision 017), and what it would say — a call without it goes to the current vault — is said
+ * once, by the vault tools (list_vaults, switch_vault).
+ */
+export const vaultIdField = nameString().min(1).optional();
 
 /** A note by id only. */
 export const noteIdField = pathString().min(1).describe('Note id, "type/filename.md"');

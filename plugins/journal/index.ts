@@ -11,10 +11,8 @@ import { listOperations, summarise, undoOperation } from '../../toolkit/plans/jo
 import { recoverJournal } from '../../toolkit/plans/journal-recovery.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
-import { vaultIdField } from '../../kernel/vault-id.js';
 import { bool, str, strs } from '../../toolkit/tool-output.js';
-import { limitField } from '../../toolkit/tool-fields.js';
-import { nameString } from '../../kernel/name-limits.js';
+import { limitField, nameString, vaultIdField } from '../../toolkit/tool-fields.js';
 
 function listOperationsTool(journal: JournalStorage) {
   return defineTool({

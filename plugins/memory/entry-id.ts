@@ -1,7 +1,7 @@
 /** The `id` argument of every memory tool: the `id__XXXXXX` token from a link, or its 6 characters. */
 import { z } from 'zod';
 import { ValidationError } from '../../kernel/errors.js';
-import { nameString } from '../../kernel/name-limits.js';
+import { nameString } from '../../toolkit/tool-fields.js';
 
 const ID_TOKEN = /^id__[A-Za-z0-9]{6}$/;
 

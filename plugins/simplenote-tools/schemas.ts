@@ -5,7 +5,7 @@
  * checked by the tools, which name the field.
  */
 import { z } from 'zod';
-import { nameString } from '../../kernel/name-limits.js';
+import { nameString } from '../../toolkit/tool-fields.js';
 
 /** A note id as a tool takes it: Simperium's ids are short; a huge one is refused by validation, never sent. */
 const noteId = () => nameString().min(1);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, num } from '../../../toolkit/tool-output.js';
-import { limitField } from '../../../toolkit/tool-fields.js';
+import { limitField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export function findBrokenLinksTool(runtime: LinksRuntime) {
   return defineTool({

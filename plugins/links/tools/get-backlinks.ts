@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
-import { noteRefField } from '../../../toolkit/tool-fields.js';
+import { noteRefField, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { bool, str } from '../../../toolkit/tool-output.js';
 
 export function getBacklinksTool(runtime: LinksRuntime) {

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, num, str } from '../../../toolkit/tool-output.js';
-import { limitField } from '../../../toolkit/tool-fields.js';
-import { pathString } from '../../../kernel/name-limits.js';
+import { limitField, pathString, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export function getLinkGraphTool(runtime: LinksRuntime) {
   return defineTool({

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { toExternalLinkRow, toNoteLinkRow, noteLinkRowOutput } from '../render.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, nullableStr, num, str } from '../../../toolkit/tool-output.js';
-import { noteRefField } from '../../../toolkit/tool-fields.js';
+import { noteRefField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export function getNoteLinksTool(runtime: LinksRuntime) {
   return defineTool({

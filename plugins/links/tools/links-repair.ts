@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, nullableStr, num, str } from '../../../toolkit/tool-output.js';
-import { previewFirstField } from '../../../toolkit/tool-fields.js';
-import { pathString } from '../../../kernel/name-limits.js';
+import { pathString, previewFirstField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export function linksRepairTool(runtime: LinksRuntime) {
   return defineTool({

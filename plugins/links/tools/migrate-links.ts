@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../toolkit/tool-fields.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, num, str, strs } from '../../../toolkit/tool-output.js';
 

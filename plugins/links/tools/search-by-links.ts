@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { LinksRuntime } from '../runtime.js';
 import { bool, num, str } from '../../../toolkit/tool-output.js';
-import { limitField } from '../../../toolkit/tool-fields.js';
+import { limitField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 const ids = (what: string) => z.array(z.string().min(1)).min(1).optional().describe(what);
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { timestampForm } from '../options.js';
 import { entryView, entryViewOutput } from '../view.js';
-import { nameString, titleString } from '../../../kernel/name-limits.js';
+import { nameString, titleString } from '../../../toolkit/tool-fields.js';
 
 /** US-001 / US-007: a pure markdown entry, `# title\n\n#tag1 #tag2\n\nbody`, named `slug id__XXXXXX.md`. */
 export const memoryCapture = defineTool({

@@ -4,7 +4,7 @@ import { defineTool } from '../../../kernel/tool.js';
 import { entryId, idField } from '../entry-id.js';
 import { timestampForm } from '../options.js';
 import { entryView, listItem, entryListItemOutput, entryViewOutput } from '../view.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { nameString } from '../../../toolkit/tool-fields.js';
 
 /** US-001 (FR-10): a pure read; nothing on disk changes. */
 export const memoryRead = defineTool({

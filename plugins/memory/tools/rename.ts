@@ -5,7 +5,7 @@ import { entryId, idField } from '../entry-id.js';
 import { memoryGraph } from '../graph.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
 import { modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
-import { titleString } from '../../../kernel/name-limits.js';
+import { titleString } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 /** US-005: heading + filename (id kept) + inbound display text that equalled the old title. */

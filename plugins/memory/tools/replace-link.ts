@@ -8,7 +8,7 @@ import { memoryGraph } from '../graph.js';
 import { replaceLink } from '../replace-link.js';
 import { DRY_RUN, spelt, speltRequired, spellings } from '../spellings.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { nameString } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 const idText = nameString().min(1);

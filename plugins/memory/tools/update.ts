@@ -5,7 +5,7 @@ import { entryId, idField } from '../entry-id.js';
 import { timestampForm } from '../options.js';
 import { spellings, speltRequired } from '../spellings.js';
 import { entryView, entryViewOutput } from '../view.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { nameString } from '../../../toolkit/tool-fields.js';
 
 /**
  * Changes an entry's body and/or tags (title: memory_rename). The `contentHash` from

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import type { VaultFiles } from '../../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { nameString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { formatDescription } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom } from './schema-input.js';
 import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
-import { nameString } from '../../../kernel/name-limits.js';
 
 /** Used when the caller gives none: generic, so an agent still gets guidance for the new type. */
 export const DEFAULT_INSTRUCTIONS = [

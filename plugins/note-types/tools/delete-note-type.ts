@@ -5,7 +5,6 @@ import { ConflictError, ValidationError, toNotekernelError } from '../../../kern
 import { locationOf, type Note } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { toRelative } from '../../../toolkit/files/paths.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { DEFAULT_VAULT_CONFIG } from '../../../toolkit/vault-config.js';
 import { BACKUPS, VAULT_CONFIG } from '../../vault-config/service.js';
 import type { NoteTypes } from '../service.js';
@@ -13,8 +12,7 @@ import { requireType } from './get-note-type-info.js';
 import { assertNoClashes, deletionItems, migrateNotes, migrationItems } from './migrate-notes.js';
 import type { NoteService } from '../../../kernel/notes.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../toolkit/tool-output.js';
-import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { confirmField, nameString, planDryRunField, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan } from '../../../toolkit/plans/plan-runner.js';
 
 export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {

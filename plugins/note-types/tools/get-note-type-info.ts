@@ -2,11 +2,10 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { nameString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { SCHEMA_CODEC, type NoteTypeInfo, type NoteTypes } from '../service.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { record, str, strs } from '../../../toolkit/tool-output.js';
-import { nameString } from '../../../kernel/name-limits.js';
 
 /** The type, or `not_found` listing the types that do exist. */
 export async function requireType(types: NoteTypes, name: string, field = 'type_name'): Promise<NoteTypeInfo> {

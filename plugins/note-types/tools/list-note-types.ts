@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { z } from 'zod';
 import type { NoteStore } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { vaultIdField } from '../../../toolkit/tool-fields.js';
 import type { NoteTypes } from '../service.js';
 import { bool, nullableStr, num, str, strs } from '../../../toolkit/tool-output.js';
 

@@ -2,14 +2,13 @@ import { z } from 'zod';
 import type { VaultFiles } from '../../../kernel/backend.js';
 import { ContentHashMismatchError, NotekernelError, ValidationError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { nameString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { formatDescription, parseDescription, replaceSection, SCHEMA_INTRO } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
 import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom, schemaLinesFromText } from './schema-input.js';
 import { fieldName, fromFieldValue } from './field-value.js';
 import { bool, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
-import { nameString } from '../../../kernel/name-limits.js';
 
 export function typeHashMismatch(typeName: string, current: string, provided: string): NotekernelError {
   return new NotekernelError(

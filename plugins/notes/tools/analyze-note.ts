@@ -2,14 +2,13 @@ import { z } from 'zod';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import type { Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINKS, type LinkRef } from '../../links/service.js';
 import { NOTE_TYPES } from '../../note-types/service.js';
 import { isSystemKey } from '../../../kernel/note.js';
 import type { TypeSchema } from '../../../toolkit/metadata-fields.js';
 import { SCHEMA, type FieldIssue } from '../../schema/service.js';
 import { bool, num, record, str, strs } from '../../../toolkit/tool-output.js';
-import { noteIdField } from '../../../toolkit/tool-fields.js';
+import { noteIdField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export const analyzeNoteTool = defineTool({
   name: 'analyze_note',

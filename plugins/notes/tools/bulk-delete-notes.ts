@@ -2,13 +2,11 @@ import { z } from 'zod';
 import { ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { NoteSummary } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { vaultConfig } from '../config.js';
 import { backUp, checkDeletion, outcomeOf, type CheckedDeletion, type DeleteOutcome } from '../deletion.js';
 import { bool, modesOutput, num, planPreviewOutput, str } from '../../../toolkit/tool-output.js';
 import { deletedOutput } from '../render.js';
-import { confirmField, planDryRunField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { confirmField, nameString, planDryRunField, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan } from '../../../toolkit/plans/plan-runner.js';
 
 export const bulkDeleteNotesTool = defineTool({

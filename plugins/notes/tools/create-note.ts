@@ -4,7 +4,6 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { NotekernelError, ValidationError, toNotekernelError } from '../../../kernel/errors.js';
 import type { Metadata, Note } from '../../../kernel/note.js';
 import { VAULT_REGISTRY } from '../../vaults/service.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { NOTE_TYPES } from '../../note-types/service.js';
 import { vaultConfig } from '../config.js';
 import { renderCreated, createdOutput } from '../render.js';
@@ -12,8 +11,7 @@ import { withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
 import { assertTypeOrNew } from '../type-guard.js';
 import { batchOutput, modesOutput, planPreviewOutput, record, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
-import { planDryRunField } from '../../../toolkit/tool-fields.js';
-import { nameString, titleString } from '../../../kernel/name-limits.js';
+import { nameString, planDryRunField, titleString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 // A batch item's fields are described once, on the single-note arguments.

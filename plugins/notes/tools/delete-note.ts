@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { deleteNoteSafely } from '../deletion.js';
 import { bool, str } from '../../../toolkit/tool-output.js';
 import { deletedOutput } from '../render.js';
-import { noteIdField } from '../../../toolkit/tool-fields.js';
+import { noteIdField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export const deleteNoteTool = defineTool({
   name: 'delete_note',

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { nameString, pathString, titleString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { noteRow } from './list-notes-by-type.js';
 import { bool, str } from '../../../toolkit/tool-output.js';
 import { noteRowOutput } from '../render.js';
-import { nameString, pathString, titleString } from '../../../kernel/name-limits.js';
 
 export const getNoteInfoTool = defineTool({
   name: 'get_note_info',

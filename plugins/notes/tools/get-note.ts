@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { noteOutput, renderNote } from '../render.js';
-import { noteRefField } from '../../../toolkit/tool-fields.js';
+import { noteRefField, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { requireNoteRef } from '../note-ref.js';
 
 export const fieldsField = z

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { toNotekernelError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
+import { pathString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { filterFields } from '../../../toolkit/fields.js';
 import { renderNote, noteOutput } from '../render.js';
 import { fieldsField } from './get-note.js';
 import { requireNoteRef } from '../note-ref.js';
 import { bool, num, str } from '../../../toolkit/tool-output.js';
-import { pathString } from '../../../kernel/name-limits.js';
 
 export const getNotesTool = defineTool({
   name: 'get_notes',

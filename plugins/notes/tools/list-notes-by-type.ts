@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import { locationOf, type NoteSummary } from '../../../kernel/note.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { noteRowOutput } from '../render.js';
-import { limitField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { limitField, nameString, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 /** seed 000's note row for listings: the stable id plus the wikilink forms an agent can paste. */
 export function noteRow(n: NoteSummary) {

@@ -2,15 +2,13 @@ import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
 import type { Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { NOTE_TYPES } from '../../note-types/service.js';
 import { isSystemKey } from '../../../kernel/note.js';
 import { SCHEMA } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
-import { CONTENT_HASH, noteIdField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { CONTENT_HASH, nameString, noteIdField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export const moveNoteTool = defineTool({
   name: 'move_note',

@@ -2,13 +2,11 @@ import { z } from 'zod';
 import { ContentHashMismatchError, toNotekernelError } from '../../../kernel/errors.js';
 
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { LINK_INDEX, LINKS, type LinkRewriteReport, type RenamePlan } from '../../links/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { nameKeyOf } from '../note-ref.js';
 import { bool, modesOutput, num, planPreviewOutput, str, warningsOutput } from '../../../toolkit/tool-output.js';
-import { CONTENT_HASH, noteIdField, planDryRunField } from '../../../toolkit/tool-fields.js';
-import { titleString } from '../../../kernel/name-limits.js';
+import { CONTENT_HASH, noteIdField, planDryRunField, titleString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 export const renameNoteTool = defineTool({

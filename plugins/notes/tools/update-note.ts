@@ -3,12 +3,10 @@ import { ContentHashMismatchError, ValidationError, toNotekernelError } from '..
 import type { Metadata, Note } from '../../../kernel/note.js';
 
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
 import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../toolkit/tool-output.js';
-import { CONTENT_HASH, planDryRunField } from '../../../toolkit/tool-fields.js';
-import { pathString } from '../../../kernel/name-limits.js';
+import { CONTENT_HASH, pathString, planDryRunField, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 const HASH_REQUIRED = 'content_hash is required: read the note (get_note or get_notes) and pass its content_hash';

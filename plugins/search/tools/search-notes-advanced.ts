@@ -2,12 +2,10 @@
 import { z } from 'zod';
 import { METADATA_OPERATORS, type SearchSortField } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { durationField, instantField, rangeOf } from '../time-args.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
-import { limitField, offsetField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { limitField, nameString, offsetField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export const SEARCH_ADVANCED_MAX_LIMIT = 500;
 

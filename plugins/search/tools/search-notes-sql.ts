@@ -2,11 +2,10 @@
 import { z } from 'zod';
 import type { SearchIndex } from '../../../kernel/backend.js';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { respond, type SearchResponse, searchOutput } from '../render.js';
 import { renderSqlRows } from '../sql-rows.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
-import { limitField } from '../../../toolkit/tool-fields.js';
+import { limitField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 const param = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 

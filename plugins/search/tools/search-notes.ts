@@ -1,11 +1,9 @@
 /** `search_notes` (seed 000): ranked words, or a bounded regex, over the vault's notes. */
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renderHits, respond, type SearchResponse, searchOutput } from '../render.js';
 import { ANNOTATIONS, namingArguments, searchFieldsField, type SearchToolDeps } from './common.js';
-import { limitField, offsetField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { limitField, nameString, offsetField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export const SEARCH_NOTES_MAX_LIMIT = 100;
 

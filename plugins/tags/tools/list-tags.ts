@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import type { TagIndex } from '../tag-index.js';
 import { bool, num, str } from '../../../toolkit/tool-output.js';
-import { limitField } from '../../../toolkit/tool-fields.js';
+import { limitField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export function listTagsTool(index: TagIndex) {
   return defineTool({

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { vaultIdField } from '../../../kernel/vault-id.js';
 import { renameTag } from '../rename.js';
 import type { TagIndex } from '../tag-index.js';
 import { bool, num, planPreviewOutput, str, strs } from '../../../toolkit/tool-output.js';
-import { previewFirstField } from '../../../toolkit/tool-fields.js';
-import { nameString } from '../../../kernel/name-limits.js';
+import { nameString, previewFirstField, vaultIdField } from '../../../toolkit/tool-fields.js';
 
 export function renameTagTool(index: TagIndex) {
   return defineTool({

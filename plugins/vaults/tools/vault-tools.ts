@@ -9,7 +9,7 @@ import { VAULT_REGISTRY, VAULT_ROUTER } from '../service.js';
 import type { VaultEntry, VaultRegistry } from '../registry.js';
 import type { VaultRootPolicy } from '../allowed-roots.js';
 import { bool, nullableStr, num, str } from '../../../toolkit/tool-output.js';
-import { nameString, pathString } from '../../../kernel/name-limits.js';
+import { nameString, pathString } from '../../../toolkit/tool-fields.js';
 
 const vaultId = nameString().min(1);
 
