@@ -41,19 +41,20 @@ function listedAnnotations(name: string, annotations: ToolInfo['annotations']): 
 }
 
 export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool = 'the tool'): CallToolResult {
-  const compact = JSON.stringify(value ?? null);
+  const answer = value ?? null;
+  // Tool answers are plain JSON data (their output schemas say so): the object itself is the
+  // structured answer, and one pretty string is the text.
+  const structuredContent = isObject(answer) ? answer : { result: answer };
+  const pretty = JSON.stringify(answer, null, 2);
+  const prettyBytes = Buffer.byteLength(pretty, 'utf8');
+  // Small answers (nearly all) skip the size bookkeeping below.
+  if (prettyBytes * 4 < limit) return { content: [{ type: 'text', text: pretty }], structuredContent };
+  const compact = JSON.stringify(answer);
   const bytes = Buffer.byteLength(compact, 'utf8');
   if (bytes > limit) {
     return renderError(tooLarge(`The answer of ${tool}`, bytes, limit), ' Ask for less: a smaller limit, fewer fields, an offset, or one note at a time.');
   }
-  // Parsed back from the text: the structured answer is exactly what the text says (no Dates,
-  // no undefined), whatever transport carries it.
-  const plain = JSON.parse(compact) as unknown;
-  const structuredContent = isObject(plain) ? plain : { result: plain };
-  // Small answers (nearly all) skip the size bookkeeping below.
-  if (bytes * 4 < limit) return { content: [{ type: 'text', text: JSON.stringify(plain, null, 2) }], structuredContent };
-  const pretty = JSON.stringify(plain, null, 2);
-  const result: CallToolResult = { content: [{ type: 'text', text: Buffer.byteLength(pretty, 'utf8') > limit ? compact : pretty }], structuredContent };
+  const result: CallToolResult = { content: [{ type: 'text', text: prettyBytes > limit ? compact : pretty }], structuredContent };
   if (Buffer.byteLength(JSON.stringify(result), 'utf8') > replyCeiling(limit) - 64 * 1024) {
     result.content = [{ type: 'text', text: `The answer (${bytes} bytes) is too large to repeat as text; read it from structuredContent.` }];
   }

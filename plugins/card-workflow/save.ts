@@ -9,7 +9,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { NoteStore, VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, ContentHashMismatchError, PathOutsideVaultError } from '../../kernel/errors.js';
-import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { contentHash } from '../../toolkit/hash.js';
 import { isInside } from '../../toolkit/files/paths.js';
@@ -68,7 +67,7 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
 
     const base = { filepath: absolute, relative_path: rel, filename, requested_filename: requested, sanitized };
     let backupRel: string | undefined;
-    let previous: Note | undefined;
+    let expectedHash: string | null = null;
     if (existing) {
       const old = (await files.readText(rel)) ?? '';
       if (old === formattedCard) {
@@ -81,20 +80,12 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
           { filepath: absolute, filename },
         );
       }
-      previous = deps.external ? undefined : await deps.store.get(rel);
       backupRel = await freeBackupName(rel, files);
       await files.writeText(backupRel, old);
-      await write(files, rel, formattedCard, contentHash(old), filename);
-    } else {
-      await write(files, rel, formattedCard, '', filename);
+      expectedHash = contentHash(old);
     }
-
-    let note: Note | undefined;
-    if (!deps.external) {
-      await deps.store.refresh?.();
-      note = await deps.store.get(rel);
-      if (note) await deps.notes.applyExternal({ kind: 'written', note, ...(previous ? { previous } : {}) });
-    }
+    // Inside the vault a card is a note's exact text: the write path every exact-text write takes.
+    const note = await changedOnDisk(filename, () => (deps.external ? files.writeText(rel, formattedCard, { expectedHash: expectedHash ?? '' }).then(() => undefined) : deps.notes.writeText(rel, formattedCard, expectedHash)));
     const backupPath = backupRel ? files.resolve(backupRel) : undefined;
     return {
       status: 'saved',
@@ -113,12 +104,12 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
   };
 }
 
-/** Compare-and-swap write: '' means "must not exist yet", so two saves cannot both create it. */
-async function write(files: VaultFiles, rel: string, text: string, expectedHash: string, filename: string): Promise<void> {
+/** A compare-and-swap that lost (the card changed, or appeared, since it was read) told as a card's conflict. */
+async function changedOnDisk<T>(filename: string, write: () => Promise<T>): Promise<T> {
   try {
-    await files.writeText(rel, text, { expectedHash });
+    return await write();
   } catch (err) {
-    if (err instanceof ContentHashMismatchError) {
+    if (err instanceof ContentHashMismatchError || err instanceof ConflictError) {
       throw new ConflictError(`Card "${filename}" changed on disk while it was being saved; call save_card again.`, { filename });
     }
     throw err;
