@@ -85,11 +85,12 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>>
 };
 
 /**
- * Optional NoteStore members no plugin needs to require: the kernel and plugins do without them
- * (the fallback named here), a store that has them does the same work cheaper or sooner. A
- * backend declares the ones it implements, so a reader of its definition knows its shape.
+ * Optional members of NoteStore and SearchIndex no plugin needs to require: the kernel and plugins
+ * do without them (the fallback named here), a backend that has them does the same work cheaper,
+ * sooner or at all. A backend declares the ones it implements, so a reader of its definition
+ * knows its shape.
  */
-export const STORE_EXTENSIONS = {
+export const EXTENSIONS = {
   refresh:
     'refresh(): re-reads what changed behind the store (files edited while it was closed); without it there is nothing to re-read',
   'batch-update':
@@ -100,9 +101,13 @@ export const STORE_EXTENSIONS = {
     'snapshotToken(): a cheap token that changes with any note, so a derived index skips an unchanged full check',
   'early-reads':
     'whenReadable(): index reads may answer while the opening refresh catches up; without it they wait for it',
+  reconcile:
+    'SearchIndex.reconcile(): an index apart from its store catches up with it at every open; without it the index is part of its store',
+  'background-work':
+    'SearchIndex.finishBackground(): work the index does behind its answers (embedding) can be waited for; without it there is none',
 } as const;
 
-export type StoreExtension = keyof typeof STORE_EXTENSIONS;
+export type Extension = keyof typeof EXTENSIONS;
 
 /**
  * Where a backend keeps a vault. `required`: a folder on this machine (the kernel resolves it and
@@ -161,11 +166,11 @@ export interface BackendDefinition<O = unknown> {
   /** What it offers (CAPABILITIES; a deprecated name is read as its new one). */
   capabilities: readonly CapabilityName[];
   /**
-   * The optional NoteStore members without a capability it implements (STORE_EXTENSIONS). When
-   * given, the kernel checks the store has exactly these at every open; a definition written
+   * The optional members without a capability it implements (EXTENSIONS). When given, the
+   * kernel checks its store and index have exactly these at every open; a definition written
    * before extensions were named leaves it out and is not checked.
    */
-  extensions?: readonly StoreExtension[];
+  extensions?: readonly Extension[];
   options: z.ZodType<O>;
   create(ctx: BackendContext<O>): Promise<BackendInstance>;
   /** The settings it reads beyond `options` (environment variables), with their effective values. */
@@ -184,7 +189,7 @@ export function defineBackend<O>(definition: BackendDefinition<O>): BackendDefin
 export const CAPABILITY_MEMBERS: ReadonlyArray<
   { on: 'store' | 'search'; member: string; presence: 'exactly' | 'may' } & (
     | { capability: Capability }
-    | { extension: StoreExtension }
+    | { extension: Extension }
   )
 > = [
   { on: 'store', member: 'listTypes', capability: 'typed-notes', presence: 'exactly' },
@@ -202,6 +207,8 @@ export const CAPABILITY_MEMBERS: ReadonlyArray<
   { on: 'store', member: 'snapshotToken', extension: 'snapshot-token', presence: 'exactly' },
   { on: 'store', member: 'whenReadable', extension: 'early-reads', presence: 'exactly' },
   { on: 'search', member: 'sql', capability: 'sql', presence: 'exactly' },
+  { on: 'search', member: 'reconcile', extension: 'reconcile', presence: 'exactly' },
+  { on: 'search', member: 'finishBackground', extension: 'background-work', presence: 'exactly' },
 ];
 
 /** The folder of a backend declared `folder: 'required'` (the kernel has checked it is there). */

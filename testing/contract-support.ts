@@ -13,7 +13,7 @@ import {
   type Capability,
   type CapabilityName,
   type NoteStore,
-  type StoreExtension,
+  type Extension,
 } from '../kernel/backend.js';
 import type { ErrorCode } from '../kernel/errors.js';
 import type { Note } from '../kernel/note.js';
@@ -23,7 +23,7 @@ export interface ContractSubject {
   /** The backend's declared capabilities (`definition.capabilities`; deprecated names are read as the new ones). */
   capabilities: readonly CapabilityName[];
   /** Its declared store extensions (`definition.extensions`): when given, each member is checked to exist exactly when declared. */
-  extensions?: readonly StoreExtension[];
+  extensions?: readonly Extension[];
   /** The vault's folder, realpath'd, for a backend that keeps one (capability `files` needs it). */
   root?: string;
   /**

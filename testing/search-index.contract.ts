@@ -7,7 +7,15 @@
  * filters and sorts, regex, reconcile, vectors) runs where the index declares it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Capability, CapabilityName, NoteStore, SearchIndex, SearchQuery } from '../kernel/backend.js';
+import {
+  CAPABILITY_MEMBERS,
+  type Capability,
+  type CapabilityName,
+  type Extension,
+  type NoteStore,
+  type SearchIndex,
+  type SearchQuery,
+} from '../kernel/backend.js';
 import { declares } from './contract-support.js';
 import type { NewNote } from '../kernel/note.js';
 import { describeQuerySyntax } from './query-syntax.table.js';
@@ -23,6 +31,8 @@ export interface SearchSubject {
    * free metadata (Simplenote) gets the notes without them, and a type filter must match nothing.
    */
   storeKeeps?: { types?: boolean; metadata?: boolean };
+  /** The index's declared extensions (`definition.extensions`): when given, each optional member is checked against them. */
+  extensions?: readonly Extension[];
   close(): Promise<void>;
 }
 
@@ -148,6 +158,16 @@ export function describeSearchIndexContract(name: string, open: () => Promise<Se
     });
 
     describeVectorCases(() => s);
+
+    it('each optional member exists exactly when its capability or extension is declared', () => {
+      const index = s.search as unknown as Record<string, unknown>;
+      for (const entry of CAPABILITY_MEMBERS) {
+        if (entry.on !== 'search') continue;
+        const declared = 'capability' in entry ? has(entry.capability) : s.extensions?.includes(entry.extension);
+        if (declared === undefined) continue;
+        expect(index[entry.member] !== undefined, `search.${entry.member}`).toBe(declared);
+      }
+    });
 
     it('names the member of a bad query', async (ctx) => {
       if (!has('metadata-query')) ctx.skip();

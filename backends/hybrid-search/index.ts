@@ -69,6 +69,7 @@ export const hybridSearchBackend = defineBackend<HybridSearchOptions>({
   description: 'Keyword (FTS5) and semantic (sentence vectors) search fused by score, beside any store; an offline model.',
   folder: 'optional',
   capabilities: ['full-text', 'vectors'],
+  extensions: ['reconcile', 'background-work'],
   options: hybridSearchOptions,
   async create(ctx) {
     const options = ctx.options;

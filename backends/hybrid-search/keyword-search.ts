@@ -26,6 +26,7 @@ export const keywordSearchBackend = defineBackend<KeywordSearchOptions>({
   description: 'Keyword search (SQLite FTS5, BM25) beside any store: questions and the query syntax, no model.',
   folder: 'optional',
   capabilities: ['full-text'],
+  extensions: ['reconcile', 'background-work'],
   options: keywordSearchOptions,
   async create(ctx) {
     const search = await openInVault(ctx, ctx.options.metaDir, ctx.options.indexFile, (file) => new HybridSearchIndex({ file, logger: ctx.logger, maxChunkChars: ctx.options.maxChunkChars }));

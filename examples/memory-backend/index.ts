@@ -18,8 +18,9 @@ export const memoryBackend = defineBackend<z.infer<typeof memoryBackendOptions>>
   description: 'Notes in memory, searched by keyword; gone when the process ends. An example to copy.',
   folder: 'none',
   capabilities: ['free-metadata', 'full-text'],
-  // Nothing outside this process can change a Map: no `refresh`, no other store extension.
-  extensions: [],
+  // Nothing outside this process can change a Map: no `refresh`. As a search index apart from
+  // its store it catches up with that store at every open (`reconcile`).
+  extensions: ['reconcile'],
   options: memoryBackendOptions,
   async create() {
     const search = new MemoryKeywordIndex();

@@ -16,6 +16,7 @@ describeSearchIndexContract('fs-sqlite', async () => {
     store: instance.store!,
     search: instance.search!,
     capabilities: fsSqliteBackend.capabilities,
+    extensions: fsSqliteBackend.extensions ?? [],
     async close() {
       await instance.search?.close();
       await instance.store?.close();

@@ -48,6 +48,7 @@ if (unavailable) {
       store: storage.store!,
       search: hybrid.search!,
       capabilities: hybridSearchBackend.capabilities,
+      extensions: hybridSearchBackend.extensions ?? [],
       async close() {
         await hybrid.search?.close();
         await storage.search?.close();

@@ -29,6 +29,7 @@ async function openBeside(withFolder: boolean) {
     store: storage.store!,
     search: hybrid.search!,
     capabilities: hybridSearchBackend.capabilities,
+    extensions: hybridSearchBackend.extensions ?? [],
     async close() {
       await hybrid.search?.close();
       await storage.search?.close();
@@ -61,6 +62,7 @@ describeSearchIndexContract('keyword-search (hybrid-search without a model) besi
     store: storage.store!,
     search: keywords.search!,
     capabilities: keywordSearchBackend.capabilities,
+    extensions: keywordSearchBackend.extensions ?? [],
     async close() {
       await keywords.search?.close();
       await storage.search?.close();

@@ -22,6 +22,7 @@ describeSearchIndexContract('memory (example) as the search index of an fs-sqlit
     store: instance.store!,
     search: new MemoryKeywordIndex(),
     capabilities: memoryBackend.capabilities,
+    extensions: memoryBackend.extensions ?? [],
     async close() {
       await instance.search?.close();
       await instance.store?.close();

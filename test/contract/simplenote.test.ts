@@ -24,6 +24,7 @@ describeSearchIndexContract('simplenote (fake Simperium)', async () => {
     store: subject.instance.store!,
     search: subject.instance.search!,
     capabilities: simplenoteBackend.capabilities,
+    extensions: simplenoteBackend.extensions ?? [],
     storeKeeps: { types: false, metadata: false },
     close: () => subject.close(),
   };
