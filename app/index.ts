@@ -4,6 +4,17 @@
  * `createKernel({ profile: 'flint' })` → `kernel.openVault(dir)` → `vault.call(tool, args)`.
  */
 export * from '../kernel/index.js';
+// The search syntax's parser and letter folding live in the toolkit; the library surface keeps them.
+export { foldWords } from '../toolkit/search/fold-letters.js';
+export {
+  parseQuery,
+  questionTerms,
+  requiredGroups,
+  queryWords,
+  markedWords,
+  isStopWord,
+} from '../toolkit/search/query.js';
+export type { ParsedQuery, QueryTerm, QueryFilter, ParseOptions } from '../toolkit/search/query.js';
 export { builtinCatalogue } from '../profiles/catalogue.js';
 export { builtinLazyCatalogue } from '../profiles/builtins.js';
 export { createMcpServer } from './mcp/server.js';

@@ -40,9 +40,6 @@ export type {
 export { defineTool } from './tool.js';
 export type { ToolDefinition, ToolContext, ToolInfo, ToolAnnotations, ToolArgs, ToolResult } from './tool.js';
 export type { HookName, HookPayloads, HookHandlers, NoteDraft } from './hooks.js';
-export { foldWords } from './fold-letters.js';
-export { parseQuery, questionTerms, requiredGroups, queryWords, markedWords, isStopWord } from './query.js';
-export type { ParsedQuery, QueryTerm, QueryFilter, ParseOptions } from './query.js';
 export { locationOf } from './note.js';
 export type { Note, NewNote, NoteChange, NoteEdit, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';

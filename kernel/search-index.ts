@@ -58,7 +58,7 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
  */
 export interface SearchQuery {
   /**
-   * What to look for; empty lists notes most recently updated first. Parsed by kernel/query.ts
+   * What to look for; empty lists notes most recently updated first. Parsed by toolkit/search/query.ts
    * (docs/search-syntax.md): plain words are a question (any content word matches, notes holding
    * every one first, by BM25); `"quoted phrases"`, `plan*` prefixes, `-word` exclusions and
    * `a OR b` mean what they spell. Case and diacritics are folded; nothing typed is a syntax error.

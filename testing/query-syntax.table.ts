@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewNote } from '../kernel/note.js';
-import { parseQuery } from '../kernel/query.js';
+import { parseQuery } from '../toolkit/search/query.js';
 import type { SearchSubject } from './search-index.contract.js';
 import { declares } from './contract-support.js';
 

@@ -1,10 +1,10 @@
 /**
- * The kernel's parsed query (kernel/query.ts) → FTS5 MATCH expressions. Every term is emitted
+ * The parsed query (toolkit/search/query.ts) → FTS5 MATCH expressions. Every term is emitted
  * inside double quotes from its folded words, so nothing an agent types reaches FTS5's own
  * grammar (columns, NEAR, ^, parentheses). A question matches any of its content words and
  * carries a second expression, every one of them, that ranks notes holding all of them first.
  */
-import { parseQuery, questionTerms, queryWords, requiredGroups, type ParsedQuery, type QueryTerm } from '../../kernel/query.js';
+import { parseQuery, questionTerms, queryWords, requiredGroups, type ParsedQuery, type QueryTerm } from '../../toolkit/search/query.js';
 
 /**
  * Words match in title and content: `id` and `type` are UNINDEXED (schema 4). A column filter
@@ -33,7 +33,7 @@ function termOf(term: QueryTerm): string | undefined {
   return `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`;
 }
 
-/** The agent's text, as FTS5 expressions (see kernel/query.ts for what each part means). */
+/** The agent's text, as FTS5 expressions (see toolkit/search/query.ts for what each part means). */
 export function parseAgentQuery(text: string): FtsQuery {
   return compileQuery(parseQuery(text));
 }

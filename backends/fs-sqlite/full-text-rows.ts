@@ -6,7 +6,7 @@
  * longer kept, refilled from the note rows (no file read) when kept again.
  */
 import type Database from 'better-sqlite3';
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 
 /** Present (value `off`) while the full-text rows are not kept; absent means they are. */
 const NOT_KEPT_KEY = 'full_text_not_kept';

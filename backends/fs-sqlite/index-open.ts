@@ -13,7 +13,7 @@ import type Database from 'better-sqlite3';
 import { BackendUnavailableError, NotekernelError } from '../../kernel/errors.js';
 import { openFault } from '../../toolkit/files/file-faults.js';
 import type { Logger } from '../../kernel/logger.js';
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
 import { isCorruptionError } from './index-recovery.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';

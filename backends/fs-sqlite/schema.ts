@@ -52,7 +52,7 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM nk_meta WHERE key = 'files_digest';
   `,
   // 4 (decision 026): the full-text index holds letter-folded title and content
-  // (kernel/fold-letters.ts: ł → l, ø → o, ß → ss, …), which unicode61 alone leaves apart,
+  // (toolkit/search/fold-letters.ts: ł → l, ø → o, ß → ss, …), which unicode61 alone leaves apart,
   // and indexes only title and content (`type` was indexed words no query asked for, and the
   // column filter that kept it out doubled the cost of every match). nk_title_keys finds a note by
   // its exact title in one seek. Both are refilled from the rows in place, no file read;

@@ -4,7 +4,7 @@
  * 13" and "Project: Quasar-13" share the key `project quasar 13`, so an exact-title search is
  * one index seek (`nk_title_keys`) instead of ranking every note that holds those words.
  */
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 
 /** Words and digits as unicode61 sees them; everything else separates tokens. */
 const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;

@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 import { openDatabase } from '../../toolkit/sqlite-driver.js';
 import type { FaultReporter } from '../../kernel/faults.js';
 import { isEnvironmentFault, openFault } from '../../toolkit/files/file-faults.js';

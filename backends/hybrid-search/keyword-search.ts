@@ -1,7 +1,7 @@
 /**
  * The `keyword-search` backend: hybrid-search's embedded engine without a model (`search: {
  * backend: keyword-search }`). Passages of every note in an FTS5 table beside any store, ranked by
- * BM25 (title × 10, heading × 3), questions and the query syntax as the kernel parses them
+ * BM25 (title × 10, heading × 3), questions and the query syntax as the toolkit's parser reads them
  * (docs/search-syntax.md). Nothing is embedded and nothing is loaded but SQLite: agent-memory's
  * `memory_search` answers from it. A vault that wants meaning too takes `hybrid-search` instead.
  */

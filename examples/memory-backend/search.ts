@@ -1,6 +1,6 @@
 /**
  * A keyword SearchIndex over notes held in memory: capability `full-text` only. The query is the
- * kernel's parsed tree (`parseQuery`, docs/search-syntax.md): a question matches any content word,
+ * toolkit's parsed tree (`parseQuery`, docs/search-syntax.md): a question matches any content word,
  * notes holding every one first; syntax means what it spells. Title hits rank first. The kernel
  * refuses regex, metadata filters and semantic modes before they reach it. It can index its own
  * store's notes or, configured as a vault's search backend, another store's: `reconcile`

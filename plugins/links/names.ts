@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { locationOf, type NoteSummary } from '../../kernel/note.js';
 import type { NoteLink } from '../../toolkit/markdown/index.js';
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 
 export type ResolvedBy = 'id' | 'path' | 'title' | 'stem' | 'former';
 

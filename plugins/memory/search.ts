@@ -1,6 +1,6 @@
 /**
  * memory_search: the vault's search index (the agent-memory profile's `keyword-search`) over
- * titles and bodies, as the kernel parses the query (docs/search-syntax.md): a question finds
+ * titles and bodies, as the toolkit's parser reads the query (docs/search-syntax.md): a question finds
  * entries holding any of its words, those holding every one first, by BM25. A vault configured
  * without a search backend is told which to add.
  */

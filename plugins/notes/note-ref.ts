@@ -7,7 +7,7 @@
 import { NotekernelError } from '../../kernel/errors.js';
 import type { Note } from '../../kernel/note.js';
 import type { ToolContext } from '../../kernel/tool.js';
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 import { LINK_INDEX } from '../links/service.js';
 
 export async function requireNoteRef(ctx: ToolContext, identifier: string): Promise<Note> {

@@ -4,7 +4,7 @@
  * values included); what remains is the full-text query. Dates are UTC days: before D means
  * modified before the end of D, after D means after its start.
  */
-import { parseQuery } from '../../kernel/query.js';
+import { parseQuery } from '../../toolkit/search/query.js';
 import { invalid } from './errors.js';
 
 export interface ListFilters {

@@ -10,7 +10,7 @@
  * `npm run bench` includes it with BENCH_ONLY=simplenote (or all groups).
  */
 import { stemWord } from '../../backends/simplenote/cache/stem.js';
-import { foldLetters } from '../../kernel/fold-letters.js';
+import { foldLetters } from '../../toolkit/search/fold-letters.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

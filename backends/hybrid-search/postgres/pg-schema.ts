@@ -7,7 +7,7 @@
  * re-embeds. `meta.keywords` records the folding the tsvectors were built with; chunks built
  * with another are re-keyed at open from their stored text, their vectors kept.
  */
-import { foldWords } from '../../../kernel/fold-letters.js';
+import { foldWords } from '../../../toolkit/search/fold-letters.js';
 import type { PgClient, PgPool } from './pg-driver.js';
 
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

@@ -1,11 +1,11 @@
 /**
- * The kernel's parsed query (kernel/query.ts) → an FTS4 MATCH expression (enhanced query syntax:
+ * The parsed query (toolkit/search/query.ts) → an FTS4 MATCH expression (enhanced query syntax:
  * AND by juxtaposition, OR, NOT, parentheses). Words are the parser's letters and digits, folded
  * and stemmed as the index holds them (`Łódź` → `lodz`, `running` → `run`), so nothing a user types becomes an operator or a
  * syntax error. A question matches any of its content words; `every` says the rows holding all
  * of them rank first (read from matchinfo, where each term is one phrase).
  */
-import { parseQuery, questionTerms, requiredGroups, type QueryTerm } from '../../../kernel/query.js';
+import { parseQuery, questionTerms, requiredGroups, type QueryTerm } from '../../../toolkit/search/query.js';
 import { stemWord } from './stem.js';
 
 export interface CacheQuery {

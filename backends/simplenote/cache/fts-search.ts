@@ -4,7 +4,7 @@
  * so no built-in bm25; decision 020), title hits weighted above body and tag hits.
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/backend.js';
-import { foldWords } from '../../../kernel/fold-letters.js';
+import { foldWords } from '../../../toolkit/search/fold-letters.js';
 import { stemWord } from './stem.js';
 import { splitText, summaryOf } from '../note-object.js';
 import { bm25, cacheQuery, type CacheQuery } from './fts-query.js';

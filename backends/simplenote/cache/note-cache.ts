@@ -6,7 +6,7 @@
  */
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { ListQuery, NoteSummary } from '../../../kernel/note.js';
-import { foldLetters } from '../../../kernel/fold-letters.js';
+import { foldLetters } from '../../../toolkit/search/fold-letters.js';
 import { stemText } from './stem.js';
 import { canonicalJson, hashOf, isTrashed, splitText, summaryOf, type NoteObject } from '../note-object.js';
 

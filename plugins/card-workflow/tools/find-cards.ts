@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
-import { parseQuery, queryWords, questionTerms, requiredGroups } from '../../../kernel/query.js';
+import { parseQuery, queryWords, questionTerms, requiredGroups } from '../../../toolkit/search/query.js';
 import { SEARCH_INDEX } from '../../../kernel/tokens.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { ANSWER_ONLY, type CardWorkflow } from '../workflow.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { Note } from '../../../kernel/index.js';
-import { parseQuery, questionTerms } from '../../../kernel/query.js';
+import { parseQuery, questionTerms } from '../../../toolkit/search/query.js';
 import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 import { paraphraseCases } from '../../support/paraphrase-vault.js';
 

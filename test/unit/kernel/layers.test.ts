@@ -28,8 +28,9 @@ const BELOW: Record<Layer, readonly Layer[]> = {
   backends: ['kernel', 'toolkit'],
   profiles: ['kernel', 'toolkit', 'plugins', 'backends'],
   app: ['kernel', 'toolkit', 'plugins', 'backends', 'profiles'],
-  // The contract suites (`notekernel/testing`) see a backend only through the kernel's contracts.
-  testing: ['kernel'],
+  // The contract suites (`notekernel/testing`) see a backend only through the kernel's contracts;
+  // from the toolkit they take shared models, such as the search syntax's parser.
+  testing: ['kernel', 'toolkit'],
 };
 
 /** The one value a token module may import: the function that makes tokens. */

@@ -1,7 +1,7 @@
 /** The folding table: every letter of Latin-1 and Latin Extended-A folds to plain ASCII letters. */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { FOLDED_LETTERS, foldLetters } from '../../../kernel/fold-letters.js';
+import { FOLDED_LETTERS, foldLetters } from '../../../toolkit/search/fold-letters.js';
 
 const LISTED: Array<[string, string]> = [
   ['Ł', 'L'], ['ł', 'l'], ['Ø', 'O'], ['ø', 'o'], ['Æ', 'AE'], ['æ', 'ae'], ['ß', 'ss'], ['Đ', 'D'], ['đ', 'd'],

@@ -1,6 +1,6 @@
 /** The kernel's query parser (docs/search-syntax.md): the tree every engine compiles. */
 import { describe, expect, it } from 'vitest';
-import { markedWords, parseQuery, questionTerms, requiredGroups } from '../../../kernel/query.js';
+import { markedWords, parseQuery, questionTerms, requiredGroups } from '../../../toolkit/search/query.js';
 
 const words = (terms: ReadonlyArray<{ words: string[] }> | undefined) => terms?.map((t) => t.words.join(' '));
 
