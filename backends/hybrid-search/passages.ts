@@ -1,12 +1,12 @@
 /**
  * A note as the passages both engines index: chunked at headings and paragraphs
- * (toolkit/embedding/chunks.ts), each with the text the embedder sees (title, heading, passage)
+ * (embedding/chunks.ts), each with the text the embedder sees (title, heading, passage)
  * and that text's hash, which keys its vector: a passage whose text did not change keeps its
  * vector through any edit of its note.
  */
 import { createHash } from 'node:crypto';
 import type { Note } from '../../kernel/index.js';
-import { chunkNote, DEFAULT_CHUNK_CHARS, type Chunk } from '../../toolkit/embedding/chunks.js';
+import { chunkNote, DEFAULT_CHUNK_CHARS, type Chunk } from './embedding/chunks.js';
 
 export interface Passage extends Chunk {
   /** What the embedder sees: title, heading and text. */

@@ -3,13 +3,13 @@
  * 10 and heading × 3, a note ranked by its best chunk. `semantic`: the query embedded once, a full
  * cosine scan of the chunk vectors, a note ranked by its best chunk, passages under
  * `minSimilarity` left out. `hybrid` (the default): both lists fused per note by their scores,
- * each divided by its leg's best, the keyword leg weighing 0.8 (toolkit/embedding/fusion.ts,
+ * each divided by its leg's best, the keyword leg weighing 0.8 (embedding/fusion.ts,
  * decision 037); its keyword leg reads a question as the keyword mode does (any content word,
  * passages holding every one first).
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embedding/fusion.js';
+import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from './embedding/fusion.js';
 import { liftFirstTier } from '../../toolkit/first-tier.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';

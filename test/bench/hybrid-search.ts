@@ -25,14 +25,14 @@ import { VectorMatrix } from '../../backends/hybrid-search/vector-matrix.js';
 import { PgHybridIndex } from '../../backends/hybrid-search/postgres/pg-index.js';
 import type { Note, ReconcileSource, SearchIndex, SearchMode } from '../../kernel/index.js';
 import { packageRoot } from '../../toolkit/package-root.js';
-import { normalise, type Embedder } from '../../toolkit/embedding/embedder.js';
-import { hashedEmbedder } from '../../toolkit/embedding/hashed-embedder.js';
-import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
+import { normalise, type Embedder } from '../../backends/hybrid-search/embedding/embedder.js';
+import { hashedEmbedder } from '../../backends/hybrid-search/embedding/hashed-embedder.js';
+import { workerPoolEmbedder } from '../../backends/hybrid-search/embedding/worker-pool-embedder.js';
 import { dropSchema, freshSchema } from '../support/postgres.js';
 import { rng } from '../support/generate-vault.js';
 import { fmt, percentile, printTable, sample, type BenchRow } from './stats.js';
 
-const EMBED_WORKER = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
+const EMBED_WORKER = path.join(packageRoot(), 'dist', 'backends', 'hybrid-search', 'embedding', 'embed-worker.js');
 
 const TOPICS = (
   'harbour ferry island bakery flour storm wall budget bridge repair steel welder footpath engineer timetable bus route ' +

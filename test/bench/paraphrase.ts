@@ -13,9 +13,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HybridSearchIndex } from '../../backends/hybrid-search/hybrid-index.js';
 import type { Note, SearchMode } from '../../kernel/index.js';
-import type { Embedder } from '../../toolkit/embedding/embedder.js';
-import { useLiteEmbedder } from '../../toolkit/embedding/use-lite-embedder.js';
-import { workerPoolEmbedder } from '../../toolkit/embedding/worker-pool-embedder.js';
+import type { Embedder } from '../../backends/hybrid-search/embedding/embedder.js';
+import { useLiteEmbedder } from '../../backends/hybrid-search/embedding/use-lite-embedder.js';
+import { workerPoolEmbedder } from '../../backends/hybrid-search/embedding/worker-pool-embedder.js';
 import { packageRoot } from '../../toolkit/package-root.js';
 import { paraphraseCases } from '../support/paraphrase-vault.js';
 import { fmt, type BenchRow } from './stats.js';
@@ -128,7 +128,7 @@ export async function benchParaphrase(): Promise<BenchRow[]> {
     ];
 
     // Workers run the built JavaScript; the bench runs from dist/, where it is.
-    const script = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
+    const script = path.join(packageRoot(), 'dist', 'backends', 'hybrid-search', 'embedding', 'embed-worker.js');
     if (existsSync(script)) {
       const pool = workerPoolEmbedder(script, 2);
       try {

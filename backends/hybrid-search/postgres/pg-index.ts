@@ -7,8 +7,8 @@
  */
 import type { BackgroundReport, Logger, Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../../kernel/index.js';
 import type { ProgressReporter } from '../../../kernel/progress.js';
-import { DEFAULT_CHUNK_CHARS } from '../../../toolkit/embedding/chunks.js';
-import type { Embedder } from '../../../toolkit/embedding/embedder.js';
+import { DEFAULT_CHUNK_CHARS } from '../embedding/chunks.js';
+import type { Embedder } from '../embedding/embedder.js';
 import { EmbedQueue } from '../embed-queue.js';
 import { vectorsNotice } from '../hybrid-index.js';
 import { embeddedText, passagesOf } from '../passages.js';

@@ -5,11 +5,11 @@
  * length, as bm25 favours the shorter of two passages with the word); `semantic` by their best chunk's
  * cosine among the `candidates` nearest passages (pgvector HNSW), under `minSimilarity` left
  * out; `hybrid` fuses both per note by their scores, each divided by its leg's best, the keyword
- * leg weighing KEYWORD_WEIGHT (toolkit/embedding/fusion.ts), equal scores to the keyword list.
+ * leg weighing KEYWORD_WEIGHT (embedding/fusion.ts), equal scores to the keyword list.
  * Words are stemmed by the schema's own configuration (pg-schema.ts `tsConfig`).
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/index.js';
-import { FUSION_DEPTH, KEYWORD_WEIGHT } from '../../../toolkit/embedding/fusion.js';
+import { FUSION_DEPTH, KEYWORD_WEIGHT } from '../embedding/fusion.js';
 import { hasTerms, markableWords, parseQuery, semanticSentence, tsExcluded, tsExpressions } from '../keyword-query.js';
 import type { PgPool } from './pg-driver.js';
 import { tsConfig, vectorLiteral } from './pg-schema.js';
@@ -110,7 +110,7 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
     if (legs.length === 2) {
       const weight = p.add(KEYWORD_WEIGHT);
       const depth = p.add(Math.max(FUSION_DEPTH, (query.offset ?? 0) + query.limit));
-      // Each leg's share divided by its best, weighted, as toolkit/embedding/fusion.ts computes it;
+      // Each leg's share divided by its best, weighted, as embedding/fusion.ts computes it;
       // the keyword leg's chunk gives the snippet. A query spelling its syntax keeps to what its
       // keyword leg matched (search.ts).
       const share = (alias: string, best: string, w: string) =>

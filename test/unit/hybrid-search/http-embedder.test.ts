@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QueryEmbeddingError, QueryVectors } from '../../../backends/hybrid-search/query-vectors.js';
-import { embedInBatches } from '../../../toolkit/embedding/embedder.js';
-import { EmbeddingEndpointError, httpEmbedder } from '../../../toolkit/embedding/http-embedder.js';
+import { embedInBatches } from '../../../backends/hybrid-search/embedding/embedder.js';
+import { EmbeddingEndpointError, httpEmbedder } from '../../../backends/hybrid-search/embedding/http-embedder.js';
 import { FakeEmbeddingEndpoint } from '../../support/fake-embedding-endpoint.js';
 
 const KEY = 'sk-test-4f1e9a-never-shown';
