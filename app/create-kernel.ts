@@ -5,18 +5,20 @@
  * entry (`app/index.ts`, which also re-exports the eager catalogue and the HTTP server) would
  * evaluate every backend at every CLI start.
  */
-import { createKernel as createKernelWith, type Kernel, type KernelOptions as CoreKernelOptions } from '../kernel/kernel.js';
+import type { Kernel } from '../kernel/kernel.js';
+import { createKernel as createKernelWith, type KernelOptions as CoreKernelOptions } from './config/assemble.js';
 import type { ResolvedConfig } from '../kernel/config/schema.js';
 import type { Logger } from '../kernel/logger.js';
 import { builtinLazyCatalogue } from '../profiles/builtins.js';
 import { configDir } from '../plugins/vaults/config-dir.js';
 import { VaultRegistry } from '../plugins/vaults/registry.js';
 import { VAULT_REGISTRY } from '../plugins/vaults/service.js';
+import { keepInStep } from '../toolkit/search-index/index-outbox.js';
 import { loadUserConfig } from './config/load.js';
 import { liftSeedConfig } from './config/seed-config.js';
 import { createLogger, type LogFormat } from './logging/logger.js';
 
-export interface KernelOptions extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming'> {
+export interface KernelOptions extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming' | 'keepIndexInStep'> {
   /** Inline config (same shape as a config file); skips the file search. */
   config?: CoreKernelOptions['config'];
   /** Explicit config file. */
@@ -55,6 +57,7 @@ export async function createKernel(options: CreateKernelOptions = {}): Promise<S
     ...(configFile ? { configFile } : {}),
     logger: logger ?? ((config) => loggerFor(config, logging)),
     vaultNaming: registry,
+    keepIndexInStep: keepInStep,
   });
   kernel.provide(VAULT_REGISTRY, registry);
   return Object.assign(kernel, { registry });

@@ -6,66 +6,30 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Scope, type Token } from './container.js';
-import { canonicalCapabilities, capabilityShapeProblems, type BackendDefinition, type BackendInstance, type SearchIndex } from './backend.js';
-import { IndexOutbox, settledSearchIndex } from './index-outbox.js';
+import { canonicalCapabilities, capabilityShapeProblems, type BackendDefinition, type BackendInstance, type ReconcileSource, type SearchIndex } from './backend.js';
 import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
-import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, PluginDependencyError } from './errors.js';
+import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, } from './errors.js';
 import { HookRunner } from './hooks.js';
-import { silentLogger, type Logger } from './logger.js';
+import { type Logger } from './logger.js';
 import { NoteService } from './notes.js';
-import { planKernel, type KernelPlan } from './plan.js';
-import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
+import { type KernelPlan } from './plan.js';
+import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
 import { ToolRegistry } from './registry.js';
 import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 import { Vault } from './vault.js';
 import type { VaultInfo } from './vault-info.js';
-import { parseUserConfig, resolveConfig } from './config/resolve.js';
-import type { ProfilePreset, ResolvedConfig, UserConfig } from './config/schema.js';
+import type { ResolvedConfig, } from './config/schema.js';
 
-export interface Catalogue {
-  plugins: readonly PluginDefinition<unknown>[];
-  backends: readonly BackendDefinition<unknown>[];
-  profiles: readonly ProfilePreset[];
-}
-
-/** A catalogue whose plugins and backends are imported by id, only when a config chooses them. */
-export interface LazyCatalogue {
-  profiles: readonly ProfilePreset[];
-  plugins: Readonly<Record<string, () => Promise<PluginDefinition<unknown>>>>;
-  backends: Readonly<Record<string, () => Promise<BackendDefinition<unknown>>>>;
-}
+/** The index readers see, kept in step with `store`; its `close` lets its queue drain. */
+export type KeepIndexInStep = (index: SearchIndex, store: ReconcileSource, logger: Logger) => SearchIndex | Promise<SearchIndex>;
 
 /** Names a vault opened by its folder (the app's vault registry): its id, when it has one. */
 export interface VaultNaming {
   findByPath(root: string): Promise<{ id: string } | undefined>;
 }
 
-/** The kernel's own options; the package's `createKernel` (app/) adds finding a config file and logging. */
-export interface KernelOptions {
-  /** Profile id; overrides the config's `profile`. */
-  profile?: string;
-  /** Inline config (same shape as a config file). Without it and `configFile`: the profile's preset. */
-  config?: UserConfig;
-  /** A config file already found, read and checked (the app's loader); used when `config` is not given. */
-  configFile?: { config: UserConfig; filepath: string };
-  /**
-   * The plugins, backends and profiles a config may name: given whole, or lazily (imported by id
-   * when chosen). The kernel knows none by name; the package's entry (app/) passes the built-ins.
-   */
-  catalogue: Catalogue | LazyCatalogue;
-  /** Where logs go, or how to make the logger from the resolved config; without it nothing is logged. */
-  logger?: Logger | ((config: ResolvedConfig) => Logger);
-  /** Ids for vaults opened by folder; without it a vault is named after its folder. */
-  vaultNaming?: VaultNaming;
-  readOnly?: boolean;
-  /**
-   * Applied to the resolved config before the kernel is planned: where the CLI reads a seed's own
-   * environment variables (seed 004's VAULT_PATH and CHROMA_PATH) into the config they mean.
-   */
-  adjustConfig?: (config: ResolvedConfig) => ResolvedConfig;
-}
 
 export interface OpenVaultOptions {
   /** Registry id (flint's vault_id); defaults to the folder name. */
@@ -84,6 +48,7 @@ export class Kernel {
     readonly plan: KernelPlan,
     readonly logger: Logger,
     private readonly naming?: VaultNaming,
+    private readonly keepIndexInStep: KeepIndexInStep = inLine,
   ) {
     this.root = Scope.root('kernel');
     this.root.provide(LOGGER, logger);
@@ -130,23 +95,22 @@ export class Kernel {
 
       // A configured search backend replaces the store's own index (capabilities by role, plan.ts).
       let search = storage.search;
-      let indexOutbox: IndexOutbox | undefined;
+      let separateIndex: SearchIndex | undefined;
       if (plan.search) {
         const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, faults, options.progress, true);
         const externalIndex = opened.search;
         if (!externalIndex) throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
         scope.onDispose(() => externalIndex.close());
-        const outbox = new IndexOutbox(externalIndex, logger.child({ backend: plan.search.definition.id }));
-        scope.onDispose(() => outbox.close());
-        outbox.reconcileWith(store);
-        indexOutbox = outbox;
-        search = settledSearchIndex(externalIndex, outbox);
+        const inStep = await this.keepIndexInStep(externalIndex, store, logger.child({ backend: plan.search.definition.id }));
+        if (inStep !== externalIndex) scope.onDispose(() => inStep.close());
+        separateIndex = inStep;
+        search = inStep;
       }
       const searchBackend = plan.search?.definition.id ?? info.storageBackend;
       if (search) search = capabilityGatedSearch(search, plan.capabilities, searchBackend);
 
       const hooks = new HookRunner(logger);
-      const notes = new NoteService({ store, storageBackend: info.storageBackend, ...(indexOutbox ? { indexOutbox } : {}), hooks, logger });
+      const notes = new NoteService({ store, storageBackend: info.storageBackend, ...(separateIndex ? { separateIndex } : {}), hooks, logger });
       scope.provide(VAULT_INFO, info);
       scope.provide(LOGGER, logger);
       scope.provide(NOTE_STORE, store);
@@ -285,79 +249,8 @@ async function realDirectory(target: string): Promise<string> {
   return fs.realpath(absolute);
 }
 
-/** Resolves the config (inline or none) over its profile and plans the kernel. */
-export async function createKernel(options: KernelOptions): Promise<Kernel> {
-  const catalogue = isLazy(options.catalogue) ? choosing(options.catalogue) : everything(options.catalogue);
-  const file = options.config ? undefined : options.configFile;
-  const user = options.config ? parseUserConfig(options.config, 'inline config') : (file?.config ?? {});
-  const source = options.config ? 'inline config' : (file?.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`);
-  const resolved = resolveConfig(
-    { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
-    source,
-    catalogue,
-    options.profile ? { profile: options.profile } : {},
-  );
-  const located = file ? { ...resolved, file: file.filepath } : resolved;
-  const config = options.adjustConfig ? options.adjustConfig(located) : located;
-  const chosen = await catalogue.load(config);
-  const plan = withConfigSource(config.file ?? config.source, () => planKernel(config, chosen.plugins, chosen.backends));
-  const logger = typeof options.logger === 'function' ? options.logger(config) : (options.logger ?? silentLogger());
-  return new Kernel(config, plan, logger, options.vaultNaming);
-}
-
-/** The ids a config is checked against, then only the chosen definitions, imported. */
-interface ChoosingCatalogue {
-  profiles: readonly ProfilePreset[];
-  pluginIds: readonly string[];
-  backendIds: readonly string[];
-  load(config: ResolvedConfig): Promise<Pick<Catalogue, 'plugins' | 'backends'>>;
-}
-
-function isLazy(catalogue: Catalogue | LazyCatalogue): catalogue is LazyCatalogue {
-  return !Array.isArray(catalogue.plugins);
-}
-
-/** A catalogue given whole (tests, embedders with plugins of their own): nothing left to load. */
-function everything(catalogue: Catalogue): ChoosingCatalogue {
-  return {
-    profiles: catalogue.profiles,
-    pluginIds: catalogue.plugins.map((p) => p.id),
-    backendIds: catalogue.backends.map((b) => b.id),
-    load: async () => catalogue,
-  };
-}
-
-function choosing(lazy: LazyCatalogue): ChoosingCatalogue {
-  return {
-    profiles: lazy.profiles,
-    pluginIds: Object.keys(lazy.plugins),
-    backendIds: Object.keys(lazy.backends),
-    async load(config) {
-      const backendIds = [config.storage.backend, ...(config.search ? [config.search.backend] : [])];
-      const [plugins, backends] = await Promise.all([
-        Promise.all(config.plugins.map(({ id }) => loadById(lazy.plugins, id, 'Plugin'))),
-        Promise.all(backendIds.map((id) => loadById(lazy.backends, id, 'Backend'))),
-      ]);
-      return { plugins, backends };
-    },
-  };
-}
-
-/** resolveConfig has checked every id against the catalogue's lists; a miss here is a catalogue bug. */
-function loadById<T>(loaders: Readonly<Record<string, () => Promise<T>>>, id: string, what: string): Promise<T> {
-  const load = loaders[id];
-  if (!load) throw new PluginDependencyError(`${what} "${id}" is listed but cannot be loaded.`, { id });
-  return load();
-}
-
-/** A plan error (unknown plugin, missing dependency or capability) names the config it came from. */
-function withConfigSource<T>(source: string, plan: () => T): T {
-  try {
-    return plan();
-  } catch (err) {
-    if (err instanceof NotekernelError && (err.code === 'plugin_dependency' || err.code === 'capability_missing') && !err.message.startsWith(source)) {
-      err.message = `${source}: ${err.message}`;
-    }
-    throw err;
-  }
+/** Without a queue: the index is caught up with the store before the vault serves. */
+async function inLine(index: SearchIndex, store: ReconcileSource, logger: Logger): Promise<SearchIndex> {
+  if (index.reconcile) logger.info(await index.reconcile(store), 'search index reconciled with the store');
+  return index;
 }

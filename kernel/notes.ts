@@ -9,20 +9,19 @@
  * (journalled plans) are built on these methods in toolkit/plans.
  */
 import path from 'node:path';
-import type { NoteStore, NoteUpdate, ExternalChange, VaultFiles } from './backend.js';
+import type { NoteStore, NoteUpdate, ExternalChange, SearchIndex, VaultFiles } from './backend.js';
 import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from './note.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError } from './errors.js';
-import type { IndexOutbox } from './index-outbox.js';
 import { settle } from './util/settle.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
   storageBackend: string;
-  /** The queue to a search index separate from the store; undefined when the store indexes itself. */
-  indexOutbox?: IndexOutbox;
+  /** A search index beside the store (kept in step by KernelOptions.keepIndexInStep); undefined when the store indexes itself. */
+  separateIndex?: SearchIndex;
   hooks: HookRunner;
   logger: Logger;
 }
@@ -151,7 +150,7 @@ export class NoteService {
 
   async delete(id: string, expectedHash?: string): Promise<Note> {
     const note = await this.deps.store.delete(id, expectedHash);
-    this.deps.indexOutbox?.remove(id);
+    await this.toIndex((index) => index.remove(id));
     await this.deps.hooks.emit('note.afterDelete', { note, source: 'tool' });
     return note;
   }
@@ -159,8 +158,10 @@ export class NoteService {
   async move(id: string, newType: string, expectedHash: string): Promise<Note> {
     const move = requireMember(this.deps.store.move?.bind(this.deps.store), this.deps.storageBackend, 'typed-notes', 'move_note');
     const note = await move(id, newType, expectedHash);
-    this.deps.indexOutbox?.remove(id);
-    this.deps.indexOutbox?.upsert(note);
+    await this.toIndex(async (index) => {
+      await index.remove(id);
+      await index.upsert(note);
+    });
     await this.deps.hooks.emit('note.afterMove', { note, fromId: id, source: 'tool' });
     return note;
   }
@@ -201,7 +202,7 @@ export class NoteService {
       await this.afterWrite(change.note, change.previous ? 'update' : 'create', source);
       return;
     }
-    this.deps.indexOutbox?.remove(change.id);
+    await this.toIndex((index) => index.remove(change.id));
     if (change.previous) {
       // The file is gone: listeners get what the index knew of it, without its content.
       const p = change.previous;
@@ -219,8 +220,14 @@ export class NoteService {
     if (titleChanged) await this.deps.hooks.emit('note.afterRename', { note, oldTitle: previous.title, source: 'tool' });
   }
 
+  /** The note landed whatever the separate index does: a failure there is logged, and the next open's reconcile repairs it. */
+  private async toIndex(write: (index: SearchIndex) => Promise<void>): Promise<void> {
+    const index = this.deps.separateIndex;
+    if (index) await write(index).catch((err: unknown) => this.deps.logger.warn({ err }, 'the search index missed a write'));
+  }
+
   private async afterWrite(note: Note, op: 'create' | 'update', source: WriteSource, previous?: Note): Promise<void> {
-    this.deps.indexOutbox?.upsert(note);
+    await this.toIndex((index) => index.upsert(note));
     await this.deps.hooks.emit('note.afterWrite', { note, op, source, ...(previous ? { previous } : {}) });
   }
 }

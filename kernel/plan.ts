@@ -8,7 +8,7 @@ import { CAPABILITIES, CAPABILITY_ROLE, canonicalCapabilities } from './backend.
 import { CapabilityError, PluginDependencyError } from './errors.js';
 import type { PluginDefinition } from './plugin.js';
 import type { ResolvedConfig } from './config/schema.js';
-import { configIssue } from './config/resolve.js';
+import { configIssue } from './config/config-keys.js';
 
 export interface PlannedPlugin {
   definition: PluginDefinition<unknown>;

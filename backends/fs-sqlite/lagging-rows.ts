@@ -5,7 +5,7 @@
  * and searches may lag. A process that ends first loses nothing: the next open's refresh
  * compares every file with its row.
  */
-import { backoff } from '../../kernel/backoff.js';
+import { backoff } from '../../toolkit/backoff.js';
 import type { FaultReporter } from '../../kernel/faults.js';
 
 const FIRST_RETRY_MS = 250;

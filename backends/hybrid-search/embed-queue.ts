@@ -8,7 +8,7 @@
  * needed is dropped (`forget`).
  */
 import type { Logger } from '../../kernel/index.js';
-import { backoff } from '../../kernel/backoff.js';
+import { backoff } from '../../toolkit/backoff.js';
 import type { BackgroundReport } from '../../kernel/backend.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { embedInBatches, type Embedder } from './embedding/embedder.js';

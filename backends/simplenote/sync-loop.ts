@@ -6,7 +6,7 @@
  * later cycle can succeed until the user changes them. `state()` is what get_stats shows.
  */
 import type { FaultReporter } from '../../kernel/faults.js';
-import { backoff } from '../../kernel/backoff.js';
+import { backoff } from '../../toolkit/backoff.js';
 import type { Logger } from '../../kernel/logger.js';
 import { SimperiumAuthError } from './client/errors.js';
 import type { SyncLoopState, SyncResult, Syncer } from './sync.js';

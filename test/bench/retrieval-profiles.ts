@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createKernel as createKernelWith } from '../../kernel/kernel.js';
+import { createKernel as createKernelWith } from '../../app/config/assemble.js';
 import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import { simplenoteBackendWith } from '../../backends/simplenote/index.js';

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createKernel } from '../../kernel/kernel.js';
+import { createKernel } from '../../app/config/assemble.js';
 import { silentLogger } from '../../kernel/logger.js';
 import { simplenoteBackendWith } from '../../backends/simplenote/index.js';
 import { openCacheDatabase, saveCacheDatabase } from '../../backends/simplenote/cache/cache-file.js';

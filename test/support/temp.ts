@@ -2,7 +2,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Kernel, KernelOptions } from '../../kernel/kernel.js';
+import type { Kernel } from '../../kernel/kernel.js';
+import type { KernelOptions } from '../../app/config/assemble.js';
 import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';

@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { backoff } from '../../kernel/backoff.js';
+import { backoff } from '../backoff.js';
 import { ConflictError } from '../../kernel/errors.js';
 
 const OWNER_PREFIX = 'owner-';

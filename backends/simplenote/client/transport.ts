@@ -6,7 +6,7 @@
  * are never logged: they hold the token and the password.
  */
 import axios, { type AxiosInstance } from 'axios';
-import { backoff } from '../../../kernel/backoff.js';
+import { backoff } from '../../../toolkit/backoff.js';
 import type { Logger } from '../../../kernel/logger.js';
 import type { SimperiumConfig } from './config.js';
 import { SimperiumTimeoutError, SimperiumTooLargeError, SimperiumUnavailableError } from './errors.js';

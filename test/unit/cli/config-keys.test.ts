@@ -1,8 +1,9 @@
 /** Unknown config keys: the closest valid key at that place in the schema. */
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { configIssue, parseUserConfig } from '../../../kernel/config/resolve.js';
-import { keysAt } from '../../../kernel/config/schema-keys.js';
+import { configIssue } from '../../../kernel/config/config-keys.js';
+import { parseUserConfig } from '../../../app/config/resolve.js';
+import { keysAt } from '../../../kernel/config/config-keys.js';
 import { userConfigSchema } from '../../../kernel/config/schema.js';
 
 describe('keysAt', () => {

@@ -1,6 +1,6 @@
 /** The index outbox on its own: writes queue behind a failing index, reads wait, close ends every retry loop. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IndexOutbox, settledSearchIndex } from '../../../kernel/index-outbox.js';
+import { IndexOutbox, settledSearchIndex } from '../../../toolkit/search-index/index-outbox.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import { MemoryKeywordIndex } from '../../../examples/memory-backend/search.js';
 import type { Note } from '../../../kernel/note.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../../kernel/backend.js';
-import { IndexOutbox, settledSearchIndex } from '../../../kernel/index-outbox.js';
+import { IndexOutbox, settledSearchIndex } from '../../../toolkit/search-index/index-outbox.js';
 import { silentLogger } from '../../../kernel/logger.js';
 import type { Note } from '../../../kernel/note.js';
 import { capabilityGatedSearch } from '../../../kernel/search-gate.js';

@@ -2,14 +2,14 @@
  * Merges a user config over its profile preset. Unknown ids fail here, listing the known
  * ones, so a bad config never gets as far as opening a vault.
  */
-import type { z } from 'zod';
-import { ConfigError } from '../errors.js';
-import { closestName } from '../util/closest.js';
-import { keysAt } from './schema-keys.js';
-import { messageLimit } from '../message-limit.js';
-import { userConfigSchema, type ProfilePreset, type ResolvedConfig, type UserConfig } from './schema.js';
+import { ConfigError } from '../../kernel/errors.js';
+import { closestName } from '../../kernel/util/closest.js';
+import { configIssue } from '../../kernel/config/config-keys.js';
+import { messageLimit } from '../../kernel/message-limit.js';
+import { userConfigSchema, type ProfilePreset, type ResolvedConfig, type UserConfig } from '../../kernel/config/schema.js';
 
-export interface Catalogue {
+/** The ids a config is checked against. */
+export interface CatalogueIds {
   profiles: readonly ProfilePreset[];
   pluginIds: readonly string[];
   backendIds: readonly string[];
@@ -22,28 +22,7 @@ export function parseUserConfig(raw: unknown, source: string): UserConfig {
   return result.data;
 }
 
-/**
- * The first issue as `<file>: <key path>: <reason>`. An unknown key is named with the closest
- * valid one when `schema` (the schema that refused it) is given: `did you mean "defaultType"?`.
- */
-export function configIssue(source: string, error: z.ZodError, prefix: readonly (string | number)[] = [], schema?: z.ZodType): ConfigError {
-  const issue = error.issues[0];
-  const unknown = issue?.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
-  const where = [...prefix, ...(issue?.path ?? [])].map(String);
-  if (issue && unknown.length) {
-    const valid = schema ? keysAt(schema, issue.path) : undefined;
-    const key = [...where, unknown[0] as string].join('.');
-    const suggestion = valid ? closestName(unknown[0] as string, valid) : undefined;
-    const reason = `unknown key${suggestion ? `; did you mean "${suggestion}"?` : ''}${valid ? ` (valid keys here: ${valid.join(', ')})` : ''}`;
-    const more = unknown.length > 1 ? ` (also unknown: ${unknown.slice(1).join(', ')})` : '';
-    return new ConfigError(`${source}: ${key}: ${reason}${more}`, { file: source, key, reason, ...(suggestion ? { did_you_mean: suggestion } : {}) });
-  }
-  const path = where.join('.') || '(root)';
-  const reason = issue?.message ?? 'invalid';
-  return new ConfigError(`${source}: ${path}: ${reason}`, { file: source, key: path, reason });
-}
-
-export function resolveConfig(user: UserConfig, source: string, catalogue: Catalogue, overrides: { profile?: string } = {}): ResolvedConfig {
+export function resolveConfig(user: UserConfig, source: string, catalogue: CatalogueIds, overrides: { profile?: string } = {}): ResolvedConfig {
   const profileId = overrides.profile ?? user.profile ?? 'flint';
   const preset = catalogue.profiles.find((p) => p.id === profileId);
   if (!preset) {

@@ -1,9 +1,11 @@
 /**
- * The keys a zod object schema accepts at a path inside it, so an unknown key in a config file
- * can be answered with the closest valid one. Walks through optional, default, union, record
+ * A config's refusal as `<file>: <key path>: <reason>`, an unknown key answered with the closest
+ * valid one: the keys a zod object schema accepts at a path inside it. Walks through optional, default, union, record
  * and pipe wrappers; gives up (undefined) where the shape is not an object's.
  */
 import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { closestName } from '../util/closest.js';
 
 interface Def {
   type: string;
@@ -84,4 +86,25 @@ export function keysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): str
   }
   const keys = new Set(current.flatMap((s) => objects(s)).flatMap((shape) => Object.keys(shape)));
   return keys.size ? [...keys] : undefined;
+}
+
+/**
+ * The first issue as `<file>: <key path>: <reason>`. An unknown key is named with the closest
+ * valid one when `schema` (the schema that refused it) is given: `did you mean "defaultType"?`.
+ */
+export function configIssue(source: string, error: z.ZodError, prefix: readonly (string | number)[] = [], schema?: z.ZodType): ConfigError {
+  const issue = error.issues[0];
+  const unknown = issue?.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
+  const where = [...prefix, ...(issue?.path ?? [])].map(String);
+  if (issue && unknown.length) {
+    const valid = schema ? keysAt(schema, issue.path) : undefined;
+    const key = [...where, unknown[0] as string].join('.');
+    const suggestion = valid ? closestName(unknown[0] as string, valid) : undefined;
+    const reason = `unknown key${suggestion ? `; did you mean "${suggestion}"?` : ''}${valid ? ` (valid keys here: ${valid.join(', ')})` : ''}`;
+    const more = unknown.length > 1 ? ` (also unknown: ${unknown.slice(1).join(', ')})` : '';
+    return new ConfigError(`${source}: ${key}: ${reason}${more}`, { file: source, key, reason, ...(suggestion ? { did_you_mean: suggestion } : {}) });
+  }
+  const path = where.join('.') || '(root)';
+  const reason = issue?.message ?? 'invalid';
+  return new ConfigError(`${source}: ${path}: ${reason}`, { file: source, key: path, reason });
 }

@@ -6,14 +6,14 @@
  * acknowledged before it. Nothing is kept on disk: a process that dies with a non-empty queue
  * loses it, and the next open's `reconcile` (run first thing here) repairs the index from the store.
  */
-import type { ReconcileSource, SearchIndex, SearchPage, SearchQuery, SqlQueryOptions } from './backend.js';
-import { backoff } from './backoff.js';
-import { BackendUnavailableError } from './errors.js';
-import type { SqlParams } from './index-database.js';
-import type { Logger } from './logger.js';
-import type { Note } from './note.js';
-import type { ProgressReporter } from './progress.js';
-import { forwardingSearchIndex } from './search-forwarding.js';
+import type { ReconcileSource, SearchIndex, SearchPage, SearchQuery, SqlQueryOptions } from '../../kernel/backend.js';
+import { backoff } from '../backoff.js';
+import { BackendUnavailableError } from '../../kernel/errors.js';
+import type { SqlParams } from '../../kernel/index-database.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { Note } from '../../kernel/note.js';
+import type { ProgressReporter } from '../../kernel/progress.js';
+import { forwardingSearchIndex } from '../../kernel/search-forwarding.js';
 
 export interface IndexOutboxOptions {
   /** First retry delay; doubles per failure up to `maxRetryMs`. */
@@ -204,4 +204,15 @@ export function settledSearchIndex(index: SearchIndex, outbox: IndexOutbox): Sea
         }
       : {}),
   });
+}
+
+/**
+ * A search index beside the store, kept in step with it (KernelOptions.keepIndexInStep): caught
+ * up with the store in the background from the open, its writes queued and retried, its reads
+ * waiting for what was acknowledged before them.
+ */
+export function keepInStep(index: SearchIndex, store: ReconcileSource, logger: Logger): SearchIndex {
+  const outbox = new IndexOutbox(index, logger);
+  outbox.reconcileWith(store);
+  return settledSearchIndex(index, outbox);
 }

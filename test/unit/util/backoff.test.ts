@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoff } from '../../../kernel/backoff.js';
+import { backoff } from '../../../toolkit/backoff.js';
 
 describe('backoff', () => {
   it('doubles from the base per attempt and stops at the cap', () => {
