@@ -1,97 +1,28 @@
 /**
- * The operation journal's contract (decision 025). Before a multi-note operation changes
- * anything, its whole plan — every note, the hash it must have, the state it had and the state
- * it gets — is written durably; then the changes are applied; then the entry is closed. An entry
- * still open at the next start belongs to a process that died mid-way: the kernel finishes it
- * (roll forward) where every note is still in its planned before or after state, and otherwise
- * puts back the notes it had changed (roll back). A store that keeps files keeps the journal
- * in its metadata folder; one that cannot (a remote store) leaves `NoteStore.journal` out.
+ * Where a store keeps the operation journal (decision 025): a multi-note operation's whole plan is
+ * written durably before any note changes, so an entry still open at the next start belongs to a
+ * process that died mid-way and is finished or rolled back. The entries are the toolkit's
+ * (toolkit/plans/journal.ts); a store keeps them as given and reads only these fields. A store
+ * that cannot keep a journal (a remote one) leaves `NoteStore.journal` out.
  */
-import type { Metadata, NewNote, NoteChange } from './note.js';
-
-/** What a note was before an operation changed it: enough to recognise it and to put it back. */
-export interface NoteState {
-  hash: string;
-  title: string;
-  content: string;
-  metadata: Metadata;
-  type?: string;
-  tags: string[];
-  path?: string;
-  /** The note's file byte for byte (its hash is `hash`), where the store keeps files: an undo writes it back as it was (journal-bytes.ts). */
-  text?: string;
-}
-
-export type JournalStep =
-  /** `change` is what the store is asked to write (hooks already applied, metadata complete). */
-  | { kind: 'update'; id: string; before: NoteState; change: NoteChange }
-  | { kind: 'create'; input: NewNote }
-  | { kind: 'delete'; id: string; before: NoteState }
-  /**
-   * A note moved to another type (a store with `types`): `to` is the id it gets there; `change`
-   * (an undo's) is then written exactly, so a note moved back is its old file again.
-   */
-  | { kind: 'move'; id: string; before: NoteState; type: string; to: string; change?: NoteChange }
-  /**
-   * A note file's exact text (a store with `files`: frontmatter as the user wrote it, no keys
-   * added): `before` null, a new file; `text` null, the file removed. Its after hash is known.
-   * `file: true`: a plain file of the vault the store may not read as a note (a migration's v1
-   * entry): written and removed through `files` alone, no note announced. `replacedBy`: a file
-   * removed only while the file replacing it is in place with that hash (its create may fail).
-   */
-  | { kind: 'text'; path: string; before: FileText | null; text: string | null; file?: true; replacedBy?: ReplacedBy };
-
-export interface ReplacedBy {
-  path: string;
-  hash: string;
-}
-
-export interface FileText {
-  text: string;
-  hash: string;
-}
-
-/** What became of one step, as far as the process that ran it got to record. */
-export interface StepResult {
-  id?: string;
-  hash?: string;
-  error?: string;
-}
-
-export type JournalState = 'pending' | 'done' | 'rolled-forward' | 'rolled-back' | 'undone';
-
-export interface JournalRecovery {
-  at: string;
-  outcome: 'rolled-forward' | 'rolled-back';
-  /** One line per note the recovery could not put in either state (changed by someone else). */
-  problems: string[];
-  applied: number;
-}
-
-export interface JournalEntry {
+export interface JournalRecord {
+  /** Starts with the entry's start time, so ids sort by time. */
   id: string;
-  /** The tool (or kernel call) that asked for the operation. */
-  operation: string;
-  /** Who asked: the MCP client (`name version`), `cli`, or `library` (kernel/caller.ts). */
-  by?: string;
-  /** For an undo: the entry it undid. */
-  undoes?: string;
-  at: string;
-  state: JournalState;
-  steps: JournalStep[];
-  results?: StepResult[];
-  recovery?: JournalRecovery;
+  /** `pending` while the operation runs: such an entry is kept and reported by `unfinished`. */
+  state: string;
+  /** One per step, as far as the operation got to record. */
+  results?: object[];
 }
 
-export interface JournalStorage {
+export interface JournalStorage<E extends JournalRecord = JournalRecord> {
   /** Durable before it returns: a crash after it leaves the entry for the next start. */
-  begin(entry: JournalEntry): Promise<void>;
+  begin(entry: E): Promise<void>;
   /** Records one step's outcome as soon as it is known (a hint for recovery; not synced). */
-  progress(entryId: string, step: number, result: StepResult): void;
-  /** Closes the entry with its results and final state. */
-  finish(entry: JournalEntry): Promise<void>;
+  progress(entryId: string, step: number, result: NonNullable<E['results']>[number]): void;
+  /** Closes the entry with its results and final state; closed entries may be pruned later. */
+  finish(entry: E): Promise<void>;
   /** Open entries, oldest first, with every progress record folded into `results`. */
-  unfinished(): Promise<JournalEntry[]>;
+  unfinished(): Promise<E[]>;
   /** Every kept entry, newest first. */
-  list(): Promise<JournalEntry[]>;
+  list(): Promise<E[]>;
 }

@@ -6,7 +6,7 @@
  * Served wherever the store keeps a journal; nothing otherwise.
  */
 import { z } from 'zod';
-import type { JournalStorage } from '../../kernel/journal.js';
+import { operationJournal, type OperationJournal } from '../../toolkit/plans/journal.js';
 import { listOperations, summarise, undoOperation } from '../../toolkit/plans/journal-undo.js';
 import { recoverJournal } from '../../toolkit/plans/journal-recovery.js';
 import { definePlugin } from '../../kernel/plugin.js';
@@ -14,7 +14,7 @@ import { defineTool } from '../../kernel/tool.js';
 import { bool, str, strs } from '../../toolkit/tool-output.js';
 import { limitField, nameString, vaultIdField } from '../../toolkit/tool-fields.js';
 
-function listOperationsTool(journal: JournalStorage) {
+function listOperationsTool(journal: OperationJournal) {
   return defineTool({
     name: 'list_operations',
     description: 'Recent multi-note operations (renames rewriting links, batches, moves, deletes, ...), newest first: who asked, when, state and the notes each touched.',
@@ -31,7 +31,7 @@ function listOperationsTool(journal: JournalStorage) {
   });
 }
 
-function undoOperationTool(journal: JournalStorage) {
+function undoOperationTool(journal: OperationJournal) {
   return defineTool({
     name: 'undo_operation',
     description:
@@ -53,7 +53,7 @@ export const journalPlugin = definePlugin<Record<string, never>>({
   id: 'journal',
   description: 'Finishes or rolls back an operation a dead process left open; lists recent multi-note operations and undoes one (where the store keeps an operation journal).',
   register(ctx) {
-    const journal = ctx.store.journal;
+    const journal = operationJournal(ctx.store);
     if (!journal) return {};
     return {
       tools: [listOperationsTool(journal), undoOperationTool(journal)],

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
 import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
 import type { NoteService } from '../../kernel/notes.js';
-import type { FileText } from '../../kernel/journal.js';
+import type { FileText } from '../../toolkit/plans/journal.js';
 
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import { applyReplacements } from '../../toolkit/markdown/replace.js';

@@ -3,12 +3,13 @@
  * (written atomically and fsync'd before any note changes) and, once closed, the results;
  * `<entry>.log` collects one JSON line per step as it completes, which tells a recovery which
  * notes a batch create had already made. Closed entries are kept for undo within a window
- * (count and age) and pruned when a new entry begins.
+ * (count and age) and pruned when a new entry begins. Entries are stored as given (their model is
+ * toolkit/plans/journal.ts); only `id`, `state` and `results` are read here.
  */
 import fs from 'node:fs';
 import { z } from 'zod';
 import path from 'node:path';
-import type { JournalEntry, JournalStorage, StepResult } from '../../kernel/journal.js';
+import type { JournalRecord, JournalStorage } from '../../kernel/journal.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { isAbandonedTemp } from './temp-sweep.js';
 
@@ -35,28 +36,31 @@ export function journalWindow(option: z.output<typeof journalWindowOption>): Jou
   return { keep: option.keep, maxAgeMs: option.maxAgeDays * 24 * 3600 * 1000 };
 }
 
-export class FileJournal implements JournalStorage {
+/** One step's outcome as the entry records it. */
+type StepResult<E extends JournalRecord> = NonNullable<E['results']>[number];
+
+export class FileJournal<E extends JournalRecord = JournalRecord> implements JournalStorage<E> {
   constructor(
     readonly dir: string,
     private readonly window: JournalWindow = DEFAULT_JOURNAL_WINDOW,
   ) {}
 
-  async begin(entry: JournalEntry): Promise<void> {
+  async begin(entry: E): Promise<void> {
     fs.mkdirSync(this.dir, { recursive: true });
     this.prune();
     await writeFileAtomic(this.planFile(entry.id), JSON.stringify(entry));
   }
 
-  progress(entryId: string, step: number, result: StepResult): void {
+  progress(entryId: string, step: number, result: StepResult<E>): void {
     fs.appendFileSync(this.logFile(entryId), `${JSON.stringify({ step, ...result })}\n`);
   }
 
-  async finish(entry: JournalEntry): Promise<void> {
+  async finish(entry: E): Promise<void> {
     await writeFileAtomic(this.planFile(entry.id), JSON.stringify(entry));
     fs.rmSync(this.logFile(entry.id), { force: true });
   }
 
-  async unfinished(): Promise<JournalEntry[]> {
+  async unfinished(): Promise<E[]> {
     this.sweepTemps();
     return this.read()
       .filter((e) => e.state === 'pending')
@@ -64,22 +68,22 @@ export class FileJournal implements JournalStorage {
       .reverse();
   }
 
-  async list(): Promise<JournalEntry[]> {
+  async list(): Promise<E[]> {
     return this.read();
   }
 
   /** Every readable entry, newest first (entry ids sort by time). */
-  private read(): JournalEntry[] {
+  private read(): E[] {
     let names: string[];
     try {
       names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.json'));
     } catch {
       return [];
     }
-    const entries: JournalEntry[] = [];
+    const entries: E[] = [];
     for (const name of names.sort().reverse()) {
       try {
-        entries.push(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as JournalEntry);
+        entries.push(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as E);
       } catch {
         // An entry is written by rename: an unreadable one was never a plan, nothing to do.
       }
@@ -87,8 +91,8 @@ export class FileJournal implements JournalStorage {
     return entries;
   }
 
-  private withProgress(entry: JournalEntry): JournalEntry {
-    const results: StepResult[] = entry.results ? [...entry.results] : [];
+  private withProgress(entry: E): E {
+    const results: Array<StepResult<E>> = entry.results ? [...entry.results] : [];
     let text = '';
     try {
       text = fs.readFileSync(this.logFile(entry.id), 'utf8');
@@ -97,7 +101,7 @@ export class FileJournal implements JournalStorage {
     }
     for (const line of text.split('\n')) {
       try {
-        const { step, ...result } = JSON.parse(line) as StepResult & { step: number };
+        const { step, ...result } = JSON.parse(line) as StepResult<E> & { step: number };
         results[step] = result;
       } catch {
         // The last line of a killed writer may be cut short.
@@ -138,7 +142,7 @@ export class FileJournal implements JournalStorage {
       const file = path.join(this.dir, name);
       if (rank < this.window.keep && now - startedAt(name) <= this.window.maxAgeMs) return;
       try {
-        if ((JSON.parse(fs.readFileSync(file, 'utf8')) as JournalEntry).state === 'pending') return;
+        if ((JSON.parse(fs.readFileSync(file, 'utf8')) as JournalRecord).state === 'pending') return;
       } catch {
         // unreadable: never a plan (written by rename), nothing to spare
       }

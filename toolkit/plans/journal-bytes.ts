@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { VaultFiles } from '../../kernel/backend.js';
-import type { FileText, JournalStep, NoteState } from '../../kernel/journal.js';
+import type { FileText, JournalStep, NoteState } from './journal.js';
 import type { Note } from '../../kernel/note.js';
 import { contentHash } from '../hash.js';
 

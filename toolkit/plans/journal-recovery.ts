@@ -6,7 +6,7 @@
  * before state again) and the notes that could be neither are named. The outcome is written into
  * the entry, logged, and shown by `notekernel doctor`.
  */
-import type { JournalEntry, JournalRecovery, JournalStep, JournalStorage, StepResult } from '../../kernel/journal.js';
+import type { JournalEntry, JournalRecovery, JournalStep, OperationJournal, StepResult } from './journal.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
@@ -22,7 +22,7 @@ export interface RecoveryReport {
   problems: string[];
 }
 
-export async function recoverJournal(journal: JournalStorage, notes: NoteService, logger: Logger): Promise<RecoveryReport[]> {
+export async function recoverJournal(journal: OperationJournal, notes: NoteService, logger: Logger): Promise<RecoveryReport[]> {
   const reports: RecoveryReport[] = [];
   let plainFiles = false;
   for (const entry of await journal.unfinished()) {

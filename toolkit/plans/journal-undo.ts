@@ -7,7 +7,7 @@
  * copy), so nobody's later work is lost.
  */
 import { ConflictError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
-import type { FileText, JournalEntry, JournalStep, JournalStorage, NoteState, StepResult } from '../../kernel/journal.js';
+import type { FileText, JournalEntry, JournalStep, NoteState, OperationJournal, StepResult } from './journal.js';
 import type { NewNote, Note, NoteChange } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { entryNotes, recordedUpdate, stateOf, textHash } from './operations.js';
@@ -70,7 +70,7 @@ type Outcome = keyof Pick<UndoReport, 'restored' | 'deleted' | 'recreated' | 'mo
  * crash mid-way is finished or rolled back at the next start like any other, and undoing the
  * undo puts the operation's changes back (its entry is then `done` again).
  */
-export async function undoOperation(journal: JournalStorage, notes: NoteService, entryId: string, force: boolean): Promise<UndoReport> {
+export async function undoOperation(journal: OperationJournal, notes: NoteService, entryId: string, force: boolean): Promise<UndoReport> {
   const entries = await listOperations(journal);
   const entry = entries.find((e) => e.id === entryId);
   if (!entry) throw new NotFoundError(`No operation ${entryId} in the journal (it keeps the most recent ones): list_operations shows them.`, { field: 'operation_id', operation_id: entryId });
@@ -144,7 +144,7 @@ export async function undoOperation(journal: JournalStorage, notes: NoteService,
  * leaves it `done`. Derived here rather than trusted from the entry's own file, so a crash
  * between closing an undo and marking what it undid changes nothing.
  */
-export async function listOperations(journal: JournalStorage): Promise<JournalEntry[]> {
+export async function listOperations(journal: OperationJournal): Promise<JournalEntry[]> {
   const entries = await journal.list();
   const byId = new Map(entries.map((e) => [e.id, e]));
   // Newest first: an undo's own state is settled (by any later undo of it) before it settles its target's.
@@ -159,7 +159,7 @@ export async function listOperations(journal: JournalStorage): Promise<JournalEn
 }
 
 /** The entry is `undone`; when it was itself an undo, the entry it undid is `done` again (its changes are back). */
-export async function markUndone(journal: JournalStorage, entry: JournalEntry, entries?: JournalEntry[]): Promise<void> {
+export async function markUndone(journal: OperationJournal, entry: JournalEntry, entries?: JournalEntry[]): Promise<void> {
   await journal.finish({ ...entry, state: 'undone' });
   if (entry.undoes === undefined) return;
   const undone = (entries ?? (await journal.list())).find((e) => e.id === entry.undoes);

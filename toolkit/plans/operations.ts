@@ -5,7 +5,7 @@
  * one-by-one semantics callers rely on: each note is its own compare-and-swap and may fail alone.
  */
 import { randomBytes } from 'node:crypto';
-import type { JournalEntry, JournalStep, NoteState, StepResult } from '../../kernel/journal.js';
+import type { JournalEntry, JournalStep, NoteState, StepResult } from './journal.js';
 import type { Metadata, Note } from '../../kernel/note.js';
 import { contentHash } from '../hash.js';
 

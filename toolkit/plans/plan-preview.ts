@@ -2,7 +2,7 @@
  * A dry run's answer (decision 025): each step of a plan as the agent reads it — what happens to
  * the note, its title before and after, the metadata keys that change, a unified diff of its text.
  */
-import type { JournalStep } from '../../kernel/journal.js';
+import type { JournalStep } from './journal.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** One note of a dry run: what would happen to it, and its text's unified diff. */

@@ -8,7 +8,7 @@
 import { callCaller } from '../../kernel/caller.js';
 import { callProgress } from '../../kernel/progress.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
-import type { JournalEntry, JournalStep, ReplacedBy } from '../../kernel/journal.js';
+import { operationJournal, type JournalEntry, type JournalStep, type ReplacedBy } from './journal.js';
 import type { NewNote, Note, NoteChange } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { keepFileTexts } from './journal-bytes.js';
@@ -76,7 +76,7 @@ export async function previewPlan(notes: NoteService, operation: string, items: 
 
 /** Plan durably, apply, close (decision 025). */
 async function runPlan(notes: NoteService, operation: string, ready: ReadonlyArray<Prepared>, undoes?: string): Promise<{ entryId?: string; outcomes: Array<PromiseSettledResult<Note>> }> {
-  const journal = ready.length ? notes.store.journal : undefined;
+  const journal = ready.length ? operationJournal(notes.store) : undefined;
   // Each changed note's exact bytes go in the journal too, so an undo can put them back as they were.
   const steps = journal ? await keepFileTexts(ready.map((r) => r.step), notes.store.files) : ready.map((r) => r.step);
   const entry: JournalEntry = { id: newEntryId(), operation, by: callCaller(), ...(undoes ? { undoes } : {}), at: new Date().toISOString(), state: 'pending', steps, results: [] };

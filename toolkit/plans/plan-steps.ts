@@ -3,7 +3,7 @@
  * batches, then exact texts, then moves, then deletes. Each step is its own compare-and-swap and
  * fails alone; `record` hears each outcome as soon as it is known.
  */
-import type { JournalStep } from '../../kernel/journal.js';
+import type { JournalStep } from './journal.js';
 import type { Note } from '../../kernel/note.js';
 import { updateEach, type NoteService } from '../../kernel/notes.js';
 import { applyText, writeRecorded, type TextStep } from './recorded.js';

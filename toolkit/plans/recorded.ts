@@ -4,7 +4,7 @@
  * listeners are told as for any tool's write.
  */
 import path from 'node:path';
-import type { FileText, JournalStep } from '../../kernel/journal.js';
+import type { FileText, JournalStep } from './journal.js';
 import type { NewNote, Note, NoteChange } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { loadUserConfig } from '../../config/load.js';
 import { createKernel } from '../../create-kernel.js';
 import { toNotekernelError, type ErrorCode } from '../../../kernel/errors.js';
-import type { JournalEntry } from '../../../kernel/journal.js';
+import { operationJournal, type JournalEntry } from '../../../toolkit/plans/journal.js';
 import { refreshStore } from '../../../kernel/note-store.js';
 import { isAlive } from '../../../toolkit/files/file-lock.js';
 import { ExitCode } from '../exit-code.js';
@@ -120,7 +120,7 @@ async function openAndInspect(options: CommonOptions, vault: string): Promise<Fi
     for (const fault of open.faults()) {
       findings.push({ check: 'fault', ok: false, detail: `${fault.source}: ${fault.code}: ${fault.message} ${fault.consequence}`, fix: FAULT_FIXES[fault.code] ?? 'see the message, then run doctor again' });
     }
-    const journal = open.notes.store.journal;
+    const journal = operationJournal(open.notes.store);
     if (journal) findings.push(journalFinding(await journal.list()));
     if (open.hasTool('find_broken_links')) {
       const broken = (await open.call('find_broken_links', {})) as { count?: number };

@@ -6,6 +6,7 @@
  */
 import { ConflictError, toNotekernelError } from '../../../kernel/errors.js';
 import { undoOperation } from '../../../toolkit/plans/journal-undo.js';
+import { operationJournal } from '../../../toolkit/plans/journal.js';
 import type { Note } from '../../../kernel/note.js';
 import type { NoteService } from '../../../kernel/notes.js';
 import { applyPlan, type AppliedPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
@@ -47,7 +48,7 @@ export async function migrateNotes(notes: NoteService, list: readonly Note[], ta
 
 async function moveBack(notes: NoteService, list: readonly Note[], applied: AppliedPlan): Promise<{ moved: number; notRestored: string[] }> {
   const moved = applied.results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const journal = notes.store.journal;
+  const journal = operationJournal(notes.store);
   if (journal && applied.entryId) {
     const report = await undoOperation(journal, notes, applied.entryId, false).catch(() => undefined);
     if (report && !report.failed) return { moved: moved.length, notRestored: [] };

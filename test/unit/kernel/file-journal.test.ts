@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../kernel/journal.js';
+import type { JournalEntry } from '../../../toolkit/plans/journal.js';
 import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { FileJournal } from '../../../toolkit/files/file-journal.js';
 
@@ -61,7 +61,7 @@ describe('FileJournal window', () => {
   it('folds the progress log into an open entry, ignoring a line cut short', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-journal-'));
     dirs.push(dir);
-    const journal = new FileJournal(dir);
+    const journal = new FileJournal<JournalEntry>(dir);
     const e = entry(new Date(), 'pending');
     await journal.begin({ ...e, steps: [{ kind: 'create', input: { title: 'a', content: '' } }, { kind: 'create', input: { title: 'b', content: '' } }] });
     journal.progress(e.id, 1, { id: 'general/b.md', hash: 'sha256:b' });

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../kernel/journal.js';
+import { operationJournal, type JournalEntry } from '../../../toolkit/plans/journal.js';
 import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { contentHash } from '../../../toolkit/hash.js';
 import { createTestKernel, removeDir } from '../../support/temp.js';
@@ -56,7 +56,7 @@ describe('journal recovery of plain-file steps', () => {
     const t = await createTestKernel({ profile: 'agent-memory', root, init: false });
     try {
       expect([read(root, V2_PATH), read(root, V1_PATH)]).toEqual([V2, null]);
-      const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
+      const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.recovery).toMatchObject({ outcome: 'rolled-forward', applied: 1, problems: [] });
       expect(await t.vault.call('memory_read', { id: 'Pln123' })).toMatchObject({ title: 'Plan' });
     } finally {
@@ -70,7 +70,7 @@ describe('journal recovery of plain-file steps', () => {
     const t = await createTestKernel({ profile: 'agent-memory', root, init: false });
     try {
       expect([read(root, V2_PATH), read(root, V1_PATH)]).toEqual([null, edited]);
-      const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
+      const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.state).toBe('rolled-back');
       expect(kept?.recovery?.problems.join(' ')).toContain(V1_PATH);
     } finally {

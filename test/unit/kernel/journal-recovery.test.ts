@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../kernel/journal.js';
+import { operationJournal, type JournalEntry } from '../../../toolkit/plans/journal.js';
 import { newEntryId, stateOf } from '../../../toolkit/plans/operations.js';
 import { createTestKernel, removeDir, type TestKernel } from '../../support/temp.js';
 
@@ -53,7 +53,7 @@ describe('journal recovery at open', () => {
     try {
       const contents = await Promise.all(ids.map(async (id) => (await t.vault.notes.require(id)).content));
       expect(contents).toEqual(['Alpha after\n', 'Beta after\n', 'Gamma after\n']);
-      const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
+      const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.state).toBe('rolled-forward');
       expect(kept?.recovery).toMatchObject({ outcome: 'rolled-forward', applied: 2, problems: [] });
     } finally {
@@ -74,7 +74,7 @@ describe('journal recovery at open', () => {
       expect(contents).toEqual(['Alpha before\n', 'Beta before\n', 'Gamma edited by hand\n']);
       // Put back byte for byte, its `updated` stamp included.
       expect(fs.readFileSync(path.join(root, ids[0] as string), 'utf8')).toBe(original[0]);
-      const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
+      const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.state).toBe('rolled-back');
       expect(kept?.recovery?.problems.join(' ')).toContain(ids[2]);
     } finally {

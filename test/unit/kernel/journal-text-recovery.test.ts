@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../kernel/journal.js';
+import { operationJournal, type JournalEntry } from '../../../toolkit/plans/journal.js';
 import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { contentHash } from '../../../toolkit/hash.js';
 import { createTestKernel, removeDir } from '../../support/temp.js';
@@ -57,7 +57,7 @@ describe('journal recovery of exact-text steps', () => {
     const t = await createTestKernel({ root, init: false });
     try {
       expect([read(root, 'general/new-plan.md'), read(root, 'general/old-plan.md'), read(root, 'general/linker.md')]).toEqual([OLD, null, LINKER_AFTER]);
-      const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
+      const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.recovery).toMatchObject({ outcome: 'rolled-forward', applied: 2, problems: [] });
     } finally {
       await t.close();
@@ -70,7 +70,7 @@ describe('journal recovery of exact-text steps', () => {
     const t = await createTestKernel({ root, init: false });
     try {
       expect([read(root, 'general/new-plan.md'), read(root, 'general/old-plan.md'), read(root, 'general/linker.md')]).toEqual([null, OLD, edited]);
-      const kept = (await t.vault.notes.store.journal?.list())?.find((e) => e.id === entry.id);
+      const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.state).toBe('rolled-back');
       expect(kept?.recovery?.problems.join(' ')).toContain('general/linker.md');
     } finally {

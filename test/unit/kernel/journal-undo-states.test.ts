@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../kernel/journal.js';
+import type { JournalEntry } from '../../../toolkit/plans/journal.js';
 import { listOperations } from '../../../toolkit/plans/journal-undo.js';
 import { newEntryId } from '../../../toolkit/plans/operations.js';
 import { FileJournal } from '../../../toolkit/files/file-journal.js';
@@ -17,10 +17,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function journalWith(entries: JournalEntry[]): Promise<FileJournal> {
+async function journalWith(entries: JournalEntry[]): Promise<FileJournal<JournalEntry>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-journal-states-'));
   dirs.push(dir);
-  const journal = new FileJournal(dir, { keep: 100, maxAgeMs: 3_600_000 });
+  const journal = new FileJournal<JournalEntry>(dir, { keep: 100, maxAgeMs: 3_600_000 });
   for (const e of entries) {
     await journal.begin({ ...e, state: 'pending' });
     await journal.finish(e);
