@@ -5,7 +5,7 @@
 export { Kernel, type KeepIndexInStep, type OpenVaultOptions, type VaultNaming } from './kernel.js';
 export type { Catalogue, LazyCatalogue } from './catalogue.js';
 export { Vault } from './vault.js';
-export { requireVaultFolder, type VaultInfo } from './vault-info.js';
+export type { VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';
 export { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 export { definePlugin, provide } from './plugin.js';
@@ -45,5 +45,5 @@ export { locationOf } from './note.js';
 export type { Note, NewNote, NoteChange, NoteEdit, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';
 export * from './errors.js';
-export type { UserConfig, ProfilePreset, ResolvedConfig } from './config/schema.js';
+export type { ProfilePreset, ResolvedConfig } from './config/schema.js';
 export { silentLogger, type Logger } from './logger.js';

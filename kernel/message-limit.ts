@@ -3,26 +3,12 @@
  * Streamable HTTP, legacy SSE), a tool's arguments (MCP, the CLI, the library) and a tool's
  * answer. A note arrives in one message, so the limit bounds notes too. Decision 028.
  */
-import { ConfigError, TooLargeError } from './errors.js';
+import { TooLargeError } from './errors.js';
 
 export const DEFAULT_MESSAGE_BYTES = 4 * 1024 * 1024;
-export const MIN_MESSAGE_BYTES = 64 * 1024;
 
 /** Where a user changes the limit, said in every refusal. */
-export const MESSAGE_LIMIT_HINT = 'raise limits.messageBytes in the config file or NOTEKERNEL_MAX_MESSAGE_BYTES';
-
-/** The limit from the config, overridden by NOTEKERNEL_MAX_MESSAGE_BYTES when that is set. */
-export function messageLimit(configured: number | undefined, env: NodeJS.ProcessEnv = process.env): number {
-  const fromEnv = env.NOTEKERNEL_MAX_MESSAGE_BYTES;
-  if (fromEnv !== undefined && fromEnv !== '') {
-    const bytes = Number(fromEnv);
-    if (!Number.isInteger(bytes) || bytes < MIN_MESSAGE_BYTES) {
-      throw new ConfigError(`NOTEKERNEL_MAX_MESSAGE_BYTES must be a whole number of bytes, at least ${MIN_MESSAGE_BYTES} (got "${fromEnv}").`, { key: 'limits.messageBytes' });
-    }
-    return bytes;
-  }
-  return configured ?? DEFAULT_MESSAGE_BYTES;
-}
+const MESSAGE_LIMIT_HINT = 'raise limits.messageBytes in the config file or NOTEKERNEL_MAX_MESSAGE_BYTES';
 
 export function describeBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) ? 1 : 0)} MiB`;
@@ -37,13 +23,4 @@ export function tooLargeMessage(what: string, bytes: number, limit: number): str
 
 export function tooLarge(what: string, bytes: number, limit: number): TooLargeError {
   return new TooLargeError(tooLargeMessage(what, bytes, limit), { bytes, limit });
-}
-
-/**
- * The largest frame the server sends. A tool answer of up to `limit` bytes goes out twice (as
- * text and as structuredContent, MCP 2025-06-18), plus room for the envelope; with the default
- * limit this stays under the 10 MiB a standard SDK client reads in one line.
- */
-export function replyCeiling(limit: number): number {
-  return 2 * limit + 1024 * 1024;
 }

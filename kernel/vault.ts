@@ -8,8 +8,8 @@ import type { HookRunner } from './hooks.js';
 import type { Fault, VaultFaults } from './faults.js';
 import { noProgress, withCallProgress } from './progress.js';
 import { callCaller, withCaller } from './caller.js';
-import type { CallOptions } from './tool-host.js';
 import type { Logger } from './logger.js';
+import type { ProgressReporter } from './progress.js';
 import type { NoteService } from './notes.js';
 import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import type { ToolRegistry } from './registry.js';
@@ -17,6 +17,13 @@ import type { AnyTool, ToolArgs, ToolContext, ToolInfo, ToolResult } from './too
 import type { VaultInfo } from './vault-info.js';
 import { assertVault } from './vault-id.js';
 import { findResource } from './resource-template.js';
+
+/** Per-call extras a surface passes along with the arguments. */
+export interface CallOptions {
+  progress?: ProgressReporter;
+  /** Who asks (an MCP client's `name version`, `cli`); the journal records it. Default `library`. */
+  caller?: string;
+}
 
 export interface VaultParts {
   info: VaultInfo;

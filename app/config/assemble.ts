@@ -4,12 +4,13 @@
  * sit above the kernel, so this is the app's.
  */
 import type { Catalogue, LazyCatalogue } from '../../kernel/catalogue.js';
-import type { ProfilePreset, ResolvedConfig, UserConfig } from '../../kernel/config/schema.js';
+import type { ProfilePreset, ResolvedConfig } from '../../kernel/config/schema.js';
 import { NotekernelError, PluginDependencyError } from '../../kernel/errors.js';
 import { Kernel, type KeepIndexInStep, type VaultNaming } from '../../kernel/kernel.js';
 import { silentLogger, type Logger } from '../../kernel/logger.js';
 import { planKernel } from '../../kernel/plan.js';
 import { parseUserConfig, resolveConfig } from './resolve.js';
+import type { UserConfig } from './user-config.js';
 
 /** A kernel from a config and a catalogue; the package's `createKernel` (create-kernel.ts) adds finding a config file and logging. */
 export interface KernelOptions {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../kernel/errors.js';
-import type { UserConfig } from '../../kernel/config/schema.js';
+import type { UserConfig } from './user-config.js';
 import { parseUserConfig } from './resolve.js';
 import { liftSeedConfig, SEED_CONFIG_ENV } from './seed-config.js';
 import { loadTsConfig } from './ts-loader.js';

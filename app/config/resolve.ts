@@ -5,8 +5,8 @@
 import { ConfigError } from '../../kernel/errors.js';
 import { closestName } from '../../kernel/util/closest.js';
 import { configIssue } from '../../kernel/config/config-keys.js';
-import { messageLimit } from '../../kernel/message-limit.js';
-import { userConfigSchema, type ProfilePreset, type ResolvedConfig, type UserConfig } from '../../kernel/config/schema.js';
+import type { ProfilePreset, ResolvedConfig } from '../../kernel/config/schema.js';
+import { messageLimit, userConfigSchema, type UserConfig } from './user-config.js';
 
 /** The ids a config is checked against. */
 export interface CatalogueIds {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError } from '../../kernel/errors.js';
-import type { ToolHost } from '../../kernel/tool-host.js';
+import type { ToolHost } from '../tool-host.js';
 import { checkToken, createGuard } from './http-guard.js';
 import { SessionTable } from './http-sessions.js';
 import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';

@@ -7,7 +7,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolHost } from '../../kernel/tool-host.js';
+import type { ToolHost } from '../tool-host.js';
 import { VERSION } from '../version.js';
 import { forwardLogs } from './client-log.js';
 import { clientProgress } from './client-progress.js';

@@ -18,8 +18,9 @@
 import process from 'node:process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { replyCeiling, tooLargeMessage } from '../../kernel/message-limit.js';
+import { tooLargeMessage } from '../../kernel/message-limit.js';
 import { checkLine, isUsableId } from './jsonrpc-check.js';
+import { replyCeiling } from './tool-results.js';
 
 /** JSON-RPC "Invalid Request": the message was refused unread. */
 export const MESSAGE_TOO_LARGE = -32600;

@@ -3,7 +3,7 @@
  * returned promise settles once the client hangs up or a signal arrives, the calls in flight
  * have been answered (bounded by DRAIN_TIMEOUT_MS), and the vault has been flushed and closed.
  */
-import type { ToolHost } from '../../kernel/tool-host.js';
+import type { ToolHost } from '../tool-host.js';
 import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { DEFAULT_MESSAGE_BYTES, describeBytes } from '../../kernel/message-limit.js';
 import { createMcpServer } from './server.js';

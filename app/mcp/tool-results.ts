@@ -10,8 +10,17 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toNotekernelError } from '../../kernel/errors.js';
-import { DEFAULT_MESSAGE_BYTES, replyCeiling, tooLarge } from '../../kernel/message-limit.js';
+import { DEFAULT_MESSAGE_BYTES, tooLarge } from '../../kernel/message-limit.js';
 import type { ToolInfo } from '../../kernel/tool.js';
+
+/**
+ * The largest frame the server sends. A tool answer of up to `limit` bytes goes out twice (as
+ * text and as structuredContent, MCP 2025-06-18), plus room for the envelope; with the default
+ * limit this stays under the 10 MiB a standard SDK client reads in one line.
+ */
+export function replyCeiling(limit: number): number {
+  return 2 * limit + 1024 * 1024;
+}
 
 /** Listed for a tool that declares no `output` (a third-party plugin's); every built-in tool declares one. */
 export const GENERIC_OUTPUT_SCHEMA: Tool['outputSchema'] = { type: 'object' };

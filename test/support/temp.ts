@@ -7,7 +7,7 @@ import type { KernelOptions } from '../../app/config/assemble.js';
 import { createKernel } from '../../app/index.js';
 import { silentLogger } from '../../kernel/logger.js';
 import type { Vault } from '../../kernel/vault.js';
-import type { UserConfig } from '../../kernel/config/schema.js';
+import type { UserConfig } from '../../app/config/user-config.js';
 import { track } from './temp-registry.js';
 
 export async function tempDir(prefix = 'nk-test-'): Promise<string> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { configIssue } from '../../../kernel/config/config-keys.js';
 import { parseUserConfig } from '../../../app/config/resolve.js';
 import { keysAt } from '../../../kernel/config/config-keys.js';
-import { userConfigSchema } from '../../../kernel/config/schema.js';
+import { userConfigSchema } from '../../../app/config/user-config.js';
 
 describe('keysAt', () => {
   it('walks optional, union and record wrappers to the object at a path', () => {

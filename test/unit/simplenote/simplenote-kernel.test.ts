@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserConfig } from '../../../kernel/config/schema.js';
+import type { UserConfig } from '../../../app/config/user-config.js';
 import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simperium/index.js';
 import { envFor } from '../../support/simplenote-subject.js';
 import { createTestKernel } from '../../support/temp.js';
