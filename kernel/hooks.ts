@@ -1,11 +1,11 @@
 /**
- * The closed list of note lifecycle hooks. Each hook's kind is fixed here, by its name:
- *  - `sequential`: handlers run in plugin order; each may return a replacement value
- *    (beforeWrite: validate, fill defaults) or throw to veto the operation.
- *  - `parallel`: notifications after the fact; a failing handler is logged, tagged with its
+ * The closed list of lifecycle hooks, each of a kind fixed by its name (the runner's methods
+ * accept only the names of their kind):
+ *  - sequential (`note.beforeWrite`, `vault.init`, `vault.open`): handlers run in plugin order;
+ *    beforeWrite may return a replacement draft (validate, fill defaults); any may throw to veto.
+ *  - parallel (the `note.after*` notifications): a failing handler is logged, tagged with its
  *    plugin and hook, and never undoes the write.
- * A handler doing long work reports it on `callProgress()` (kernel/progress.ts): the progress
- * channel of the tool call whose write ran the hook.
+ * A handler doing long work reports it on `callProgress()`, the progress of the tool call whose write ran it.
  */
 import type { Note, Metadata } from './note.js';
 import type { Logger } from './logger.js';
@@ -42,17 +42,7 @@ export interface HookPayloads {
 
 export type HookName = keyof HookPayloads;
 
-export const HOOK_KINDS: Record<HookName, 'sequential' | 'parallel'> = {
-  'note.beforeWrite': 'sequential',
-  'note.afterWrite': 'parallel',
-  'note.afterDelete': 'parallel',
-  'note.afterRename': 'parallel',
-  'note.afterMove': 'parallel',
-  'vault.init': 'sequential',
-  'vault.open': 'sequential',
-};
-
-export type HookHandler<K extends HookName> = K extends 'note.beforeWrite'
+type HookHandler<K extends HookName> = K extends 'note.beforeWrite'
   ? (draft: NoteDraft) => NoteDraft | void | Promise<NoteDraft | void>
   : (payload: HookPayloads[K]) => void | Promise<void>;
 

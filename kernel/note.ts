@@ -103,11 +103,3 @@ export interface ListQuery {
   orderBy?: 'updated' | 'created' | 'title';
   direction?: 'asc' | 'desc';
 }
-
-/** Keys the vault sets itself: a schema may mention them, metadata may not change them. */
-export const SYSTEM_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
-export type SystemKey = (typeof SYSTEM_KEYS)[number];
-
-export function isSystemKey(name: string): name is SystemKey {
-  return (SYSTEM_KEYS as readonly string[]).includes(name);
-}

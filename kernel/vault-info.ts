@@ -1,4 +1,3 @@
-import { CapabilityError } from './errors.js';
 /** What every plugin, tool and backend may know about the vault it serves. */
 export interface VaultInfo {
   /** Registry id where the vault is registered (flint), else the folder name. */
@@ -13,11 +12,3 @@ export interface VaultInfo {
   searchBackend?: string;
 }
 
-/** The vault's folder, for a plugin that works on files beside the notes; refused on a vault that has none. */
-export function requireVaultFolder(info: VaultInfo, needer: string): string {
-  if (info.root !== undefined) return info.root;
-  throw new CapabilityError(
-    `${needer} works on the vault's folder, and vault "${info.id}" (storage backend "${info.storageBackend}") keeps its notes in none.`,
-    { needed_by: needer, backend: info.storageBackend },
-  );
-}

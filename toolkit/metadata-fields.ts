@@ -41,7 +41,13 @@ export interface TypeSchema {
   warnings: string[];
 }
 
-export { SYSTEM_KEYS, isSystemKey, type SystemKey } from '../kernel/note.js';
+/** Keys the vault sets itself: a schema may mention them, metadata may not change them. */
+export const SYSTEM_KEYS = ['title', 'filename', 'type', 'created', 'updated'] as const;
+export type SystemKey = (typeof SYSTEM_KEYS)[number];
+
+export function isSystemKey(name: string): name is SystemKey {
+  return (SYSTEM_KEYS as readonly string[]).includes(name);
+}
 
 const FIELD_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_-]{0,63}$/u;
 

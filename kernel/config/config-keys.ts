@@ -1,7 +1,7 @@
 /**
  * A config's refusal as `<file>: <key path>: <reason>`, an unknown key answered with the closest
- * valid one: the keys a zod object schema accepts at a path inside it. Walks through optional, default, union, record
- * and pipe wrappers; gives up (undefined) where the shape is not an object's.
+ * valid one: the keys a zod object schema accepts at a path inside it, through optional, default,
+ * union, record and pipe wrappers (undefined where the shape is not an object's).
  */
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -22,59 +22,27 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** The object shapes reachable at this level (a union may offer several). */
-function objects(schema: z.ZodType, depth = 0): Array<Record<string, z.ZodType>> {
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+/** The schemas under the wrappers at this level (a union may offer several). */
+function unwrapped(schema: z.ZodType, depth = 0): z.ZodType[] {
   if (depth > 20) return [];
   const def = defOf(schema);
-  switch (def.type) {
-    case 'object':
-      return def.shape ? [def.shape] : [];
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return def.innerType ? objects(def.innerType, depth + 1) : [];
-    case 'pipe':
-      return def.in ? objects(def.in, depth + 1) : [];
-    case 'lazy':
-      return def.getter ? objects(def.getter(), depth + 1) : [];
-    case 'union':
-      return (def.options ?? []).flatMap((option) => objects(option, depth + 1));
-    default:
-      return [];
-  }
+  if (WRAPPERS.has(def.type)) return def.innerType ? unwrapped(def.innerType, depth + 1) : [];
+  if (def.type === 'pipe') return def.in ? unwrapped(def.in, depth + 1) : [];
+  if (def.type === 'lazy') return def.getter ? unwrapped(def.getter(), depth + 1) : [];
+  if (def.type === 'union') return (def.options ?? []).flatMap((option) => unwrapped(option, depth + 1));
+  return [schema];
 }
 
-function child(schema: z.ZodType, key: string | number, depth = 0): z.ZodType[] {
-  if (depth > 20) return [];
-  const def = defOf(schema);
-  switch (def.type) {
-    case 'record':
-      return def.valueType ? [def.valueType] : [];
-    case 'array':
-      return def.element ? [def.element] : [];
-    case 'object':
-      return def.shape && typeof key === 'string' && def.shape[key] ? [def.shape[key]] : [];
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return def.innerType ? child(def.innerType, key, depth + 1) : [];
-    case 'pipe':
-      return def.in ? child(def.in, key, depth + 1) : [];
-    case 'lazy':
-      return def.getter ? child(def.getter(), key, depth + 1) : [];
-    case 'union':
-      return (def.options ?? []).flatMap((option) => child(option, key, depth + 1));
-    default:
-      return [];
-  }
+function child(schema: z.ZodType, key: string | number): z.ZodType[] {
+  return unwrapped(schema).flatMap((inner) => {
+    const def = defOf(inner);
+    if (def.type === 'record') return def.valueType ? [def.valueType] : [];
+    if (def.type === 'array') return def.element ? [def.element] : [];
+    if (def.type === 'object') return def.shape && typeof key === 'string' && def.shape[key] ? [def.shape[key]] : [];
+    return [];
+  });
 }
 
 export function keysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] | undefined {
@@ -84,7 +52,7 @@ export function keysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): str
     current = current.flatMap((s) => child(s, key));
     if (!current.length) return undefined;
   }
-  const keys = new Set(current.flatMap((s) => objects(s)).flatMap((shape) => Object.keys(shape)));
+  const keys = new Set(current.flatMap((s) => unwrapped(s)).flatMap((s) => Object.keys(defOf(s).shape ?? {})));
   return keys.size ? [...keys] : undefined;
 }
 

@@ -5,7 +5,7 @@
 import { definePlugin } from '../../kernel/plugin.js';
 import { migrateCommand } from './cli.js';
 import { migrateTool } from './tool.js';
-import { requireVaultFolder } from '../../kernel/vault-info.js';
+import { requireVaultFolder } from '../../toolkit/vault-folder.js';
 
 export { MIGRATION_STEPS } from './steps/index.js';
 export type { MigrationReport, MigrationStep } from './steps/index.js';

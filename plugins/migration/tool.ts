@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../kernel/tool.js';
 import { MIGRATION_STEPS } from './steps/index.js';
-import { requireVaultFolder } from '../../kernel/vault-info.js';
+import { requireVaultFolder } from '../../toolkit/vault-folder.js';
 import { bool, planPreviewOutput, str, strs } from '../../toolkit/tool-output.js';
 import { migrateVault } from './vault-migration.js';
 

@@ -10,7 +10,7 @@ import type { ToolContext } from '../../kernel/tool.js';
 import { vaultRootPolicy } from './allowed-roots.js';
 import { noteResourceTemplates } from './note-resources.js';
 import { VAULT_REGISTRY } from './service.js';
-import { requireVaultFolder } from '../../kernel/vault-info.js';
+import { requireVaultFolder } from '../../toolkit/vault-folder.js';
 import {
   createVaultTool,
   getCurrentVaultTool,

@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { PluginDependencyError, ValidationError } from '../../../kernel/errors.js';
 import type { ToolContext } from '../../../kernel/tool.js';
-import { isSystemKey } from '../../../kernel/note.js';
-import { jsonFieldInput, type FieldDefinition, type JsonFieldInput } from '../../../toolkit/metadata-fields.js';
+import { isSystemKey, jsonFieldInput, type FieldDefinition, type JsonFieldInput } from '../../../toolkit/metadata-fields.js';
 import { SCHEMA_CODEC } from '../service.js';
 
 export const metadataSchemaInput = z

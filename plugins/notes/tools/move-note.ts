@@ -4,7 +4,7 @@ import type { Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { NOTE_TYPES } from '../../note-types/service.js';
-import { isSystemKey } from '../../../kernel/note.js';
+import { isSystemKey } from '../../../toolkit/metadata-fields.js';
 import { SCHEMA } from '../../schema/service.js';
 import { withWarnings } from '../schema-warnings.js';
 import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
