@@ -1,9 +1,8 @@
 /**
- * The backend contract. A backend is a definition with static capabilities and extensions (known
- * before any I/O, so the kernel can refuse a plugin at start-up) and an async factory. Optional
- * members exist exactly when their capability or extension is declared (CAPABILITY_MEMBERS,
- * checked at every open); calling for a capability the backend lacks throws CapabilityError,
- * never a silent no-op. The store and index contracts themselves: note-store.ts, search-index.ts.
+ * The backend contract: a definition whose capabilities and extensions are static (known before
+ * any I/O, so the kernel refuses a plugin at start-up) and an async factory. Optional members exist
+ * exactly when declared (CAPABILITY_MEMBERS, checked at every open); asking for a missing one
+ * throws CapabilityError, never a silent no-op. The contracts themselves: note-store.ts, search-index.ts.
  */
 import type { z } from 'zod';
 import type { Logger } from './logger.js';
@@ -17,9 +16,8 @@ export * from './note-store.js';
 export * from './search-index.js';
 
 /**
- * What a vault offers, named for what it means to a plugin, whatever keeps the notes (a folder,
- * a database, a remote service). A plugin `requires` these; the kernel refuses it at start-up
- * when the vault lacks one.
+ * What a vault offers, named for what it means to a plugin whatever keeps the notes (a folder, a
+ * database, a remote service). The kernel refuses at start-up a plugin that `requires` one missing.
  */
 export const CAPABILITIES = {
   'typed-notes': 'every note has a type the store keeps, lists and moves notes between (listTypes/move)',
@@ -41,9 +39,8 @@ export const CAPABILITIES = {
 export type Capability = keyof typeof CAPABILITIES;
 
 /**
- * Names capabilities had while every store kept files (decision 042 renamed them). A backend's
- * `capabilities` and a plugin's or tool's `requires` still accept them, read as the new name;
- * they will be refused in a future major version.
+ * Names from when every store kept files (decision 042), still read as the new name in a backend's
+ * `capabilities` and a plugin's or tool's `requires` until a future major version.
  * @deprecated Name the capability by its key in CAPABILITIES.
  */
 export const DEPRECATED_CAPABILITIES = {
@@ -54,7 +51,7 @@ export const DEPRECATED_CAPABILITIES = {
 /** @deprecated A name of DEPRECATED_CAPABILITIES. */
 export type DeprecatedCapability = keyof typeof DEPRECATED_CAPABILITIES;
 
-/** A capability as a backend declares it or a plugin requires it: its name, or a deprecated one. */
+/** A capability as declared or required: its name, or a deprecated one. */
 export type CapabilityName = Capability | DeprecatedCapability;
 
 /** The capability a (possibly deprecated) name stands for. */
@@ -85,10 +82,9 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, 'storage' | 'search'>>
 };
 
 /**
- * Optional members of NoteStore and SearchIndex no plugin needs to require: the kernel and plugins
- * do without them (the fallback named here), a backend that has them does the same work cheaper,
- * sooner or at all. A backend declares the ones it implements, so a reader of its definition
- * knows its shape.
+ * Optional members no plugin needs to require: callers do without them (the fallback named here);
+ * a backend that has them does the work cheaper, sooner or at all, and declares them so its
+ * definition shows its shape.
  */
 export const EXTENSIONS = {
   refresh:
@@ -110,28 +106,27 @@ export const EXTENSIONS = {
 export type Extension = keyof typeof EXTENSIONS;
 
 /**
- * Where a backend keeps a vault. `required`: a folder on this machine (the kernel resolves it and
- * refuses a missing one); `optional`: a folder if given (a cache, say); `none`: no folder at all
- * (an in-memory or purely remote store), so a vault is named by its id alone.
+ * Where a backend keeps a vault: `required`, a folder on this machine (the kernel resolves it and
+ * refuses a missing one); `optional`, a folder if given (a cache); `none` (in memory, remote), a
+ * vault named by its id alone.
  */
 export type BackendFolder = 'required' | 'optional' | 'none';
 
 export type BackendKind = 'storage' | 'search' | 'both';
 
 export interface BackendContext<O> {
-  /** The vault's folder (absolute, symlinks resolved): always set for `folder: 'required'`, never for `none`. */
+  /** Absolute, symlinks resolved: always set for `folder: 'required'`, never for `none`. */
   folder?: string;
   options: O;
   logger: Logger;
   readOnly: boolean;
   progress?: ProgressReporter;
-  /** Where background work reports what it cannot do (kernel/faults.ts); absent outside a kernel. */
+  /** Where background work reports what it cannot do (faults.ts); absent outside a kernel. */
   faults?: FaultReporter;
   /**
-   * Whether this instance's `search` serves the vault's searches. False when the backend is the
-   * vault's store and a separate search backend answers the searches: a backend that keeps a
-   * search index beside its store (fs-sqlite's full-text rows) may then keep none, since nothing
-   * reads it. Absent outside a kernel (a test opening a backend), read as true.
+   * False when a separate search backend answers the vault's searches: a store that keeps a search
+   * index beside its notes (fs-sqlite's full-text rows) may then keep none. Absent (read as true)
+   * outside a kernel.
    */
   servesSearch?: boolean;
 }
@@ -139,17 +134,16 @@ export interface BackendContext<O> {
 export interface BackendInstance {
   store?: NoteStore;
   search?: SearchIndex;
-  /** Set when the backend can only read (its folder or file system cannot be written): why. The vault is then served read-only. */
+  /** Why the backend can only read (its folder cannot be written); the vault is then served read-only. */
   readOnly?: string;
 }
 
-/** A setting a backend reads from outside the config file (an environment variable), as `serve --print-config-vars` shows it. */
+/** A setting read from outside the config file (an environment variable), as `serve --print-config-vars` shows it. */
 export interface BackendSetting {
   name: string;
   purpose: string;
   /** The effective value; undefined when unset and without a default. */
   value?: string;
-  /** Where the value came from. */
   source: 'environment' | '.env' | 'config' | 'default' | 'unset';
   /** Shown masked. */
   secret?: boolean;
@@ -161,15 +155,10 @@ export interface BackendDefinition<O = unknown> {
   id: string;
   kind: BackendKind;
   description: string;
-  /** Where it keeps a vault; see BackendFolder. */
   folder: BackendFolder;
   /** What it offers (CAPABILITIES; a deprecated name is read as its new one). */
   capabilities: readonly CapabilityName[];
-  /**
-   * The optional members without a capability it implements (EXTENSIONS). When given, the
-   * kernel checks its store and index have exactly these at every open; a definition written
-   * before extensions were named leaves it out and is not checked.
-   */
+  /** The EXTENSIONS it implements, checked at every open; left out (and unchecked) by definitions older than them. */
   extensions?: readonly Extension[];
   options: z.ZodType<O>;
   create(ctx: BackendContext<O>): Promise<BackendInstance>;
@@ -182,9 +171,8 @@ export function defineBackend<O>(definition: BackendDefinition<O>): BackendDefin
 }
 
 /**
- * Every optional member of NoteStore and SearchIndex, and what must accompany it. `exactly`: the
- * member exists when, and only when, its capability or extension is declared; `may`: it may exist
- * only where declared (a store with `typed-notes` names a default type when its options set one).
+ * Every optional member of NoteStore and SearchIndex and what declares it. `exactly`: present when,
+ * and only when, declared; `may`: present only where declared (a default type when options set one).
  */
 export const CAPABILITY_MEMBERS: ReadonlyArray<
   { on: 'store' | 'search'; member: string; presence: 'exactly' | 'may' } & (
@@ -220,7 +208,7 @@ export function requireFolder<O>(ctx: BackendContext<O>, backendId: string): str
   return ctx.folder;
 }
 
-/** Lists every mismatch between declared capabilities and extensions and the members an instance has. */
+/** Every mismatch between what a definition declares and the members its instance has. */
 export function capabilityShapeProblems(definition: BackendDefinition<unknown>, instance: BackendInstance): string[] {
   const declared = new Set<string>(canonicalCapabilities(definition.capabilities));
   const extensions = definition.extensions ? new Set<string>(definition.extensions) : undefined;

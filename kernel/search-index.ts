@@ -1,7 +1,7 @@
 /**
  * The SearchIndex contract: how a vault's notes are found. Every index answers `full-text`
- * queries; what a query asks beyond that (regex, metadata filters, vectors) needs the capability
- * `searchNeeds` names, and the kernel refuses it before the index sees it (kernel/search-gate.ts).
+ * queries; what a query asks beyond that needs the capability `searchNeeds` names, and the kernel
+ * refuses it before the index sees it (search-gate.ts).
  */
 import type { Capability } from './backend.js';
 import type { Note, NoteSummary } from './note.js';
@@ -47,32 +47,28 @@ export const SEARCH_MODES = ['hybrid', 'semantic', 'keyword'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 /**
- * What a search asks for. Every SearchIndex honours `text`, `type`, `limit` and `offset`
- * (capability `full-text`); `regex` needs capability `regex`; `metadata`, `created`, `updated`,
- * `contentContains` and `sort` need `metadata-query`; `mode` semantic or hybrid needs `vectors`.
- * The kernel refuses a query that asks for what the index lacks (`capability_missing`, naming the
- * member and the backend) before it reaches the index (`searchNeeds`). A bad value (an unknown
- * sort field, a malformed pattern) fails with `validation_failed` whose `details.field` names the
- * member by its path here (`text`, `metadata.1.operator`, `sort.0.field`), so each tool can name
- * its own argument. A query that matches nothing is an empty page, never an error.
+ * What a search asks for. `text`, `type`, `limit` and `offset` are `full-text`; the rest need the
+ * capability `searchNeeds` names, so an index only ever sees what it declared. A bad value (an
+ * unknown sort field, a malformed pattern) fails with `validation_failed`, `details.field` naming
+ * the member by its path here (`metadata.1.operator`, `sort.0.field`) so each tool can name its own
+ * argument. A query that matches nothing is an empty page, never an error.
  */
 export interface SearchQuery {
   /**
-   * What to look for; empty lists notes most recently updated first. Parsed by toolkit/search/query.ts
-   * (docs/search-syntax.md): plain words are a question (any content word matches, notes holding
-   * every one first, by BM25); `"quoted phrases"`, `plan*` prefixes, `-word` exclusions and
-   * `a OR b` mean what they spell. Case and diacritics are folded; nothing typed is a syntax error.
+   * Empty lists notes most recently updated first. Syntax (docs/search-syntax.md, parsed by
+   * toolkit/search/query.ts): plain words are a question (any content word matches, notes holding
+   * every one first, by BM25); `"phrases"`, `plan*`, `-word` and `a OR b` mean what they spell.
+   * Case and diacritics are folded; nothing typed is a syntax error.
    */
   text: string;
   type?: string;
   limit: number;
   offset?: number;
   /**
-   * `text` is a JavaScript regular expression (`source`, or `/source/flags`) matched against
-   * each note's title and content instead of words; combines with the filters, not with
-   * `sort` (hits come by number of matches, then most recent). Backends cap the pattern's
-   * length and its run time (`timeoutMs`) and fail with `validation_failed` naming `text` when
-   * it does not compile.
+   * `text` is a JavaScript regular expression (`source` or `/source/flags`) matched against title
+   * and content; combines with the filters, not with `sort` (hits by number of matches, then most
+   * recent). Backends cap its length and run time (`timeoutMs`); one that does not compile fails
+   * with `validation_failed` naming `text`.
    */
   regex?: boolean;
   /** All must hold. */
@@ -89,9 +85,11 @@ export interface SearchQuery {
   mode?: SearchMode;
 }
 
+type SearchNeed = { capability: Capability; member: string };
+
 /** The capabilities a query needs beyond `full-text`, each with the member that needs it. */
-export function searchNeeds(query: SearchQuery): Array<{ capability: Capability; member: string }> {
-  const needs: Array<{ capability: Capability; member: string }> = [];
+export function searchNeeds(query: SearchQuery): SearchNeed[] {
+  const needs: SearchNeed[] = [];
   if (query.regex) needs.push({ capability: 'regex', member: 'regex' });
   if (query.mode === 'semantic' || query.mode === 'hybrid') needs.push({ capability: 'vectors', member: 'mode' });
   const filters = [
@@ -114,7 +112,6 @@ export interface SearchHit {
   score: number;
   /** An excerpt; matched terms are wrapped in `<mark>` … `</mark>`. */
   snippet: string;
-  /** Present when the backend's index holds the note's summary and metadata. */
   note?: SearchHitNote;
 }
 
@@ -123,18 +120,17 @@ export interface SearchPage {
   /** Every match, not only this page. */
   total: number;
   /**
-   * Present when a `semantic` or `hybrid` ranking saw only part of the index: its vectors are
-   * still being built in the background (`ready` of `total` passages). Keyword matches are
-   * complete; a tool shows `notice` beside the hits.
+   * A `semantic` or `hybrid` ranking saw only the passages whose vectors are built so far (`ready`
+   * of `total`); keyword matches are complete.
    */
   vectors?: { ready: number; total: number };
-  /** A sentence for the reader about how complete this page is (e.g. vectors still building). */
+  /** A sentence for the reader on how complete this page is, shown beside the hits. */
   notice?: string;
 }
 
-/** Work an index does behind its answers, as `SearchIndex.finishBackground` reports it. */
+/** What `SearchIndex.finishBackground` waited for. */
 export interface BackgroundReport {
-  /** Items of background work done since the index opened (passages embedded). */
+  /** Items done since the index opened (passages embedded). */
   done: number;
   /** How long the caller waited. */
   ms: number;
@@ -142,7 +138,7 @@ export interface BackgroundReport {
 
 /** Bounds for `SearchIndex.sql`; a backend applies its own defaults (30 s, 1,000 rows) when absent. */
 export interface SqlQueryOptions {
-  /** Past this the query is stopped and the call fails with `timeout`; other calls keep being served. */
+  /** Past this the query is stopped and fails with `timeout`; other calls keep being served. */
   timeoutMs?: number;
   /** Rows beyond this are not read. */
   maxRows?: number;
@@ -166,26 +162,22 @@ export interface SearchIndex {
   remove(id: string): Promise<void>;
   close(): Promise<void>;
   /**
-   * Brings the index up to date with a store it is not part of: notes it lacks or holds at
-   * another `contentHash` are read and upserted, notes the store no longer has are removed. The
-   * kernel runs it at every open of a vault with a separate search backend, behind the open (reads
-   * wait for it), so an index fed only by writes still catches up with an existing vault and with
-   * writes it missed (a crash between a write and its index update). Absent on an index that is
-   * part of its store (fs-sqlite's own).
+   * extension `reconcile`: brings an index apart from its store level with it (notes it lacks or
+   * holds at another `contentHash` upserted, notes gone removed). The kernel runs it behind every
+   * open (reads wait), so an index fed by writes catches up with an existing vault and with writes
+   * it missed in a crash.
    */
   reconcile?(source: ReconcileSource): Promise<ReconcileReport>;
   /**
-   * Resolves once the work the index does in the background (a hybrid index embedding passages
-   * after their keywords were indexed) is finished, reporting it on `progress`. Searches never
-   * wait for it: they answer from what is ready and say so (`SearchPage.vectors`). The CLI's
-   * `index` command waits here with a progress bar.
+   * extension `background-work`: resolves once the work the index does behind its answers (embedding
+   * passages) is finished, reporting on `progress`. Searches never wait for it: they answer from
+   * what is ready and say so (`SearchPage.vectors`).
    */
   finishBackground?(progress?: ProgressReporter): Promise<BackgroundReport>;
   /**
-   * capability `sql`: exactly one read-only `SELECT` / `WITH` statement over the index, on a
-   * connection separate from the writer's, bounded in rows and time. `params` bind `?` (a list)
-   * or `@name` / `:name` (an object). A refused statement (writes, ATTACH, PRAGMA, ...) fails
-   * with `validation_failed` saying why; a statement past its time limit with `timeout`.
+   * capability `sql`: one read-only `SELECT` / `WITH` statement, on a connection apart from the
+   * writer's. `params` bind `?` (a list) or `@name` / `:name` (an object). A refused statement
+   * (writes, ATTACH, PRAGMA, ...) fails with `validation_failed` saying why.
    */
   sql?(query: string, params?: SqlParams, options?: SqlQueryOptions): Promise<Array<Record<string, unknown>>>;
 }

@@ -25,12 +25,17 @@ export const DEFAULT_JOURNAL_WINDOW: JournalWindow = { keep: 100, maxAgeMs: 7 * 
 /** The backends' `journal` option: how many closed operations stay undoable, and for how long. */
 export const journalWindowOption = z
   .object({
-    keep: z.number().int().min(0).default(100).describe('closed operations kept for list_operations / undo_operation, newest first'),
+    keep: z
+      .number()
+      .int()
+      .min(0)
+      .default(100)
+      .describe('closed operations kept for list_operations / undo_operation, newest first'),
     maxAgeDays: z.number().min(0).default(7).describe('closed operations older than this are dropped'),
   })
   .strict()
   .default({ keep: 100, maxAgeDays: 7 })
-  .describe('the operation journal\'s undo window (decision 025)');
+  .describe("the operation journal's undo window (decision 025)");
 
 export function journalWindow(option: z.output<typeof journalWindowOption>): JournalWindow {
   return { keep: option.keep, maxAgeMs: option.maxAgeDays * 24 * 3600 * 1000 };
@@ -134,7 +139,11 @@ export class FileJournal<E extends JournalRecord = JournalRecord> implements Jou
     const now = Date.now();
     let names: string[];
     try {
-      names = fs.readdirSync(this.dir).filter((n) => n.endsWith('.json')).sort().reverse();
+      names = fs
+        .readdirSync(this.dir)
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .reverse();
     } catch {
       return;
     }
