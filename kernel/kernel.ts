@@ -1,26 +1,37 @@
 /**
- * Lifecycle: resolve the config (the app finds and reads its file) → plan (order plugins by
- * dependsOn, check capabilities) → per vault: open backends → register plugins one at a time →
- * freeze → serve → dispose in reverse.
+ * Lifecycle: the app resolves the config and plans it (plugins ordered by dependsOn, capabilities
+ * checked) → per vault: open backends → register plugins one at a time → freeze → serve →
+ * dispose in reverse.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Scope, type Token } from './container.js';
-import { canonicalCapabilities, capabilityShapeProblems, type BackendDefinition, type BackendInstance, type ReconcileSource, type SearchIndex } from './backend.js';
+import { canonicalCapabilities, capabilityShapeProblems, type BackendDefinition, type Capability, type BackendInstance, type ReconcileSource, type SearchIndex } from './backend.js';
 import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
-import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError, } from './errors.js';
+import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError } from './errors.js';
 import { HookRunner } from './hooks.js';
 import { type Logger } from './logger.js';
 import { NoteService } from './notes.js';
-import { type KernelPlan } from './plan.js';
-import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
+import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
 import { ToolRegistry } from './registry.js';
 import { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 import { Vault } from './vault.js';
 import type { VaultInfo } from './vault-info.js';
-import type { ResolvedConfig, } from './config/schema.js';
+import type { ResolvedConfig } from './config/schema.js';
+
+/** What a config chose, checked before any I/O and plugins in `dependsOn` order (app/config/plan.ts). */
+export interface KernelPlan {
+  config: ResolvedConfig;
+  storage: { definition: BackendDefinition<unknown>; options: unknown };
+  search?: { definition: BackendDefinition<unknown>; options: unknown };
+  plugins: Array<{ definition: PluginDefinition<unknown>; options: unknown }>;
+  /** What the vault offers: the store's capabilities from the storage backend, the search ones from whichever backend serves search. */
+  capabilities: ReadonlySet<Capability>;
+  /** Which backend serves each capability the vault offers. */
+  providers: ReadonlyMap<Capability, string>;
+}
 
 /** The index readers see, kept in step with `store`; its `close` lets its queue drain. */
 export type KeepIndexInStep = (index: SearchIndex, store: ReconcileSource, logger: Logger) => SearchIndex | Promise<SearchIndex>;
@@ -29,7 +40,6 @@ export type KeepIndexInStep = (index: SearchIndex, store: ReconcileSource, logge
 export interface VaultNaming {
   findByPath(root: string): Promise<{ id: string } | undefined>;
 }
-
 
 export interface OpenVaultOptions {
   /** Registry id (flint's vault_id); defaults to the folder name. */

@@ -8,7 +8,7 @@ import type { ProfilePreset, ResolvedConfig } from '../../kernel/config/schema.j
 import { NotekernelError, PluginDependencyError } from '../../kernel/errors.js';
 import { Kernel, type KeepIndexInStep, type VaultNaming } from '../../kernel/kernel.js';
 import { silentLogger, type Logger } from '../../kernel/logger.js';
-import { planKernel } from '../../kernel/plan.js';
+import { planKernel } from './plan.js';
 import { parseUserConfig, resolveConfig } from './resolve.js';
 import type { UserConfig } from './user-config.js';
 

@@ -3,8 +3,7 @@
  * ones, so a bad config never gets as far as opening a vault.
  */
 import { ConfigError } from '../../kernel/errors.js';
-import { closestName } from '../../kernel/util/closest.js';
-import { configIssue } from '../../kernel/config/config-keys.js';
+import { closestName, configIssue } from '../../toolkit/config-keys.js';
 import type { ProfilePreset, ResolvedConfig } from '../../kernel/config/schema.js';
 import { messageLimit, userConfigSchema, type UserConfig } from './user-config.js';
 

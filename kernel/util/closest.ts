@@ -1,15 +1,3 @@
-/** The closest of some names to a misspelt one, for "did you mean" hints (edit distance). */
-export function closestName(input: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  // Beyond ~40 % of the name the "closest" is a guess, not a spelling fix.
-  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(input.length * 0.4)) ? best : undefined;
-}
-
 /**
  * The name `key` is a near miss of, if any: a typo to refuse with "did you mean", not another
  * word (decision 003: tool arguments, and note types on create_note). Near: the same name but

@@ -3,28 +3,13 @@
  * and every capability a plugin needs found on the chosen backends. Each failure names the
  * plugin, the backend and the capability (or the cycle), before a single file is touched.
  */
-import type { BackendDefinition, Capability } from './backend.js';
-import { CAPABILITIES, CAPABILITY_ROLE, canonicalCapabilities } from './backend.js';
-import { CapabilityError, PluginDependencyError } from './errors.js';
-import type { PluginDefinition } from './plugin.js';
-import type { ResolvedConfig } from './config/schema.js';
-import { configIssue } from './config/config-keys.js';
-
-export interface PlannedPlugin {
-  definition: PluginDefinition<unknown>;
-  options: unknown;
-}
-
-export interface KernelPlan {
-  config: ResolvedConfig;
-  storage: { definition: BackendDefinition<unknown>; options: unknown };
-  search?: { definition: BackendDefinition<unknown>; options: unknown };
-  plugins: PlannedPlugin[];
-  /** What the vault offers: the store's capabilities from the storage backend, the search ones from whichever backend serves search. */
-  capabilities: ReadonlySet<Capability>;
-  /** Which backend serves each capability the vault offers. */
-  providers: ReadonlyMap<Capability, string>;
-}
+import type { BackendDefinition, Capability } from '../../kernel/backend.js';
+import { CAPABILITIES, CAPABILITY_ROLE, canonicalCapabilities } from '../../kernel/backend.js';
+import type { ResolvedConfig } from '../../kernel/config/schema.js';
+import { CapabilityError, PluginDependencyError } from '../../kernel/errors.js';
+import type { KernelPlan } from '../../kernel/kernel.js';
+import type { PluginDefinition } from '../../kernel/plugin.js';
+import { configIssue } from '../../toolkit/config-keys.js';
 
 export function planKernel(
   config: ResolvedConfig,
@@ -102,7 +87,7 @@ function planBackend(
 }
 
 /** Depth-first topological sort that keeps the config's order where dependencies allow. */
-export function orderByDependencies<T extends { definition: PluginDefinition<unknown> }>(plugins: readonly T[]): T[] {
+function orderByDependencies<T extends { definition: PluginDefinition<unknown> }>(plugins: readonly T[]): T[] {
   const byId = new Map(plugins.map((p) => [p.definition.id, p]));
   const state = new Map<string, 'visiting' | 'done'>();
   const ordered: T[] = [];

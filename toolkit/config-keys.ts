@@ -4,8 +4,8 @@
  * union, record and pipe wrappers (undefined where the shape is not an object's).
  */
 import type { z } from 'zod';
-import { ConfigError } from '../errors.js';
-import { closestName } from '../util/closest.js';
+import { ConfigError } from '../kernel/errors.js';
+import { editDistance } from '../kernel/util/closest.js';
 
 interface Def {
   type: string;
@@ -75,4 +75,16 @@ export function configIssue(source: string, error: z.ZodError, prefix: readonly 
   const path = where.join('.') || '(root)';
   const reason = issue?.message ?? 'invalid';
   return new ConfigError(`${source}: ${path}: ${reason}`, { file: source, key: path, reason });
+}
+
+/** The closest of some names to a misspelt one, for "did you mean" hints (edit distance). */
+export function closestName(input: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  // Beyond ~40 % of the name the "closest" is a guess, not a spelling fix.
+  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(input.length * 0.4)) ? best : undefined;
 }
