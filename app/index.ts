@@ -17,6 +17,7 @@ export {
 export type { ParsedQuery, QueryTerm, QueryFilter, ParseOptions } from '../toolkit/search/query.js';
 export type { UserConfig } from './config/user-config.js';
 export { requireVaultFolder } from '../toolkit/vault-folder.js';
+export { locationOf } from '../toolkit/note-location.js';
 export { builtinCatalogue } from '../profiles/catalogue.js';
 export { builtinLazyCatalogue } from '../profiles/builtins.js';
 export { createMcpServer } from './mcp/server.js';

@@ -41,7 +41,6 @@ export type {
 export { defineTool } from './tool.js';
 export type { ToolDefinition, ToolContext, ToolInfo, ToolAnnotations, ToolArgs, ToolResult } from './tool.js';
 export type { HookName, HookPayloads, HookHandlers, NoteDraft } from './hooks.js';
-export { locationOf } from './note.js';
 export type { Note, NewNote, NoteChange, NoteEdit, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';
 export * from './errors.js';

@@ -24,8 +24,8 @@ export interface Note {
   contentHash: string;
   /**
    * File facts, present where the backend keeps notes in files: where the note lives (seed 000
-   * shows it), its file name, and its size in bytes. A store without files leaves them out;
-   * `locationOf` gives renderers a value for each either way.
+   * shows it), its file name, and its size in bytes. A store without files leaves them out
+   * (toolkit/note-location.ts gives renderers a value for each either way).
    */
   path?: string;
   filename?: string;
@@ -84,15 +84,6 @@ export interface NoteSummary {
   path?: string;
   filename?: string;
   size?: number;
-}
-
-/** The file facts of a note, or stand-ins for a store without files: its id, and its content's UTF-8 size when known. */
-export function locationOf(note: Pick<NoteSummary, 'id' | 'path' | 'filename' | 'size'> & { content?: string }): { path: string; filename: string; size: number } {
-  return {
-    path: note.path ?? note.id,
-    filename: note.filename ?? note.id,
-    size: note.size ?? (note.content !== undefined ? Buffer.byteLength(note.content) : 0),
-  };
 }
 
 export interface ListQuery {

@@ -4,7 +4,8 @@
  */
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { locationOf, type Note } from '../../kernel/note.js';
+import type { Note } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 import { contentHash } from '../../toolkit/hash.js';
 import type { IndexedNote } from './index-db.js';
 import { parseMarkdown } from './frontmatter.js';

@@ -5,7 +5,8 @@
  * each in a LinkStore transaction. Names a note gives up are kept as former names, so links written
  * against them still resolve (by stable id) until links_repair rewrites them.
  */
-import { locationOf, type Note } from '../../kernel/note.js';
+import type { Note } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 import { keysOf, nameKey, stemOf, type NameIndex, type NoteNames } from './names.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import type { ExternalInput, LinkInput, LinkRecord, LinkStore, MoveRecord } from './store/types.js';

@@ -7,7 +7,8 @@
  * resolves the same way.
  */
 import path from 'node:path';
-import { locationOf, type NoteSummary } from '../../kernel/note.js';
+import type { NoteSummary } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 import type { NoteLink } from '../../toolkit/markdown/index.js';
 import { foldLetters } from '../../toolkit/search/fold-letters.js';
 

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { NoteStore } from '../../kernel/backend.js';
 import type { Logger } from '../../kernel/logger.js';
-import { locationOf, type Note, type NoteSummary } from '../../kernel/note.js';
+import type { Note, NoteSummary } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 import type { LinkIndexer } from './indexer.js';
 import { stemOf, type NoteNames } from './names.js';
 import type { LinkReconcileReport } from './service.js';

@@ -8,7 +8,7 @@
  */
 import type { VaultFiles } from '../../kernel/backend.js';
 import type { NoteService } from '../../kernel/notes.js';
-import { locationOf } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 
 export interface DoctorReport {
   entries: number;

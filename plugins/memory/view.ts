@@ -6,7 +6,8 @@
  * (UTF-16 offsets into `body`); times come in both forms (options.ts).
  */
 import { z } from 'zod';
-import { locationOf, type Metadata, type Note, type NoteSummary } from '../../kernel/note.js';
+import type { Metadata, Note, NoteSummary } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import type { TimestampForm } from './options.js';
 

@@ -11,7 +11,8 @@ import { toRelative } from '../../toolkit/files/paths.js';
 import { LINKS } from '../links/service.js';
 import { BACKUPS } from '../vault-config/service.js';
 import { vaultConfig } from './config.js';
-import { locationOf, type Note } from '../../kernel/note.js';
+import type { Note } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 
 export interface DeleteOutcome {
   id: string;

@@ -1,6 +1,7 @@
 /** The canonical note in seed 000's `get_note` shape (its key order too). */
 import { z } from 'zod';
-import { locationOf, type Note } from '../../kernel/note.js';
+import type { Note } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 
 /** renderNote's answer as an output schema; every field optional, since `fields` may trim any. */
 export const noteOutput = z.object({

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { SearchHit, SearchHitNote } from '../../kernel/backend.js';
-import { locationOf, type Metadata, type Note } from '../../kernel/note.js';
+import type { Metadata, Note } from '../../kernel/note.js';
+import { locationOf } from '../../toolkit/note-location.js';
 import { filterFields } from '../../toolkit/fields.js';
 
 export const ALWAYS_KEPT = ['score', 'snippet', 'filename', 'path'] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { locationOf, type Note } from '../../../kernel/note.js';
+import type { Note } from '../../../kernel/note.js';
+import { locationOf } from '../../../toolkit/note-location.js';
 
 import { toNotekernelError, ValidationError } from '../../../kernel/errors.js';
 import { defineTool } from '../../../kernel/tool.js';

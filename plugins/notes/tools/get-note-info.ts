@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { locationOf, type NoteSummary } from '../../../kernel/note.js';
+import type { NoteSummary } from '../../../kernel/note.js';
+import { locationOf } from '../../../toolkit/note-location.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { nameString, pathString, titleString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { noteRow } from './list-notes-by-type.js';

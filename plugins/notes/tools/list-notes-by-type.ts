@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../../kernel/errors.js';
-import { locationOf, type NoteSummary } from '../../../kernel/note.js';
+import type { NoteSummary } from '../../../kernel/note.js';
+import { locationOf } from '../../../toolkit/note-location.js';
 import { defineTool } from '../../../kernel/tool.js';
 import { assertTypeName } from '../../../toolkit/type-name.js';
 import { noteRowOutput } from '../render.js';
