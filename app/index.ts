@@ -18,6 +18,7 @@ export type { ParsedQuery, QueryTerm, QueryFilter, ParseOptions } from '../toolk
 export type { UserConfig } from './config/user-config.js';
 export { requireVaultFolder } from '../toolkit/vault-folder.js';
 export { locationOf } from '../toolkit/note-location.js';
+export type { Catalogue, LazyCatalogue, ProfilePreset } from '../profiles/catalogue-types.js';
 export { builtinCatalogue } from '../profiles/catalogue.js';
 export { builtinLazyCatalogue } from '../profiles/builtins.js';
 export { createMcpServer } from './mcp/server.js';

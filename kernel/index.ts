@@ -3,7 +3,6 @@
  * plus the contracts for writing plugins and backends.
  */
 export { Kernel, type KeepIndexInStep, type OpenVaultOptions, type VaultNaming } from './kernel.js';
-export type { Catalogue, LazyCatalogue } from './catalogue.js';
 export { Vault } from './vault.js';
 export type { VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';
@@ -44,5 +43,5 @@ export type { HookName, HookPayloads, HookHandlers, NoteDraft } from './hooks.js
 export type { Note, NewNote, NoteChange, NoteEdit, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';
 export * from './errors.js';
-export type { ProfilePreset, ResolvedConfig } from './config/schema.js';
+export type { ResolvedConfig } from './config/schema.js';
 export { silentLogger, type Logger } from './logger.js';

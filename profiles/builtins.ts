@@ -5,7 +5,7 @@
  * `catalogue.ts`, the same definitions imported whole for callers that want them all, is
  * generated from it by `node scripts/catalogue.mjs` (keep each loader in the form below).
  */
-import type { LazyCatalogue } from '../kernel/catalogue.js';
+import type { LazyCatalogue } from './catalogue-types.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
 import { flintProfile } from './flint/index.js';
 import { notariumProfile } from './notarium/index.js';

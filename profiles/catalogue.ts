@@ -5,7 +5,7 @@
  * notekernel, for callers that want them all (`builtinCatalogue`, the package's `notekernel/profiles`).
  * The kernel receives it as data and knows none of them by name.
  */
-import type { Catalogue } from '../kernel/catalogue.js';
+import type { Catalogue } from './catalogue-types.js';
 import { vaultsPlugin } from '../plugins/vaults/index.js';
 import { noteTypesPlugin } from '../plugins/note-types/index.js';
 import { notesPlugin } from '../plugins/notes/index.js';

@@ -61,7 +61,7 @@ function eagerCatalogue(lazyText) {
     " * notekernel, for callers that want them all (`builtinCatalogue`, the package's `notekernel/profiles`).",
     ' * The kernel receives it as data and knows none of them by name.',
     ' */',
-    "import type { Catalogue } from '../kernel/catalogue.js';",
+    "import type { Catalogue } from './catalogue-types.js';",
     ...imports,
     '',
     'export const builtinCatalogue: Catalogue = {',

@@ -15,7 +15,7 @@ import { ExitCode } from './exit-code.js';
 import { makeVaultFolder } from './vault-folder.js';
 import { addDeleteCommands } from './commands/delete-commands.js';
 import { addPluginCommands } from './commands/plugin-command.js';
-import type { Catalogue } from '../../kernel/catalogue.js';
+import type { Catalogue } from '../../profiles/catalogue-types.js';
 import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
 import { addServeCommand } from './commands/serve-command.js';

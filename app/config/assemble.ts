@@ -3,11 +3,11 @@
  * the plugins and backends it chooses loaded from the catalogue, and the kernel planned. Profiles
  * sit above the kernel, so this is the app's.
  */
-import type { Catalogue, LazyCatalogue } from '../../kernel/catalogue.js';
-import type { ProfilePreset, ResolvedConfig } from '../../kernel/config/schema.js';
+import type { ResolvedConfig } from '../../kernel/config/schema.js';
 import { NotekernelError, PluginDependencyError } from '../../kernel/errors.js';
 import { Kernel, type KeepIndexInStep, type VaultNaming } from '../../kernel/kernel.js';
 import { silentLogger, type Logger } from '../../kernel/logger.js';
+import type { Catalogue, LazyCatalogue, ProfilePreset } from '../../profiles/catalogue-types.js';
 import { planKernel } from './plan.js';
 import { parseUserConfig, resolveConfig } from './resolve.js';
 import type { UserConfig } from './user-config.js';

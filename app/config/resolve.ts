@@ -4,7 +4,8 @@
  */
 import { ConfigError } from '../../kernel/errors.js';
 import { closestName, configIssue } from '../../toolkit/config-keys.js';
-import type { ProfilePreset, ResolvedConfig } from '../../kernel/config/schema.js';
+import type { ResolvedConfig } from '../../kernel/config/schema.js';
+import type { ProfilePreset } from '../../profiles/catalogue-types.js';
 import { messageLimit, userConfigSchema, type UserConfig } from './user-config.js';
 
 /** The ids a config is checked against. */

@@ -1,13 +1,4 @@
-/** A profile preset, and the config the app resolves from a user's file over it (app/config). */
-export interface ProfilePreset {
-  id: string;
-  description: string;
-  storage: { backend: string; options?: Record<string, unknown> };
-  search?: { backend: string; options?: Record<string, unknown> };
-  plugins: Record<string, true | Record<string, unknown>>;
-  tools?: { rename?: Record<string, string>; hide?: string[] };
-}
-
+/** The config the app resolves from a user's file over its profile preset (app/config). */
 export interface ResolvedConfig {
   profile: string;
   /** Where the config came from: a file path, or a description such as "profile flint (no config file)". */

@@ -1,4 +1,4 @@
-import type { ProfilePreset } from '../../kernel/config/schema.js';
+import type { ProfilePreset } from '../catalogue-types.js';
 
 /**
  * agent-memory (seed 002): pure markdown memory entries (`slug id__XXXXXX.md`) with git-derived

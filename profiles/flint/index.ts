@@ -1,4 +1,4 @@
-import type { ProfilePreset } from '../../kernel/config/schema.js';
+import type { ProfilePreset } from '../catalogue-types.js';
 
 /**
  * flint-note (seed 000): typed markdown notes with frontmatter, indexed in SQLite. No

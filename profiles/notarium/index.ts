@@ -1,4 +1,4 @@
-import type { ProfilePreset } from '../../kernel/config/schema.js';
+import type { ProfilePreset } from '../catalogue-types.js';
 
 /**
  * notarium (seed 003, MCP Notarium): a Simplenote account through Simperium, a local sql.js cache

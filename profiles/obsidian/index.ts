@@ -1,4 +1,4 @@
-import type { ProfilePreset } from '../../kernel/config/schema.js';
+import type { ProfilePreset } from '../catalogue-types.js';
 
 /**
  * obsidian (seed 004): an Obsidian vault as it is — every `.md` in every folder (flat layout,

@@ -1,4 +1,4 @@
-import type { ProfilePreset } from '../../kernel/config/schema.js';
+import type { ProfilePreset } from '../catalogue-types.js';
 
 /** Zettelkasten MCP server (seed 001): the two-stage card workflow on a plain markdown folder. */
 export const zettelkastenProfile: ProfilePreset = {

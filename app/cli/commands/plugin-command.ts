@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import type { Catalogue } from '../../../kernel/catalogue.js';
+import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import type { CliCommandDeclaration, CliInput } from '../../../kernel/plugin.js';
 import { ExitCode } from '../exit-code.js';
 import { openFromOptions, withCommonOptions, type CommonOptions } from '../open.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../../app/mcp/server.js';
-import type { Catalogue } from '../../../kernel/catalogue.js';
+import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { simplenoteBackendWith } from '../../../backends/simplenote/index.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';
 import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simperium/index.js';

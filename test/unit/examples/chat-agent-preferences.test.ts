@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { preferencesOf } from '../../../examples/chat-agent/preferences.js';
 import { systemPrompt } from '../../../examples/chat-agent/system-prompt.js';
 import { createMcpServer } from '../../../app/mcp/server.js';
-import { definePlugin, type Catalogue, type PluginContribution } from '../../../kernel/index.js';
+import { definePlugin, type PluginContribution } from '../../../kernel/index.js';
+import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';
 import { createTestKernel, type TestKernel } from '../../support/temp.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Catalogue } from '../../../kernel/catalogue.js';
+import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { createKernel } from '../../../app/index.js';
 import { definePlugin, provide, type PluginDefinition } from '../../../kernel/plugin.js';
 import { defineTool } from '../../../kernel/tool.js';

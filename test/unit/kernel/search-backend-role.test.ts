@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineBackend, type SearchIndex } from '../../../kernel/backend.js';
 import { definePlugin } from '../../../kernel/plugin.js';
-import type { Catalogue } from '../../../kernel/catalogue.js';
+import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';
 import { memoryBackend } from '../../../examples/memory-backend/index.js';
 import { MemoryKeywordIndex } from '../../../examples/memory-backend/search.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toNotekernelError, type ErrorBody } from '../../../kernel/errors.js';
-import type { Catalogue } from '../../../kernel/catalogue.js';
+import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { definePlugin, provide, type PluginContext } from '../../../kernel/plugin.js';
 import { LINKS, type LinkRef, type LinksService } from '../../../plugins/links/service.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';

@@ -1,7 +1,16 @@
 /** What a config may name: the plugins, backends and profiles an entry point offers. The kernel knows none by name. */
-import type { BackendDefinition } from './backend.js';
-import type { ProfilePreset } from './config/schema.js';
-import type { PluginDefinition } from './plugin.js';
+import type { BackendDefinition } from '../kernel/backend.js';
+import type { PluginDefinition } from '../kernel/plugin.js';
+
+/** A profile: a storage backend, maybe a search backend, and the plugins it loads, which a user's config overrides. */
+export interface ProfilePreset {
+  id: string;
+  description: string;
+  storage: { backend: string; options?: Record<string, unknown> };
+  search?: { backend: string; options?: Record<string, unknown> };
+  plugins: Record<string, true | Record<string, unknown>>;
+  tools?: { rename?: Record<string, string>; hide?: string[] };
+}
 
 /** Given whole (tests, embedders with plugins of their own). */
 export interface Catalogue {
