@@ -1,8 +1,6 @@
 /**
- * Who asked for the tool call this code runs under, as the operation journal records it
- * (decision 025): the MCP client's name and version from its `initialize`, `cli` for the
- * command line, `library` for a program calling `vault.call()` directly. A surface passes it
- * as `CallOptions.caller`; the journal asks `callCaller()` instead of threading it through.
+ * Who asked for the tool call this code runs under (an MCP client's `name version`, `cli`, else
+ * `library`), for the operation journal (decision 025) without threading it through every call.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

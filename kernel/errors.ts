@@ -1,7 +1,6 @@
 /**
- * One error tree for the whole kernel. Every error carries a stable string code (the
- * catalogue below is the public contract, kept in sync with docs/errors.md by a test) and
- * serialisable details, so the MCP, CLI and library surfaces can all render it the same way.
+ * One error tree: a stable code (the catalogue below, kept in sync with docs/errors.md by a test)
+ * and serialisable details, so every surface renders an error the same way.
  */
 
 export const ERROR_CODES = {
@@ -147,7 +146,7 @@ const SYSTEM_FAULTS: Record<string, { code: ErrorCode; cause: string }> = {
 };
 
 /** The catalogue entry for a system error code (`SQLITE_READONLY_DIRECTORY` counts as `SQLITE_READONLY`). */
-export function systemFaultOf(err: unknown): { code: ErrorCode; cause: string; errno: string } | undefined {
+function systemFaultOf(err: unknown): { code: ErrorCode; cause: string; errno: string } | undefined {
   const errno = (err as { code?: unknown } | undefined)?.code;
   if (typeof errno !== 'string') return undefined;
   const known = SYSTEM_FAULTS[errno] ?? SYSTEM_FAULTS[errno.replace(/^(SQLITE_[A-Z]+)_.*$/, '$1')];

@@ -1,8 +1,7 @@
 /**
- * Faults a vault's background work meets (an index checkpoint on a full disk, index rows that
- * wait for space, a sync loop): supervised, never left to end the process. Each is logged when
- * it begins and when it ends, listed by `doctor`, and carried as a notice in every answer while
- * it lasts, so an agent learns why a search may lag instead of meeting a crash.
+ * Faults a vault's background work meets (an index checkpoint on a full disk, a sync loop), never
+ * left to end the process: logged when they begin and end, listed by `doctor`, and told in every
+ * answer's notices while they last, so an agent learns why a search may lag.
  */
 import { toNotekernelError, type ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';

@@ -1,8 +1,6 @@
 /**
- * Tool schemas travel in every tools/list, so a sub-schema a tool repeats (the note-type tools
- * take one field definition both as a bare list and under `fields`) is written once under
- * `$defs` and referred to with `$ref`. Only sizeable repeats are shared: a `$ref` to a two-key
- * object would not be shorter, and would be harder to read.
+ * Tool schemas travel in every tools/list, so a sizeable sub-schema a tool repeats is written once
+ * under `$defs` and referred to with `$ref` (a `$ref` to a small object would be no shorter).
  */
 
 const MIN_SHARED_BYTES = 120;

@@ -1,12 +1,9 @@
 /**
- * The one write path. Plugins and tools change notes through this service, never through the
- * store directly, so every write runs the beforeWrite hooks once (validation, defaults, the
- * warnings a tool reports), reaches the store's compare-and-swap, keeps a separate search index
- * in step, and notifies the afterWrite/afterDelete listeners (links, tags, ...).
- *
- * An update is one read-modify-write: the store reads the note under its lock, checks the hash,
- * and calls back here for the change (hooks included) before it writes. Multi-note operations
- * (journalled plans) are built on these methods in toolkit/plans.
+ * The one write path: plugins and tools change notes here, never through the store, so every
+ * write runs the beforeWrite hooks once, reaches the store's compare-and-swap, keeps a separate
+ * search index in step and notifies the after* listeners. An update is one read-modify-write: the
+ * store reads the note under its lock, checks the hash and calls back here for the change before
+ * it writes. Multi-note plans (toolkit/plans) are built on these methods.
  */
 import path from 'node:path';
 import type { NoteStore, NoteUpdate, ExternalChange, SearchIndex, VaultFiles } from './backend.js';
@@ -167,10 +164,9 @@ export class NoteService {
   }
 
   /**
-   * Writes `text` at `relPath` as it is (an Obsidian vault's own bytes, a saved card: no keys
-   * added) if the file is still at `expectedHash` (`null`: it must not exist yet), atomically
-   * under the store's lock, then reads it back through the store (which indexes it) and tells the
-   * listeners, as a tool's write. Undefined when the store keeps no note at that path.
+   * Writes `text` at `relPath` byte for byte (no keys added) if the file is still at
+   * `expectedHash` (`null`: it must not exist yet), then reads it back through the store and tells
+   * the listeners, as a tool's write. Undefined when the store keeps no note at that path.
    */
   async writeText(relPath: string, text: string, expectedHash: string | null): Promise<Note | undefined> {
     const files = this.files('exact text');
@@ -193,10 +189,7 @@ export class NoteService {
     return requireMember(this.deps.store.files, this.deps.storageBackend, 'files', what);
   }
 
-  /**
-   * Feeds changes the store saw on disk (another program's edits) through the same hooks. A tool
-   * that wrote a note's file as exact text announces it here with `source: 'tool'`.
-   */
+  /** Feeds changes the store saw on disk (another program's, or a tool's exact-text write) through the same hooks. */
   async applyExternal(change: ExternalChange, source: WriteSource = 'external'): Promise<void> {
     if (change.kind === 'written') {
       await this.afterWrite(change.note, change.previous ? 'update' : 'create', source);

@@ -1,11 +1,8 @@
 /**
- * Long work (indexing, migration, sync, a rename rewriting links) reports progress through this
- * small interface; the CLI renders it as a progress bar on stderr, the MCP server forwards it as
- * `notifications/progress` when the client asked, the library ignores it.
- *
- * A tool gets its call's reporter as `ctx.progress`. Code the tool reaches only indirectly — a
- * hook handler run by a note write, a service another plugin provides — asks `callProgress()`,
- * which answers the reporter of the tool call it runs under (or one that ignores everything).
+ * Long work reports progress here: the CLI draws a bar, the MCP server sends
+ * `notifications/progress` when the client asked, the library ignores it. A tool gets its call's
+ * reporter as `ctx.progress`; code it reaches only indirectly (a hook, another plugin's service)
+ * asks `callProgress()`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -23,12 +20,11 @@ export const noProgress: ProgressReporter = {
 
 const current = new AsyncLocalStorage<ProgressReporter>();
 
-/** Runs `work` with `reporter` as the progress channel of everything it calls. */
 export function withCallProgress<T>(reporter: ProgressReporter, work: () => Promise<T>): Promise<T> {
   return current.run(reporter, work);
 }
 
-/** The progress channel of the tool call this code runs under. */
+/** The progress channel of the tool call this code runs under (one that ignores everything outside a call). */
 export function callProgress(): ProgressReporter {
   return current.getStore() ?? noProgress;
 }

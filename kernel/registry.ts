@@ -151,7 +151,7 @@ function argumentBytes(args: unknown, limit: number): number {
   return Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
 }
 
-export function argumentError(tool: string, error: z.ZodError): ValidationError {
+function argumentError(tool: string, error: z.ZodError): ValidationError {
   const issues = error.issues.map((issue) => ({
     field: issue.path.map(String).join('.') || '(arguments)',
     message: issue.message,

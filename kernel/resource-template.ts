@@ -1,12 +1,11 @@
 /**
- * Resource templates (MCP `resources/templates/list`): a resource whose `uri` is an RFC 6570
- * level-1 template such as `flint-note://note/{type}/{filename}`. Each `{name}` matches one
- * non-empty path segment (no `/`), percent-decoded. A fixed URI wins over any template; among
- * templates the first that matches, in the order the plugins listed them, answers.
+ * Resource templates: a `uri` such as `flint-note://note/{type}/{filename}` (RFC 6570 level 1),
+ * each `{name}` one non-empty, percent-decoded path segment. A fixed URI wins over any template;
+ * among templates the first that matches, in the plugins' order, answers.
  */
 import type { ResourceDefinition } from './plugin.js';
 
-export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
+function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
   const names: string[] = [];
   const pattern = template.split(/(\{[a-zA-Z0-9_]+\})/).map((part) => {
     const name = /^\{([a-zA-Z0-9_]+)\}$/.exec(part)?.[1];

@@ -1,14 +1,9 @@
-/**
- * The one way the kernel wraps a search index (the capability gate, the outbox's settled view):
- * every member the wrapper does not override reaches the index itself, bound to it — members
- * SearchIndex gains later included — so no wrapper drops a member by not listing it.
- */
 import type { SearchIndex } from './search-index.js';
 
 /**
- * `index` with `overrides` in place of its own members. Give an override of an optional member
- * only where the index has it (`...(index.sql ? { sql } : {})`): the wrapper then has exactly
- * the members the index has.
+ * `index` with `overrides` in place of its own members; every other member, ones SearchIndex
+ * gains later included, reaches the index bound to it, so no wrapper drops one by not listing it.
+ * Override an optional member only where the index has it (`...(index.sql ? { sql } : {})`).
  */
 export function forwardingSearchIndex(index: SearchIndex, overrides: Partial<SearchIndex>): SearchIndex {
   const replaced = (member: string | symbol) => Object.hasOwn(overrides, member);

@@ -1,8 +1,7 @@
 /**
- * The one place a search query meets the capabilities of the index that serves it: a query that
- * asks for what the index lacks (a regex of a keyword-only index, `mode: semantic` without
- * vectors) is refused with `capability_missing` naming the query member, the capability and the
- * backend, before the index sees it — so no index has to honour every member of SearchQuery.
+ * A query asking for what the serving index lacks (a regex of a keyword-only index, `mode:
+ * semantic` without vectors) is refused here with `capability_missing`, naming the member, the
+ * capability and the backend, so no index has to honour every member of SearchQuery.
  */
 import { CAPABILITIES, searchNeeds, type Capability, type SearchIndex } from './backend.js';
 import { CapabilityError } from './errors.js';

@@ -1,12 +1,9 @@
 /**
- * What `invoke()` does to raw arguments before zod sees them, the same for every tool: refuse
- * a name the tool does not know when it is a near miss of one it does (a misspelt `feilds` used
- * to be ignored silently and the whole note came back), set aside with a notice one that is near
- * no real name (a client's `timeout`: decision 003), and accept the spellings agents send where
- * the seeds leave them open — a
- * numeric string for a number, one string for a list of strings, a `limit` above the maximum
- * (clamped, with a notice in the answer). Top-level keys only: nested objects (metadata) keep
- * their own rules, and a tool whose schema is open (`.loose()`) takes any key.
+ * What `invoke()` does to raw arguments before zod sees them, the same for every tool (decision
+ * 003): refuse an unknown name that is a near miss of a known one (`feilds`), set aside with a
+ * notice one near none (a client's `timeout`), and accept the spellings agents send where the
+ * seeds leave them open — a numeric string for a number, one string for a list, a `limit` above
+ * the maximum (clamped, with a notice). Top-level keys only; an open (`.loose()`) schema takes any key.
  */
 import type { z } from 'zod';
 import { ValidationError } from './errors.js';
@@ -39,12 +36,11 @@ export function prepareArgs(tool: AnyTool, raw: unknown): PreparedArgs {
         notices.push(`Unknown argument "${key}" ignored: ${tool.name} takes ${known}.`);
         continue;
       }
-      const suggestion = near;
-      throw new ValidationError(`Unknown argument "${key}" for ${tool.name} — did you mean "${suggestion}"? Known arguments: ${known}.`, {
+      throw new ValidationError(`Unknown argument "${key}" for ${tool.name} — did you mean "${near}"? Known arguments: ${known}.`, {
         tool: tool.name,
         field: key,
         fields: [key],
-        suggestion,
+        suggestion: near,
         known: Object.keys(shape),
       });
     }

@@ -12,7 +12,7 @@ import type { Token } from './container.js';
 import type { NoteService } from './notes.js';
 import type { VaultInfo } from './vault-info.js';
 
-export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface ToolAnnotations {
   title?: string;

@@ -1,7 +1,4 @@
-/**
- * A router sends a call to the vault its `vault_id` names (seed 000); the vault then confirms,
- * once for every tool (`Vault.call`), that it is the one asked for. Handlers never look at it.
- */
+/** A router sends a call to the vault its `vault_id` names (seed 000); the vault confirms it is that one, for every tool. */
 import { NotFoundError } from './errors.js';
 import { checkVaultIdLength } from './name-limits.js';
 
