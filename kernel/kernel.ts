@@ -103,7 +103,7 @@ export class Kernel {
       const ownIndex = storage.search;
       if (ownIndex) scope.onDispose(() => ownIndex.close());
 
-      // A configured search backend replaces the store's own index (capabilities by role, plan.ts).
+      // A configured search backend replaces the store's own index (capabilities by role: app/config/plan.ts).
       let search = storage.search;
       let separateIndex: SearchIndex | undefined;
       if (plan.search) {

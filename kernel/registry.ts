@@ -8,7 +8,7 @@ import type { VaultInfo } from './vault-info.js';
 import { KernelFrozenError, NotekernelError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
-import { toolJsonSchema, toolOutputJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
+import { listedJsonSchema, toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
 
 interface Entry {
   tool: AnyTool;
@@ -73,16 +73,12 @@ export class ToolRegistry {
     return [...Object.keys(this.naming.rename), ...this.naming.hide].filter((name) => !this.usedNames.has(name));
   }
 
-  entries(): Entry[] {
-    return [...this.byName.values()];
-  }
-
   list(): ToolInfo[] {
-    this.infoCache ??= this.entries().map(({ tool, plugin, exposedName }) => ({
+    this.infoCache ??= [...this.byName.values()].map(({ tool, plugin, exposedName }) => ({
       name: exposedName,
       description: tool.description,
       inputSchema: toolJsonSchema(tool),
-      ...(tool.output ? { outputSchema: toolOutputJsonSchema(tool) } : {}),
+      ...(tool.output ? { outputSchema: listedJsonSchema(tool.output) } : {}),
       annotations: { ...tool.annotations },
       plugin,
     }));

@@ -78,23 +78,17 @@ export interface ToolInfo {
 }
 
 export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
-  return compactJsonSchema(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
-}
-
-/** The JSON schema of a tool's answer, when it declares one. */
-export function toolOutputJsonSchema(tool: AnyTool): Record<string, unknown> | undefined {
-  if (!tool.output) return undefined;
-  return compactJsonSchema(z.toJSONSchema(tool.output, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+  return listedJsonSchema(tool.input);
 }
 
 /**
- * Every tools/list carries these schemas, so what says nothing is left out (decision 017):
- * JSON Schema's own defaults (`propertyNames: string`, `additionalProperties: {}`), zod's
- * safe-integer bounds, `minLength: 1` — an empty id, title or name is never meant, and the
- * refusal names the field — and the file-system bounds of names and paths (name-limits.ts).
- * Sizeable repeats are shared under `$defs`.
+ * A schema as tools/list shows it. Every listing carries it, so what says nothing is left out
+ * (decision 017): JSON Schema's own defaults, zod's safe-integer bounds, `minLength: 1` (an empty
+ * name is never meant, and the refusal names the field) and the bounds of names and paths
+ * (name-limits.ts); sizeable repeats are shared under `$defs`.
  */
-function compactJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
+export function listedJsonSchema(zodSchema: z.ZodType): Record<string, unknown> {
+  const schema = z.toJSONSchema(zodSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   const prune = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(prune);

@@ -6,16 +6,15 @@ import type { Scope, Token } from './container.js';
 import { NotFoundError, toNotekernelError } from './errors.js';
 import type { HookRunner } from './hooks.js';
 import type { Fault, VaultFaults } from './faults.js';
-import { noProgress, withCallProgress } from './progress.js';
+import { noProgress, withCallProgress, type ProgressReporter } from './progress.js';
 import { callCaller, withCaller } from './caller.js';
 import type { Logger } from './logger.js';
-import type { ProgressReporter } from './progress.js';
 import type { NoteService } from './notes.js';
 import type { CliCommandDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import type { ToolRegistry } from './registry.js';
 import type { AnyTool, ToolArgs, ToolContext, ToolInfo, ToolResult } from './tool.js';
 import type { VaultInfo } from './vault-info.js';
-import { assertVault } from './vault-id.js';
+import { checkVaultIdLength } from './name-limits.js';
 import { findResource } from './resource-template.js';
 
 /** Per-call extras a surface passes along with the arguments. */
@@ -150,4 +149,15 @@ export class Vault {
       tryResolve: (tok) => scope.tryResolve(tok),
     };
   }
+}
+
+/** A router sends a call to the vault its `vault_id` names (seed 000); the vault confirms it is that one, for every tool. */
+function assertVault(ownId: string, args: unknown): void {
+  const vaultId = (args as { vault_id?: unknown } | null | undefined)?.vault_id;
+  if (typeof vaultId !== 'string' || vaultId === ownId) return;
+  checkVaultIdLength(vaultId);
+  throw new NotFoundError(`Vault '${vaultId}' not found. Available vaults: ${ownId}`, {
+    vault_id: vaultId,
+    available: [ownId],
+  });
 }

@@ -22,7 +22,7 @@ export const pathString = (): z.ZodString => bounded(PATH_MAX);
 export const titleString = (): z.ZodString => bounded(TITLE_MAX);
 
 /**
- * The optional `vault_id` every note tool accepts (seed 000; kernel/vault-id.ts checks it). It
+ * The optional `vault_id` every note tool accepts (seed 000; Vault.call checks it). It
  * carries no description: the same line on every tool was the largest repeat in tools/list
  * (decision 017), and what it would say — a call without it goes to the current vault — is said
  * once, by the vault tools (list_vaults, switch_vault).
