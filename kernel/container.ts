@@ -1,8 +1,6 @@
 /**
- * The only module that imports tsyringe. Everything else speaks in typed tokens, so the
- * container library can be swapped without touching a plugin. Registration is by value
- * (async work happens before registering), never by decorator metadata, which vitest's
- * esbuild does not emit.
+ * The only module that imports tsyringe: everything else speaks in typed tokens. Registration is
+ * by value (async work happens first), never by decorator metadata, which vitest's esbuild does not emit.
  */
 import 'reflect-metadata';
 import { container as rootTsyringe, type DependencyContainer } from 'tsyringe';

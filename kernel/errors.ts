@@ -153,10 +153,7 @@ function systemFaultOf(err: unknown): { code: ErrorCode; cause: string; errno: s
   return known && { ...known, errno };
 }
 
-/**
- * A system error as the catalogue names it (`no_space`, `permission_denied`, `read_only`),
- * naming `file` (vault-relative where the caller knows it) and the cause; undefined for others.
- */
+/** A system error as the catalogue names it, naming `file` (vault-relative where known) and the cause. */
 export function systemFault(err: unknown, file?: string): NotekernelError | undefined {
   const fault = systemFaultOf(err);
   if (!fault) return undefined;

@@ -23,7 +23,7 @@ export function limitMessage(max: NameLimit): string {
   return `at most ${max.toLocaleString('en')} characters (${WHY[max]})`;
 }
 
-/** A `vault_id` is looked up before validation: one too long is refused as validation would, not quoted whole in a not_found. */
+/** A `vault_id` is looked up before validation: one too long is refused as validation would refuse it. */
 export function checkVaultIdLength(vaultId: string): void {
   if (vaultId.length <= NAME_MAX) return;
   const issue = { field: 'vault_id', message: limitMessage(NAME_MAX) };

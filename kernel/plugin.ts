@@ -59,10 +59,7 @@ export interface CliOptionDeclaration {
   description: string;
 }
 
-/**
- * A plugin's CLI command as the CLI builds it before any vault opens: the CLI's argument parser
- * reads these, refuses what they do not name, and prints them in `--help`.
- */
+/** A plugin's CLI command as the CLI parses and documents it (`--help`) before any vault opens. */
 export interface CliCommandDeclaration {
   name: string;
   summary?: string;
@@ -118,10 +115,7 @@ export interface PluginDefinition<O = unknown> {
   dependsOn?: readonly string[];
   /** Backend capabilities this plugin needs; refused at start-up when the backend lacks one. */
   requires?: readonly CapabilityName[];
-  /**
-   * CLI commands its contribution will carry, known before any vault opens, so the CLI can
-   * choose a profile that has them and parse their arguments (`notekernel <name> --help`).
-   */
+  /** CLI commands its contribution will carry, known before any vault opens (the CLI picks a profile by them). */
   commands?: readonly CliCommandDeclaration[];
   config?: z.ZodType<O>;
   register(ctx: PluginContext<O>): PluginContribution | Promise<PluginContribution>;

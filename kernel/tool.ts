@@ -44,10 +44,7 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, R =
   annotations: ToolAnnotations;
   /** Backend capabilities the tool needs; checked at start-up against the chosen backend. */
   requires?: readonly CapabilityName[];
-  /**
-   * A kernel-wide tool (vault management) whose `vault_id` argument names its subject: calls
-   * to it are never routed to another vault by that argument.
-   */
+  /** A kernel-wide tool (vault management): its `vault_id` names its subject, so calls are never routed by it. */
   global?: boolean;
   handler(args: z.output<S>, ctx: ToolContext): Promise<R>;
 }

@@ -151,7 +151,7 @@ export class Vault {
   }
 }
 
-/** A router sends a call to the vault its `vault_id` names (seed 000); the vault confirms it is that one, for every tool. */
+/** A router sends a call to the vault its `vault_id` names (seed 000); the vault confirms it is that one. */
 function assertVault(ownId: string, args: unknown): void {
   const vaultId = (args as { vault_id?: unknown } | null | undefined)?.vault_id;
   if (typeof vaultId !== 'string' || vaultId === ownId) return;

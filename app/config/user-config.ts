@@ -7,7 +7,7 @@ import { ConfigError } from '../../kernel/errors.js';
 import { DEFAULT_MESSAGE_BYTES } from '../../kernel/message-limit.js';
 
 /** The smallest size limit a config may set (decision 028). */
-export const MIN_MESSAGE_BYTES = 64 * 1024;
+const MIN_MESSAGE_BYTES = 64 * 1024;
 
 const options = z.record(z.string(), z.unknown());
 
