@@ -36,7 +36,7 @@ export class Scope {
     private readonly parent?: Scope,
   ) {}
 
-  static root(label = 'root'): Scope {
+  static root(label: string): Scope {
     return new Scope(rootTsyringe.createChildContainer(), label);
   }
 
@@ -48,10 +48,6 @@ export class Scope {
 
   provide<T>(tok: Token<T>, value: T): void {
     this.inner.register(tok.key, { useValue: value });
-  }
-
-  has(tok: Token<unknown>): boolean {
-    return this.inner.isRegistered(tok.key, true);
   }
 
   resolve<T>(tok: Token<T>, requiredBy?: string): T {
