@@ -11,7 +11,7 @@ import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError } from './errors.js';
 import { HookRunner } from './hooks.js';
-import { type Logger } from './logger.js';
+import type { Logger } from './logger.js';
 import { NoteService } from './notes.js';
 import type { CliCommandDefinition, PluginDefinition, PromptDefinition, ResourceDefinition } from './plugin.js';
 import { noProgress, type ProgressReporter } from './progress.js';
