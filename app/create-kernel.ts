@@ -18,7 +18,8 @@ import { loadUserConfig } from './config/load.js';
 import { liftSeedConfig } from './config/seed-config.js';
 import { createLogger, type LogFormat } from './logging/logger.js';
 
-export interface KernelOptions extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming' | 'keepIndexInStep'> {
+export interface KernelOptions
+  extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming' | 'keepIndexInStep'> {
   /** Inline config (same shape as a config file); skips the file search. */
   config?: CoreKernelOptions['config'];
   /** Explicit config file. */
@@ -44,7 +45,10 @@ export async function createKernel(options: CreateKernelOptions = {}): Promise<S
   const { configPath, searchFrom, configDir: registryDir, logging, logger, ...core } = options;
   let configFile: CoreKernelOptions['configFile'];
   if (!options.config) {
-    const loaded = await loadUserConfig({ ...(configPath ? { configPath } : {}), ...(searchFrom ? { searchFrom } : {}) });
+    const loaded = await loadUserConfig({
+      ...(configPath ? { configPath } : {}),
+      ...(searchFrom ? { searchFrom } : {}),
+    });
     // No file found: the profile's preset, the kernel naming it as the config's source.
     if (loaded.filepath) configFile = { config: loaded.config, filepath: loaded.filepath };
   }

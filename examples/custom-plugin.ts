@@ -37,7 +37,12 @@ export const catalogueWithWordCount: Catalogue = {
   plugins: [...builtinCatalogue.plugins, wordCountPlugin],
   profiles: [
     ...builtinCatalogue.profiles,
-    { id: 'mine', description: 'flint + word count', storage: { backend: 'fs-sqlite' }, plugins: { 'note-types': true, notes: true, 'word-count': { minLength: 3 } } },
+    {
+      id: 'mine',
+      description: 'flint + word count',
+      storage: { backend: 'fs-sqlite' },
+      plugins: { 'note-types': true, notes: true, 'word-count': { minLength: 3 } },
+    },
   ],
 };
 

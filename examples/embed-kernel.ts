@@ -18,9 +18,16 @@ export async function embed(vaultDir: string): Promise<{ title: unknown; hash: u
     const vault = await kernel.openVault(vaultDir);
     await vault.init(); // default note types and a welcome note, once
     // Typed by the tool's zod schema: a wrong argument is a compile error here.
-    const created: ToolResult<typeof createNoteTool> = await vault.call(createNoteTool, { type: 'general', title: 'Embedded', content: 'Written in-process.' });
+    const created: ToolResult<typeof createNoteTool> = await vault.call(createNoteTool, {
+      type: 'general',
+      title: 'Embedded',
+      content: 'Written in-process.',
+    });
     const id = (created as { id: string }).id;
-    const note = (await vault.call(getNoteTool, { identifier: id, fields: ['title', 'content_hash'] })) as Record<string, unknown>;
+    const note = (await vault.call(getNoteTool, { identifier: id, fields: ['title', 'content_hash'] })) as Record<
+      string,
+      unknown
+    >;
     return { title: note.title, hash: note.content_hash };
   } finally {
     await kernel.close();

@@ -12,13 +12,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 export async function demo(vault: string, command: string[] = ['notekernel']): Promise<string[]> {
   const [program = 'notekernel', ...prefix] = command;
-  const transport = new StdioClientTransport({ command: program, args: [...prefix, 'serve', '--profile', 'flint', '--vault', vault] });
+  const transport = new StdioClientTransport({
+    command: program,
+    args: [...prefix, 'serve', '--profile', 'flint', '--vault', vault],
+  });
   const client = new Client({ name: 'example-client', version: '1.0.0' });
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
     await client.callTool({ name: 'create_note', arguments: { title: 'From a client', content: 'Hello over MCP.' } });
-    const note = await client.callTool({ name: 'get_note', arguments: { identifier: 'general/from-a-client.md', fields: ['title', 'content_hash'] } });
+    const note = await client.callTool({
+      name: 'get_note',
+      arguments: { identifier: 'general/from-a-client.md', fields: ['title', 'content_hash'] },
+    });
     console.log(JSON.stringify(note.content, null, 2));
     return tools.map((t) => t.name);
   } finally {

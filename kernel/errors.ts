@@ -14,7 +14,8 @@ export const ERROR_CODES = {
   config_invalid: 'The configuration file or a CLI option is invalid; the message names the file and key.',
   plugin_dependency: 'A plugin depends on one that is not loaded, or plugins depend on each other in a cycle.',
   kernel_frozen: 'The kernel registry is frozen after start-up; register plugins before opening a vault.',
-  read_only: 'The vault is served read-only: by option, or because its folder or file system cannot be written (the message says which).',
+  read_only:
+    'The vault is served read-only: by option, or because its folder or file system cannot be written (the message says which).',
   no_space: 'The disk or the quota is full: nothing was written; free space and retry.',
   permission_denied: 'The operating system refused access to a file or folder; the message names it.',
   timeout: 'The operation ran past its time limit and was stopped.',
@@ -57,11 +58,11 @@ export class NotFoundError extends NotekernelError {
 
 export class ContentHashMismatchError extends NotekernelError {
   constructor(currentHash: string, providedHash: string, details: ErrorDetails = {}) {
-    super(
-      'content_hash_mismatch',
-      'Note content has been modified since last read. Please fetch the latest version.',
-      { current_hash: currentHash, provided_hash: providedHash, ...details },
-    );
+    super('content_hash_mismatch', 'Note content has been modified since last read. Please fetch the latest version.', {
+      current_hash: currentHash,
+      provided_hash: providedHash,
+      ...details,
+    });
   }
 }
 
@@ -73,7 +74,10 @@ export class ValidationError extends NotekernelError {
 
 export class PathOutsideVaultError extends NotekernelError {
   constructor(path: string, reason: string) {
-    super('path_outside_vault', `Path "${printable(path)}" is not allowed: ${reason}.`, { path: printable(path), reason });
+    super('path_outside_vault', `Path "${printable(path)}" is not allowed: ${reason}.`, {
+      path: printable(path),
+      reason,
+    });
   }
 }
 
@@ -116,7 +120,10 @@ export class KernelFrozenError extends NotekernelError {
 export class ReadOnlyError extends NotekernelError {
   /** `reason`: why the vault is read-only when no option asked for it (its folder cannot be written). */
   constructor(tool: string, reason?: string) {
-    super('read_only', `Tool "${tool}" writes, and this vault is served read-only${reason ? `: ${reason}` : ''}.`, { tool, ...(reason ? { reason } : {}) });
+    super('read_only', `Tool "${tool}" writes, and this vault is served read-only${reason ? `: ${reason}` : ''}.`, {
+      tool,
+      ...(reason ? { reason } : {}),
+    });
   }
 }
 
@@ -160,7 +167,12 @@ export function systemFault(err: unknown, file?: string): NotekernelError | unde
   const where = file ?? ((err as { path?: unknown }).path as string | undefined);
   const shown = where === undefined ? undefined : shortened(printable(where));
   const message = shown ? `${shown}: ${fault.cause}.` : `${fault.cause[0]?.toUpperCase()}${fault.cause.slice(1)}.`;
-  return new NotekernelError(fault.code, message, { ...(shown ? { path: shown } : {}), cause: fault.errno }, { cause: err });
+  return new NotekernelError(
+    fault.code,
+    message,
+    { ...(shown ? { path: shown } : {}), cause: fault.errno },
+    { cause: err },
+  );
 }
 
 /** Anything thrown that is not ours becomes `internal` (or its system fault), keeping the original as the cause. */

@@ -35,7 +35,14 @@ export class VaultFaults implements FaultReporter {
       return;
     }
     const error = toNotekernelError(err);
-    this.active.set(source, { source, code: error.code, message: error.message, consequence, since: new Date().toISOString(), times: 1 });
+    this.active.set(source, {
+      source,
+      code: error.code,
+      message: error.message,
+      consequence,
+      since: new Date().toISOString(),
+      times: 1,
+    });
     this.logger.error({ err, source, code: error.code }, `${source}: ${error.message} ${consequence}`);
   }
 

@@ -79,14 +79,20 @@ export class HookRunner {
     return current;
   }
 
-  async runSequential<K extends Exclude<HookName, 'note.beforeWrite'>>(name: K, payload: HookPayloads[K]): Promise<void> {
+  async runSequential<K extends Exclude<HookName, 'note.beforeWrite'>>(
+    name: K,
+    payload: HookPayloads[K],
+  ): Promise<void> {
     for (const { handlers } of this.registered) {
       const handler = handlers[name] as ((p: HookPayloads[K]) => void | Promise<void>) | undefined;
       if (handler) await handler(payload);
     }
   }
 
-  async emit<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>>(name: K, payload: HookPayloads[K]): Promise<void> {
+  async emit<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>>(
+    name: K,
+    payload: HookPayloads[K],
+  ): Promise<void> {
     await Promise.all(
       this.registered.map(async ({ pluginId, handlers }) => {
         const handler = handlers[name] as ((p: HookPayloads[K]) => void | Promise<void>) | undefined;

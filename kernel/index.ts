@@ -8,8 +8,28 @@ export type { VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';
 export { LOGGER, NOTES, NOTE_STORE, SEARCH_INDEX, VAULT_INFO } from './tokens.js';
 export { definePlugin, provide } from './plugin.js';
-export type { PluginDefinition, PluginContext, PluginContribution, ResourceDefinition, PromptDefinition, CliCommandDefinition, CliCommandDeclaration, CliInput, CliIo } from './plugin.js';
-export { defineBackend, requireFolder, canonicalCapability, refreshStore, CAPABILITIES, CAPABILITY_ROLE, DEPRECATED_CAPABILITIES, SEARCH_MODES, EXTENSIONS } from './backend.js';
+export type {
+  PluginDefinition,
+  PluginContext,
+  PluginContribution,
+  ResourceDefinition,
+  PromptDefinition,
+  CliCommandDefinition,
+  CliCommandDeclaration,
+  CliInput,
+  CliIo,
+} from './plugin.js';
+export {
+  defineBackend,
+  requireFolder,
+  canonicalCapability,
+  refreshStore,
+  CAPABILITIES,
+  CAPABILITY_ROLE,
+  DEPRECATED_CAPABILITIES,
+  SEARCH_MODES,
+  EXTENSIONS,
+} from './backend.js';
 export type {
   BackendDefinition,
   BackendContext,

@@ -6,7 +6,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Scope, type Token } from './container.js';
-import { canonicalCapabilities, capabilityShapeProblems, type BackendDefinition, type Capability, type BackendInstance, type ReconcileSource, type SearchIndex } from './backend.js';
+import {
+  canonicalCapabilities,
+  capabilityShapeProblems,
+  type BackendDefinition,
+  type Capability,
+  type BackendInstance,
+  type ReconcileSource,
+  type SearchIndex,
+} from './backend.js';
 import { VaultFaults, type FaultReporter } from './faults.js';
 import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError } from './errors.js';
@@ -34,7 +42,11 @@ export interface KernelPlan {
 }
 
 /** The index readers see, kept in step with `store`; its `close` lets its queue drain. */
-export type KeepIndexInStep = (index: SearchIndex, store: ReconcileSource, logger: Logger) => SearchIndex | Promise<SearchIndex>;
+export type KeepIndexInStep = (
+  index: SearchIndex,
+  store: ReconcileSource,
+  logger: Logger,
+) => SearchIndex | Promise<SearchIndex>;
 
 /** Names a vault opened by its folder (the app's vault registry): its id, when it has one. */
 export interface VaultNaming {
@@ -90,8 +102,17 @@ export class Kernel {
     const scope = this.root.child(`vault:${info.id}`);
     try {
       // A storage backend beside a search backend is told so: its own search index would go unread.
-      const storage = await openBackend(plan.storage.definition, plan.storage.options, info, logger, faults, options.progress, !plan.search);
-      if (storage.store === undefined) throw new BackendUnavailableError(`Backend "${plan.storage.definition.id}" opened no note store.`);
+      const storage = await openBackend(
+        plan.storage.definition,
+        plan.storage.options,
+        info,
+        logger,
+        faults,
+        options.progress,
+        !plan.search,
+      );
+      if (storage.store === undefined)
+        throw new BackendUnavailableError(`Backend "${plan.storage.definition.id}" opened no note store.`);
       const store = storage.store;
       if (storage.readOnly !== undefined && !info.readOnly) {
         logger.warn({ reason: storage.readOnly }, 'serving the vault read-only');
@@ -107,11 +128,24 @@ export class Kernel {
       let search = storage.search;
       let separateIndex: SearchIndex | undefined;
       if (plan.search) {
-        const opened = await openBackend(plan.search.definition, plan.search.options, info, logger, faults, options.progress, true);
+        const opened = await openBackend(
+          plan.search.definition,
+          plan.search.options,
+          info,
+          logger,
+          faults,
+          options.progress,
+          true,
+        );
         const externalIndex = opened.search;
-        if (!externalIndex) throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
+        if (!externalIndex)
+          throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
         scope.onDispose(() => externalIndex.close());
-        const inStep = await this.keepIndexInStep(externalIndex, store, logger.child({ backend: plan.search.definition.id }));
+        const inStep = await this.keepIndexInStep(
+          externalIndex,
+          store,
+          logger.child({ backend: plan.search.definition.id }),
+        );
         if (inStep !== externalIndex) scope.onDispose(() => inStep.close());
         separateIndex = inStep;
         search = inStep;
@@ -120,7 +154,13 @@ export class Kernel {
       if (search) search = capabilityGatedSearch(search, plan.capabilities, searchBackend);
 
       const hooks = new HookRunner(logger);
-      const notes = new NoteService({ store, storageBackend: info.storageBackend, ...(separateIndex ? { separateIndex } : {}), hooks, logger });
+      const notes = new NoteService({
+        store,
+        storageBackend: info.storageBackend,
+        ...(separateIndex ? { separateIndex } : {}),
+        hooks,
+        logger,
+      });
       scope.provide(VAULT_INFO, info);
       scope.provide(LOGGER, logger);
       scope.provide(NOTE_STORE, store);
@@ -150,7 +190,12 @@ export class Kernel {
           });
         } catch (err) {
           if (err instanceof NotekernelError) throw err;
-          throw new NotekernelError('internal', `Plugin "${definition.id}" failed to register: ${(err as Error).message}`, { plugin: definition.id }, { cause: err });
+          throw new NotekernelError(
+            'internal',
+            `Plugin "${definition.id}" failed to register: ${(err as Error).message}`,
+            { plugin: definition.id },
+            { cause: err },
+          );
         }
         for (const { token, value } of contribution.services ?? []) scope.provide(token, value);
         for (const tool of contribution.tools ?? []) {
@@ -174,23 +219,43 @@ export class Kernel {
       registry.freeze();
       hooks.freeze();
       const unused = registry.unusedNames();
-      if (unused.length) logger.warn({ names: unused, config: this.config.source }, 'tools.rename / tools.hide name tools that no loaded plugin serves');
+      if (unused.length)
+        logger.warn(
+          { names: unused, config: this.config.source },
+          'tools.rename / tools.hide name tools that no loaded plugin serves',
+        );
 
       // Before anyone reads: a multi-note operation a dead process left open is finished or rolled back.
       await hooks.runSequential('vault.open', { readOnly: info.readOnly === true });
 
       if (options.watch && store.watch) {
         const stop = store.watch((change) => {
-          notes.applyExternal(change).catch((err: unknown) => logger.error({ err }, 'applying an external change failed'));
+          notes
+            .applyExternal(change)
+            .catch((err: unknown) => logger.error({ err }, 'applying an external change failed'));
         });
         scope.onDispose(stop);
       }
 
-      const vault: Vault = new Vault({ info, scope, registry, hooks, notes, logger, faults, resources, prompts, cli, onClose: () => this.vaults.delete(vault) });
+      const vault: Vault = new Vault({
+        info,
+        scope,
+        registry,
+        hooks,
+        notes,
+        logger,
+        faults,
+        resources,
+        prompts,
+        cli,
+        onClose: () => this.vaults.delete(vault),
+      });
       this.vaults.add(vault);
       return vault;
     } catch (err) {
-      await scope.dispose().catch((disposeErr: unknown) => logger.error({ err: disposeErr }, 'dispose after a failed open failed'));
+      await scope
+        .dispose()
+        .catch((disposeErr: unknown) => logger.error({ err: disposeErr }, 'dispose after a failed open failed'));
       throw err;
     }
   }
@@ -200,11 +265,16 @@ export class Kernel {
     await this.root.dispose();
   }
 
-  private async vaultFolder(storage: BackendDefinition<unknown>, target: string | undefined): Promise<string | undefined> {
+  private async vaultFolder(
+    storage: BackendDefinition<unknown>,
+    target: string | undefined,
+  ): Promise<string | undefined> {
     if (storage.folder === 'none') return undefined;
     if (target) return realDirectory(target);
     if (storage.folder === 'optional') return undefined;
-    throw new NotFoundError(`No vault given: backend "${storage.id}" keeps notes in a folder; pass one (--vault DIR) or set "vault" in the config.`);
+    throw new NotFoundError(
+      `No vault given: backend "${storage.id}" keeps notes in a folder; pass one (--vault DIR) or set "vault" in the config.`,
+    );
   }
 
   private async registeredId(root: string): Promise<string | undefined> {
@@ -219,7 +289,10 @@ export class Kernel {
 }
 
 function backendNames(info: VaultInfo): string {
-  return [info.storageBackend, info.searchBackend].filter(Boolean).map((id) => `"${id}"`).join(' + ');
+  return [info.storageBackend, info.searchBackend]
+    .filter(Boolean)
+    .map((id) => `"${id}"`)
+    .join(' + ');
 }
 
 async function openBackend(
@@ -234,15 +307,30 @@ async function openBackend(
   let instance: BackendInstance;
   try {
     const folder = definition.folder === 'none' ? undefined : info.root;
-    instance = await definition.create({ ...(folder ? { folder } : {}), options, logger: logger.child({ backend: definition.id }), readOnly: info.readOnly, progress: progress ?? noProgress, faults, servesSearch });
+    instance = await definition.create({
+      ...(folder ? { folder } : {}),
+      options,
+      logger: logger.child({ backend: definition.id }),
+      readOnly: info.readOnly,
+      progress: progress ?? noProgress,
+      faults,
+      servesSearch,
+    });
   } catch (err) {
     if (err instanceof NotekernelError) throw err;
-    throw new BackendUnavailableError(`Backend "${definition.id}" could not open vault "${info.id}": ${(err as Error).message}`, { backend: definition.id }, err);
+    throw new BackendUnavailableError(
+      `Backend "${definition.id}" could not open vault "${info.id}": ${(err as Error).message}`,
+      { backend: definition.id },
+      err,
+    );
   }
   const problems = capabilityShapeProblems(definition, instance);
   if (problems.length) {
     await instance.store?.close();
-    throw new CapabilityError(`Backend "${definition.id}" does not match its declared capabilities: ${problems.join('; ')}`, { backend: definition.id, problems });
+    throw new CapabilityError(
+      `Backend "${definition.id}" does not match its declared capabilities: ${problems.join('; ')}`,
+      { backend: definition.id, problems },
+    );
   }
   return instance;
 }

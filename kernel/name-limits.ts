@@ -16,7 +16,11 @@ export const NAME_LIMITS: ReadonlySet<number> = new Set([NAME_MAX, PATH_MAX, TIT
 
 export type NameLimit = typeof NAME_MAX | typeof PATH_MAX | typeof TITLE_MAX;
 
-const WHY: Record<NameLimit, string> = { [NAME_MAX]: "a file name's limit", [PATH_MAX]: "a path's limit", [TITLE_MAX]: "a title's limit" };
+const WHY: Record<NameLimit, string> = {
+  [NAME_MAX]: "a file name's limit",
+  [PATH_MAX]: "a path's limit",
+  [TITLE_MAX]: "a title's limit",
+};
 
 /** The refusal's words (zod's own say "Too big: expected string to have <=255 characters"). */
 export function limitMessage(max: NameLimit): string {
@@ -27,5 +31,10 @@ export function limitMessage(max: NameLimit): string {
 export function checkVaultIdLength(vaultId: string): void {
   if (vaultId.length <= NAME_MAX) return;
   const issue = { field: 'vault_id', message: limitMessage(NAME_MAX) };
-  throw new ValidationError(`Invalid vault_id: ${issue.message}; list_vaults names the vaults.`, { field: 'vault_id', fields: ['vault_id'], issues: [issue], limit: NAME_MAX });
+  throw new ValidationError(`Invalid vault_id: ${issue.message}; list_vaults names the vaults.`, {
+    field: 'vault_id',
+    fields: ['vault_id'],
+    issues: [issue],
+    limit: NAME_MAX,
+  });
 }

@@ -75,7 +75,11 @@ export class NoteService {
   /** One read-modify-write inside the store's compare-and-swap: one read, one hook pass. */
   async update(id: string, change: UpdateInput, expectedHash: string): Promise<Written> {
     let drafted: DraftedUpdate | undefined;
-    const note = await this.deps.store.update(id, this.editFor(change, (d) => (drafted = d)), expectedHash);
+    const note = await this.deps.store.update(
+      id,
+      this.editFor(change, (d) => (drafted = d)),
+      expectedHash,
+    );
     const { previous, titleChanged, warnings } = drafted as DraftedUpdate;
     await this.announceUpdate(note, previous, titleChanged);
     return { note, warnings };
@@ -85,9 +89,15 @@ export class NoteService {
    * Several updates (a rename's link rewrites): each is drafted, swapped and announced on its
    * own and fails alone; the store may share locks, fsyncs and its index transaction among them.
    */
-  async updateMany(items: ReadonlyArray<{ id: string; change: UpdateInput; expectedHash: string }>): Promise<Array<PromiseSettledResult<Note>>> {
+  async updateMany(
+    items: ReadonlyArray<{ id: string; change: UpdateInput; expectedHash: string }>,
+  ): Promise<Array<PromiseSettledResult<Note>>> {
     const drafted: Array<DraftedUpdate | undefined> = new Array(items.length);
-    const updates: NoteUpdate[] = items.map((item, k) => ({ id: item.id, change: this.editFor(item.change, (d) => (drafted[k] = d)), expectedHash: item.expectedHash }));
+    const updates: NoteUpdate[] = items.map((item, k) => ({
+      id: item.id,
+      change: this.editFor(item.change, (d) => (drafted[k] = d)),
+      expectedHash: item.expectedHash,
+    }));
     const stored = await updateEach(this.deps.store, updates);
     return Promise.all(
       stored.map(async (outcome, k) => {
@@ -116,7 +126,10 @@ export class NoteService {
       metadata: { ...(input.metadata ?? {}) },
       changedKeys: Object.keys(input.metadata ?? {}),
     });
-    return { input: { ...input, title: draft.title, content: draft.content, metadata: draft.metadata }, warnings: draft.warnings ?? [] };
+    return {
+      input: { ...input, title: draft.title, content: draft.content, metadata: draft.metadata },
+      warnings: draft.warnings ?? [],
+    };
   }
 
   /** `change` over `previous` as the write hooks leave it: metadata merged key by key, a `null` removing one. */
@@ -153,7 +166,12 @@ export class NoteService {
   }
 
   async move(id: string, newType: string, expectedHash: string): Promise<Note> {
-    const move = requireMember(this.deps.store.move?.bind(this.deps.store), this.deps.storageBackend, 'typed-notes', 'move_note');
+    const move = requireMember(
+      this.deps.store.move?.bind(this.deps.store),
+      this.deps.storageBackend,
+      'typed-notes',
+      'move_note',
+    );
     const note = await move(id, newType, expectedHash);
     await this.toIndex(async (index) => {
       await index.remove(id);
@@ -176,7 +194,8 @@ export class NoteService {
     try {
       await files.writeText(relPath, text, { expectedHash: expectedHash ?? '' });
     } catch (err) {
-      if (expectedHash === null && err instanceof ContentHashMismatchError) throw new ConflictError(`${relPath} already exists; nothing was overwritten.`, { path: relPath });
+      if (expectedHash === null && err instanceof ContentHashMismatchError)
+        throw new ConflictError(`${relPath} already exists; nothing was overwritten.`, { path: relPath });
       throw err;
     }
     const note = await this.get(relPath).catch(() => undefined);
@@ -210,13 +229,15 @@ export class NoteService {
 
   async announceUpdate(note: Note, previous: Note, titleChanged: boolean): Promise<void> {
     await this.afterWrite(note, 'update', 'tool', previous);
-    if (titleChanged) await this.deps.hooks.emit('note.afterRename', { note, oldTitle: previous.title, source: 'tool' });
+    if (titleChanged)
+      await this.deps.hooks.emit('note.afterRename', { note, oldTitle: previous.title, source: 'tool' });
   }
 
   /** The note landed whatever the separate index does: a failure there is logged, and the next open's reconcile repairs it. */
   private async toIndex(write: (index: SearchIndex) => Promise<void>): Promise<void> {
     const index = this.deps.separateIndex;
-    if (index) await write(index).catch((err: unknown) => this.deps.logger.warn({ err }, 'the search index missed a write'));
+    if (index)
+      await write(index).catch((err: unknown) => this.deps.logger.warn({ err }, 'the search index missed a write'));
   }
 
   private async afterWrite(note: Note, op: 'create' | 'update', source: WriteSource, previous?: Note): Promise<void> {

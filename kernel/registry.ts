@@ -5,7 +5,14 @@
 import type { z } from 'zod';
 import type { VaultFaults } from './faults.js';
 import type { VaultInfo } from './vault-info.js';
-import { KernelFrozenError, NotekernelError, NotFoundError, PluginDependencyError, ReadOnlyError, ValidationError } from './errors.js';
+import {
+  KernelFrozenError,
+  NotekernelError,
+  NotFoundError,
+  PluginDependencyError,
+  ReadOnlyError,
+  ValidationError,
+} from './errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
 import { listedJsonSchema, toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
@@ -44,7 +51,8 @@ export class ToolRegistry {
     if (this.frozen) throw new KernelFrozenError(`add tool "${tool.name}" from plugin "${plugin}"`);
     // `plugin/tool` names one plugin's tool; a bare `tool` names it whichever plugin serves it.
     const qualified = `${plugin}/${tool.name}`;
-    const renameKey = qualified in this.naming.rename ? qualified : tool.name in this.naming.rename ? tool.name : undefined;
+    const renameKey =
+      qualified in this.naming.rename ? qualified : tool.name in this.naming.rename ? tool.name : undefined;
     if (renameKey) this.usedNames.add(renameKey);
     const exposedName = renameKey ? (this.naming.rename[renameKey] as string) : tool.name;
     const hideKey = [qualified, tool.name, exposedName].find((name) => this.naming.hide.includes(name));
@@ -100,10 +108,13 @@ export class ToolRegistry {
   async invoke(name: string, rawArgs: unknown, ctx: ToolContext): Promise<unknown> {
     const entry = this.byName.get(name);
     if (!entry) {
-      throw new NotFoundError(`Unknown tool "${name}". Available tools: ${[...this.byName.keys()].join(', ')}`, { tool: name });
+      throw new NotFoundError(`Unknown tool "${name}". Available tools: ${[...this.byName.keys()].join(', ')}`, {
+        tool: name,
+      });
     }
     const { tool } = entry;
-    if (this.access.readOnly && !tool.annotations.readOnlyHint) throw new ReadOnlyError(name, this.access.readOnlyReason);
+    if (this.access.readOnly && !tool.annotations.readOnlyHint)
+      throw new ReadOnlyError(name, this.access.readOnlyReason);
     const bytes = argumentBytes(rawArgs, this.maxArgumentBytes);
     if (bytes > this.maxArgumentBytes) throw tooLarge(`The arguments of ${name}`, bytes, this.maxArgumentBytes);
     const prepared = prepareArgs(tool, rawArgs ?? {});
@@ -123,8 +134,14 @@ function checkOutput(tool: string, schema: z.ZodType, answer: unknown): void {
   const structured = plain !== null && typeof plain === 'object' && !Array.isArray(plain) ? plain : { result: plain };
   const parsed = schema.safeParse(structured);
   if (parsed.success) return;
-  const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(answer)'}: ${issue.message}`);
-  throw new NotekernelError('internal', `The answer of ${tool} does not match its output schema: ${issues.join('; ')}`, { tool, issues });
+  const issues = parsed.error.issues.map(
+    (issue) => `${issue.path.map(String).join('.') || '(answer)'}: ${issue.message}`,
+  );
+  throw new NotekernelError(
+    'internal',
+    `The answer of ${tool} does not match its output schema: ${issues.join('; ')}`,
+    { tool, issues },
+  );
 }
 
 /**
@@ -136,10 +153,11 @@ function argumentBytes(args: unknown, limit: number): number {
   const visit = (value: unknown): void => {
     if (typeof value === 'string') chars += value.length;
     else if (Array.isArray(value)) value.forEach(visit);
-    else if (value && typeof value === 'object') for (const [key, child] of Object.entries(value)) {
-      chars += key.length;
-      visit(child);
-    }
+    else if (value && typeof value === 'object')
+      for (const [key, child] of Object.entries(value)) {
+        chars += key.length;
+        visit(child);
+      }
   };
   visit(args);
   // UTF-8 takes at most 3 bytes per UTF-16 unit; below a third of the limit no exact count is needed.

@@ -24,7 +24,10 @@ function matchTemplate(template: string, uri: string): Record<string, string> | 
   return params;
 }
 
-export function findResource(resources: readonly ResourceDefinition[], uri: string): { resource: ResourceDefinition; params: Record<string, string> } | undefined {
+export function findResource(
+  resources: readonly ResourceDefinition[],
+  uri: string,
+): { resource: ResourceDefinition; params: Record<string, string> } | undefined {
   const fixed = resources.find((r) => !r.template && r.uri === uri);
   if (fixed) return { resource: fixed, params: {} };
   for (const resource of resources) {

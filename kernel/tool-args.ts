@@ -36,21 +36,32 @@ export function prepareArgs(tool: AnyTool, raw: unknown): PreparedArgs {
         notices.push(`Unknown argument "${key}" ignored: ${tool.name} takes ${known}.`);
         continue;
       }
-      throw new ValidationError(`Unknown argument "${key}" for ${tool.name} — did you mean "${near}"? Known arguments: ${known}.`, {
-        tool: tool.name,
-        field: key,
-        fields: [key],
-        suggestion: near,
-        known: Object.keys(shape),
-      });
+      throw new ValidationError(
+        `Unknown argument "${key}" for ${tool.name} — did you mean "${near}"? Known arguments: ${known}.`,
+        {
+          tool: tool.name,
+          field: key,
+          fields: [key],
+          suggestion: near,
+          known: Object.keys(shape),
+        },
+      );
     }
     const inner = unwrap(field);
     const kind = inner._zod.def.type;
-    if (kind === 'number' && typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) args[key] = Number(value);
-    if (kind === 'array' && typeof value === 'string' && unwrap((inner._zod.def as unknown as { element: z.ZodType }).element)._zod.def.type === 'string') args[key] = [value];
+    if (kind === 'number' && typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value))
+      args[key] = Number(value);
+    if (
+      kind === 'array' &&
+      typeof value === 'string' &&
+      unwrap((inner._zod.def as unknown as { element: z.ZodType }).element)._zod.def.type === 'string'
+    )
+      args[key] = [value];
     const max = kind === 'number' ? (inner as unknown as { maxValue: number | null }).maxValue : null;
     if (key === 'limit' && max !== null && typeof args[key] === 'number' && (args[key] as number) > max) {
-      notices.push(`limit ${String(args[key])} is above the maximum ${max}: ${max} used; page with offset (or narrow the query) for more.`);
+      notices.push(
+        `limit ${String(args[key])} is above the maximum ${max}: ${max} used; page with offset (or narrow the query) for more.`,
+      );
       args[key] = max;
     }
   }
@@ -62,14 +73,18 @@ export function withNotices(result: unknown, notices: string[]): unknown {
   if (!notices.length || result === null || typeof result !== 'object' || Array.isArray(result)) return result;
   // After the tool's own notices (a cached copy's age, say), never instead of them.
   const own = (result as { notices?: unknown }).notices;
-  return { ...(result as Record<string, unknown>), notices: Array.isArray(own) ? [...(own as string[]), ...notices] : notices };
+  return {
+    ...(result as Record<string, unknown>),
+    notices: Array.isArray(own) ? [...(own as string[]), ...notices] : notices,
+  };
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (;;) {
     const def = current._zod.def as { type: string; innerType?: z.ZodType };
-    if (!['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(def.type) || !def.innerType) return current;
+    if (!['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch'].includes(def.type) || !def.innerType)
+      return current;
     current = def.innerType;
   }
 }

@@ -11,4 +11,3 @@ export interface VaultInfo {
   storageBackend: string;
   searchBackend?: string;
 }
-

@@ -79,7 +79,9 @@ export class Vault {
   async call(nameOrTool: string | AnyTool, args?: unknown, options: CallOptions = {}): Promise<unknown> {
     const name = typeof nameOrTool === 'string' ? nameOrTool : this.parts.registry.nameOf(nameOrTool);
     if (name === undefined) {
-      throw new NotFoundError(`Tool "${(nameOrTool as AnyTool).name}" is not loaded in this vault (hidden, or its plugin is not in the profile).`);
+      throw new NotFoundError(
+        `Tool "${(nameOrTool as AnyTool).name}" is not loaded in this vault (hidden, or its plugin is not in the profile).`,
+      );
     }
     try {
       if (!this.isGlobalTool(name)) assertVault(this.info.id, args);

@@ -25,4 +25,3 @@ export interface LazyCatalogue {
   plugins: Readonly<Record<string, () => Promise<PluginDefinition<unknown>>>>;
   backends: Readonly<Record<string, () => Promise<BackendDefinition<unknown>>>>;
 }
-

@@ -7,7 +7,20 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['kernel', 'toolkit', 'plugins', 'backends', 'profiles', 'app', 'test/support', 'test/bench', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = [
+  'kernel',
+  'toolkit',
+  'plugins',
+  'backends',
+  'profiles',
+  'app',
+  'test/support',
+  'test/bench',
+  'scripts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const BUILT = 'dist/app/cli/bundle/run.cjs.map';
 
 function newest(entry) {

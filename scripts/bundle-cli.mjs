@@ -42,10 +42,19 @@ const build = await rolldown({
 });
 // A rebuild writes new chunk names: the old ones go first, so the package ships one build.
 fs.rmSync(out, { recursive: true, force: true });
-await build.write({ dir: out, format: 'cjs', sourcemap: true, entryFileNames: 'run.cjs', chunkFileNames: '[name]-[hash].cjs' });
+await build.write({
+  dir: out,
+  format: 'cjs',
+  sourcemap: true,
+  entryFileNames: 'run.cjs',
+  chunkFileNames: '[name]-[hash].cjs',
+});
 await build.close();
 // Earlier builds left one-file bundles (and a V8 code cache) beside bin.cjs: nothing reads them now.
-for (const old of ['run.bundle.cjs', 'run.bundle.cjs.map', 'run.bundle.cjs.v8cache']) fs.rmSync(`${dir}/${old}`, { force: true });
+for (const old of ['run.bundle.cjs', 'run.bundle.cjs.map', 'run.bundle.cjs.v8cache'])
+  fs.rmSync(`${dir}/${old}`, { force: true });
 const files = fs.readdirSync(out).filter((f) => f.endsWith('.cjs'));
 const bytes = files.reduce((sum, f) => sum + fs.statSync(`${out}/${f}`).size, 0);
-console.error(`bundle-cli: ${out}/run.cjs + ${files.length - 1} chunks (${(bytes / 1e6).toFixed(1)} MB) with source maps`);
+console.error(
+  `bundle-cli: ${out}/run.cjs + ${files.length - 1} chunks (${(bytes / 1e6).toFixed(1)} MB) with source maps`,
+);

@@ -41,22 +41,35 @@ async function isoGit() {
   for (const c of commits) {
     const out = new Map();
     const parent = c.commit.parent[0];
-    const ptree = parent ? parentTree.get(parent) ?? (await git.readCommit({ fs, dir, oid: parent, cache })).commit.tree : null;
+    const ptree = parent
+      ? (parentTree.get(parent) ?? (await git.readCommit({ fs, dir, oid: parent, cache })).commit.tree)
+      : null;
     await diff(ptree, c.commit.tree, '', out);
     const t = c.commit.author.timestamp;
     for (const [p, added] of out) {
       const id = idOf(p);
       if (!id) continue;
       const entry = times.get(id);
-      if (!entry) { times.set(id, [t, t]); if (added) addSeen.add(id); continue; }
-      if (added) { entry[0] = t; addSeen.add(id); } else if (!addSeen.has(id)) entry[0] = t;
+      if (!entry) {
+        times.set(id, [t, t]);
+        if (added) addSeen.add(id);
+        continue;
+      }
+      if (added) {
+        entry[0] = t;
+        addSeen.add(id);
+      } else if (!addSeen.has(id)) entry[0] = t;
     }
   }
   return times;
 }
 
 function gitLog() {
-  const r = spawnSync('git', ['log', '--no-renames', '--name-status', '--format=%x00%at', 'HEAD'], { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const r = spawnSync('git', ['log', '--no-renames', '--name-status', '--format=%x00%at', 'HEAD'], {
+    cwd: dir,
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
   const times = new Map();
   const addSeen = new Set();
   for (const block of r.stdout.split('\0')) {
@@ -71,8 +84,15 @@ function gitLog() {
       if (!id) continue;
       const added = status === 'A';
       const entry = times.get(id);
-      if (!entry) { times.set(id, [t, t]); if (added) addSeen.add(id); continue; }
-      if (added) { entry[0] = t; addSeen.add(id); } else if (!addSeen.has(id)) entry[0] = t;
+      if (!entry) {
+        times.set(id, [t, t]);
+        if (added) addSeen.add(id);
+        continue;
+      }
+      if (added) {
+        entry[0] = t;
+        addSeen.add(id);
+      } else if (!addSeen.has(id)) entry[0] = t;
     }
   }
   return times;
@@ -82,13 +102,24 @@ const same = (a, b) => a.size === b.size && [...a].every(([k, v]) => b.get(k)?.[
 const res = { hand: [], iso: [], log: [] };
 let ref;
 for (let i = 0; i < Number(process.env.RUNS ?? 3); i++) {
-  let s = performance.now(); ref = handWritten(); res.hand.push(performance.now() - s);
-  s = performance.now(); const iso = await isoGit(); res.iso.push(performance.now() - s);
-  s = performance.now(); const log = gitLog(); res.log.push(performance.now() - s);
-  console.log(`run ${i}: hand ${res.hand.at(-1).toFixed(0)} ms, isomorphic-git+cache ${res.iso.at(-1).toFixed(0)} ms (same times: ${same(ref, iso)}), git log ${res.log.at(-1).toFixed(0)} ms (same: ${same(ref, log)}); entries ${ref.size}`);
+  let s = performance.now();
+  ref = handWritten();
+  res.hand.push(performance.now() - s);
+  s = performance.now();
+  const iso = await isoGit();
+  res.iso.push(performance.now() - s);
+  s = performance.now();
+  const log = gitLog();
+  res.log.push(performance.now() - s);
+  console.log(
+    `run ${i}: hand ${res.hand.at(-1).toFixed(0)} ms, isomorphic-git+cache ${res.iso.at(-1).toFixed(0)} ms (same times: ${same(ref, iso)}), git log ${res.log.at(-1).toFixed(0)} ms (same: ${same(ref, log)}); entries ${ref.size}`,
+  );
 }
 const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)].toFixed(0);
-if (res.hand.length) console.log(`median: hand-written ${med(res.hand)} ms | isomorphic-git log+readTree with cache ${med(res.iso)} ms | git log --name-status child ${med(res.log)} ms`);
+if (res.hand.length)
+  console.log(
+    `median: hand-written ${med(res.hand)} ms | isomorphic-git log+readTree with cache ${med(res.iso)} ms | git log --name-status child ${med(res.log)} ms`,
+  );
 
 // Where isomorphic-git's time goes (PARTS=1): the log alone, a root tree read, a git.walk diff.
 if (process.env.PARTS === '1') {
@@ -103,10 +134,16 @@ if (process.env.PARTS === '1') {
   await git.readTree({ fs, dir, oid: commits[0].commit.tree, cache });
   console.log(`the same root tree again (cached): ${(performance.now() - s).toFixed(2)} ms`);
   s = performance.now();
-  await git.walk({ fs, dir, cache, trees: [git.TREE({ ref: commits[1].oid }), git.TREE({ ref: commits[0].oid })], map: async (p, [a, b]) => {
-    if (p === '.') return true;
-    const [oa, ob] = await Promise.all([a?.oid(), b?.oid()]);
-    return oa === ob ? null : true;
-  } });
+  await git.walk({
+    fs,
+    dir,
+    cache,
+    trees: [git.TREE({ ref: commits[1].oid }), git.TREE({ ref: commits[0].oid })],
+    map: async (p, [a, b]) => {
+      if (p === '.') return true;
+      const [oa, ob] = await Promise.all([a?.oid(), b?.oid()]);
+      return oa === ob ? null : true;
+    },
+  });
   console.log(`git.walk TREE × TREE for one commit and its parent: ${(performance.now() - s).toFixed(0)} ms`);
 }

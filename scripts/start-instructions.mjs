@@ -12,14 +12,30 @@ import path from 'node:path';
 
 const [bin, vault, tool, json = '{}', ...serveOptions] = process.argv.slice(2);
 if (!bin || !vault || !tool) {
-  process.stderr.write('usage: node scripts/start-instructions.mjs <bin.cjs> <vault> <tool> [json arguments] [serve options…]\n');
+  process.stderr.write(
+    'usage: node scripts/start-instructions.mjs <bin.cjs> <vault> <tool> [json arguments] [serve options…]\n',
+  );
   process.exit(2);
 }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-callgrind-'));
 const out = path.join(dir, 'callgrind.out');
-const args = ['--tool=callgrind', `--callgrind-out-file=${out}`, '--dump-instr=no', process.execPath, bin, 'serve', '--vault', vault, '--log-level', 'warn', ...serveOptions];
+const args = [
+  '--tool=callgrind',
+  `--callgrind-out-file=${out}`,
+  '--dump-instr=no',
+  process.execPath,
+  bin,
+  'serve',
+  '--vault',
+  vault,
+  '--log-level',
+  'warn',
+  ...serveOptions,
+];
 // The environment an MCP client gives a server (the SDK passes on only these).
-const env = Object.fromEntries(['HOME', 'PATH', 'SHELL', 'TERM', 'USER', 'LOGNAME'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
+const env = Object.fromEntries(
+  ['HOME', 'PATH', 'SHELL', 'TERM', 'USER', 'LOGNAME'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+);
 const child = spawn('valgrind', args, { stdio: ['pipe', 'pipe', 'ignore'], env });
 let answered = false;
 let received = '';
@@ -39,9 +55,15 @@ child.on('exit', () => {
     process.stderr.write(`no count: the server did not answer ${tool} (is valgrind installed?)\n`);
     process.exit(1);
   }
-  process.stdout.write(`${(Number(summary[1]) / 1e6).toFixed(1)} M instructions from spawn to the ${tool} answer (${bin})\n`);
+  process.stdout.write(
+    `${(Number(summary[1]) / 1e6).toFixed(1)} M instructions from spawn to the ${tool} answer (${bin})\n`,
+  );
 });
 const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'start-instructions', version: '1' } } });
+send({
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'start-instructions', version: '1' } },
+});
 send({ method: 'notifications/initialized' });
 send({ id: 2, method: 'tools/call', params: { name: tool, arguments: JSON.parse(json) } });

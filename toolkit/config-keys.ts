@@ -60,7 +60,12 @@ export function keysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): str
  * The first issue as `<file>: <key path>: <reason>`. An unknown key is named with the closest
  * valid one when `schema` (the schema that refused it) is given: `did you mean "defaultType"?`.
  */
-export function configIssue(source: string, error: z.ZodError, prefix: readonly (string | number)[] = [], schema?: z.ZodType): ConfigError {
+export function configIssue(
+  source: string,
+  error: z.ZodError,
+  prefix: readonly (string | number)[] = [],
+  schema?: z.ZodType,
+): ConfigError {
   const issue = error.issues[0];
   const unknown = issue?.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
   const where = [...prefix, ...(issue?.path ?? [])].map(String);
@@ -70,7 +75,12 @@ export function configIssue(source: string, error: z.ZodError, prefix: readonly 
     const suggestion = valid ? closestName(unknown[0] as string, valid) : undefined;
     const reason = `unknown key${suggestion ? `; did you mean "${suggestion}"?` : ''}${valid ? ` (valid keys here: ${valid.join(', ')})` : ''}`;
     const more = unknown.length > 1 ? ` (also unknown: ${unknown.slice(1).join(', ')})` : '';
-    return new ConfigError(`${source}: ${key}: ${reason}${more}`, { file: source, key, reason, ...(suggestion ? { did_you_mean: suggestion } : {}) });
+    return new ConfigError(`${source}: ${key}: ${reason}${more}`, {
+      file: source,
+      key,
+      reason,
+      ...(suggestion ? { did_you_mean: suggestion } : {}),
+    });
   }
   const path = where.join('.') || '(root)';
   const reason = issue?.message ?? 'invalid';

@@ -18,7 +18,8 @@ export function filterFields<T extends Record<string, unknown>>(
       if (metadata) pickedMetadata = { ...(pickedMetadata ?? {}), ...metadata };
     } else if (field.startsWith('metadata.')) {
       const key = field.slice('metadata.'.length);
-      if (key && metadata && Object.hasOwn(metadata, key)) pickedMetadata = { ...(pickedMetadata ?? {}), [key]: metadata[key] };
+      if (key && metadata && Object.hasOwn(metadata, key))
+        pickedMetadata = { ...(pickedMetadata ?? {}), [key]: metadata[key] };
     } else if (Object.hasOwn(record, field)) {
       out[field] = record[field];
     }

@@ -63,16 +63,19 @@ export function fieldProblems(field: FieldDefinition): string[] {
   const c = field.constraints ?? {};
   if (c.min !== undefined && !Number.isFinite(c.min)) problems.push(`${at}: min must be a number`);
   if (c.max !== undefined && !Number.isFinite(c.max)) problems.push(`${at}: max must be a number`);
-  if (c.min !== undefined && c.max !== undefined && c.min > c.max) problems.push(`${at}: min (${c.min}) is greater than max (${c.max})`);
+  if (c.min !== undefined && c.max !== undefined && c.min > c.max)
+    problems.push(`${at}: min (${c.min}) is greater than max (${c.max})`);
   if ((c.min !== undefined || c.max !== undefined) && !['number', 'array', 'string'].includes(field.type)) {
     problems.push(`${at}: min/max apply to number, string and array fields, not ${field.type}`);
   }
   if (c.pattern !== undefined) {
     if (field.type !== 'string') problems.push(`${at}: pattern applies to string fields, not ${field.type}`);
     const regexProblem = regexError(c.pattern);
-    if (regexProblem) problems.push(`${at}: pattern "${c.pattern}" is not a valid regular expression (${regexProblem})`);
+    if (regexProblem)
+      problems.push(`${at}: pattern "${c.pattern}" is not a valid regular expression (${regexProblem})`);
   }
-  if (field.type === 'select' && (!c.options || c.options.length === 0)) problems.push(`${at}: a select field needs options: ["a", "b", ...]`);
+  if (field.type === 'select' && (!c.options || c.options.length === 0))
+    problems.push(`${at}: a select field needs options: ["a", "b", ...]`);
   if (c.options && field.type !== 'select') problems.push(`${at}: options apply to select fields, not ${field.type}`);
   if (c.format !== undefined && !(field.type === 'date' && c.format === 'YYYY-MM-DD')) {
     problems.push(`${at}: format "${c.format}" is not supported (date fields accept format: YYYY-MM-DD)`);

@@ -15,7 +15,11 @@ export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'notekernel') return (cached = dir);
+    if (
+      fs.existsSync(manifest) &&
+      (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'notekernel'
+    )
+      return (cached = dir);
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error('notekernel: cannot find its own package.json above its code');
     dir = parent;

@@ -27,7 +27,9 @@ export function slugify(title: string, rule: SlugRule): string {
       : lower.replace(/[^\p{L}\p{M}\p{N}]+/gu, '-');
   // A leading `_` or `.` would make the file a type file or hidden.
   const slug = dashed.replace(/^[-_]+|-+$/g, '');
-  const capped = fitBytes([...slug].slice(0, rule.maxLength)).join('').replace(/-+$/, '');
+  const capped = fitBytes([...slug].slice(0, rule.maxLength))
+    .join('')
+    .replace(/-+$/, '');
   return capped || 'untitled';
 }
 

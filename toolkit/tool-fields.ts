@@ -48,7 +48,8 @@ export const limitField = (fallback: number, max: number) => z.number().int().mi
 export const offsetField = z.number().int().min(0).default(0);
 
 /** A journalled operation's dry run: NoteService.previewPlan's answer. */
-export const planDryRunField = (scope = '') => z.boolean().default(false).describe(`${scope}true: answer the plan (a diff per note), write nothing`);
+export const planDryRunField = (scope = '') =>
+  z.boolean().default(false).describe(`${scope}true: answer the plan (a diff per note), write nothing`);
 
 /** A repair that previews unless told to write. */
 export const previewFirstField = z.boolean().default(true).describe('true: list the changes only; false: write them');

@@ -20,7 +20,17 @@ export const warningsOutput = { warnings: strs.optional() };
 export const planPreviewOutput = {
   dry_run: bool,
   operation: str,
-  notes: z.array(z.object({ index: num, action: str, id: str.optional(), to: str.optional(), title: z.object({ before: nullableStr, after: nullableStr }), metadata_changed: strs, diff: str })),
+  notes: z.array(
+    z.object({
+      index: num,
+      action: str,
+      id: str.optional(),
+      to: str.optional(),
+      title: z.object({ before: nullableStr, after: nullableStr }),
+      metadata_changed: strs,
+      diff: str,
+    }),
+  ),
   refused: z.array(z.object({ index: num, code: str, error: str })),
 };
 

@@ -6,14 +6,26 @@
 import { ValidationError } from '../kernel/errors.js';
 
 const TYPE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}$/u;
-const RESERVED = new Set(['node_modules', 'con', 'prn', 'aux', 'nul', ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`])]);
+const RESERVED = new Set([
+  'node_modules',
+  'con',
+  'prn',
+  'aux',
+  'nul',
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`]),
+]);
 
 export function typeNameProblem(name: string): { rule: string; reason: string } | undefined {
   if (name.length === 0) return { rule: 'empty', reason: 'it is empty' };
-  if (/[/\\\0]/.test(name) || name.includes('..')) return { rule: 'traversal', reason: 'path separators, NUL bytes and ".." are not allowed' };
-  if (name.startsWith('.')) return { rule: 'reserved', reason: 'hidden names are reserved for the vault (e.g. .flint-note)' };
+  if (/[/\\\0]/.test(name) || name.includes('..'))
+    return { rule: 'traversal', reason: 'path separators, NUL bytes and ".." are not allowed' };
+  if (name.startsWith('.'))
+    return { rule: 'reserved', reason: 'hidden names are reserved for the vault (e.g. .flint-note)' };
   if (!TYPE_NAME.test(name)) {
-    return { rule: 'characters', reason: 'use letters, digits, "_" and "-", starting with a letter or digit, at most 64 characters' };
+    return {
+      rule: 'characters',
+      reason: 'use letters, digits, "_" and "-", starting with a letter or digit, at most 64 characters',
+    };
   }
   if (RESERVED.has(name.toLowerCase())) return { rule: 'reserved', reason: `"${name}" is a reserved name` };
   return undefined;

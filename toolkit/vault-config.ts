@@ -11,9 +11,15 @@ import { closestName } from './config-keys.js';
 const backupPath = z
   .string()
   .min(1)
-  .refine((p) => !p.includes('\0') && !p.includes('\\') && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p), 'must be a relative path inside the vault')
+  .refine(
+    (p) => !p.includes('\0') && !p.includes('\\') && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p),
+    'must be a relative path inside the vault',
+  )
   .refine((p) => p.split('/').every((s) => s !== '..'), 'must not contain ".." segments')
-  .refine((p) => (p.split('/').find((s) => s !== '' && s !== '.') ?? '').startsWith('.'), 'must be inside a hidden folder (e.g. .flint-note/backups), or backups would be indexed as notes');
+  .refine(
+    (p) => (p.split('/').find((s) => s !== '' && s !== '.') ?? '').startsWith('.'),
+    'must be inside a hidden folder (e.g. .flint-note/backups), or backups would be indexed as notes',
+  );
 
 export const vaultConfigSchema = z
   .object({

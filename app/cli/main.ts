@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { NotekernelError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
+import { type NotekernelError, toNotekernelError, ValidationError } from '../../kernel/errors.js';
 import { VERSION } from '../version.js';
 import { SEARCH_INDEX } from '../../kernel/tokens.js';
 import { refreshStore } from '../../kernel/note-store.js';
@@ -26,7 +26,6 @@ import { emit, printError, wantsJson, withJsonOption, type OutputOptions } from 
 import { renderIndex, renderInit } from './output/reports.js';
 
 const USAGE_CODES = new Set(['config_invalid', 'plugin_dependency', 'capability_missing', 'backend_unavailable']);
-
 
 export async function main(argv: string[]): Promise<number> {
   // `serve` (what MCP clients spawn) builds its own command only: its help, errors and
@@ -48,7 +47,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ExitCode) return err.code;
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     const error = toNotekernelError(err);
-    const hint = error.code === 'not_found' && /^Vault path/.test(error.message) ? ' (create it with: notekernel init <dir>, or run notekernel serve, which creates it)' : '';
+    const hint =
+      error.code === 'not_found' && /^Vault path/.test(error.message)
+        ? ' (create it with: notekernel init <dir>, or run notekernel serve, which creates it)'
+        : '';
     printError(wantsJson(argv), error, `${error.message}${hint}`);
     if (error.code === 'internal' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     return USAGE_CODES.has(error.code) || isVaultMissing(error) ? 2 : 1;
@@ -71,7 +73,9 @@ function buildProgram(serveOnly = false): Command {
   addServeCommand(program);
   if (serveOnly) return program;
 
-  withJsonOption(withCommonOptions(program.command('call').description("call a tool: notekernel call <tool> '<json arguments>'")))
+  withJsonOption(
+    withCommonOptions(program.command('call').description("call a tool: notekernel call <tool> '<json arguments>'")),
+  )
     .argument('<tool>', 'tool name')
     .argument('[json]', 'arguments as a JSON object', '{}')
     .action(async (tool: string, json: string, options: CommonOptions & OutputOptions) => {
@@ -79,7 +83,10 @@ function buildProgram(serveOnly = false): Command {
       try {
         args = JSON.parse(json);
       } catch (err) {
-        printError(options.json === true, new ValidationError(`arguments are not valid JSON: ${(err as Error).message}`, {}));
+        printError(
+          options.json === true,
+          new ValidationError(`arguments are not valid JSON: ${(err as Error).message}`, {}),
+        );
         throw new ExitCode(2);
       }
       await runTool(options, tool, args);
@@ -87,14 +94,19 @@ function buildProgram(serveOnly = false): Command {
 
   addToolsCommand(program);
 
-  withJsonOption(withCommonOptions(program.command('init').description('create a vault with the profile\'s default content')))
+  withJsonOption(
+    withCommonOptions(program.command('init').description("create a vault with the profile's default content")),
+  )
     .argument('[dir]', 'vault folder (created if missing)', '.')
     .option('--id <id>', 'also register the vault under this id')
     .option('--name <name>', 'display name when registering')
     .action(async (dir: string, options: CommonOptions & OutputOptions & { id?: string; name?: string }) => {
       const root = path.resolve(options.vault ?? dir);
       await makeVaultFolder(root);
-      const { kernel, vault } = await openFromOptions({ ...options, vault: root }, { defaultLogLevel: 'warn', progress: progressBar() });
+      const { kernel, vault } = await openFromOptions(
+        { ...options, vault: root },
+        { defaultLogLevel: 'warn', progress: progressBar() },
+      );
       try {
         if (options.id && !(await kernel.registry.get(options.id))) {
           await kernel.registry.add({ id: options.id, name: options.name ?? options.id, path: root });
@@ -107,20 +119,25 @@ function buildProgram(serveOnly = false): Command {
       }
     });
 
-  withJsonOption(withCommonOptions(program.command('index').description('bring the index up to date with the files, and list what is skipped (progress on stderr)')))
-    .action(async (options: CommonOptions & OutputOptions) => {
-      const progress = progressBar();
-      const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn', progress });
-      try {
-        const report = await refreshStore(vault.notes.store, progress);
-        // A search index that embeds behind its answers (hybrid-search) finishes here, with its own bar.
-        const background = await vault.tryResolve(SEARCH_INDEX)?.finishBackground?.(progress);
-        const full = background ? { ...report, vectors: { embedded: background.done, ms: background.ms } } : report;
-        emit(options, full, (r, style) => renderIndex({ ...r, vault: vault.info.root ?? vault.info.id }, style));
-      } finally {
-        await kernel.close();
-      }
-    });
+  withJsonOption(
+    withCommonOptions(
+      program
+        .command('index')
+        .description('bring the index up to date with the files, and list what is skipped (progress on stderr)'),
+    ),
+  ).action(async (options: CommonOptions & OutputOptions) => {
+    const progress = progressBar();
+    const { kernel, vault } = await openFromOptions(options, { defaultLogLevel: 'warn', progress });
+    try {
+      const report = await refreshStore(vault.notes.store, progress);
+      // A search index that embeds behind its answers (hybrid-search) finishes here, with its own bar.
+      const background = await vault.tryResolve(SEARCH_INDEX)?.finishBackground?.(progress);
+      const full = background ? { ...report, vectors: { embedded: background.done, ms: background.ms } } : report;
+      emit(options, full, (r, style) => renderIndex({ ...r, vault: vault.info.root ?? vault.info.id }, style));
+    } finally {
+      await kernel.close();
+    }
+  });
 
   addDoctorCommand(program);
   addVaultCommands(program);

@@ -12,6 +12,7 @@ export async function memoryFolderHere(cwd: string, profile?: string): Promise<s
   if (profile !== undefined && profile !== AGENT_MEMORY_PROFILE) return undefined;
   if (!(await looksLikeMemoryRoot(cwd))) return undefined;
   const { config } = await loadUserConfig({ searchFrom: [cwd] });
-  if (config.vault !== undefined || (profile ?? config.profile ?? AGENT_MEMORY_PROFILE) !== AGENT_MEMORY_PROFILE) return undefined;
+  if (config.vault !== undefined || (profile ?? config.profile ?? AGENT_MEMORY_PROFILE) !== AGENT_MEMORY_PROFILE)
+    return undefined;
   return cwd;
 }

@@ -1,7 +1,7 @@
 /** Shared by every CLI command: options → kernel → router over the vault(s). */
 import os from 'node:os';
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { ExitCode } from './exit-code.js';
 import type { ServedKernel as Kernel } from '../create-kernel.js';
 import { LOG_FORMATS, type LogFormat } from '../logging/logger.js';
@@ -28,15 +28,29 @@ export interface CommonOptions {
 }
 
 const logFormatOption = () =>
-  new Option('--log-format <format>', 'log lines: auto (readable on a terminal, JSON otherwise), pretty or json').choices(LOG_FORMATS).env('NOTEKERNEL_LOG_FORMAT');
+  new Option('--log-format <format>', 'log lines: auto (readable on a terminal, JSON otherwise), pretty or json')
+    .choices(LOG_FORMATS)
+    .env('NOTEKERNEL_LOG_FORMAT');
 
 export function withCommonOptions(command: Command): Command {
   return command
-    .addOption(new Option('-p, --profile <id>', 'profile: flint, zettelkasten, agent-memory, notarium or obsidian (built in), or one your config adds'))
-    .addOption(new Option('-v, --vault <dir>', 'vault folder (default: the config\'s vault, else the registry\'s current vault)').env('NOTEKERNEL_VAULT'))
-    .addOption(new Option('--workspace <dir>', 'the same as --vault (flint-note\'s name for it)').hideHelp())
-    .addOption(new Option('--workspace-path <dir>', 'the same as --vault (flint-note\'s name for it)').hideHelp())
-    .addOption(new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'))
+    .addOption(
+      new Option(
+        '-p, --profile <id>',
+        'profile: flint, zettelkasten, agent-memory, notarium or obsidian (built in), or one your config adds',
+      ),
+    )
+    .addOption(
+      new Option(
+        '-v, --vault <dir>',
+        "vault folder (default: the config's vault, else the registry's current vault)",
+      ).env('NOTEKERNEL_VAULT'),
+    )
+    .addOption(new Option('--workspace <dir>', "the same as --vault (flint-note's name for it)").hideHelp())
+    .addOption(new Option('--workspace-path <dir>', "the same as --vault (flint-note's name for it)").hideHelp())
+    .addOption(
+      new Option('-c, --config <file>', 'config file (default: searched in the vault, then the working directory)'),
+    )
     .addOption(new Option('--read-only', 'refuse every tool that writes'))
     .addOption(new Option('--log-level <level>', 'fatal, error, warn, info, debug, trace, silent'))
     .addOption(new Option('--log-file <file>', 'write logs to this file instead of stderr'))
@@ -69,7 +83,9 @@ export function withWorkspaceAsVault<T extends CommonOptions>(options: T): T {
   if (given.length === 0) return options;
   const distinct = [...new Set(given.map((v) => path.resolve(expandHome(v))))];
   if (distinct.length > 1) {
-    process.stderr.write(`notekernel: --vault and --workspace name different folders (${given.join(', ')}): give one.\n`);
+    process.stderr.write(
+      `notekernel: --vault and --workspace name different folders (${given.join(', ')}): give one.\n`,
+    );
     throw new ExitCode(2);
   }
   const { workspace: _w, workspacePath: _p, ...rest } = options;
@@ -97,7 +113,12 @@ export async function kernelFromOptions(options: CommonOptions, defaultLogLevel?
 
 export async function openFromOptions(
   options: CommonOptions,
-  extra: { watch?: boolean; defaultLogLevel?: string; progress?: ProgressReporter; beforeOpen?: (kernel: Kernel) => Promise<void> } = {},
+  extra: {
+    watch?: boolean;
+    defaultLogLevel?: string;
+    progress?: ProgressReporter;
+    beforeOpen?: (kernel: Kernel) => Promise<void>;
+  } = {},
 ): Promise<{ kernel: Kernel; router: VaultRouter; vault: Vault }> {
   options = withWorkspaceAsVault(options);
   if (options.vault) options = { ...options, vault: expandHome(options.vault) };
@@ -121,6 +142,9 @@ export async function openFromOptions(
 async function memoryFolderDefaults(options: CommonOptions): Promise<CommonOptions> {
   const here = await memoryFolderHere(process.cwd(), options.profile);
   if (!here) return options;
-  if (process.stderr.isTTY) process.stderr.write(`notekernel: this folder is an agent-memory root: opening it (--profile ${AGENT_MEMORY_PROFILE} --vault .)\n`);
+  if (process.stderr.isTTY)
+    process.stderr.write(
+      `notekernel: this folder is an agent-memory root: opening it (--profile ${AGENT_MEMORY_PROFILE} --vault .)\n`,
+    );
   return { ...options, profile: AGENT_MEMORY_PROFILE, vault: here };
 }

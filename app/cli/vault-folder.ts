@@ -15,7 +15,8 @@ export async function makeVaultFolder(root: string): Promise<boolean> {
   for (;;) {
     const stats = await fs.stat(at).catch((err: NodeJS.ErrnoException) => err);
     if (!(stats instanceof Error)) {
-      if (!stats.isDirectory()) throw refused(root, at === root ? `it is a file, not a folder` : `${at} is a file, not a folder`);
+      if (!stats.isDirectory())
+        throw refused(root, at === root ? `it is a file, not a folder` : `${at} is a file, not a folder`);
       break;
     }
     if (stats.code === 'ENOTDIR') {

@@ -48,7 +48,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const catalogue = isLazy(options.catalogue) ? choosing(options.catalogue) : everything(options.catalogue);
   const file = options.config ? undefined : options.configFile;
   const user = options.config ? parseUserConfig(options.config, 'inline config') : (file?.config ?? {});
-  const source = options.config ? 'inline config' : (file?.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`);
+  const source = options.config
+    ? 'inline config'
+    : (file?.filepath ?? `profile ${options.profile ?? user.profile ?? 'flint'} (no config file)`);
   const resolved = resolveConfig(
     { ...user, ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) },
     source,
@@ -58,7 +60,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const located = file ? { ...resolved, file: file.filepath } : resolved;
   const config = options.adjustConfig ? options.adjustConfig(located) : located;
   const chosen = await catalogue.load(config);
-  const plan = withConfigSource(config.file ?? config.source, () => planKernel(config, chosen.plugins, chosen.backends));
+  const plan = withConfigSource(config.file ?? config.source, () =>
+    planKernel(config, chosen.plugins, chosen.backends),
+  );
   const logger = typeof options.logger === 'function' ? options.logger(config) : (options.logger ?? silentLogger());
   return new Kernel(config, plan, logger, options.vaultNaming, options.keepIndexInStep);
 }
@@ -113,7 +117,11 @@ function withConfigSource<T>(source: string, plan: () => T): T {
   try {
     return plan();
   } catch (err) {
-    if (err instanceof NotekernelError && (err.code === 'plugin_dependency' || err.code === 'capability_missing') && !err.message.startsWith(source)) {
+    if (
+      err instanceof NotekernelError &&
+      (err.code === 'plugin_dependency' || err.code === 'capability_missing') &&
+      !err.message.startsWith(source)
+    ) {
       err.message = `${source}: ${err.message}`;
     }
     throw err;

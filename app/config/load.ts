@@ -47,16 +47,22 @@ export interface LoadedUserConfig {
   filepath?: string;
 }
 
-export async function loadUserConfig(options: { configPath?: string; searchFrom?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<LoadedUserConfig> {
+export async function loadUserConfig(
+  options: { configPath?: string; searchFrom?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<LoadedUserConfig> {
   // Seed 001 names its config file in CONFIG_PATH; an explicit --config wins, a searched file yields.
   const fromEnv = (options.env ?? process.env)[SEED_CONFIG_ENV]?.trim();
   if (!options.configPath && fromEnv) {
-    const configPath = fromEnv === '~' || fromEnv.startsWith('~/') ? path.join(os.homedir(), fromEnv.slice(1)) : fromEnv;
+    const configPath =
+      fromEnv === '~' || fromEnv.startsWith('~/') ? path.join(os.homedir(), fromEnv.slice(1)) : fromEnv;
     try {
       return await loadUserConfig({ configPath, env: {} });
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      throw new ConfigError(`${SEED_CONFIG_ENV}=${fromEnv}: ${err.message} (${SEED_CONFIG_ENV} names the config file when --config is not given; unset it or pass --config)`, { ...(err.details ?? {}), env: SEED_CONFIG_ENV });
+      throw new ConfigError(
+        `${SEED_CONFIG_ENV}=${fromEnv}: ${err.message} (${SEED_CONFIG_ENV} names the config file when --config is not given; unset it or pass --config)`,
+        { ...(err.details ?? {}), env: SEED_CONFIG_ENV },
+      );
     }
   }
   const dirs = options.searchFrom ?? [process.cwd()];
@@ -83,7 +89,8 @@ export async function loadUserConfig(options: { configPath?: string; searchFrom?
     } catch (err) {
       throw new ConfigError(`config in ${dir}: cannot be read: ${parseReason(err)}`, { dir });
     }
-    if (result && !result.isEmpty) return { config: parseConfigFile(result.config, result.filepath), filepath: result.filepath };
+    if (result && !result.isEmpty)
+      return { config: parseConfigFile(result.config, result.filepath), filepath: result.filepath };
   }
   return { config: {} };
 }
@@ -121,6 +128,9 @@ function mayHoldConfig(dir: string): boolean {
  */
 function parseReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line && !/^(>\s*)?\d*\s*\|/.test(line));
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/^(>\s*)?\d*\s*\|/.test(line));
   return [...new Set(lines)].join(' ');
 }

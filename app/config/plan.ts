@@ -25,7 +25,9 @@ export function planKernel(
   const chosen = config.plugins.map(({ id, options }) => {
     const definition = byId.get(id);
     if (!definition) {
-      throw new PluginDependencyError(`Plugin "${id}" is not known; known plugins: ${[...byId.keys()].join(', ')}`, { plugin: id });
+      throw new PluginDependencyError(`Plugin "${id}" is not known; known plugins: ${[...byId.keys()].join(', ')}`, {
+        plugin: id,
+      });
     }
     let parsed: unknown = options;
     if (definition.config) {
@@ -55,11 +57,16 @@ export function planKernel(
  * Capabilities by role: a configured search backend replaces the storage backend's own index,
  * so the storage backend's search capabilities (fs-sqlite's `sql`, say) are not offered then.
  */
-export function capabilityProviders(storage: BackendDefinition<unknown>, search?: BackendDefinition<unknown>): Map<Capability, string> {
+export function capabilityProviders(
+  storage: BackendDefinition<unknown>,
+  search?: BackendDefinition<unknown>,
+): Map<Capability, string> {
   const providers = new Map<Capability, string>();
   const searcher = search ?? (storage.kind === 'both' ? storage : undefined);
-  for (const capability of canonicalCapabilities(storage.capabilities)) if (CAPABILITY_ROLE[capability] === 'storage') providers.set(capability, storage.id);
-  for (const capability of canonicalCapabilities(searcher?.capabilities ?? [])) if (CAPABILITY_ROLE[capability] === 'search') providers.set(capability, searcher!.id);
+  for (const capability of canonicalCapabilities(storage.capabilities))
+    if (CAPABILITY_ROLE[capability] === 'storage') providers.set(capability, storage.id);
+  for (const capability of canonicalCapabilities(searcher?.capabilities ?? []))
+    if (CAPABILITY_ROLE[capability] === 'search') providers.set(capability, searcher!.id);
   return providers;
 }
 
@@ -71,15 +78,21 @@ function planBackend(
 ): { definition: BackendDefinition<unknown>; options: unknown } {
   const definition = defs.find((d) => d.id === choice.backend);
   if (!definition) {
-    throw new PluginDependencyError(`Backend "${choice.backend}" is not known; known backends: ${defs.map((d) => d.id).join(', ')}`, {
-      backend: choice.backend,
-    });
+    throw new PluginDependencyError(
+      `Backend "${choice.backend}" is not known; known backends: ${defs.map((d) => d.id).join(', ')}`,
+      {
+        backend: choice.backend,
+      },
+    );
   }
   if (definition.kind !== 'both' && definition.kind !== role) {
-    throw new CapabilityError(`Backend "${definition.id}" is a ${definition.kind} backend and cannot serve as ${role}.`, {
-      backend: definition.id,
-      role,
-    });
+    throw new CapabilityError(
+      `Backend "${definition.id}" is a ${definition.kind} backend and cannot serve as ${role}.`,
+      {
+        backend: definition.id,
+        role,
+      },
+    );
   }
   const result = definition.options.safeParse(choice.options);
   if (!result.success) throw configIssue(config.source, result.error, [role, 'options'], definition.options);

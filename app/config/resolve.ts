@@ -22,7 +22,12 @@ export function parseUserConfig(raw: unknown, source: string): UserConfig {
   return result.data;
 }
 
-export function resolveConfig(user: UserConfig, source: string, catalogue: CatalogueIds, overrides: { profile?: string } = {}): ResolvedConfig {
+export function resolveConfig(
+  user: UserConfig,
+  source: string,
+  catalogue: CatalogueIds,
+  overrides: { profile?: string } = {},
+): ResolvedConfig {
   const profileId = overrides.profile ?? user.profile ?? 'flint';
   const preset = catalogue.profiles.find((p) => p.id === profileId);
   if (!preset) {
@@ -78,10 +83,13 @@ export function resolveConfig(user: UserConfig, source: string, catalogue: Catal
 function assertKnown(id: string, known: readonly string[], kind: string, source: string, key: string): void {
   if (known.includes(id)) return;
   const suggestion = closestName(id, known);
-  throw new ConfigError(`${source}: ${key}: unknown ${kind} "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''}; known ${kind}s: ${known.join(', ')}`, {
-    file: source,
-    key,
-    known: [...known],
-    ...(suggestion ? { did_you_mean: suggestion } : {}),
-  });
+  throw new ConfigError(
+    `${source}: ${key}: unknown ${kind} "${id}"${suggestion ? `; did you mean "${suggestion}"?` : ''}; known ${kind}s: ${known.join(', ')}`,
+    {
+      file: source,
+      key,
+      known: [...known],
+      ...(suggestion ? { did_you_mean: suggestion } : {}),
+    },
+  );
 }

@@ -20,7 +20,13 @@ export const SEED_CONFIG_FORMATS: readonly SeedConfigFormat[] = [
   {
     profile: 'zettelkasten',
     plugin: 'card-workflow',
-    keys: ['templates_directory', 'output_directory', 'naming_conventions_file', 'template_mapping_file', 'file_operations'],
+    keys: [
+      'templates_directory',
+      'output_directory',
+      'naming_conventions_file',
+      'template_mapping_file',
+      'file_operations',
+    ],
     vaultFrom: 'output_directory',
   },
 ];
@@ -49,10 +55,14 @@ export function liftSeedConfig(raw: unknown, file?: string): unknown {
       lifted[key] = top[key];
       delete rest[key];
     }
-    const plugins = typeof top.plugins === 'object' && top.plugins !== null ? { ...(top.plugins as Record<string, unknown>) } : {};
+    const plugins =
+      typeof top.plugins === 'object' && top.plugins !== null ? { ...(top.plugins as Record<string, unknown>) } : {};
     const nested = plugins[format.plugin];
     // What the file also sets in notekernel's own form wins over the flat keys.
-    const options: Record<string, unknown> = { ...lifted, ...(typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : {}) };
+    const options: Record<string, unknown> = {
+      ...lifted,
+      ...(typeof nested === 'object' && nested !== null ? (nested as Record<string, unknown>) : {}),
+    };
     const folder = format.vaultFrom ? options[format.vaultFrom] : undefined;
     if (rest.vault === undefined && typeof folder === 'string' && folder.trim() !== '' && format.vaultFrom) {
       const absolute = path.resolve(file ? path.dirname(file) : process.cwd(), expandHome(folder.trim()));

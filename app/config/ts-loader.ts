@@ -12,7 +12,10 @@ import { pathToFileURL } from 'node:url';
 
 /** The part of the typescript package this loader uses. */
 interface TypeScriptApi {
-  transpileModule(input: string, options: { compilerOptions: Record<string, unknown>; fileName?: string }): { outputText: string };
+  transpileModule(
+    input: string,
+    options: { compilerOptions: Record<string, unknown>; fileName?: string },
+  ): { outputText: string };
   ModuleKind: { ES2022: number };
   ModuleResolutionKind: { Bundler: number };
   ScriptTarget: { ES2022: number };
@@ -28,7 +31,9 @@ async function typescriptFor(filepath: string): Promise<TypeScriptApi> {
     const loaded = (await import('typescript')) as unknown as { default?: TypeScriptApi } & TypeScriptApi;
     return loaded.default ?? loaded;
   } catch {
-    throw new Error('a .ts config needs the "typescript" package, installed in the project that holds the config file (npm install -D typescript) or beside notekernel; or write the config as .yaml, .json or .mjs');
+    throw new Error(
+      'a .ts config needs the "typescript" package, installed in the project that holds the config file (npm install -D typescript) or beside notekernel; or write the config as .yaml, .json or .mjs',
+    );
   }
 }
 
@@ -38,7 +43,11 @@ export async function loadTsConfig(filepath: string, content: string): Promise<u
   try {
     const output = ts.transpileModule(content, {
       fileName: filepath,
-      compilerOptions: { module: ts.ModuleKind.ES2022, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022 },
+      compilerOptions: {
+        module: ts.ModuleKind.ES2022,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        target: ts.ScriptTarget.ES2022,
+      },
     }).outputText;
     await fs.writeFile(compiled, output);
     const loaded = (await import(pathToFileURL(compiled).href)) as { default?: unknown };

@@ -23,7 +23,9 @@ const pluginSetting = z.union([z.boolean(), options]);
 
 const toolsSetting = z
   .object({
-    rename: z.record(z.string(), z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and -')).optional(),
+    rename: z
+      .record(z.string(), z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and -'))
+      .optional(),
     hide: z.array(z.string()).optional(),
   })
   .strict();
@@ -44,7 +46,10 @@ export const userConfigSchema = z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
         file: z.string().optional(),
-        format: z.enum(['auto', 'pretty', 'json']).optional().describe('pretty lines on a terminal (auto), or always pretty / json'),
+        format: z
+          .enum(['auto', 'pretty', 'json'])
+          .optional()
+          .describe('pretty lines on a terminal (auto), or always pretty / json'),
       })
       .strict()
       .optional(),
@@ -54,8 +59,16 @@ export const userConfigSchema = z
         port: z.number().int().min(0).max(65535).optional(),
         token: z.string().min(16, 'a bearer token needs at least 16 characters').optional(),
         allowedOrigins: z.array(z.string()).optional().describe('browser origins allowed in (none by default)'),
-        allowedHosts: z.array(z.string()).optional().describe('Host names the server answers to besides its bound address'),
-        sessionIdleSeconds: z.number().int().min(1).optional().describe('close an HTTP session idle this long (default 900)'),
+        allowedHosts: z
+          .array(z.string())
+          .optional()
+          .describe('Host names the server answers to besides its bound address'),
+        sessionIdleSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('close an HTTP session idle this long (default 900)'),
         maxSessions: z.number().int().min(1).optional().describe('most HTTP sessions open at once (default 100)'),
       })
       .strict()
@@ -82,7 +95,10 @@ export function messageLimit(configured: number | undefined, env: NodeJS.Process
   if (fromEnv !== undefined && fromEnv !== '') {
     const bytes = Number(fromEnv);
     if (!Number.isInteger(bytes) || bytes < MIN_MESSAGE_BYTES) {
-      throw new ConfigError(`NOTEKERNEL_MAX_MESSAGE_BYTES must be a whole number of bytes, at least ${MIN_MESSAGE_BYTES} (got "${fromEnv}").`, { key: 'limits.messageBytes' });
+      throw new ConfigError(
+        `NOTEKERNEL_MAX_MESSAGE_BYTES must be a whole number of bytes, at least ${MIN_MESSAGE_BYTES} (got "${fromEnv}").`,
+        { key: 'limits.messageBytes' },
+      );
     }
     return bytes;
   }

@@ -23,7 +23,11 @@ export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Whether records are written readable: never into a file, on a terminal unless told otherwise. */
-export function usePrettyLogs(format: string | undefined, file: string | undefined, stderr: { isTTY?: boolean } = process.stderr): boolean {
+export function usePrettyLogs(
+  format: string | undefined,
+  file: string | undefined,
+  stderr: { isTTY?: boolean } = process.stderr,
+): boolean {
   if (file) return format === 'pretty';
   const chosen = format ?? process.env.NOTEKERNEL_LOG_FORMAT ?? 'auto';
   return chosen === 'pretty' || (chosen !== 'json' && stderr.isTTY === true);

@@ -10,7 +10,14 @@ import { onLogRecord, type LogRecord } from '../logging/logger.js';
 import { handle } from './requests.js';
 
 const SEVERITY: Record<LoggingLevel, number> = {
-  debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7,
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
 };
 
 function levelOf(pinoLevel: number): LoggingLevel {

@@ -24,10 +24,16 @@ export function isLoopback(host: string): boolean {
 /** The one token rule, whichever way the token came (flag, environment, config file). */
 export function checkToken(token: string | undefined, host: string): void {
   if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError(`The HTTP bearer token must have at least ${MIN_TOKEN_LENGTH} characters (got ${token.length}).`, { key: 'http.token' });
+    throw new ConfigError(
+      `The HTTP bearer token must have at least ${MIN_TOKEN_LENGTH} characters (got ${token.length}).`,
+      { key: 'http.token' },
+    );
   }
   if (!isLoopback(host) && !token) {
-    throw new ConfigError(`Refusing to serve on ${host} without a bearer token: pass --token or set NOTEKERNEL_HTTP_TOKEN.`, { key: 'http.token' });
+    throw new ConfigError(
+      `Refusing to serve on ${host} without a bearer token: pass --token or set NOTEKERNEL_HTTP_TOKEN.`,
+      { key: 'http.token' },
+    );
   }
 }
 
@@ -52,11 +58,17 @@ export function createGuard(options: GuardOptions): (req: IncomingMessage) => Re
   return (req) => {
     const hostname = hostnameOf(req.headers.host);
     if (!hostname || !hosts.has(hostname)) {
-      return { status: 403, message: `Host "${req.headers.host ?? ''}" is not this server; add it to http.allowedHosts in the config.` };
+      return {
+        status: 403,
+        message: `Host "${req.headers.host ?? ''}" is not this server; add it to http.allowedHosts in the config.`,
+      };
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.has(origin) && !isOwnOrigin(origin, hosts, options.port)) {
-      return { status: 403, message: `Origin "${origin}" is not allowed; add it to http.allowedOrigins in the config.` };
+      return {
+        status: 403,
+        message: `Origin "${origin}" is not allowed; add it to http.allowedOrigins in the config.`,
+      };
     }
     if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest)) {
       return { status: 401, message: 'A valid bearer token is required.' };
@@ -81,7 +93,8 @@ function allowedHostNames(bound: string, configured: string[]): Set<string> {
   if (bound === '0.0.0.0' || bound === '::') {
     for (const name of LOOPBACK) names.add(name);
     names.add(os.hostname().toLowerCase());
-    for (const list of Object.values(os.networkInterfaces())) for (const address of list ?? []) names.add(address.address.toLowerCase());
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const address of list ?? []) names.add(address.address.toLowerCase());
   }
   for (const name of configured) names.add(hostnameOf(name) ?? name.toLowerCase());
   return names;

@@ -64,7 +64,11 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
       // answered while still sending sees only "fetch failed", not the 413 and its sentence.
       await drained(req);
       res.setHeader('connection', 'close');
-      replyError(res, 413, MESSAGE_TOO_LARGE, tooLargeMessage('The request body', read.bytes, limit), { error: 'too_large', bytes: read.bytes, limit });
+      replyError(res, 413, MESSAGE_TOO_LARGE, tooLargeMessage('The request body', read.bytes, limit), {
+        error: 'too_large',
+        bytes: read.bytes,
+        limit,
+      });
       return undefined;
     }
     if (read.kind === 'bad_json') {
@@ -86,18 +90,35 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
     if (typeof sessionId === 'string') {
       const session = sessions.get<StreamableHTTPServerTransport>(sessionId);
       if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
-        return replyError(res, 404, SESSION_NOT_FOUND, 'Session not found (unknown, expired or closed); send initialize again without a session id.');
+        return replyError(
+          res,
+          404,
+          SESSION_NOT_FOUND,
+          'Session not found (unknown, expired or closed); send initialize again without a session id.',
+        );
       }
       sessions.track(session, (done) => res.once('close', done));
       if (req.method !== 'POST') return session.transport.handleRequest(req, res);
       const read = await bodyOf(req, res);
       return read && session.transport.handleRequest(req, res, read.body);
     }
-    if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad request: an Mcp-Session-Id header is required; initialize first with POST.');
+    if (req.method !== 'POST')
+      return replyError(
+        res,
+        400,
+        -32000,
+        'Bad request: an Mcp-Session-Id header is required; initialize first with POST.',
+      );
     const read = await bodyOf(req, res);
     if (!read) return;
     const body = read.body;
-    if (!isInitializeRequest(body)) return replyError(res, 400, -32000, 'Bad request: an Mcp-Session-Id header is required; the first request must be initialize.');
+    if (!isInitializeRequest(body))
+      return replyError(
+        res,
+        400,
+        -32000,
+        'Bad request: an Mcp-Session-Id header is required; the first request must be initialize.',
+      );
     if (!sessions.makeRoom()) return replyError(res, 503, -32000, 'Too many sessions are busy; retry shortly.');
     const server = createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -162,8 +183,14 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
 async function listen(server: http.Server, port: number, host: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one).`, { key: 'http.port' }));
-      else if (err.code === 'EADDRNOTAVAIL') reject(new ConfigError(`Cannot bind to ${host}: no such address on this machine.`, { key: 'http.host' }));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new ConfigError(`Port ${port} on ${host} is already in use; pick another with --port (0 picks a free one).`, {
+            key: 'http.port',
+          }),
+        );
+      else if (err.code === 'EADDRNOTAVAIL')
+        reject(new ConfigError(`Cannot bind to ${host}: no such address on this machine.`, { key: 'http.host' }));
       else reject(err);
     });
     server.listen(port, host, () => resolve());
@@ -223,7 +250,11 @@ function refusalOf(body: unknown, req: IncomingMessage): JsonRpcErrorReply | und
   if (Array.isArray(body)) {
     const version = req.headers['mcp-protocol-version'];
     const batching = req.url?.startsWith('/mcp') && (typeof version !== 'string' || version < '2025-06-18');
-    if (!batching) return errorReply(null, ErrorCode.InvalidRequest, BATCH_REFUSED, { error: 'batch_not_supported', messages: body.length });
+    if (!batching)
+      return errorReply(null, ErrorCode.InvalidRequest, BATCH_REFUSED, {
+        error: 'batch_not_supported',
+        messages: body.length,
+      });
     return body.map(refusalOfOne).find((refusal) => refusal !== undefined);
   }
   return refusalOfOne(body);
@@ -237,7 +268,13 @@ function refusalOfOne(message: unknown): JsonRpcErrorReply | undefined {
 }
 
 /** Every refusal is a JSON-RPC error body, so MCP clients can read it. */
-export function replyError(res: ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>): void {
+export function replyError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } }));
 }

@@ -20,7 +20,8 @@ export class InFlight {
 
   /** Runs `work` unless shutdown began, in which case the caller gets a protocol error. */
   run<T>(work: () => Promise<T>): Promise<T> {
-    if (!this.accepting) return Promise.reject(new ProtocolError(SHUTTING_DOWN, 'The server is shutting down; no new calls are taken.'));
+    if (!this.accepting)
+      return Promise.reject(new ProtocolError(SHUTTING_DOWN, 'The server is shutting down; no new calls are taken.'));
     const promise = work();
     this.running.add(promise);
     const forget = () => this.running.delete(promise);

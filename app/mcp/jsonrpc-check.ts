@@ -30,7 +30,8 @@ export type Checked =
   /** `reason` is for the log; `reply`, when present, is owed to the client. */
   | { ok: false; reason: string; reply?: JsonRpcErrorReply };
 
-export const BATCH_REFUSED = 'Invalid Request: batches (JSON arrays) are not supported; send one JSON-RPC message at a time (MCP 2025-06-18 removed batching).';
+export const BATCH_REFUSED =
+  'Invalid Request: batches (JSON arrays) are not supported; send one JSON-RPC message at a time (MCP 2025-06-18 removed batching).';
 
 /** An id a client can match its answer by: a string, or an integer JSON numbers carry exactly. */
 export function isUsableId(id: unknown): id is RequestId {
@@ -44,28 +45,49 @@ export function checkLine(line: string): Checked {
     value = JSON.parse(line);
   } catch (error) {
     const message = 'Parse error: the line is not JSON; send one JSON-RPC message per line.';
-    return { ok: false, reason: `${message} (${(error as Error).message})`, reply: errorReply(null, ErrorCode.ParseError, message) };
+    return {
+      ok: false,
+      reason: `${message} (${(error as Error).message})`,
+      reply: errorReply(null, ErrorCode.ParseError, message),
+    };
   }
   return checkMessage(value);
 }
 
 /** A parsed JSON value: one message, or what is owed instead. */
 export function checkMessage(value: unknown): Checked {
-  if (Array.isArray(value)) return refuse(null, BATCH_REFUSED, { error: 'batch_not_supported', messages: value.length });
-  if (value === null || typeof value !== 'object') return refuse(null, `Invalid Request: a JSON-RPC message is an object, not ${kindOf(value)}.`);
+  if (Array.isArray(value))
+    return refuse(null, BATCH_REFUSED, { error: 'batch_not_supported', messages: value.length });
+  if (value === null || typeof value !== 'object')
+    return refuse(null, `Invalid Request: a JSON-RPC message is an object, not ${kindOf(value)}.`);
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (parsed.success) return { ok: true, message: parsed.data };
   const object = value as Record<string, unknown>;
   if (!('method' in object) && ('result' in object || 'error' in object)) {
-    return { ok: false, reason: `A malformed JSON-RPC response was dropped (${problemOf(object, parsed.error.issues)}).` };
+    return {
+      ok: false,
+      reason: `A malformed JSON-RPC response was dropped (${problemOf(object, parsed.error.issues)}).`,
+    };
   }
   if ('id' in object && !isUsableId(object.id)) {
-    return refuse(null, `Invalid Request: the id must be a string or an integer between -(2^53-1) and 2^53-1 (MCP); got ${describeId(object.id)}.`, { error: 'invalid_id' });
+    return refuse(
+      null,
+      `Invalid Request: the id must be a string or an integer between -(2^53-1) and 2^53-1 (MCP); got ${describeId(object.id)}.`,
+      { error: 'invalid_id' },
+    );
   }
-  return refuse(isUsableId(object.id) ? object.id : null, `Invalid Request: ${problemOf(object, parsed.error.issues)}.`);
+  return refuse(
+    isUsableId(object.id) ? object.id : null,
+    `Invalid Request: ${problemOf(object, parsed.error.issues)}.`,
+  );
 }
 
-export function errorReply(id: RequestId | null, code: number, message: string, data?: Record<string, unknown>): JsonRpcErrorReply {
+export function errorReply(
+  id: RequestId | null,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+): JsonRpcErrorReply {
   return { jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } };
 }
 
@@ -76,11 +98,18 @@ function refuse(id: RequestId | null, message: string, data?: Record<string, unk
 const MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /** The first thing wrong with a request-like object, as a phrase. */
-function problemOf(object: Record<string, unknown>, issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+function problemOf(
+  object: Record<string, unknown>,
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+): string {
   if (object.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
   if ('method' in object && typeof object.method !== 'string') return '"method" must be a string';
   if (!('method' in object) && !('result' in object) && !('error' in object)) return 'a request needs a "method"';
-  if ('params' in object && (object.params === null || typeof object.params !== 'object' || Array.isArray(object.params))) return '"params" must be an object';
+  if (
+    'params' in object &&
+    (object.params === null || typeof object.params !== 'object' || Array.isArray(object.params))
+  )
+    return '"params" must be an object';
   const extra = 'method' in object ? Object.keys(object).find((key) => !MEMBERS.has(key)) : undefined;
   if (extra !== undefined) return `unexpected member "${extra.slice(0, 64)}"`;
   const issue = issues[0];

@@ -7,9 +7,15 @@
  */
 import { createRequire } from 'node:module';
 import type { AjvJsonSchemaValidator as SdkAjvValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
 
-type Provider = { AjvJsonSchemaValidator: new (...args: ConstructorParameters<typeof SdkAjvValidator>) => SdkAjvValidator };
+type Provider = {
+  AjvJsonSchemaValidator: new (...args: ConstructorParameters<typeof SdkAjvValidator>) => SdkAjvValidator;
+};
 
 let provider: Provider | undefined;
 

@@ -38,7 +38,12 @@ export async function handleLegacySse(req: IncomingMessage, res: ServerResponse,
   const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('sessionId') ?? '';
   const session = sessions.get<SSEServerTransport>(id);
   if (!session || !(session.transport instanceof SSEServerTransport)) {
-    return replyError(res, 404, -32001, 'Session not found (unknown, expired or closed); open a new stream with GET /sse.');
+    return replyError(
+      res,
+      404,
+      -32001,
+      'Session not found (unknown, expired or closed); open a new stream with GET /sse.',
+    );
   }
   sessions.track(session, (done) => res.once('close', done));
   const read = await ctx.readBody(req, res);

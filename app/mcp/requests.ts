@@ -29,21 +29,30 @@ export class ProtocolError extends Error {
   }
 }
 
-const meta = z.object({ progressToken: z.union([z.string(), z.number()]).optional() }).loose().optional();
+const meta = z
+  .object({ progressToken: z.union([z.string(), z.number()]).optional() })
+  .loose()
+  .optional();
 
-export const toolCallParams = z.object({
-  name: z.string({ error: 'a tool name (string) is required' }).min(1, 'a tool name is required'),
-  arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).optional(),
-  _meta: meta,
-}).loose();
+export const toolCallParams = z
+  .object({
+    name: z.string({ error: 'a tool name (string) is required' }).min(1, 'a tool name is required'),
+    arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).optional(),
+    _meta: meta,
+  })
+  .loose();
 
-export const readResourceParams = z.object({ uri: z.string({ error: 'a resource uri (string) is required' }), _meta: meta }).loose();
+export const readResourceParams = z
+  .object({ uri: z.string({ error: 'a resource uri (string) is required' }), _meta: meta })
+  .loose();
 
-export const getPromptParams = z.object({
-  name: z.string({ error: 'a prompt name (string) is required' }),
-  arguments: z.record(z.string(), z.string(), { error: 'prompt arguments must be an object of strings' }).optional(),
-  _meta: meta,
-}).loose();
+export const getPromptParams = z
+  .object({
+    name: z.string({ error: 'a prompt name (string) is required' }),
+    arguments: z.record(z.string(), z.string(), { error: 'prompt arguments must be an object of strings' }).optional(),
+    _meta: meta,
+  })
+  .loose();
 
 export const listParams = z.object({ cursor: z.string().optional(), _meta: meta }).loose().optional();
 
@@ -58,7 +67,11 @@ export function handle<P extends z.ZodType, R>(
   handler: (params: z.output<P>, extra: Extra) => Promise<R>,
 ): void {
   const schema = z.object({ method: z.literal(method), params: z.unknown().optional() }).loose();
-  const install = Protocol.prototype.setRequestHandler as (this: Server, s: typeof schema, h: (r: z.output<typeof schema>, e: Extra) => Promise<R>) => void;
+  const install = Protocol.prototype.setRequestHandler as (
+    this: Server,
+    s: typeof schema,
+    h: (r: z.output<typeof schema>, e: Extra) => Promise<R>,
+  ) => void;
   install.call(server, schema, async (request, extra) => {
     const parsed = params.safeParse(request.params);
     if (!parsed.success) throw invalidParams(method, parsed.error);
@@ -76,6 +89,7 @@ export function protocolError(err: unknown, notFoundCode: number): ProtocolError
   if (err instanceof ProtocolError) return err;
   const error = toNotekernelError(err);
   if (error.code === 'not_found') return new ProtocolError(notFoundCode, error.message, error.details);
-  if (error.code === 'validation_failed') return new ProtocolError(ErrorCode.InvalidParams, error.message, error.details);
+  if (error.code === 'validation_failed')
+    return new ProtocolError(ErrorCode.InvalidParams, error.message, error.details);
   return new ProtocolError(ErrorCode.InternalError, error.message, { error: error.code });
 }

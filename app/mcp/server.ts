@@ -14,7 +14,16 @@ import { clientProgress } from './client-progress.js';
 import { InFlight } from './in-flight.js';
 import { AjvJsonSchemaValidator } from './lazy-ajv-provider.js';
 import { findResource } from '../../kernel/resource-template.js';
-import { getPromptParams, handle, listParams, ProtocolError, protocolError, readResourceParams, RESOURCE_NOT_FOUND, toolCallParams } from './requests.js';
+import {
+  getPromptParams,
+  handle,
+  listParams,
+  ProtocolError,
+  protocolError,
+  readResourceParams,
+  RESOURCE_NOT_FOUND,
+  toolCallParams,
+} from './requests.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
 export { renderError, renderResult } from './tool-results.js';
@@ -48,13 +57,19 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 
   handle(server, 'tools/call', toolCallParams, async (params, extra) => {
     if (!vault.hasTool(params.name)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${params.name}"; tools/list names the tools this server has.`);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${params.name}"; tools/list names the tools this server has.`,
+      );
     }
     const token = params._meta?.progressToken;
     const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.sendNotification(n));
     return inFlight.run(async () => {
       try {
-        const value = await vault.call(params.name, params.arguments ?? {}, { caller: clientName(server), ...(progress ? { progress } : {}) });
+        const value = await vault.call(params.name, params.arguments ?? {}, {
+          caller: clientName(server),
+          ...(progress ? { progress } : {}),
+        });
         await progress?.sent();
         return renderResult(value, options.maxMessageBytes, params.name);
       } catch (err) {
@@ -65,19 +80,48 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   });
 
   handle(server, 'resources/list', listParams, async () => ({
-    resources: vault.resources().filter((r) => !r.template).map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType ?? 'application/json' })),
+    resources: vault
+      .resources()
+      .filter((r) => !r.template)
+      .map((r) => ({
+        uri: r.uri,
+        name: r.name,
+        description: r.description,
+        mimeType: r.mimeType ?? 'application/json',
+      })),
   }));
 
   handle(server, 'resources/templates/list', listParams, async () => ({
-    resourceTemplates: vault.resources().filter((r) => r.template).map((r) => ({ uriTemplate: r.uri, name: r.name, description: r.description, mimeType: r.mimeType ?? 'application/json' })),
+    resourceTemplates: vault
+      .resources()
+      .filter((r) => r.template)
+      .map((r) => ({
+        uriTemplate: r.uri,
+        name: r.name,
+        description: r.description,
+        mimeType: r.mimeType ?? 'application/json',
+      })),
   }));
 
   handle(server, 'resources/read', readResourceParams, async ({ uri }) => {
     const resource = findResource(vault.resources(), uri)?.resource;
-    if (!resource) throw new ProtocolError(RESOURCE_NOT_FOUND, `Unknown resource "${uri}"; resources/list and resources/templates/list name the resources this server has.`, { uri });
+    if (!resource)
+      throw new ProtocolError(
+        RESOURCE_NOT_FOUND,
+        `Unknown resource "${uri}"; resources/list and resources/templates/list name the resources this server has.`,
+        { uri },
+      );
     try {
       const value = await vault.readResource(uri);
-      return { contents: [{ uri, mimeType: resource.mimeType ?? 'application/json', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
+      return {
+        contents: [
+          {
+            uri,
+            mimeType: resource.mimeType ?? 'application/json',
+            text: typeof value === 'string' ? value : JSON.stringify(value, null, 2),
+          },
+        ],
+      };
     } catch (err) {
       throw protocolError(err, RESOURCE_NOT_FOUND);
     }
@@ -89,10 +133,17 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 
   handle(server, 'prompts/get', getPromptParams, async (params) => {
     const prompt = vault.prompts().find((p) => p.name === params.name);
-    if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`);
+    if (!prompt)
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`,
+      );
     try {
       const messages = await prompt.get(params.arguments ?? {});
-      return { description: prompt.description, messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })) };
+      return {
+        description: prompt.description,
+        messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+      };
     } catch (err) {
       throw protocolError(err, ErrorCode.InvalidParams);
     }

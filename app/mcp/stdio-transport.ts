@@ -69,7 +69,11 @@ export class LimitedStdioTransport implements Transport {
       json = JSON.stringify({
         jsonrpc: '2.0',
         id: message.id,
-        error: { code: ANSWER_TOO_LARGE, message: tooLargeMessage('The answer', bytes, ceiling), data: { error: 'too_large', bytes, limit: ceiling } },
+        error: {
+          code: ANSWER_TOO_LARGE,
+          message: tooLargeMessage('The answer', bytes, ceiling),
+          data: { error: 'too_large', bytes, limit: ceiling },
+        },
       });
     }
     return new Promise((resolve) => {
@@ -139,7 +143,11 @@ export class LimitedStdioTransport implements Transport {
     void this.send({
       jsonrpc: '2.0',
       id,
-      error: { code: MESSAGE_TOO_LARGE, message: error.message, data: { error: 'too_large', bytes: size, limit: this.limit } },
+      error: {
+        code: MESSAGE_TOO_LARGE,
+        message: error.message,
+        data: { error: 'too_large', bytes: size, limit: this.limit },
+      },
     } as JSONRPCMessage);
   }
 }

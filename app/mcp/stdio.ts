@@ -9,7 +9,11 @@ import { DEFAULT_MESSAGE_BYTES, describeBytes } from '../../kernel/message-limit
 import { createMcpServer } from './server.js';
 import { LimitedStdioTransport } from './stdio-transport.js';
 
-export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void>, maxMessageBytes = DEFAULT_MESSAGE_BYTES): Promise<void> {
+export async function serveStdio(
+  vault: ToolHost,
+  onShutdown: () => Promise<void>,
+  maxMessageBytes = DEFAULT_MESSAGE_BYTES,
+): Promise<void> {
   const inFlight = new InFlight();
   const server = createMcpServer(vault, { inFlight, maxMessageBytes });
   const transport = new LimitedStdioTransport(maxMessageBytes);
@@ -25,7 +29,11 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
     vault.logger.info({ reason, inFlight: inFlight.size }, 'shutting down');
     try {
       const settled = await inFlight.drain(DRAIN_TIMEOUT_MS);
-      if (!settled) vault.logger.warn({ inFlight: inFlight.size, ms: DRAIN_TIMEOUT_MS }, 'calls still running at shutdown were abandoned');
+      if (!settled)
+        vault.logger.warn(
+          { inFlight: inFlight.size, ms: DRAIN_TIMEOUT_MS },
+          'calls still running at shutdown were abandoned',
+        );
       await answersWritten();
       await server.close();
     } finally {
@@ -40,7 +48,10 @@ export async function serveStdio(vault: ToolHost, onShutdown: () => Promise<void
   process.stdin.once('close', () => void stop('stdin closed'));
   transport.onclose = () => void stop('transport closed');
   await server.connect(transport);
-  vault.logger.info({ root: vault.info.root, profile: vault.info.profile, messageLimit: describeBytes(maxMessageBytes) }, 'serving MCP over stdio');
+  vault.logger.info(
+    { root: vault.info.root, profile: vault.info.profile, messageLimit: describeBytes(maxMessageBytes) },
+    'serving MCP over stdio',
+  );
   return done;
 }
 

@@ -46,7 +46,11 @@ function listedAnnotations(name: string, annotations: ToolInfo['annotations']): 
   const { readOnlyHint, destructiveHint, idempotentHint, title, ...open } = annotations;
   const rest = title === undefined || spellsOut(title, name) ? open : { title, ...open };
   if (readOnlyHint) return { ...rest, readOnlyHint };
-  return { ...rest, ...(destructiveHint === false ? { destructiveHint } : {}), ...(idempotentHint ? { idempotentHint } : {}) };
+  return {
+    ...rest,
+    ...(destructiveHint === false ? { destructiveHint } : {}),
+    ...(idempotentHint ? { idempotentHint } : {}),
+  };
 }
 
 export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool = 'the tool'): CallToolResult {
@@ -61,11 +65,22 @@ export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool
   const compact = JSON.stringify(answer);
   const bytes = Buffer.byteLength(compact, 'utf8');
   if (bytes > limit) {
-    return renderError(tooLarge(`The answer of ${tool}`, bytes, limit), ' Ask for less: a smaller limit, fewer fields, an offset, or one note at a time.');
+    return renderError(
+      tooLarge(`The answer of ${tool}`, bytes, limit),
+      ' Ask for less: a smaller limit, fewer fields, an offset, or one note at a time.',
+    );
   }
-  const result: CallToolResult = { content: [{ type: 'text', text: prettyBytes > limit ? compact : pretty }], structuredContent };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: prettyBytes > limit ? compact : pretty }],
+    structuredContent,
+  };
   if (Buffer.byteLength(JSON.stringify(result), 'utf8') > replyCeiling(limit) - 64 * 1024) {
-    result.content = [{ type: 'text', text: `The answer (${bytes} bytes) is too large to repeat as text; read it from structuredContent.` }];
+    result.content = [
+      {
+        type: 'text',
+        text: `The answer (${bytes} bytes) is too large to repeat as text; read it from structuredContent.`,
+      },
+    ];
   }
   return result;
 }
@@ -73,7 +88,12 @@ export function renderResult(value: unknown, limit = DEFAULT_MESSAGE_BYTES, tool
 export function renderError(err: unknown, advice = ''): CallToolResult {
   const error = toNotekernelError(err);
   const body = error.toBody();
-  return { content: [{ type: 'text', text: JSON.stringify(advice ? { ...body, message: body.message + advice } : body, null, 2) }], isError: true };
+  return {
+    content: [
+      { type: 'text', text: JSON.stringify(advice ? { ...body, message: body.message + advice } : body, null, 2) },
+    ],
+    isError: true,
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

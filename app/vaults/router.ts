@@ -40,7 +40,9 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     if (!target) {
       const id = await this.registry.currentId();
       if (!id) {
-        throw new NotFoundError('No vault given and none is registered: pass --vault DIR, or create one with create_vault / `notekernel create`.');
+        throw new NotFoundError(
+          'No vault given and none is registered: pass --vault DIR, or create one with create_vault / `notekernel create`.',
+        );
       }
       target = (await this.registry.require(id)).path;
     }
@@ -59,7 +61,9 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
   vault(id: string): Promise<Vault> {
     let opening = this.byId.get(id);
     if (!opening) {
-      opening = this.registry.require(id).then((entry) => this.kernel.openVault(entry.path, { ...this.openOptions, id }));
+      opening = this.registry
+        .require(id)
+        .then((entry) => this.kernel.openVault(entry.path, { ...this.openOptions, id }));
       opening.catch(() => this.byId.delete(id));
       this.byId.set(id, opening);
     }

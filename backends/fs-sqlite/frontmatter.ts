@@ -7,7 +7,13 @@
 import yaml from 'js-yaml';
 import { ValidationError } from '../../kernel/errors.js';
 import type { Metadata, MetadataValue } from '../../kernel/note.js';
-import { loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError, FRONTMATTER_BOUNDS } from '../../toolkit/markdown/frontmatter.js';
+import {
+  loadYamlBounded,
+  splitFrontmatter,
+  tooDeepField,
+  YamlBoundError,
+  FRONTMATTER_BOUNDS,
+} from '../../toolkit/markdown/frontmatter.js';
 
 export interface ParsedMarkdown {
   metadata: Metadata;
@@ -24,13 +30,29 @@ export function parseMarkdown(text: string): ParsedMarkdown {
     const data = loadYamlBounded(yamlText);
     if (data === null) return { metadata: {}, body, hasFrontmatter: true, warnings: [] };
     if (typeof data !== 'object' || Array.isArray(data)) {
-      return { metadata: {}, body, hasFrontmatter: true, warnings: ['frontmatter is not a YAML mapping; metadata ignored'] };
+      return {
+        metadata: {},
+        body,
+        hasFrontmatter: true,
+        warnings: ['frontmatter is not a YAML mapping; metadata ignored'],
+      };
     }
     return { metadata: data, body, hasFrontmatter: true, warnings: [] };
   } catch (err) {
-    if (err instanceof YamlBoundError) return { metadata: {}, body, hasFrontmatter: true, warnings: [`frontmatter refused: ${err.message}; metadata ignored`] };
+    if (err instanceof YamlBoundError)
+      return {
+        metadata: {},
+        body,
+        hasFrontmatter: true,
+        warnings: [`frontmatter refused: ${err.message}; metadata ignored`],
+      };
     const reason = (err as Error).message.split('\n')[0] ?? 'parse error';
-    return { metadata: {}, body, hasFrontmatter: true, warnings: [`frontmatter is not valid YAML (${reason}); metadata ignored`] };
+    return {
+      metadata: {},
+      body,
+      hasFrontmatter: true,
+      warnings: [`frontmatter is not valid YAML (${reason}); metadata ignored`],
+    };
   }
 }
 
@@ -46,7 +68,8 @@ export function serializeMarkdown(metadata: Metadata, body: string): string {
   const leading = ['title', 'filename', 'type', 'created', 'updated'];
   const ordered: Record<string, MetadataValue> = {};
   for (const key of leading) if (metadata[key] !== undefined) ordered[key] = metadata[key];
-  for (const [key, value] of Object.entries(metadata)) if (!leading.includes(key) && value !== undefined) ordered[key] = value;
+  for (const [key, value] of Object.entries(metadata))
+    if (!leading.includes(key) && value !== undefined) ordered[key] = value;
   const yamlText = yaml.dump(ordered, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
   return `---\n${yamlText}---\n\n${body}`;
 }

@@ -20,12 +20,15 @@ export interface FtsMerges {
 export function ftsMerges(db: Database.Database, table: string): FtsMerges {
   // FTS5 takes these only as integer literals (a bound JavaScript number arrives as a real).
   const set = (settings: typeof DEFAULTS) => {
-    for (const [key, value] of Object.entries(settings)) db.exec(`INSERT INTO ${table}(${table}, rank) VALUES('${key}', ${Math.trunc(value)})`);
+    for (const [key, value] of Object.entries(settings))
+      db.exec(`INSERT INTO ${table}(${table}, rank) VALUES('${key}', ${Math.trunc(value)})`);
   };
   return {
     hold: () => set(HELD),
     release: () => {
-      const stored = db.prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`).all() as Array<{ k: string; v: number }>;
+      const stored = db
+        .prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`)
+        .all() as Array<{ k: string; v: number }>;
       if (stored.some(({ k, v }) => v !== DEFAULTS[k as keyof typeof DEFAULTS])) set(DEFAULTS);
     },
   };

@@ -4,7 +4,14 @@
  * grammar (columns, NEAR, ^, parentheses). A question matches any of its content words and
  * carries a second expression, every one of them, that ranks notes holding all of them first.
  */
-import { parseQuery, questionTerms, queryWords, requiredGroups, type ParsedQuery, type QueryTerm } from '../../toolkit/search/query.js';
+import {
+  parseQuery,
+  questionTerms,
+  queryWords,
+  requiredGroups,
+  type ParsedQuery,
+  type QueryTerm,
+} from '../../toolkit/search/query.js';
 
 /**
  * Words match in title and content: `id` and `type` are UNINDEXED (schema 4). A column filter
@@ -45,7 +52,9 @@ export function compileQuery(query: ParsedQuery): FtsQuery {
     const terms = asked.map((term) => termOf(term) as string);
     return { positive: terms.join(' OR '), ...(terms.length > 1 ? { every: terms.join(' AND '), terms } : {}) };
   }
-  const positive = requiredGroups(query).map((group) => (group.length > 1 ? `(${group.map(termOf).join(' OR ')})` : (termOf(group[0]!) as string))).join(' AND ');
+  const positive = requiredGroups(query)
+    .map((group) => (group.length > 1 ? `(${group.map(termOf).join(' OR ')})` : (termOf(group[0]!) as string)))
+    .join(' AND ');
   return { ...(positive ? { positive } : {}), ...(negative ? { negative } : {}) };
 }
 
@@ -64,7 +73,8 @@ export function titleKeyOfQuery(text: string): TitleOfQuery | undefined {
   const query = parseQuery(text);
   const terms = query.all.map((group) => group[0]!);
   const last = terms[terms.length - 1];
-  if (!last || query.none.length || query.all.some((g) => g.length > 1) || terms.some((t) => t !== last && t.prefix)) return undefined;
+  if (!last || query.none.length || query.all.some((g) => g.length > 1) || terms.some((t) => t !== last && t.prefix))
+    return undefined;
   return { key: terms.flatMap((t) => t.words).join(' '), prefix: last.prefix };
 }
 

@@ -67,9 +67,17 @@ export class IndexFreshness {
     if (this.failure === undefined) return;
     if (this.failure instanceof RefreshStopped) throw new BackendUnavailableError('The vault is closing.');
     const fault = systemFault(this.failure);
-    if (fault) throw new NotekernelError(fault.code, `The index could not be brought up to date: ${fault.message} It is tried again at the next call.`, fault.details);
+    if (fault)
+      throw new NotekernelError(
+        fault.code,
+        `The index could not be brought up to date: ${fault.message} It is tried again at the next call.`,
+        fault.details,
+      );
     const reason = this.failure instanceof Error ? this.failure.message : String(this.failure);
-    throw new BackendUnavailableError(`The index could not be brought up to date (${reason}); run \`notekernel index\` or reopen the vault.`, { reason });
+    throw new BackendUnavailableError(
+      `The index could not be brought up to date (${reason}); run \`notekernel index\` or reopen the vault.`,
+      { reason },
+    );
   }
 
   /**

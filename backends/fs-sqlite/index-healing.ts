@@ -48,7 +48,9 @@ export class IndexHealing {
       return;
     }
     this.logger.warn({ err }, 'the index reported damage; checking it');
-    this.checking = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.checkAndRebuild()).finally(() => this.checked());
+    this.checking = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.checkAndRebuild())
+      .finally(() => this.checked());
   }
 
   /** A check ended: damage reported meanwhile gets a check of its own. */
@@ -81,7 +83,10 @@ export class IndexHealing {
     const problems = this.db.check();
     if (problems.length === 0) return;
     const started = performance.now();
-    this.logger.error({ problems: problems.slice(0, 3) }, 'the index is damaged; a copy is kept and it is rebuilt from the files');
+    this.logger.error(
+      { problems: problems.slice(0, 3) },
+      'the index is damaged; a copy is kept and it is rebuilt from the files',
+    );
     try {
       await this.freshness.queue(async (pause) => {
         const kept = this.db.rebuildInPlace();
@@ -89,7 +94,10 @@ export class IndexHealing {
         const report = await this.refill(pause);
         this.afterwards();
         this.tables.announceRebuilt();
-        this.logger.info({ kept, indexed: report.indexed, ms: Math.round(performance.now() - started) }, 'index rebuilt from the files');
+        this.logger.info(
+          { kept, indexed: report.indexed, ms: Math.round(performance.now() - started) },
+          'index rebuilt from the files',
+        );
         return report;
       });
     } catch (err) {

@@ -55,7 +55,10 @@ export function openIndex(file: string, vaultRoot: string, logger: Logger): Open
     );
   }
   if (isDamage(failure)) {
-    logger.warn({ err: failure, file }, 'the index is unreadable (damaged) or from a newer schema; moving it aside and rebuilding it from the files');
+    logger.warn(
+      { err: failure, file },
+      'the index is unreadable (damaged) or from a newer schema; moving it aside and rebuilding it from the files',
+    );
     try {
       moveAside(file);
       return { db: createFresh(file, vaultRoot), file };
@@ -64,7 +67,10 @@ export function openIndex(file: string, vaultRoot: string, logger: Logger): Open
     }
   }
   const fault = openFault(failure, file, vaultRoot);
-  logger.warn({ err: failure, file }, `the index cannot be used where it is (${fault.message}); a temporary one, rebuilt from the files, serves meanwhile`);
+  logger.warn(
+    { err: failure, file },
+    `the index cannot be used where it is (${fault.message}); a temporary one, rebuilt from the files, serves meanwhile`,
+  );
   return { ...standIn(file, vaultRoot, logger, fault), fault };
 }
 
@@ -73,7 +79,9 @@ function openOwn(file: string, vaultRoot: string, logger: Logger): Database.Data
   const db = openAndMigrate(file);
   try {
     assertWritable(db);
-    const root = (db.prepare("SELECT value FROM nk_meta WHERE key = 'vault_root'").get() as { value: string } | undefined)?.value;
+    const root = (
+      db.prepare("SELECT value FROM nk_meta WHERE key = 'vault_root'").get() as { value: string } | undefined
+    )?.value;
     if (root === undefined) {
       // Two processes opening a fresh vault at once both get here: the first one's row stands.
       db.prepare("INSERT OR IGNORE INTO nk_meta (key, value) VALUES ('vault_root', ?)").run(vaultRoot);
@@ -101,7 +109,8 @@ function standIn(file: string, vaultRoot: string, logger: Logger, fault: Noteker
     const copy = path.join(dir, path.basename(file));
     try {
       // The rows it holds save a full rebuild; the refresh brings them level with the files.
-      for (const suffix of ['', '-wal']) if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, copy + suffix);
+      for (const suffix of ['', '-wal'])
+        if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, copy + suffix);
       return { db: openOwn(copy, vaultRoot, logger), file: copy, standIn: dir };
     } catch {
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(copy + suffix, { force: true });
@@ -109,7 +118,12 @@ function standIn(file: string, vaultRoot: string, logger: Logger, fault: Noteker
     }
   } catch (err) {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    throw new NotekernelError(fault.code, `${fault.message} The temporary folder cannot hold a stand-in index either: ${firstLine(err)}.`, fault.details, { cause: err });
+    throw new NotekernelError(
+      fault.code,
+      `${fault.message} The temporary folder cannot hold a stand-in index either: ${firstLine(err)}.`,
+      fault.details,
+      { cause: err },
+    );
   }
 }
 
@@ -149,13 +163,18 @@ function openAndMigrate(file: string): Database.Database {
 }
 
 export function applySchema(db: Database.Database): void {
-  db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
-  db.function('nk_title_key', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? titleKey(text) : ''));
+  db.function('nk_fold', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? foldLetters(text) : text,
+  );
+  db.function('nk_title_key', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? titleKey(text) : '',
+  );
   // Each step reads the version under a write lock (BEGIN IMMEDIATE): of two processes
   // opening a fresh vault together, the second finds the first one's schema, not a race.
   const step = db.transaction((): boolean => {
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new NewerSchemaError(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
+    if (version > SCHEMA_VERSION)
+      throw new NewerSchemaError(`index schema ${version} is newer than this notekernel (${SCHEMA_VERSION})`);
     if (version === SCHEMA_VERSION) return false;
     db.exec(MIGRATIONS[version] ?? '');
     db.pragma(`user_version = ${version + 1}`);
@@ -174,7 +193,10 @@ function isDamage(err: unknown): boolean {
 /** The addon built for another Node, or missing: nothing SQLite can open, whatever the file. */
 function isDriverFailure(err: unknown): boolean {
   const { code, message } = err as { code?: unknown; message?: unknown };
-  return code === 'ERR_DLOPEN_FAILED' || (typeof message === 'string' && /NODE_MODULE_VERSION|bindings file|better_sqlite3\.node/.test(message));
+  return (
+    code === 'ERR_DLOPEN_FAILED' ||
+    (typeof message === 'string' && /NODE_MODULE_VERSION|bindings file|better_sqlite3\.node/.test(message))
+  );
 }
 
 function moveAside(file: string): void {

@@ -95,7 +95,8 @@ const STATEMENT_CHAINS = new Set(['pluck', 'raw', 'expand', 'safeIntegers', 'bin
  * `onCorruption` (which must not throw) before they propagate as before.
  */
 export function watchConnection(db: Database.Database, onCorruption: (err: unknown) => void): Database.Database {
-  const watched = <A extends unknown[], R>(fn: (...args: A) => R) =>
+  const watched =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
     (...args: A): R => {
       try {
         return fn(...args);

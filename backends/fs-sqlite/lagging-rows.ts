@@ -31,7 +31,11 @@ export class LaggingRows {
 
   add(id: string, err: unknown): void {
     this.ids.add(id);
-    this.faults.report(SOURCE, err, 'Notes written meanwhile are stored; listings and searches may miss them until the index can be written again (retried automatically).');
+    this.faults.report(
+      SOURCE,
+      err,
+      'Notes written meanwhile are stored; listings and searches may miss them until the index can be written again (retried automatically).',
+    );
     this.schedule();
   }
 
@@ -42,7 +46,10 @@ export class LaggingRows {
 
   private schedule(): void {
     if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => void this.retry(), backoff(this.failures + 1, { baseMs: FIRST_RETRY_MS, maxMs: LAST_RETRY_MS }));
+    this.timer = setTimeout(
+      () => void this.retry(),
+      backoff(this.failures + 1, { baseMs: FIRST_RETRY_MS, maxMs: LAST_RETRY_MS }),
+    );
     this.timer.unref();
   }
 

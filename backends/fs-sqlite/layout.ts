@@ -33,7 +33,10 @@ export function isLayoutNoteFile(layout: Layout, name: string): boolean {
 
 /** The scan rules a layout reads a vault with. */
 export function scanRulesOf(layout: Layout): ScanRules {
-  return { readHardLinks: layout.readHardLinks === true, underscoreNotes: layout.kind === 'flat' && layout.underscoreNotes === true };
+  return {
+    readHardLinks: layout.readHardLinks === true,
+    underscoreNotes: layout.kind === 'flat' && layout.underscoreNotes === true,
+  };
 }
 
 const TYPE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}$/u;
@@ -56,10 +59,14 @@ export function locate(layout: Layout, identifier: string): NoteLocation {
   const segments = rel.split('/');
   if (layout.kind === 'typed') {
     if (segments.length === 1) segments.unshift(layout.defaultType);
-    if (segments.length !== 2) throw new ValidationError(`Invalid note identifier "${identifier}": expected "type/filename.md".`, { field: 'identifier' });
+    if (segments.length !== 2)
+      throw new ValidationError(`Invalid note identifier "${identifier}": expected "type/filename.md".`, {
+        field: 'identifier',
+      });
     const [type, file] = segments as [string, string];
     assertTypeName(layout, type);
-    if (file.startsWith('_') || file.startsWith('.')) throw new ValidationError(`"${identifier}" names a type file, not a note.`, { field: 'identifier' });
+    if (file.startsWith('_') || file.startsWith('.'))
+      throw new ValidationError(`"${identifier}" names a type file, not a note.`, { field: 'identifier' });
     return { id: `${type}/${file}`, type, relPath: `${type}/${file}` };
   }
   const id = segments.join('/');
@@ -86,7 +93,8 @@ export function notesInScan(layout: Layout, scan: FileScan): ScannedNote[] {
     const folder = folderOf(relPath);
     let type = folderType.get(folder);
     if (type === undefined) folderType.set(folder, (type = typeOfFolder(layout, folder)));
-    if (type !== null && isLayoutNoteFile(layout, relPath.slice(folder ? folder.length + 1 : 0))) out.push({ id: relPath, type, relPath, index });
+    if (type !== null && isLayoutNoteFile(layout, relPath.slice(folder ? folder.length + 1 : 0)))
+      out.push({ id: relPath, type, relPath, index });
   });
   return out;
 }
@@ -110,12 +118,14 @@ export function typeOfFolder(layout: Layout, folder: string): string | null {
  */
 export function skippedByLayout(layout: Layout, scan: FileScan): Array<{ path: string; reason: string }> {
   const outside = new Map<string, string>();
-  for (const folder of scan.folders.keys()) if (typeOfFolder(layout, folder) === null) outside.set(folder, layoutReason(layout, folder));
+  for (const folder of scan.folders.keys())
+    if (typeOfFolder(layout, folder) === null) outside.set(folder, layoutReason(layout, folder));
   if (!outside.size) return [];
   const skipped: Array<{ path: string; reason: string }> = [];
   for (const relPath of scan.paths) {
     const reason = outside.get(folderOf(relPath));
-    if (reason !== undefined && isNoteFileName(relPath.slice(relPath.lastIndexOf('/') + 1))) skipped.push({ path: relPath, reason });
+    if (reason !== undefined && isNoteFileName(relPath.slice(relPath.lastIndexOf('/') + 1)))
+      skipped.push({ path: relPath, reason });
   }
   return skipped;
 }
@@ -131,7 +141,11 @@ export const LAYOUT_HINT = 'storage.options.layout: flat (or the zettelkasten pr
 
 /** Every note file under the root. */
 export function listNoteFiles(layout: Layout, root: string): NoteLocation[] {
-  return notesInScan(layout, scanFiles(root, scanRulesOf(layout))).map(({ id, type, relPath }) => ({ id, type, relPath }));
+  return notesInScan(layout, scanFiles(root, scanRulesOf(layout))).map(({ id, type, relPath }) => ({
+    id,
+    type,
+    relPath,
+  }));
 }
 
 /** flint's filename rule, made Unicode-aware (`kernel/util/slugify.ts`). */

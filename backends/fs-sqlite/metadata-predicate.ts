@@ -4,7 +4,12 @@
  * compares numbers, `due < 2024-06-01` compares instants and `tags = x` tests each element.
  * User values are always bound parameters; only operators from a closed list reach the SQL text.
  */
-import { METADATA_OPERATORS, type MetadataOperator, type MetadataPredicate, type MetadataScalar } from '../../kernel/backend.js';
+import {
+  METADATA_OPERATORS,
+  type MetadataOperator,
+  type MetadataPredicate,
+  type MetadataScalar,
+} from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
 
 /** Named parameters for one statement: deterministic names, so equal shapes share a cached statement. */
@@ -35,17 +40,25 @@ type Comparison = '=' | '<' | '>' | '<=' | '>=';
 export type PredicateForm = 'exists' | 'in';
 
 /** A WHERE term over `notes n` that holds when the note satisfies the predicate. */
-export function metadataCondition(predicate: MetadataPredicate, index: number, params: QueryParams, form: PredicateForm = 'exists'): string {
+export function metadataCondition(
+  predicate: MetadataPredicate,
+  index: number,
+  params: QueryParams,
+  form: PredicateForm = 'exists',
+): string {
   const at = `metadata.${index}`;
   if (typeof predicate.key !== 'string' || predicate.key.trim() === '') {
     throw new ValidationError(`${at}.key: give the metadata key to filter on, e.g. "status".`, { field: `${at}.key` });
   }
   const operator = (predicate.operator ?? '=') as MetadataOperator;
   if (!(METADATA_OPERATORS as readonly string[]).includes(operator)) {
-    throw new ValidationError(`${at}.operator: unknown operator "${String(operator)}"; use one of ${METADATA_OPERATORS.join(' ')}.`, {
-      field: `${at}.operator`,
-      allowed: [...METADATA_OPERATORS],
-    });
+    throw new ValidationError(
+      `${at}.operator: unknown operator "${String(operator)}"; use one of ${METADATA_OPERATORS.join(' ')}.`,
+      {
+        field: `${at}.operator`,
+        allowed: [...METADATA_OPERATORS],
+      },
+    );
   }
   const key = params.add(predicate.key);
   const holding = (condition: string, how: PredicateForm = form) =>
@@ -122,10 +135,19 @@ function scalarOf(value: unknown, operator: MetadataOperator, field: string): Me
 }
 
 function listOf(value: unknown, field: string): MetadataScalar[] {
-  const list = typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : value;
+  const list =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '')
+      : value;
   if (!Array.isArray(list) || list.length === 0 || !list.every(isScalar)) {
-    throw new ValidationError(`${field}: IN takes a non-empty list of values (or a comma-separated string).`, { field });
+    throw new ValidationError(`${field}: IN takes a non-empty list of values (or a comma-separated string).`, {
+      field,
+    });
   }
-  if (list.length > MAX_IN_VALUES) throw new ValidationError(`${field}: IN takes at most ${MAX_IN_VALUES} values.`, { field });
+  if (list.length > MAX_IN_VALUES)
+    throw new ValidationError(`${field}: IN takes at most ${MAX_IN_VALUES} values.`, { field });
   return list as MetadataScalar[];
 }

@@ -68,10 +68,18 @@ export class NoteFiles {
   }
 
   /** The one place a written note becomes a Note: atomically written, parsed from the very bytes on disk (no re-read). */
-  async writeFile(loc: NoteTarget, text: string, options: Pick<AtomicWriteOptions, 'exclusive' | 'beforeSync' | 'beforeRename'> = {}): Promise<WrittenFile> {
+  async writeFile(
+    loc: NoteTarget,
+    text: string,
+    options: Pick<AtomicWriteOptions, 'exclusive' | 'beforeSync' | 'beforeRename'> = {},
+  ): Promise<WrittenFile> {
     const bytes = Buffer.from(text, 'utf8');
     const write = () =>
-      writeFileAtomic(loc.absolute, bytes, { ...options, syncDirectory: (dir) => this.directories.sync(dir), retireOld: (file) => this.retired.add(file) });
+      writeFileAtomic(loc.absolute, bytes, {
+        ...options,
+        syncDirectory: (dir) => this.directories.sync(dir),
+        retireOld: (file) => this.retired.add(file),
+      });
     let stats: Stats;
     try {
       stats = await write();
@@ -91,8 +99,17 @@ export class NoteFiles {
 
   toNote(loc: NoteTarget, bytes: Buffer, stats: Stats, hash = contentHash(bytes)): Note {
     const decoded = decodeNoteBytes(bytes);
-    if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
-    return readNoteFile({ id: loc.id, type: loc.type, absolutePath: loc.absolute, bytes, text: decoded.text, stats, contentHash: hash });
+    if (!decoded.ok)
+      throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
+    return readNoteFile({
+      id: loc.id,
+      type: loc.type,
+      absolutePath: loc.absolute,
+      bytes,
+      text: decoded.text,
+      stats,
+      contentHash: hash,
+    });
   }
 
   /** The note these bytes hold: the parsed-note cache's copy when these exact bytes were read before. */
@@ -110,7 +127,8 @@ export class NoteFiles {
     if (!read) throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
     const bytes = read.bytes;
     const decoded = decodeNoteBytes(bytes);
-    if (!decoded.ok) throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
+    if (!decoded.ok)
+      throw new ValidationError(`Note ${loc.id} cannot be read: ${decoded.reason}.`, { identifier: loc.id });
     return { bytes, text: decoded.text, hash: contentHash(bytes), stats: read.stats };
   }
 
@@ -123,9 +141,16 @@ export class NoteFiles {
   }
 
   /** The frontmatter and body of text just read: from the parsed-note cache when these exact bytes were parsed before. */
-  parsedText(loc: NoteTarget, text: string, hash: string, stats: Stats): Pick<ParsedMarkdown, 'metadata' | 'body' | 'warnings'> {
+  parsedText(
+    loc: NoteTarget,
+    text: string,
+    hash: string,
+    stats: Stats,
+  ): Pick<ParsedMarkdown, 'metadata' | 'body' | 'warnings'> {
     const cached = this.parsed.get(loc.id, ParsedNotes.key(hash, stats), () => text);
-    return cached ? { metadata: cached.metadata, body: cached.content, warnings: cached.warnings ?? [] } : parseMarkdown(text);
+    return cached
+      ? { metadata: cached.metadata, body: cached.content, warnings: cached.warnings ?? [] }
+      : parseMarkdown(text);
   }
 
   /** A type folder the scan could not read lists as that error, not as an empty type. */
@@ -172,6 +197,7 @@ export function decodedText(bytes: Buffer): string | undefined {
 /** A NUL byte makes a file binary: it could be written but never read back as a note. */
 export function assertStorableText(fields: Record<string, string | undefined>): void {
   for (const [field, value] of Object.entries(fields)) {
-    if (value?.includes('\0')) throw new ValidationError(`${field} contains a NUL byte, which a note file cannot hold.`, { field });
+    if (value?.includes('\0'))
+      throw new ValidationError(`${field} contains a NUL byte, which a note file cannot hold.`, { field });
   }
 }

@@ -48,9 +48,18 @@ export class NoteWrites {
     const now = new Date().toISOString();
     // An imported note keeps its creation date (seed 000); the schema hook checked it is a date.
     const created = importedCreated(input.metadata) ?? now;
-    const metadata: Metadata = { title: input.title, filename: stem, type, created, updated: now, ...customKeys(input.metadata) };
+    const metadata: Metadata = {
+      title: input.title,
+      filename: stem,
+      type,
+      created,
+      updated: now,
+      ...customKeys(input.metadata),
+    };
     if (metadata.tags === undefined) metadata.tags = input.tags ?? [];
-    const made = await this.host.disk.onDisk(loc.relPath, () => this.host.disk.ensureFolder(path.dirname(loc.absolute)));
+    const made = await this.host.disk.onDisk(loc.relPath, () =>
+      this.host.disk.ensureFolder(path.dirname(loc.absolute)),
+    );
     // link() refuses an existing name, in this process or any other, so only this process's
     // lock is needed: it keeps our own watcher from indexing the file before we do.
     return this.host.locks.runLocal(loc.absolute, async () => {
@@ -58,7 +67,10 @@ export class NoteWrites {
         return await this.write(loc, serializeMarkdown(metadata, input.content), { exclusive: true });
       } catch (err) {
         await this.host.disk.unmake(made, path.dirname(loc.absolute));
-        if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, { id: loc.id });
+        if (err instanceof ConflictError)
+          throw new ConflictError(`A note with the filename '${filename}' already exists in the '${type}' note type`, {
+            id: loc.id,
+          });
         throw err;
       }
     });
@@ -82,7 +94,8 @@ export class NoteWrites {
     items.forEach((item, index) => {
       try {
         const loc = this.host.disk.target(item.id);
-        if (typeof item.change !== 'function') assertStorableText({ title: item.change.title, content: item.change.content });
+        if (typeof item.change !== 'function')
+          assertStorableText({ title: item.change.title, content: item.change.content });
         const queue = byNote.get(loc.absolute) ?? [];
         queue.push({ index, loc, item });
         byNote.set(loc.absolute, queue);
@@ -101,7 +114,13 @@ export class NoteWrites {
           const passed = { sync: synced.passer(), rename: renamed.passer() };
           for (const { index, loc, item } of queue) {
             try {
-              written.push({ index, file: await this.swap(loc, item.change, item.expectedHash, { beforeSync: passed.sync.pass, beforeRename: passed.rename.pass }) });
+              written.push({
+                index,
+                file: await this.swap(loc, item.change, item.expectedHash, {
+                  beforeSync: passed.sync.pass,
+                  beforeRename: passed.rename.pass,
+                }),
+              });
             } catch (reason) {
               results[index] = { status: 'rejected', reason };
             } finally {
@@ -123,7 +142,12 @@ export class NoteWrites {
   }
 
   /** The compare-and-swap on the file; the caller holds the note's lock and indexes the result. */
-  private async swap(loc: NoteTarget, edit: NoteChange | NoteEdit, expectedHash: string, phases: Pick<AtomicWriteOptions, 'beforeSync' | 'beforeRename'> = {}): Promise<WrittenFile> {
+  private async swap(
+    loc: NoteTarget,
+    edit: NoteChange | NoteEdit,
+    expectedHash: string,
+    phases: Pick<AtomicWriteOptions, 'beforeSync' | 'beforeRename'> = {},
+  ): Promise<WrittenFile> {
     const { bytes, text, hash, stats } = await this.host.disk.readRaw(loc);
     if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
     const parsed = this.host.disk.parsedText(loc, text, hash, stats);
@@ -136,7 +160,11 @@ export class NoteWrites {
       next = text.slice(0, text.length - parsed.body.length) + content;
     } else {
       const base = change.metadata ? customKeys(change.metadata) : customKeys(parsed.metadata);
-      const metadata: Metadata = { ...pick(parsed.metadata, STORE_KEYS), ...base, updated: change.updated ?? new Date().toISOString() };
+      const metadata: Metadata = {
+        ...pick(parsed.metadata, STORE_KEYS),
+        ...base,
+        updated: change.updated ?? new Date().toISOString(),
+      };
       if (change.title !== undefined) metadata.title = change.title;
       if (change.tags !== undefined) metadata.tags = change.tags;
       next = serializeMarkdown(metadata, content);
@@ -165,19 +193,26 @@ export class NoteWrites {
     const from = this.host.disk.target(id);
     const type = assertTypeName(this.host.layout, newType);
     const to = this.host.disk.target(`${type}/${path.posix.basename(from.relPath)}`);
-    if (to.id === from.id) throw new ValidationError(`Note ${from.id} is already of type "${type}".`, { field: 'new_type' });
+    if (to.id === from.id)
+      throw new ValidationError(`Note ${from.id} is already of type "${type}".`, { field: 'new_type' });
     return this.lock(from, async () => {
       const { text, hash, stats } = await this.host.disk.readRaw(from);
       if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: from.id });
       const parsed = this.host.disk.parsedText(from, text, hash, stats);
       const metadata: Metadata = { ...parsed.metadata, type, updated: new Date().toISOString() };
-      const made = await this.host.disk.onDisk(to.relPath, () => this.host.disk.ensureFolder(path.dirname(to.absolute)));
+      const made = await this.host.disk.onDisk(to.relPath, () =>
+        this.host.disk.ensureFolder(path.dirname(to.absolute)),
+      );
       let note: Note;
       try {
         note = await this.write(to, serializeMarkdown(metadata, parsed.body), { exclusive: true });
       } catch (err) {
         await this.host.disk.unmake(made, path.dirname(to.absolute));
-        if (err instanceof ConflictError) throw new ConflictError(`A note with the filename '${path.basename(to.absolute)}' already exists in the '${type}' note type`, { id: to.id });
+        if (err instanceof ConflictError)
+          throw new ConflictError(
+            `A note with the filename '${path.basename(to.absolute)}' already exists in the '${type}' note type`,
+            { id: to.id },
+          );
         throw err;
       }
       await this.host.disk.onDisk(from.relPath, () => fs.rm(from.absolute));

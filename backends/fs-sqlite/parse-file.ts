@@ -18,7 +18,12 @@ export interface ChangedFile {
 
 export type ParsedFile =
   | { ok: true; note: IndexedNote; warnings?: string[] }
-  | { ok: false; id: string; reason: string; /** the file is there but unreadable as a note: drop any old row */ remove: boolean };
+  | {
+      ok: false;
+      id: string;
+      reason: string /** the file is there but unreadable as a note: drop any old row */;
+      remove: boolean;
+    };
 
 export function parseChangedFile(file: ChangedFile): ParsedFile {
   let bytes: Uint8Array;
@@ -33,7 +38,19 @@ export function parseChangedFile(file: ChangedFile): ParsedFile {
   }
   const decoded = decodeNoteBytes(bytes);
   if (!decoded.ok) return { ok: false, id: file.id, reason: decoded.reason, remove: true };
-  const stats = { size: file.size, mtimeMs: file.mtimeMs, mtime: new Date(file.mtimeMs), birthtime: new Date(file.birthtimeMs) };
-  const note = readNoteFile({ id: file.id, type: file.type, absolutePath: file.absolutePath, bytes, text: decoded.text, stats });
+  const stats = {
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    mtime: new Date(file.mtimeMs),
+    birthtime: new Date(file.birthtimeMs),
+  };
+  const note = readNoteFile({
+    id: file.id,
+    type: file.type,
+    absolutePath: file.absolutePath,
+    bytes,
+    text: decoded.text,
+    stats,
+  });
   return { ok: true, note: toIndexed(note, file.mtimeMs), ...(note.warnings ? { warnings: note.warnings } : {}) };
 }

@@ -20,7 +20,11 @@ const AHEAD = 2;
 // Built to dist/ only; sources under a test runner use it once built, or parse inline.
 const WORKER_SCRIPT = path.join(packageRoot(), 'dist', 'backends', 'fs-sqlite', 'parse-worker.js');
 
-export async function* parsedBatches(changed: ChangedFile[], batchSize: number, logger: Logger): AsyncGenerator<ParsedFile[]> {
+export async function* parsedBatches(
+  changed: ChangedFile[],
+  batchSize: number,
+  logger: Logger,
+): AsyncGenerator<ParsedFile[]> {
   const batches: ChangedFile[][] = [];
   for (let i = 0; i < changed.length; i += batchSize) batches.push(changed.slice(i, i + batchSize));
   if (changed.length < WORKER_THRESHOLD || !fs.existsSync(WORKER_SCRIPT)) {
@@ -47,7 +51,8 @@ export async function* parsedBatches(changed: ChangedFile[], batchSize: number, 
   let posted = 0;
   const postUpTo = (limit: number): void => {
     if (failure) return;
-    for (; posted < Math.min(limit, batches.length); posted++) worker.postMessage({ seq: posted, files: batches[posted] });
+    for (; posted < Math.min(limit, batches.length); posted++)
+      worker.postMessage({ seq: posted, files: batches[posted] });
   };
   postUpTo(AHEAD + 1);
   try {

@@ -61,7 +61,8 @@ export class ParsedNotes {
     if (chars > this.maxChars / 8) return; // one huge frontmatter would evict everything else: not cached
     this.entries.set(id, { key, note: { ...copyOf(note), content: '' }, contentChars: note.content.length, chars });
     this.chars += chars;
-    while (this.entries.size > this.limit || this.chars > this.maxChars) this.delete(this.entries.keys().next().value as string);
+    while (this.entries.size > this.limit || this.chars > this.maxChars)
+      this.delete(this.entries.keys().next().value as string);
   }
 
   delete(id: string): void {

@@ -14,8 +14,13 @@ export interface PluginTables extends IndexDatabase {
   announceRebuilt(): void;
 }
 
-export function createIndexDatabase(db: Database.Database, afterWrite: () => void = () => {}, folder = ''): PluginTables {
-  const createLedger = () => db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+export function createIndexDatabase(
+  db: Database.Database,
+  afterWrite: () => void = () => {},
+  folder = '',
+): PluginTables {
+  const createLedger = () =>
+    db.exec('CREATE TABLE IF NOT EXISTS nk_plugin_migrations (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)');
   createLedger();
   const owners = new Map<string, readonly string[]>();
   const rebuilt: Array<() => void> = [];
@@ -30,7 +35,8 @@ export function createIndexDatabase(db: Database.Database, afterWrite: () => voi
   };
   let current: () => unknown = () => undefined;
   const runner = db.transaction(() => current());
-  const bind = (params: SqlParams | undefined): unknown[] => (params === undefined ? [] : Array.isArray(params) ? [...params] : [params]);
+  const bind = (params: SqlParams | undefined): unknown[] =>
+    params === undefined ? [] : Array.isArray(params) ? [...params] : [params];
   const tables: PluginTables = {
     folder,
     replayMigrations() {
@@ -48,11 +54,15 @@ export function createIndexDatabase(db: Database.Database, afterWrite: () => voi
       // One step per IMMEDIATE transaction that reads the version under the write lock: two
       // processes opening one vault together do not both run a step.
       const step = db.transaction((): boolean => {
-        const row = db.prepare('SELECT version FROM nk_plugin_migrations WHERE owner = ?').get(owner) as { version: number } | undefined;
+        const row = db.prepare('SELECT version FROM nk_plugin_migrations WHERE owner = ?').get(owner) as
+          | { version: number }
+          | undefined;
         const v = row?.version ?? 0;
         if (v >= migrations.length) return false;
         db.exec(migrations[v] ?? '');
-        db.prepare('INSERT INTO nk_plugin_migrations (owner, version) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET version = excluded.version').run(owner, v + 1);
+        db.prepare(
+          'INSERT INTO nk_plugin_migrations (owner, version) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET version = excluded.version',
+        ).run(owner, v + 1);
         return true;
       });
       while (step.immediate()) {

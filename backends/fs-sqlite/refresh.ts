@@ -14,8 +14,6 @@ import { folderOf, scanFilesInSlices, STATS_PER_FILE } from '../../toolkit/files
 import { xor53 } from '../../toolkit/files/file-digest.js';
 import type { ChangedFile } from './parse-file.js';
 import { parsedBatches } from './parsed-batches.js';
-import { TEMP_PREFIX } from '../../toolkit/files/atomic-write.js';
-import { isAlive } from '../../toolkit/files/file-lock.js';
 import { sweepTempFiles } from '../../toolkit/files/temp-sweep.js';
 
 const BATCH = 500;
@@ -48,15 +46,34 @@ interface Difference {
   digest: number;
 }
 
-export async function refreshIndex(root: string, layout: Layout, db: IndexDb, logger: Logger, options: RefreshOptions): Promise<RefreshReport> {
+export async function refreshIndex(
+  root: string,
+  layout: Layout,
+  db: IndexDb,
+  logger: Logger,
+  options: RefreshOptions,
+): Promise<RefreshReport> {
   const { progress = noProgress, pause, observers = new Set<IndexPassObserver>(), onBehind } = options;
   const started = performance.now();
   // The scan and its per-file list end with this call instead of living through the pass (at
   // 100,000 notes: 9 MB less live heap in the middle of the pass, 106 → 97 MB).
-  const { scanned, skipped: scanSkipped, outsideLayout, changed, removedIds, digest } = await difference(root, layout, db, logger, pause);
+  const {
+    scanned,
+    skipped: scanSkipped,
+    outsideLayout,
+    changed,
+    removedIds,
+    digest,
+  } = await difference(root, layout, db, logger, pause);
   if (!changed) {
     db.markLevel();
-    const report = { scanned, indexed: 0, removed: 0, skipped: [...scanSkipped, ...outsideLayout], ms: Math.round(performance.now() - started) };
+    const report = {
+      scanned,
+      indexed: 0,
+      removed: 0,
+      skipped: [...scanSkipped, ...outsideLayout],
+      ms: Math.round(performance.now() - started),
+    };
     logger.debug(report, 'index refreshed: no file changed');
     return report;
   }
@@ -92,7 +109,8 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
             skipped.push({ path: parsed.id, reason: parsed.reason });
             continue;
           }
-          if (parsed.warnings) logger.warn({ path: parsed.note.id, warnings: parsed.warnings }, 'note read with warnings');
+          if (parsed.warnings)
+            logger.warn({ path: parsed.note.id, warnings: parsed.warnings }, 'note read with warnings');
           db.upsert(parsed.note);
           notes.push(parsed.note);
           indexed++;
@@ -112,15 +130,31 @@ export async function refreshIndex(root: string, layout: Layout, db: IndexDb, lo
   // hash, say) and would send every start down this slow path: it is recomputed once.
   if (skipped.length === scanSkipped.length && db.filesDigest() !== digest) db.resetFilesDigest();
   db.markLevel();
-  const report = { scanned, indexed, removed: removedIds.length, skipped: [...skipped, ...outsideLayout], ms: Math.round(performance.now() - started) };
+  const report = {
+    scanned,
+    indexed,
+    removed: removedIds.length,
+    skipped: [...skipped, ...outsideLayout],
+    ms: Math.round(performance.now() - started),
+  };
   logger.debug(report, 'index refreshed');
   return report;
 }
 
-async function difference(root: string, layout: Layout, db: IndexDb, logger: Logger, pause: () => Promise<void>): Promise<Difference> {
+async function difference(
+  root: string,
+  layout: Layout,
+  db: IndexDb,
+  logger: Logger,
+  pause: () => Promise<void>,
+): Promise<Difference> {
   const scan = await scanFilesInSlices(root, pause, undefined, scanRulesOf(layout));
   for (const skip of scan.skipped) logger.warn(skip, 'note file skipped');
-  sweepTempFiles(root, scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null), logger);
+  sweepTempFiles(
+    root,
+    scan.temps.filter((rel) => typeOfFolder(layout, folderOf(rel)) !== null),
+    logger,
+  );
   // The digest of the files, from the scan's per-folder sums: no per-file work when nothing changed.
   let digest = 0;
   let noteCount = 0;
@@ -130,7 +164,8 @@ async function difference(root: string, layout: Layout, db: IndexDb, logger: Log
     noteCount += summary.notes;
   }
   const outsideLayout = skippedByLayout(layout, scan);
-  if (digest === db.filesDigest()) return { scanned: noteCount, skipped: scan.skipped, outsideLayout, removedIds: [], digest };
+  if (digest === db.filesDigest())
+    return { scanned: noteCount, skipped: scan.skipped, outsideLayout, removedIds: [], digest };
 
   const files = notesInScan(layout, scan);
   const { stats } = scan;
@@ -142,7 +177,22 @@ async function difference(root: string, layout: Layout, db: IndexDb, logger: Log
     const state = known.get(file.id);
     known.delete(file.id);
     if (state && state.size === size && state.mtimeMs === mtimeMs) continue;
-    changed.push({ id: file.id, type: file.type, absolutePath: path.join(root, file.relPath), size, mtimeMs, birthtimeMs, readHardLinks: layout.readHardLinks === true });
+    changed.push({
+      id: file.id,
+      type: file.type,
+      absolutePath: path.join(root, file.relPath),
+      size,
+      mtimeMs,
+      birthtimeMs,
+      readHardLinks: layout.readHardLinks === true,
+    });
   }
-  return { scanned: files.length, skipped: scan.skipped, outsideLayout, changed, removedIds: [...known.keys()], digest };
+  return {
+    scanned: files.length,
+    skipped: scan.skipped,
+    outsideLayout,
+    changed,
+    removedIds: [...known.keys()],
+    digest,
+  };
 }

@@ -24,18 +24,32 @@ export function isBroad(cache: StatementCache, total: number): boolean {
 }
 
 /** `match`: the query's positive expression (no NOT, no filters: the caller checks). */
-export function broadPage(cache: StatementCache, match: string, total: number, limit: number, offset: number): SearchPage {
+export function broadPage(
+  cache: StatementCache,
+  match: string,
+  total: number,
+  limit: number,
+  offset: number,
+): SearchPage {
   // The title tier from its top: when it does not fill the page, these rows are all of it, and
   // the second tier leaves them out by rowid (no second pass over the title matches).
   const titled = cache
-    .get(`SELECT rowid AS rid, ${TITLE_SCORE} AS s FROM notes_fts WHERE notes_fts MATCH @tm ORDER BY s DESC, rowid LIMIT @want`)
+    .get(
+      `SELECT rowid AS rid, ${TITLE_SCORE} AS s FROM notes_fts WHERE notes_fts MATCH @tm ORDER BY s DESC, rowid LIMIT @want`,
+    )
     .all({ tm: `{title} : (${match})`, want: offset + limit }) as Array<{ rid: number; s: number }>;
   // Above every score of the second tier, which stays below 1.
   const picked = titled.slice(offset).map((r) => ({ rid: r.rid, score: 1 + r.s }));
   const rest = limit - picked.length;
   if (rest > 0 && titled.length < total) {
     const from = Math.max(0, offset - titled.length);
-    const rids = recentMatches(cache, match, titled.map((r) => r.rid), rest, from);
+    const rids = recentMatches(
+      cache,
+      match,
+      titled.map((r) => r.rid),
+      rest,
+      from,
+    );
     rids.forEach((rid, i) => picked.push({ rid, score: (total - from - i) / (total + 1) }));
   }
   return { hits: hitsOf(cache, match, picked), total };
@@ -62,8 +76,16 @@ function recentMatches(cache: StatementCache, match: string, skip: number[], lim
     .all({ m: match, skip: JSON.stringify(skip), limit, offset }) as number[];
 }
 
-function hitsOf(cache: StatementCache, match: string, picked: ReadonlyArray<{ rid: number; score: number }>): SearchHit[] {
-  const byRid = hitRowsByRowid(cache, match, picked.map((p) => p.rid));
+function hitsOf(
+  cache: StatementCache,
+  match: string,
+  picked: ReadonlyArray<{ rid: number; score: number }>,
+): SearchHit[] {
+  const byRid = hitRowsByRowid(
+    cache,
+    match,
+    picked.map((p) => p.rid),
+  );
   return picked.flatMap((p) => {
     const row = byRid.get(p.rid);
     return row ? [{ ...toHit(row), score: p.score }] : [];

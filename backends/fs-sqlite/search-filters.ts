@@ -106,7 +106,10 @@ function sortTerm(entry: SearchSort, i: number, ctx: OrderContext): string | und
   if (field.startsWith('metadata.') && field.length > 'metadata.'.length) {
     const key = field.slice('metadata.'.length);
     if (!ctx.hasMetadataKey(key)) {
-      throw new ValidationError(`sort.${i}.field: no note has the metadata key "${key}".`, { field: `sort.${i}.field`, key });
+      throw new ValidationError(`sort.${i}.field: no note has the metadata key "${key}".`, {
+        field: `sort.${i}.field`,
+        key,
+      });
     }
     return `${metadataSortKey(key, ctx.params)} ${dir} NULLS LAST`;
   }

@@ -17,7 +17,14 @@ import type { StatementCache } from './search-rows.js';
 import { VOCABULARY } from './prefix-terms.js';
 import { liftFirstTier } from '../../toolkit/first-tier.js';
 
-export function questionPage(cache: StatementCache, plan: PlannedSearch, filter: string, total: number, limit: number, offset: number): Scored[] {
+export function questionPage(
+  cache: StatementCache,
+  plan: PlannedSearch,
+  filter: string,
+  total: number,
+  limit: number,
+  offset: number,
+): Scored[] {
   const { params } = plan;
   const terms = plan.questionTerms ?? [];
   const ranking = rankingTerms(cache, terms);
@@ -27,14 +34,23 @@ export function questionPage(cache: StatementCache, plan: PlannedSearch, filter:
   const holdingEvery = `f.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${every})`;
   const ranked = `f.notes_fts MATCH ${rankMatch}${filter}`;
   const everyMatch = `f.notes_fts MATCH ${every}${filter}`;
-  if (countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${everyMatch}`, params.values) >= offset + limit) {
+  if (
+    countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${everyMatch}`, params.values) >=
+    offset + limit
+  ) {
     // Scored by the AND: the same phrases as the ranking expression, and the words left out of
     // that add bm25's clamped 1e-6 IDF only. (Asking the ranking expression with the AND's rows
     // as an IN list made FTS5 evaluate it once per row: seconds.)
-    return cache.get(`SELECT f.rowid AS rid, ${SCORE} FROM notes_fts f WHERE ${everyMatch} ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset`).all(values) as Scored[];
+    return cache
+      .get(
+        `SELECT f.rowid AS rid, ${SCORE} FROM notes_fts f WHERE ${everyMatch} ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset`,
+      )
+      .all(values) as Scored[];
   }
   const rows = cache
-    .get(`SELECT f.rowid AS rid, ${SCORE}, ${holdingEvery} AS tier FROM notes_fts f WHERE ${ranked} ORDER BY tier DESC, score DESC, f.rowid LIMIT @limit OFFSET @offset`)
+    .get(
+      `SELECT f.rowid AS rid, ${SCORE}, ${holdingEvery} AS tier FROM notes_fts f WHERE ${ranked} ORDER BY tier DESC, score DESC, f.rowid LIMIT @limit OFFSET @offset`,
+    )
     .all(values) as Array<Scored & { tier: number }>;
   const page: Scored[] = liftFirstTier(rows, (r) => r.tier === 1).map(({ rid, score }) => ({ rid, score }));
   if (page.length === limit || ranking.length === terms.length) return page;
@@ -58,7 +74,8 @@ function rankingTerms(cache: StatementCache, terms: readonly string[]): string[]
   const informative = terms.filter((term) => {
     const word = /^"([^" ]+)"$/.exec(term)?.[1];
     if (word === undefined) return true;
-    const held = (cache.get('SELECT doc FROM temp.nk_fts_terms WHERE term = ?').pluck().get(word) as number | undefined) ?? 0;
+    const held =
+      (cache.get('SELECT doc FROM temp.nk_fts_terms WHERE term = ?').pluck().get(word) as number | undefined) ?? 0;
     return held * 2 < notes;
   });
   return informative.length ? informative : [...terms];

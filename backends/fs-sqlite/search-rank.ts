@@ -43,17 +43,23 @@ interface MarkRow {
 export const MARK_COLUMNS = `f.rowid AS rid,
   length(ht) - length(replace(ht, char(1), '')) AS title_hits, length(hc) - length(replace(hc, char(1), '')) AS content_hits,
   length(ht) AS title_len, length(hc) AS content_len`;
-export const HIGHLIGHTS = 'highlight(notes_fts, 1, char(1), char(2)) AS ht, highlight(notes_fts, 2, char(1), char(2)) AS hc';
+export const HIGHLIGHTS =
+  'highlight(notes_fts, 1, char(1), char(2)) AS ht, highlight(notes_fts, 2, char(1), char(2)) AS hc';
 
 /** Scores, best first (ties by rowid, so pages never overlap). */
-export function scoreSmallSet(stmt: Database.Statement, params: Record<string, unknown>): Array<{ rid: number; score: number }> {
+export function scoreSmallSet(
+  stmt: Database.Statement,
+  params: Record<string, unknown>,
+): Array<{ rid: number; score: number }> {
   const rows = stmt.all(params) as MarkRow[];
   const avgTitle = Math.max(1, rows.reduce((sum, r) => sum + r.title_len, 0) / Math.max(1, rows.length));
   const avgContent = Math.max(1, rows.reduce((sum, r) => sum + r.content_len, 0) / Math.max(1, rows.length));
   return rows
     .map((r) => ({
       rid: r.rid,
-      score: TITLE_WEIGHT * saturate(r.title_hits, r.title_len, avgTitle) + saturate(r.content_hits, r.content_len, avgContent),
+      score:
+        TITLE_WEIGHT * saturate(r.title_hits, r.title_len, avgTitle) +
+        saturate(r.content_hits, r.content_len, avgContent),
     }))
     .sort((a, b) => b.score - a.score || a.rid - b.rid);
 }

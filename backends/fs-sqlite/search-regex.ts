@@ -25,7 +25,10 @@ export interface CompiledPattern {
  */
 export function compilePattern(text: string): CompiledPattern {
   if (text.length > MAX_PATTERN_LENGTH) {
-    throw new ValidationError(`text: the regular expression is ${text.length} characters; at most ${MAX_PATTERN_LENGTH} are allowed.`, { field: 'text' });
+    throw new ValidationError(
+      `text: the regular expression is ${text.length} characters; at most ${MAX_PATTERN_LENGTH} are allowed.`,
+      { field: 'text' },
+    );
   }
   const slashed = text.length > 2 && text.startsWith('/') ? text.lastIndexOf('/') : -1;
   if (slashed > 0) {
@@ -47,7 +50,10 @@ function tryCompile(source: string, candidates: string[], original: string): Com
     }
   }
   const reason = last instanceof Error ? last.message : String(last);
-  throw new ValidationError(`text: "${original}" is not a valid regular expression: ${reason}`, { field: 'text', pattern: original });
+  throw new ValidationError(`text: "${original}" is not a valid regular expression: ${reason}`, {
+    field: 'text',
+    pattern: original,
+  });
 }
 
 interface RegexReply {
@@ -57,13 +63,17 @@ interface RegexReply {
 
 export async function searchRegex(cache: StatementCache, sandbox: SqlSandbox, query: SearchQuery): Promise<SearchPage> {
   if (query.sort?.length) {
-    throw new ValidationError('sort: a regex search orders by number of matches, then most recent; drop sort or the regex.', { field: 'sort' });
+    throw new ValidationError(
+      'sort: a regex search orders by number of matches, then most recent; drop sort or the regex.',
+      { field: 'sort' },
+    );
   }
   const { limit, offset } = pageOf(query);
   const pattern = compilePattern(query.text);
   const plan = planSearch(query, { words: false });
   const terms = [...plan.terms];
-  if (plan.match) terms.push(`n.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${plan.params.add(plan.match)})`);
+  if (plan.match)
+    terms.push(`n.rowid IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ${plan.params.add(plan.match)})`);
   const timeoutMs = query.timeoutMs ?? DEFAULT_REGEX_TIMEOUT_MS;
   const reply = await sandbox.run<RegexReply>(
     {
@@ -80,7 +90,10 @@ export async function searchRegex(cache: StatementCache, sandbox: SqlSandbox, qu
     timeoutMs,
     `The regular expression /${pattern.source}/`,
   );
-  const rows = rowsByIds(cache, reply.hits.map((h) => h.id));
+  const rows = rowsByIds(
+    cache,
+    reply.hits.map((h) => h.id),
+  );
   const hits = reply.hits.flatMap((h) => {
     const row = rows.get(h.id);
     // A note deleted between the scan and now is simply left out.

@@ -28,7 +28,13 @@ export async function runSql(
   const timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? DEFAULT_SQL_TIMEOUT_MS));
   try {
     const reply = await sandbox.run<{ rows: Array<Record<string, unknown>> }>(
-      { kind: 'sql', sql: query, ...(bound !== undefined ? { params: bound } : {}), maxRows, maxBytes: MAX_RESULT_BYTES },
+      {
+        kind: 'sql',
+        sql: query,
+        ...(bound !== undefined ? { params: bound } : {}),
+        maxRows,
+        maxBytes: MAX_RESULT_BYTES,
+      },
       timeoutMs,
       'The SQL query',
     );
@@ -45,7 +51,10 @@ function sandboxError(failure: SandboxFailure): NotekernelError {
     case 'sql':
       return new ValidationError(`SQL error: ${failure.message}.`, { field: 'query', sqlite: failure.message });
     case 'too_large':
-      return new ValidationError(`The result is too large (${failure.message}); select fewer columns (leave out content) or add a LIMIT.`, { field: 'query' });
+      return new ValidationError(
+        `The result is too large (${failure.message}); select fewer columns (leave out content) or add a LIMIT.`,
+        { field: 'query' },
+      );
     default:
       return new NotekernelError('internal', failure.message);
   }
@@ -55,16 +64,19 @@ function sandboxError(failure: SandboxFailure): NotekernelError {
 function bindParams(params: SqlParams | undefined): Bindable[] | Record<string, Bindable> | undefined {
   if (params === undefined || params === null) return undefined;
   if (Array.isArray(params)) return params.map((value, i) => bindable(value, `params.${i}`));
-  if (typeof params !== 'object') throw new ValidationError('params: give a list (for ?) or an object (for @name).', { field: 'params' });
+  if (typeof params !== 'object')
+    throw new ValidationError('params: give a list (for ?) or an object (for @name).', { field: 'params' });
   const out: Record<string, Bindable> = {};
-  for (const [name, value] of Object.entries(params)) out[name.replace(/^[@:$]/, '')] = bindable(value, `params.${name}`);
+  for (const [name, value] of Object.entries(params))
+    out[name.replace(/^[@:$]/, '')] = bindable(value, `params.${name}`);
   return out;
 }
 
 function bindable(value: unknown, field: string): Bindable {
   if (value === null || typeof value === 'string' || typeof value === 'bigint') return value;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new ValidationError(`${field}: ${value} cannot be bound; give a finite number.`, { field });
+    if (!Number.isFinite(value))
+      throw new ValidationError(`${field}: ${value} cannot be bound; give a finite number.`, { field });
     return value;
   }
   if (typeof value === 'boolean') return value ? 1 : 0;

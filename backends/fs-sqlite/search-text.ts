@@ -11,8 +11,7 @@ import { broadPage, isBroad } from './search-broad.js';
 import { questionPage } from './search-question.js';
 import { narrowPrefixes } from './prefix-terms.js';
 import { countOf, HIGHLIGHTS, MARK_COLUMNS, SCORE, scoreSmallSet, SMALL_SET, type Scored } from './search-rank.js';
-import { HIT_COLUMNS, hitRowsByRowid, LEAD, SNIPPET, StatementCache, toHit, type HitRow } from './search-rows.js';
-
+import { HIT_COLUMNS, hitRowsByRowid, LEAD, SNIPPET, type StatementCache, toHit, type HitRow } from './search-rows.js';
 
 /** Everything but the ranking: shared by word search and the regex scan. */
 export function planSearch(query: SearchQuery, options: { words: boolean }): PlannedSearch {
@@ -31,8 +30,19 @@ export function planSearch(query: SearchQuery, options: { words: boolean }): Pla
   // ranked first, by an index seek rather than by scoring every note that holds those words.
   const titled = options.words && !contains ? titleKeyOfQuery(query.text) : undefined;
   const wordsOnly = fts.negative === undefined && !containsText && terms.length === 0;
-  const every = fts.every !== undefined && fts.terms !== undefined && !contains ? { every: fts.every, questionTerms: fts.terms } : {};
-  return { terms, params, ...(match ? { match } : {}), hasText: fts.positive !== undefined, ...(titled ? { titleKey: titled } : {}), wordsOnly, ...every };
+  const every =
+    fts.every !== undefined && fts.terms !== undefined && !contains
+      ? { every: fts.every, questionTerms: fts.terms }
+      : {};
+  return {
+    terms,
+    params,
+    ...(match ? { match } : {}),
+    hasText: fts.positive !== undefined,
+    ...(titled ? { titleKey: titled } : {}),
+    wordsOnly,
+    ...every,
+  };
 }
 
 export function searchWords(cache: StatementCache, query: SearchQuery): SearchPage {
@@ -40,7 +50,9 @@ export function searchWords(cache: StatementCache, query: SearchQuery): SearchPa
   const plan = planSearch(query, { words: true });
   if (plan.match !== undefined) plan.match = narrowPrefixes(cache, plan.match);
   const ranked = plan.match !== undefined;
-  const bySortedScore = !query.sort?.length || (query.sort.length === 1 && query.sort[0]?.field === 'score' && query.sort[0].order === 'desc');
+  const bySortedScore =
+    !query.sort?.length ||
+    (query.sort.length === 1 && query.sort[0]?.field === 'score' && query.sort[0].order === 'desc');
   const order = orderTerms(query.sort, {
     ranked,
     byScore: plan.hasText,
@@ -48,12 +60,21 @@ export function searchWords(cache: StatementCache, query: SearchQuery): SearchPa
     hasMetadataKey: (key) => cache.get('SELECT 1 FROM note_metadata WHERE key = ? LIMIT 1').get(key) !== undefined,
   });
   if (!ranked) return filteredPage(cache, plan, order, limit, offset, (query.metadata?.length ?? 0) > 0);
-  if (plan.hasText && bySortedScore) return plan.titleKey ? titleFirstPage(cache, plan, plan.titleKey, limit, offset) : rankedPage(cache, plan, limit, offset);
+  if (plan.hasText && bySortedScore)
+    return plan.titleKey
+      ? titleFirstPage(cache, plan, plan.titleKey, limit, offset)
+      : rankedPage(cache, plan, limit, offset);
   return sortedMatches(cache, plan, order, limit, offset);
 }
 
 /** Words (or content_contains) matched, then sorted by something other than relevance. */
-function sortedMatches(cache: StatementCache, plan: PlannedSearch, order: string, limit: number, offset: number): SearchPage {
+function sortedMatches(
+  cache: StatementCache,
+  plan: PlannedSearch,
+  order: string,
+  limit: number,
+  offset: number,
+): SearchPage {
   const { params, terms } = plan;
   const where = [`f.notes_fts MATCH ${params.add(plan.match)}`, ...terms].join(' AND ');
   const rows = cache
@@ -63,7 +84,10 @@ function sortedMatches(cache: StatementCache, plan: PlannedSearch, order: string
     )
     .all({ ...params.values, limit, offset }) as HitRow[];
   const count = `SELECT count(*) AS total FROM notes_fts f JOIN notes n ON n.rowid = f.rowid WHERE ${where}`;
-  return { hits: rows.map(toHit), total: totalOf(rows.length, limit, offset, () => countOf(cache, count, params.values)) };
+  return {
+    hits: rows.map(toHit),
+    total: totalOf(rows.length, limit, offset, () => countOf(cache, count, params.values)),
+  };
 }
 
 /**
@@ -78,35 +102,51 @@ function rankedPage(cache: StatementCache, plan: PlannedSearch, limit: number, o
   return { hits: hitsOf(cache, plan, ranked.scored), total: ranked.total };
 }
 
-
 /** The page's rowids and scores (and the total), or a whole page when search-broad ranks the query. */
-function rankedRowids(cache: StatementCache, plan: PlannedSearch, limit: number, offset: number): SearchPage | { scored: Scored[]; total: number } {
+function rankedRowids(
+  cache: StatementCache,
+  plan: PlannedSearch,
+  limit: number,
+  offset: number,
+): SearchPage | { scored: Scored[]; total: number } {
   const { params, terms } = plan;
   const match = params.add(plan.match);
   // Checked per match: cheap for the few matches of a typical query, where listing every note
   // of a type first would cost more than the search.
-  const filter = terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = f.rowid AND ${terms.join(' AND ')})` : '';
+  const filter = terms.length
+    ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = f.rowid AND ${terms.join(' AND ')})`
+    : '';
   const where = `f.notes_fts MATCH ${match}${filter}`;
   const total = countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE ${where}`, params.values);
   if (total === 0 || offset >= total) return { scored: [], total };
   if (plan.every !== undefined) return { scored: questionPage(cache, plan, filter, total, limit, offset), total };
-  if (total > SMALL_SET && plan.wordsOnly && plan.match !== undefined && isBroad(cache, total)) return broadPage(cache, plan.match, total, limit, offset);
+  if (total > SMALL_SET && plan.wordsOnly && plan.match !== undefined && isBroad(cache, total))
+    return broadPage(cache, plan.match, total, limit, offset);
   if (total <= SMALL_SET) {
-    const scored = scoreSmallSet(cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`), params.values);
+    const scored = scoreSmallSet(
+      cache.get(`SELECT ${MARK_COLUMNS} FROM (SELECT f.rowid, ${HIGHLIGHTS} FROM notes_fts f WHERE ${where}) f`),
+      params.values,
+    );
     return { scored: scored.slice(offset, offset + limit), total };
   }
   // Rowids and scores only: with snippet() among the sorted columns SQLite built one for every
   // match that entered the top-N on the way (~70 for a page of 10 out of 9,000 matches), 2–3 ms
   // of a 6–9 ms query. The page's rows and snippets are read after, by rowid.
   const scored = cache
-    .get(`SELECT f.rowid AS rid, ${SCORE} FROM notes_fts f WHERE ${where} ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset`)
+    .get(
+      `SELECT f.rowid AS rid, ${SCORE} FROM notes_fts f WHERE ${where} ORDER BY score DESC, f.rowid LIMIT @limit OFFSET @offset`,
+    )
     .all({ ...params.values, limit, offset }) as Scored[];
   return { scored, total };
 }
 
 /** Hits for scored rowids, in their order (rows read once, with snippets). */
 function hitsOf(cache: StatementCache, plan: PlannedSearch, scored: readonly Scored[]): SearchHit[] {
-  const byRid = hitRowsByRowid(cache, plan.match as string, scored.map((s) => s.rid));
+  const byRid = hitRowsByRowid(
+    cache,
+    plan.match as string,
+    scored.map((s) => s.rid),
+  );
   return scored.flatMap((s) => {
     const row = byRid.get(s.rid);
     return row ? [{ ...toHit(row), score: s.score }] : [];
@@ -120,15 +160,27 @@ function hitsOf(cache: StatementCache, plan: PlannedSearch, scored: readonly Sco
  * 16" holding "13" in its body) it put the named note anywhere in the first page. A page filled
  * by titled notes needs no ranking at all, only the count.
  */
-function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: TitleOfQuery, limit: number, offset: number): SearchPage {
+function titleFirstPage(
+  cache: StatementCache,
+  plan: PlannedSearch,
+  key: TitleOfQuery,
+  limit: number,
+  offset: number,
+): SearchPage {
   const want = offset + limit;
   const titled = titledRowids(cache, plan, key, want);
   if (!titled.length) return rankedPage(cache, plan, limit, offset);
   const { params } = plan;
   if (titled.length >= want) {
     const match = params.add(plan.match);
-    const filter = plan.terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = f.rowid AND ${plan.terms.join(' AND ')})` : '';
-    const total = countOf(cache, `SELECT count(*) AS total FROM notes_fts f WHERE f.notes_fts MATCH ${match}${filter}`, params.values);
+    const filter = plan.terms.length
+      ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = f.rowid AND ${plan.terms.join(' AND ')})`
+      : '';
+    const total = countOf(
+      cache,
+      `SELECT count(*) AS total FROM notes_fts f WHERE f.notes_fts MATCH ${match}${filter}`,
+      params.values,
+    );
     return { hits: titledFirst(cache, plan, titled, 0, [], offset, want), total };
   }
   const rest = rankedRowids(cache, plan, want, 0);
@@ -137,7 +189,10 @@ function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: TitleOf
     const seen = new Set(hits.map((h) => h.id));
     return { hits: [...hits, ...rest.hits.filter((h) => !seen.has(h.id))].slice(offset, want), total: rest.total };
   }
-  return { hits: titledFirst(cache, plan, titled, rest.scored[0]?.score ?? 0, rest.scored, offset, want), total: rest.total };
+  return {
+    hits: titledFirst(cache, plan, titled, rest.scored[0]?.score ?? 0, rest.scored, offset, want),
+    total: rest.total,
+  };
 }
 
 /**
@@ -146,10 +201,20 @@ function titleFirstPage(cache: StatementCache, plan: PlannedSearch, key: TitleOf
  * candidate's row is read in one statement: a titled note that does not match the expression
  * has none and takes no place.
  */
-function titledFirst(cache: StatementCache, plan: PlannedSearch, titled: number[], best: number, ranked: readonly Scored[], offset: number, want: number): SearchHit[] {
+function titledFirst(
+  cache: StatementCache,
+  plan: PlannedSearch,
+  titled: number[],
+  best: number,
+  ranked: readonly Scored[],
+  offset: number,
+  want: number,
+): SearchHit[] {
   const heads = titled.slice(0, want);
   const byRid = hitRowsByRowid(cache, plan.match as string, [...new Set([...heads, ...ranked.map((s) => s.rid)])]);
-  const first: Scored[] = heads.flatMap((rid, i) => (byRid.has(rid) ? [{ rid, score: best + 1 + titled.length - i }] : []));
+  const first: Scored[] = heads.flatMap((rid, i) =>
+    byRid.has(rid) ? [{ rid, score: best + 1 + titled.length - i }] : [],
+  );
   const seen = new Set(first.map((s) => s.rid));
   return [...first, ...ranked.filter((s) => !seen.has(s.rid))].slice(offset, want).flatMap((s) => {
     const row = byRid.get(s.rid);
@@ -163,18 +228,27 @@ function titledFirst(cache: StatementCache, plan: PlannedSearch, titled: number[
  */
 function titledRowids(cache: StatementCache, plan: PlannedSearch, title: TitleOfQuery, want: number): number[] {
   const { key } = title;
-  const filter = plan.terms.length ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = k.note_rowid AND ${plan.terms.join(' AND ')})` : '';
+  const filter = plan.terms.length
+    ? ` AND EXISTS (SELECT 1 FROM notes n WHERE n.rowid = k.note_rowid AND ${plan.terms.join(' AND ')})`
+    : '';
   if (title.prefix) {
     return cache
-      .get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key >= @lo AND k.key < @hi${filter} ORDER BY k.key, k.note_rowid LIMIT @want`)
+      .get(
+        `SELECT k.note_rowid FROM nk_title_keys k WHERE k.key >= @lo AND k.key < @hi${filter} ORDER BY k.key, k.note_rowid LIMIT @want`,
+      )
       .pluck()
       .all({ ...plan.params.values, lo: key, hi: `${key}\u{10ffff}`, want }) as number[];
   }
   const values = { ...plan.params.values, tk: key, lo: `${key} `, hi: `${key} \u{10ffff}`, want };
-  const exact = cache.get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key = @tk${filter} ORDER BY k.note_rowid LIMIT @want`).pluck().all(values) as number[];
+  const exact = cache
+    .get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key = @tk${filter} ORDER BY k.note_rowid LIMIT @want`)
+    .pluck()
+    .all(values) as number[];
   if (exact.length >= want) return exact;
   const longer = cache
-    .get(`SELECT k.note_rowid FROM nk_title_keys k WHERE k.key > @lo AND k.key < @hi${filter} ORDER BY k.key, k.note_rowid LIMIT @want`)
+    .get(
+      `SELECT k.note_rowid FROM nk_title_keys k WHERE k.key > @lo AND k.key < @hi${filter} ORDER BY k.key, k.note_rowid LIMIT @want`,
+    )
     .pluck()
     .all(values) as number[];
   return [...exact, ...longer].slice(0, want);
@@ -187,15 +261,27 @@ function titledRowids(cache: StatementCache, plan: PlannedSearch, title: TitleOf
  * and stops after one page, and a separate count is cheap; counting in the window would force
  * the whole table through the sort (0.3 ms → 14 ms for "most recent" on 10,000 notes).
  */
-function filteredPage(cache: StatementCache, plan: PlannedSearch, order: string, limit: number, offset: number, windowed: boolean): SearchPage {
+function filteredPage(
+  cache: StatementCache,
+  plan: PlannedSearch,
+  order: string,
+  limit: number,
+  offset: number,
+  windowed: boolean,
+): SearchPage {
   const where = plan.terms.length ? `WHERE ${plan.terms.join(' AND ')}` : '';
   const count = `SELECT count(*) AS total FROM notes n ${where}`;
   const params = { ...plan.params.values, limit, offset };
   if (!windowed) {
     const rows = cache
-      .get(`SELECT ${HIT_COLUMNS}, 0 AS score, NULL AS snippet, ${LEAD} FROM notes n ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`)
+      .get(
+        `SELECT ${HIT_COLUMNS}, 0 AS score, NULL AS snippet, ${LEAD} FROM notes n ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+      )
       .all(params) as HitRow[];
-    return { hits: rows.map(toHit), total: totalOf(rows.length, limit, offset, () => countOf(cache, count, plan.params.values)) };
+    return {
+      hits: rows.map(toHit),
+      total: totalOf(rows.length, limit, offset, () => countOf(cache, count, plan.params.values)),
+    };
   }
   const rows = cache
     .get(
@@ -212,11 +298,12 @@ function totalOf(found: number, limit: number, offset: number, count: () => numb
   return found < limit && (offset === 0 || found > 0) ? offset + found : count();
 }
 
-
 export function pageOf(query: Pick<SearchQuery, 'limit' | 'offset'>): { limit: number; offset: number } {
   const limit = query.limit;
   const offset = query.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 0) throw new ValidationError('limit: give a whole number of results, 0 or more.', { field: 'limit' });
-  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError('offset: give a whole number, 0 or more.', { field: 'offset' });
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new ValidationError('limit: give a whole number of results, 0 or more.', { field: 'limit' });
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new ValidationError('offset: give a whole number, 0 or more.', { field: 'offset' });
   return { limit, offset };
 }

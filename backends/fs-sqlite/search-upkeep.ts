@@ -13,7 +13,8 @@
 import type { Logger } from '../../kernel/logger.js';
 import type { IndexDb } from './index-db.js';
 
-const COVERING_INDEX = 'CREATE INDEX IF NOT EXISTS idx_metadata_key_note ON note_metadata(key, note_id, value, value_type)';
+const COVERING_INDEX =
+  'CREATE INDEX IF NOT EXISTS idx_metadata_key_note ON note_metadata(key, note_id, value, value_type)';
 const MARKER = 'search_fts_merged_rows';
 /** Merge when this many notes, or this share of them, were indexed since the last merge. */
 const MIN_GROWTH = 500;
@@ -23,14 +24,21 @@ export function prepareForSearch(db: IndexDb, logger: Logger): void {
   const started = performance.now();
   db.db.exec(COVERING_INDEX);
   const rows = (db.db.prepare('SELECT max(rowid) AS n FROM notes').get() as { n: number | null }).n ?? 0;
-  const merged = Number((db.db.prepare('SELECT value FROM nk_meta WHERE key = ?').get(MARKER) as { value: string } | undefined)?.value ?? 0);
+  const merged = Number(
+    (db.db.prepare('SELECT value FROM nk_meta WHERE key = ?').get(MARKER) as { value: string } | undefined)?.value ?? 0,
+  );
   // Rowids only grow, so their high-water mark counts every insert since the last merge.
   const grown = rows - merged;
   if (grown >= MIN_GROWTH && grown >= merged * GROWTH_SHARE) {
     db.transaction(() => {
       db.db.exec("INSERT INTO notes_fts(notes_fts) VALUES('optimize')");
-      db.db.prepare('INSERT INTO nk_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(MARKER, String(rows));
+      db.db
+        .prepare('INSERT INTO nk_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+        .run(MARKER, String(rows));
     });
   }
-  logger.debug({ ms: Math.round(performance.now() - started), merged: grown >= MIN_GROWTH }, 'index prepared for search');
+  logger.debug(
+    { ms: Math.round(performance.now() - started), merged: grown >= MIN_GROWTH },
+    'index prepared for search',
+  );
 }

@@ -51,7 +51,8 @@ export function createSearchIndex(
   return {
     async search(query: SearchQuery): Promise<SearchPage> {
       const { lagging } = await readable();
-      if (typeof query.text !== 'string') throw new ValidationError('text: give the words to search for (or "").', { field: 'text' });
+      if (typeof query.text !== 'string')
+        throw new ValidationError('text: give the words to search for (or "").', { field: 'text' });
       const page = await pageOf(query);
       return lagging && !page.notice ? { ...page, notice: lagging } : page;
     },

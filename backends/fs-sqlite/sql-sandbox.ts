@@ -13,7 +13,17 @@ import { SANDBOX_SOURCE } from './sql-sandbox-source.js';
 
 export type SandboxJob =
   | { kind: 'sql'; sql: string; params?: unknown; maxRows: number; maxBytes: number }
-  | { kind: 'regex'; source: string; flags: string; where: string; params: Record<string, unknown>; limit: number; offset: number; maxPerNote: number; snippetChars: number };
+  | {
+      kind: 'regex';
+      source: string;
+      flags: string;
+      where: string;
+      params: Record<string, unknown>;
+      limit: number;
+      offset: number;
+      maxPerNote: number;
+      snippetChars: number;
+    };
 
 /** A job's failure inside the sandbox, before it is mapped to a kernel error by the caller. */
 export class SandboxFailure extends Error {
@@ -53,7 +63,9 @@ interface Slot {
   settle?: (reply: Reply | Error) => void;
 }
 
-type Reply = { id: number; ok: true; [key: string]: unknown } | { id: number; ok: false; kind: SandboxFailure['kind']; message: string; reason?: string };
+type Reply =
+  | { id: number; ok: true; [key: string]: unknown }
+  | { id: number; ok: false; kind: SandboxFailure['kind']; message: string; reason?: string };
 
 const MAX_WAITING = 100;
 /** A job running longer than this is "long": others get a burst process, or it is stopped for them. */
@@ -87,13 +99,18 @@ export class SqlSandbox {
         this.discard(slot);
         reject(new TimeoutError(message, { timeout_ms: timeoutMs }));
       };
-      const timer = setTimeout(() => stop(`${what} ran past its ${timeoutMs} ms limit and was stopped; narrow it and try again.`), timeoutMs);
+      const timer = setTimeout(
+        () => stop(`${what} ran past its ${timeoutMs} ms limit and was stopped; narrow it and try again.`),
+        timeoutMs,
+      );
       slot.since = performance.now();
       // Once every process runs a long job, a spare is started (spawn + open take ~0.3-1 s on a
       // loaded machine), so the next short query finds one ready.
       setTimeout(() => this.warmSpare(), LONG_JOB_MS + 10).unref();
       slot.preempt = () =>
-        stop(`${what} ran ${Math.round(performance.now() - (slot.since ?? 0))} ms while other queries waited, and was stopped so they could run; narrow it and try again.`);
+        stop(
+          `${what} ran ${Math.round(performance.now() - (slot.since ?? 0))} ms while other queries waited, and was stopped so they could run; narrow it and try again.`,
+        );
       slot.settle = (reply) => {
         clearTimeout(timer);
         slot.settle = undefined;
@@ -123,9 +140,12 @@ export class SqlSandbox {
     if (this.slots.size < max) return Promise.resolve(this.claim(this.spawn()));
     const now = performance.now();
     const allLong = [...this.slots].every((slot) => slot.busy && now - (slot.since ?? now) > LONG_JOB_MS);
-    if (allLong && this.slots.size < max + (this.options.burstProcesses ?? 2)) return Promise.resolve(this.claim(this.spawn()));
+    if (allLong && this.slots.size < max + (this.options.burstProcesses ?? 2))
+      return Promise.resolve(this.claim(this.spawn()));
     if (this.waiting.length >= MAX_WAITING) {
-      return Promise.reject(new BackendUnavailableError(`Too many queries are waiting (${MAX_WAITING}); try again shortly.`));
+      return Promise.reject(
+        new BackendUnavailableError(`Too many queries are waiting (${MAX_WAITING}); try again shortly.`),
+      );
     }
     const waited = setTimeout(() => this.preemptOldest(), WAIT_BEFORE_PREEMPT_MS);
     waited.unref();
@@ -187,7 +207,8 @@ export class SqlSandbox {
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     proc.on('message', (message: Reply | { fatal: string }) => {
-      if ('fatal' in message) return slot.settle?.(new BackendUnavailableError(`The SQL sandbox could not open the index: ${message.fatal}`));
+      if ('fatal' in message)
+        return slot.settle?.(new BackendUnavailableError(`The SQL sandbox could not open the index: ${message.fatal}`));
       slot.settle?.(message);
     });
     proc.on('exit', (code, signal) => {
@@ -200,10 +221,17 @@ export class SqlSandbox {
         done = true;
         if (stderr.includes('nk-sandbox: memory cap')) {
           const mb = Math.round((this.options.maxRssBytes ?? DEFAULT_MAX_RSS) / 1024 / 1024);
-          return slot.settle?.(new SandboxFailure('too_large', `the query needed more than ${mb} MB of memory (sorting or grouping too many rows) and was stopped; narrow it`));
+          return slot.settle?.(
+            new SandboxFailure(
+              'too_large',
+              `the query needed more than ${mb} MB of memory (sorting or grouping too many rows) and was stopped; narrow it`,
+            ),
+          );
         }
         this.options.logger.warn({ code, signal, stderr }, 'search sandbox exited during a job');
-        slot.settle?.(new NotekernelError('internal', `The search sandbox stopped unexpectedly (${signal ?? `exit ${code}`}).`));
+        slot.settle?.(
+          new NotekernelError('internal', `The search sandbox stopped unexpectedly (${signal ?? `exit ${code}`}).`),
+        );
       };
       if (proc.stderr && !proc.stderr.readableEnded) proc.stderr.once('end', report);
       setTimeout(report, 200).unref();

@@ -1,6 +1,12 @@
-
 import path from 'node:path';
-import type { ExternalChange, IndexPassObserver, NoteStore, NoteUpdate, RefreshReport, VaultFiles } from '../../kernel/backend.js';
+import type {
+  ExternalChange,
+  IndexPassObserver,
+  NoteStore,
+  NoteUpdate,
+  RefreshReport,
+  VaultFiles,
+} from '../../kernel/backend.js';
 import type { JournalStorage } from '../../kernel/journal.js';
 import { DEFAULT_JOURNAL_WINDOW, FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import type { FaultReporter } from '../../kernel/faults.js';
@@ -14,10 +20,10 @@ import { NoteWrites } from './note-writes.js';
 import { NoteFiles, decodedText, type NoteTarget, type WrittenFile } from './note-files.js';
 import { contentHash } from '../../toolkit/hash.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
-import { normaliseRelative, } from '../../toolkit/files/paths.js';
+import { normaliseRelative } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import type { IndexDb, IndexedNote } from './index-db.js';
-import { isLayoutNoteFile, LAYOUT_HINT, typeOfFolder, type Layout, } from './layout.js';
+import { isLayoutNoteFile, LAYOUT_HINT, typeOfFolder, type Layout } from './layout.js';
 import { toIndexed } from './note-file.js';
 import { refreshIndex } from './refresh.js';
 import { IndexFreshness, RefreshStopped } from './index-freshness.js';
@@ -28,7 +34,6 @@ import { isCorruptionError } from './index-recovery.js';
 import type { IndexDatabase } from '../../kernel/index-database.js';
 import { describeSkipped } from '../../toolkit/files/skip-summary.js';
 
-
 /**
  * How long after the open the first refresh starts unless a call needs the index sooner: long
  * enough for a client's handshake and first calls, short against a person's next request.
@@ -36,7 +41,6 @@ import { describeSkipped } from '../../toolkit/files/skip-summary.js';
 const BACKGROUND_REFRESH_DELAY_MS = 200;
 /** A failed refresh is tried again by a call that needs the rows, at most this often. */
 const REFRESH_RETRY_MS = 1_000;
-
 
 export class FsSqliteStore implements NoteStore {
   readonly files: VaultFiles;
@@ -91,7 +95,9 @@ export class FsSqliteStore implements NoteStore {
     this.journal = new FileJournal(path.join(root, layout.metaDir, 'journal'), window);
     this.tables = createIndexDatabase(db.db, () => db.afterWrite(), path.dirname(db.file));
     this.indexDb = this.tables;
-    this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () => this.afterwards());
+    this.healing = new IndexHealing(db, this.tables, this.freshness, this.refreshWith(undefined), logger, () =>
+      this.afterwards(),
+    );
     this.indexWrites = new GroupCommit((notes) => db.transaction(() => notes.forEach((n) => db.upsert(n))));
   }
 
@@ -115,9 +121,16 @@ export class FsSqliteStore implements NoteStore {
       async (pause) => {
         const built = this.db.empty();
         const report = await refresh(pause);
-        this.logger.info({ scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms }, 'index ready');
+        this.logger.info(
+          { scanned: report.scanned, indexed: report.indexed, removed: report.removed, ms: report.ms },
+          'index ready',
+        );
         // Once per open, summarised: `notekernel index` lists them grouped, with examples.
-        if (report.skipped.length) this.logger.warn({ skippedFiles: report.skipped.length, ...(this.layout.kind === 'typed' ? { hint: LAYOUT_HINT } : {}) }, describeSkipped(report.skipped));
+        if (report.skipped.length)
+          this.logger.warn(
+            { skippedFiles: report.skipped.length, ...(this.layout.kind === 'typed' ? { hint: LAYOUT_HINT } : {}) },
+            describeSkipped(report.skipped),
+          );
         afterwards();
         // An index this open built from empty holds no page older than this process: a check
         // would read all of it (at 100,000 notes ~85 MB more memory at the end of `index`) to
@@ -158,7 +171,9 @@ export class FsSqliteStore implements NoteStore {
   async whenReadable(): Promise<{ lagging?: string }> {
     await this.freshness.readable(this.following && this.db.everLevel());
     if (this.behind === 0 || !this.freshness.busy) return {};
-    return { lagging: `The index is catching up with ${this.behind} note file${this.behind === 1 ? '' : 's'} changed since it was last updated; these results may not reflect them yet.` };
+    return {
+      lagging: `The index is catching up with ${this.behind} note file${this.behind === 1 ? '' : 's'} changed since it was last updated; these results may not reflect them yet.`,
+    };
   }
 
   async snapshotToken(): Promise<string | undefined> {
@@ -201,7 +216,10 @@ export class FsSqliteStore implements NoteStore {
       return false; // a path that leads out of the vault holds no note of it
     }
     const slash = rel.lastIndexOf('/');
-    return typeOfFolder(this.layout, slash < 0 ? '' : rel.slice(0, slash)) !== null && isLayoutNoteFile(this.layout, rel.slice(slash + 1));
+    return (
+      typeOfFolder(this.layout, slash < 0 ? '' : rel.slice(0, slash)) !== null &&
+      isLayoutNoteFile(this.layout, rel.slice(slash + 1))
+    );
   }
 
   async get(id: string): Promise<Note | undefined> {
@@ -279,7 +297,10 @@ export class FsSqliteStore implements NoteStore {
       } catch (err) {
         this.logger.warn({ err, path: rel }, 'a changed note file cannot be read; leaving it out of the index');
       }
-      if (note) return before?.contentHash === note.contentHash ? undefined : { kind: 'written', note, ...(before ? { previous: before } : {}) };
+      if (note)
+        return before?.contentHash === note.contentHash
+          ? undefined
+          : { kind: 'written', note, ...(before ? { previous: before } : {}) };
       if (!before) return undefined;
       this.db.remove(loc.id);
       this.disk.parsed.delete(loc.id);
@@ -364,7 +385,8 @@ export class FsSqliteStore implements NoteStore {
     if (!this.freshness.busy) {
       try {
         const state = this.db.fileState(loc.id);
-        if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs) this.db.upsert(toIndexed(note, stats.mtimeMs));
+        if (!state || state.contentHash !== note.contentHash || state.mtimeMs !== stats.mtimeMs)
+          this.db.upsert(toIndexed(note, stats.mtimeMs));
       } catch (err) {
         // The note is read from its file: an index that cannot take the row must not fail the read.
         this.rowFailed(loc.id, err);
@@ -373,10 +395,4 @@ export class FsSqliteStore implements NoteStore {
     this.disk.parsed.set(loc.id, key, note);
     return note;
   }
-
 }
-
-
-
-
-

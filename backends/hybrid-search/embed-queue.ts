@@ -148,11 +148,19 @@ export class EmbedQueue {
   }
 
   private pump(): void {
-    while (!this.closed && this.retryTimer === undefined && this.running < this.concurrency && this.urgent.size + this.backlog.size > 0) {
+    while (
+      !this.closed &&
+      this.retryTimer === undefined &&
+      this.running < this.concurrency &&
+      this.urgent.size + this.backlog.size > 0
+    ) {
       const batch: Array<[string, string, boolean]> = [];
       // Near the end the rest is shared out, so no thread idles while another embeds a last full batch.
       const size = Math.min(this.batchSize, Math.ceil((this.urgent.size + this.backlog.size) / this.concurrency));
-      for (const [lane, urgent] of [[this.urgent, true], [this.backlog, false]] as const) {
+      for (const [lane, urgent] of [
+        [this.urgent, true],
+        [this.backlog, false],
+      ] as const) {
         for (const [hash, text] of lane) {
           if (batch.length >= size) break;
           lane.delete(hash);
@@ -169,7 +177,11 @@ export class EmbedQueue {
     const hashes = batch.map(([hash]) => hash);
     let threadFree = false;
     try {
-      const vectors = await embedInBatches(this.options.embedder, batch.map(([, text]) => text), batch.length);
+      const vectors = await embedInBatches(
+        this.options.embedder,
+        batch.map(([, text]) => text),
+        batch.length,
+      );
       if (this.closed) return;
       // The thread takes its next batch now, not after this one is stored: it would idle meanwhile.
       threadFree = true;
@@ -185,7 +197,8 @@ export class EmbedQueue {
       for (const [hash, text, urgent] of batch) (urgent ? this.urgent : this.backlog).set(hash, text);
       this.failures += 1;
       this.lastError = err instanceof Error ? err.message : String(err);
-      if (this.failures === 1) this.options.logger?.warn({ err }, 'embedding failed; keyword search is unaffected, retrying');
+      if (this.failures === 1)
+        this.options.logger?.warn({ err }, 'embedding failed; keyword search is unaffected, retrying');
       const delay = backoff(this.failures, { baseMs: RETRY_MS, maxMs: MAX_RETRY_MS });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;

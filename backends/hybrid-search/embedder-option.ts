@@ -29,19 +29,53 @@ export const endpointEmbedderOption = z
   .object({
     url: z
       .string()
-      .refine(httpUrl, 'an http:// or https:// URL without credentials: the API base, e.g. http://127.0.0.1:11434/v1 (requests go to <url>/embeddings; a key goes in apiKey or apiKeyEnv)')
+      .refine(
+        httpUrl,
+        'an http:// or https:// URL without credentials: the API base, e.g. http://127.0.0.1:11434/v1 (requests go to <url>/embeddings; a key goes in apiKey or apiKeyEnv)',
+      )
       .describe('the API base ending in /v1; notekernel POSTs to <url>/embeddings'),
-    model: z.string().trim().min(1, 'the model name the endpoint knows, e.g. nomic-embed-text').describe('sent as `model`; part of the index key, so changing it re-embeds every passage'),
-    dimension: z.number().int().min(1).max(16_384).describe("length of the model's vectors (nomic-embed-text 768, bge-m3 1024, text-embedding-3-small 1536)"),
+    model: z
+      .string()
+      .trim()
+      .min(1, 'the model name the endpoint knows, e.g. nomic-embed-text')
+      .describe('sent as `model`; part of the index key, so changing it re-embeds every passage'),
+    dimension: z
+      .number()
+      .int()
+      .min(1)
+      .max(16_384)
+      .describe("length of the model's vectors (nomic-embed-text 768, bge-m3 1024, text-embedding-3-small 1536)"),
     batchSize: z.number().int().min(1).max(2_048).default(64).describe('passages per request'),
-    apiKey: z.string().min(1).optional().describe('sent as a Bearer token; prefer apiKeyEnv, which keeps the key out of the config file'),
-    apiKeyEnv: z.string().regex(ENV_NAME, 'the name of an environment variable, e.g. OPENAI_API_KEY').optional().describe('the environment variable holding the key'),
-    timeoutMs: z.number().int().min(100).max(600_000).default(30_000).describe('longest one request may take; a search by meaning waits at most this long before answering by keyword'),
+    apiKey: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('sent as a Bearer token; prefer apiKeyEnv, which keeps the key out of the config file'),
+    apiKeyEnv: z
+      .string()
+      .regex(ENV_NAME, 'the name of an environment variable, e.g. OPENAI_API_KEY')
+      .optional()
+      .describe('the environment variable holding the key'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(30_000)
+      .describe(
+        'longest one request may take; a search by meaning waits at most this long before answering by keyword',
+      ),
   })
   .strict()
   .superRefine((endpoint, ctx) => {
-    if (endpoint.apiKey !== undefined && endpoint.apiKeyEnv !== undefined) ctx.addIssue({ code: 'custom', path: ['apiKeyEnv'], message: 'give apiKey or apiKeyEnv, not both' });
-    if (endpoint.apiKeyEnv !== undefined && !process.env[endpoint.apiKeyEnv]) ctx.addIssue({ code: 'custom', path: ['apiKeyEnv'], message: `the environment variable ${endpoint.apiKeyEnv} is not set` });
+    if (endpoint.apiKey !== undefined && endpoint.apiKeyEnv !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['apiKeyEnv'], message: 'give apiKey or apiKeyEnv, not both' });
+    if (endpoint.apiKeyEnv !== undefined && !process.env[endpoint.apiKeyEnv])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['apiKeyEnv'],
+        message: `the environment variable ${endpoint.apiKeyEnv} is not set`,
+      });
   });
 
 export type EndpointEmbedderOption = z.infer<typeof endpointEmbedderOption>;
@@ -49,7 +83,11 @@ export type EndpointEmbedderOption = z.infer<typeof endpointEmbedderOption>;
 const NAMED = ['use-lite', 'hashed'] as const;
 
 /** A union's own message says only "Invalid input": this one says which form was meant and what is wrong in it. */
-function unionMessage(issue: { code?: string; input?: unknown; errors?: ReadonlyArray<ReadonlyArray<{ path: PropertyKey[]; message: string }>> }): string | undefined {
+function unionMessage(issue: {
+  code?: string;
+  input?: unknown;
+  errors?: ReadonlyArray<ReadonlyArray<{ path: PropertyKey[]; message: string }>>;
+}): string | undefined {
   if (issue.code !== 'invalid_union') return undefined;
   const inObject = issue.errors?.[1]?.[0];
   if (typeof issue.input === 'object' && issue.input !== null && inObject) {
@@ -61,7 +99,9 @@ function unionMessage(issue: { code?: string; input?: unknown; errors?: Readonly
 export const embedderOption = z
   .union([z.enum(NAMED), endpointEmbedderOption], { error: unionMessage })
   .default('use-lite')
-  .describe('use-lite: Universal Sentence Encoder lite (512-d, offline); hashed: a bag of words without meaning, for tests and machines that cannot spare ~200 MB; { url, model, dimension, … }: an OpenAI-compatible /v1/embeddings endpoint (decision 036)');
+  .describe(
+    'use-lite: Universal Sentence Encoder lite (512-d, offline); hashed: a bag of words without meaning, for tests and machines that cannot spare ~200 MB; { url, model, dimension, … }: an OpenAI-compatible /v1/embeddings endpoint (decision 036)',
+  );
 
 export type EmbedderOption = z.infer<typeof embedderOption>;
 
@@ -70,7 +110,14 @@ export function embedderFor(option: EmbedderOption, threads: number, logger: Log
   if (option === 'hashed') return hashedEmbedder();
   if (option === 'use-lite') return modelEmbedder(threads, logger);
   const apiKey = option.apiKey ?? (option.apiKeyEnv !== undefined ? process.env[option.apiKeyEnv] : undefined);
-  return httpEmbedder({ url: option.url, model: option.model, dimension: option.dimension, batchSize: option.batchSize, timeoutMs: option.timeoutMs, ...(apiKey ? { apiKey } : {}) });
+  return httpEmbedder({
+    url: option.url,
+    model: option.model,
+    dimension: option.dimension,
+    batchSize: option.batchSize,
+    timeoutMs: option.timeoutMs,
+    ...(apiKey ? { apiKey } : {}),
+  });
 }
 
 // Built to dist/ only: workers run JavaScript. From the TypeScript sources (a test runner) the

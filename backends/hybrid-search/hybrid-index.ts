@@ -7,7 +7,16 @@
  * that are ready and says how many (`SearchPage.vectors`).
  */
 import type Database from 'better-sqlite3';
-import type { BackgroundReport, Logger, Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
+import type {
+  BackgroundReport,
+  Logger,
+  Note,
+  ReconcileReport,
+  ReconcileSource,
+  SearchIndex,
+  SearchPage,
+  SearchQuery,
+} from '../../kernel/index.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { DEFAULT_CHUNK_CHARS } from './embedding/chunks.js';
 import type { Embedder } from './embedding/embedder.js';
@@ -64,8 +73,10 @@ export class HybridSearchIndex implements SearchIndex {
   constructor(private readonly options: HybridIndexOptions) {
     const { embedder } = options;
     this.db = openIndexDb(options.file, embedder ? `${embedder.id}/${embedder.dim}` : 'none');
-    for (const row of this.db.prepare<[], NoteRow>('SELECT id, title, type, updated, content_hash FROM notes').all()) this.notes.set(row.id, row);
-    for (const row of this.db.prepare<[], { id: number; note_id: string }>('SELECT id, note_id FROM chunks').iterate()) this.chunkNotes.set(row.id, row.note_id);
+    for (const row of this.db.prepare<[], NoteRow>('SELECT id, title, type, updated, content_hash FROM notes').all())
+      this.notes.set(row.id, row);
+    for (const row of this.db.prepare<[], { id: number; note_id: string }>('SELECT id, note_id FROM chunks').iterate())
+      this.chunkNotes.set(row.id, row.note_id);
     this.meaning = embedder && this.openMeaning(embedder);
   }
 
@@ -77,7 +88,9 @@ export class HybridSearchIndex implements SearchIndex {
       ...(this.options.logger ? { logger: this.options.logger } : {}),
       ...(this.options.embedBatch ? { batchSize: this.options.embedBatch } : {}),
     });
-    const vectors = this.db.prepare<[], { id: number; note_id: string; vector: Buffer }>('SELECT c.id, c.note_id, v.vector FROM chunks c JOIN vectors v ON v.hash = c.hash');
+    const vectors = this.db.prepare<[], { id: number; note_id: string; vector: Buffer }>(
+      'SELECT c.id, c.note_id, v.vector FROM chunks c JOIN vectors v ON v.hash = c.hash',
+    );
     for (const row of vectors.iterate()) matrix.add(row.id, row.note_id, blobToVector(row.vector));
     // Passages stored by a run that ended before their vectors were made: embed them now.
     const missing = this.db.prepare<[], { hash: string; title: string; heading: string; text: string }>(
@@ -89,7 +102,13 @@ export class HybridSearchIndex implements SearchIndex {
 
   stats(): HybridIndexStats {
     const m = this.meaning;
-    return { notes: this.notes.size, chunks: this.chunkNotes.size, vectors: m?.matrix.size ?? 0, embedded: m?.queue.embedded ?? 0, pending: m?.queue.pending ?? 0 };
+    return {
+      notes: this.notes.size,
+      chunks: this.chunkNotes.size,
+      vectors: m?.matrix.size ?? 0,
+      embedded: m?.queue.embedded ?? 0,
+      pending: m?.queue.pending ?? 0,
+    };
   }
 
   upsert(note: Note): Promise<void> {
@@ -128,7 +147,13 @@ export class HybridSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchPage> {
     const m = this.meaning;
-    const state = { db: this.db, notes: this.notes, chunkNotes: this.chunkNotes, tuning: this.options, ...(m ? { matrix: m.matrix, queryVectors: m.queryVectors } : {}) };
+    const state = {
+      db: this.db,
+      notes: this.notes,
+      chunkNotes: this.chunkNotes,
+      tuning: this.options,
+      ...(m ? { matrix: m.matrix, queryVectors: m.queryVectors } : {}),
+    };
     if (m === undefined) return searchIndex(state, { ...query, mode: 'keyword' });
     const byMeaning = query.mode !== 'keyword' && query.text.trim() !== '';
     // A note just written is found by meaning too: its few passages go first in the queue.
@@ -138,7 +163,11 @@ export class HybridSearchIndex implements SearchIndex {
     if (embedderDown !== undefined) return { ...page, notice: embedderDownNotice(embedderDown) };
     const ready = m.matrix.size;
     if (!byMeaning || ready >= this.chunkNotes.size) return page;
-    return { ...page, vectors: { ready, total: this.chunkNotes.size }, notice: vectorsNotice(ready, this.chunkNotes.size, m.queue.failure) };
+    return {
+      ...page,
+      vectors: { ready, total: this.chunkNotes.size },
+      notice: vectorsNotice(ready, this.chunkNotes.size, m.queue.failure),
+    };
   }
 
   async finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
@@ -156,7 +185,10 @@ export class HybridSearchIndex implements SearchIndex {
   /** Stores each note's passages and keywords; passages whose text has a vector get it now, the rest are queued. */
   private write(notes: readonly Note[], urgent: boolean): void {
     const known = this.db.prepare<[string], { vector: Buffer }>('SELECT vector FROM vectors WHERE hash = ?');
-    const planned = notes.map((note) => ({ note, passages: passagesOf(note, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS) }));
+    const planned = notes.map((note) => ({
+      note,
+      passages: passagesOf(note, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS),
+    }));
     const added: Array<{ id: number; noteId: string; vector: Float32Array }> = [];
     const dropped: Array<{ id: number; hash: string }> = [];
     const inserted: Array<{ id: number; noteId: string }> = [];
@@ -171,9 +203,21 @@ export class HybridSearchIndex implements SearchIndex {
     this.db.transaction(() => {
       for (const { note, passages } of planned) {
         dropped.push(...this.forget(note.id));
-        const row: NoteRow = { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash };
-        this.db.prepare('INSERT INTO notes (id, title, type, updated, content_hash) VALUES (@id, @title, @type, @updated, @content_hash)').run(row);
-        const insertChunk = this.db.prepare('INSERT INTO chunks (note_id, seq, hash, heading, text) VALUES (?, ?, ?, ?, ?)');
+        const row: NoteRow = {
+          id: note.id,
+          title: note.title,
+          type: note.type ?? null,
+          updated: note.updated,
+          content_hash: note.contentHash,
+        };
+        this.db
+          .prepare(
+            'INSERT INTO notes (id, title, type, updated, content_hash) VALUES (@id, @title, @type, @updated, @content_hash)',
+          )
+          .run(row);
+        const insertChunk = this.db.prepare(
+          'INSERT INTO chunks (note_id, seq, hash, heading, text) VALUES (?, ?, ?, ?, ?)',
+        );
         const insertFts = this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, text) VALUES (?, ?, ?, ?)');
         passages.forEach((passage, seq) => {
           const id = Number(insertChunk.run(note.id, seq, passage.hash, passage.heading, passage.text).lastInsertRowid);
@@ -190,7 +234,14 @@ export class HybridSearchIndex implements SearchIndex {
     })();
     // Memory (the matrix, the note map, the queue) follows only a committed transaction.
     for (const { id, hash } of dropped) this.dropChunk(id, hash);
-    for (const { note } of planned) this.notes.set(note.id, { id: note.id, title: note.title, type: note.type ?? null, updated: note.updated, content_hash: note.contentHash });
+    for (const { note } of planned)
+      this.notes.set(note.id, {
+        id: note.id,
+        title: note.title,
+        type: note.type ?? null,
+        updated: note.updated,
+        content_hash: note.contentHash,
+      });
     for (const { id, noteId } of inserted) this.chunkNotes.set(id, noteId);
     for (const { id, noteId, vector } of added) this.meaning?.matrix.add(id, noteId, vector);
     for (const passage of queued) this.meaning?.queue.add(passage.hash, passage.embedded, urgent);
@@ -199,7 +250,9 @@ export class HybridSearchIndex implements SearchIndex {
   /** A finished batch: kept for every passage that still holds its text; one edited away meanwhile is dropped. */
   private storeVectors(hashes: string[], vectors: Float32Array[]): void {
     if (this.closed || !this.db.open) return;
-    const users = this.db.prepare<[string], { id: number; note_id: string }>('SELECT id, note_id FROM chunks WHERE hash = ?');
+    const users = this.db.prepare<[string], { id: number; note_id: string }>(
+      'SELECT id, note_id FROM chunks WHERE hash = ?',
+    );
     const insert = this.db.prepare('INSERT OR IGNORE INTO vectors (hash, vector) VALUES (?, ?)');
     const added: Array<{ id: number; noteId: string; vector: Float32Array }> = [];
     this.db.transaction(() => {
@@ -227,20 +280,29 @@ export class HybridSearchIndex implements SearchIndex {
   }
 
   private hashInUse(hash: string): boolean {
-    return this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM chunks WHERE hash = ? LIMIT 1').get(hash) !== undefined;
+    return (
+      this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM chunks WHERE hash = ? LIMIT 1').get(hash) !==
+      undefined
+    );
   }
 
   /** Deletes a note's rows (inside the caller's transaction) and the vectors no other chunk shares; returns its chunks. */
   private forget(id: string): Array<{ id: number; hash: string }> {
     const old = this.db
-      .prepare<[string], { id: number; hash: string; title: string; heading: string; text: string }>('SELECT c.id, c.hash, n.title, c.heading, c.text FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.note_id = ?')
+      .prepare<[string], { id: number; hash: string; title: string; heading: string; text: string }>(
+        'SELECT c.id, c.hash, n.title, c.heading, c.text FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.note_id = ?',
+      )
       .all(id);
     // The FTS table reads its text from the chunks: it is told the folded words it indexed.
-    const deleteFts = this.db.prepare("INSERT INTO chunks_fts (chunks_fts, rowid, title, heading, text) VALUES ('delete', ?, ?, ?, ?)");
+    const deleteFts = this.db.prepare(
+      "INSERT INTO chunks_fts (chunks_fts, rowid, title, heading, text) VALUES ('delete', ?, ?, ?, ?)",
+    );
     for (const chunk of old) deleteFts.run(chunk.id, ...ftsValues(chunk.title, chunk.heading, chunk.text));
     this.db.prepare('DELETE FROM chunks WHERE note_id = ?').run(id);
     this.db.prepare('DELETE FROM notes WHERE id = ?').run(id);
-    const orphan = this.db.prepare('DELETE FROM vectors WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM chunks WHERE hash = ?)');
+    const orphan = this.db.prepare(
+      'DELETE FROM vectors WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM chunks WHERE hash = ?)',
+    );
     for (const { hash } of old) orphan.run(hash, hash);
     return old.map((chunk) => ({ id: chunk.id, hash: chunk.hash }));
   }
@@ -254,6 +316,9 @@ export class HybridSearchIndex implements SearchIndex {
 
 /** `failure`: why the embedder keeps failing, when it does (the queue retries meanwhile). */
 export function vectorsNotice(ready: number, total: number, failure?: string): string {
-  const why = failure === undefined ? 'Vectors are still being built' : `Vectors are missing, the embedder failing (${failure.replace(/\.$/, '')}) and retried`;
+  const why =
+    failure === undefined
+      ? 'Vectors are still being built'
+      : `Vectors are missing, the embedder failing (${failure.replace(/\.$/, '')}) and retried`;
   return `${why} (${ready} of ${total} passages ready): the ranking by meaning covers only those; keyword matches are complete.`;
 }

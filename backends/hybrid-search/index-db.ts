@@ -61,7 +61,8 @@ export function openIndexDb(file: string, embedderKey: string): Database.Databas
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);
-  const meta = (key: string) => db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
+  const meta = (key: string) =>
+    db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value;
   const setMeta = db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
   // A file SQLite may only read fails at its first write: ask now, writing nothing (rolled back).
   db.exec('BEGIN IMMEDIATE');
@@ -72,7 +73,9 @@ export function openIndexDb(file: string, embedderKey: string): Database.Databas
   }
   if (meta('keywords') !== KEYWORDS) {
     // Keywords again from the stored passages, in place: no note read, no vector touched.
-    db.function('nk_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldLetters(text) : text));
+    db.function('nk_fold', { deterministic: true }, (text: unknown) =>
+      typeof text === 'string' ? foldLetters(text) : text,
+    );
     db.transaction(() => {
       db.exec(FOLDED_FTS);
       setMeta.run('keywords', KEYWORDS);
@@ -81,7 +84,9 @@ export function openIndexDb(file: string, embedderKey: string): Database.Databas
   if (meta('embedder') !== embedderKey) {
     // Vectors from two models are not comparable: forget every note, so reconcile rebuilds all.
     db.transaction(() => {
-      db.exec("DELETE FROM vectors; DELETE FROM chunks; INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); DELETE FROM notes;");
+      db.exec(
+        "DELETE FROM vectors; DELETE FROM chunks; INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); DELETE FROM notes;",
+      );
       setMeta.run('embedder', embedderKey);
     })();
   }
@@ -109,7 +114,12 @@ export function blobToVector(blob: Buffer): Float32Array {
  * folder — and in memory too when the folder cannot hold it (a full disk, no permission, a
  * read-only file system): rebuilt from the notes at every start meanwhile, told as a fault.
  */
-export async function openInVault<T>(ctx: { folder?: string; faults?: FaultReporter }, metaDir: string, name: string, open: (file: string) => T): Promise<T> {
+export async function openInVault<T>(
+  ctx: { folder?: string; faults?: FaultReporter },
+  metaDir: string,
+  name: string,
+  open: (file: string) => T,
+): Promise<T> {
   if (ctx.folder === undefined) return open(':memory:');
   const file = path.join(ctx.folder, metaDir, name);
   try {
@@ -118,7 +128,11 @@ export async function openInVault<T>(ctx: { folder?: string; faults?: FaultRepor
   } catch (err) {
     const fault = openFault(err, file, ctx.folder);
     if (!isEnvironmentFault(fault)) throw err;
-    ctx.faults?.report('search index file', fault, 'An in-memory index, rebuilt from the notes at every start, serves meanwhile; the file is left as it is.');
+    ctx.faults?.report(
+      'search index file',
+      fault,
+      'An in-memory index, rebuilt from the notes at every start, serves meanwhile; the file is left as it is.',
+    );
     return open(':memory:');
   }
 }

@@ -5,7 +5,14 @@
  * question matches any of its content words (`match`) and ranks passages holding every one of
  * them (`every`) first; a query that spells its syntax keeps it (every group must hold).
  */
-import { parseQuery, questionTerms, markedWords, requiredGroups, type ParsedQuery, type QueryTerm } from '../../toolkit/search/query.js';
+import {
+  parseQuery,
+  questionTerms,
+  markedWords,
+  requiredGroups,
+  type ParsedQuery,
+  type QueryTerm,
+} from '../../toolkit/search/query.js';
 
 export { parseQuery, type ParsedQuery };
 
@@ -51,9 +58,16 @@ function compile(query: ParsedQuery, d: Dialect): KeywordExpressions | undefined
   const asked = questionTerms(query);
   if (asked) {
     const terms = asked.map(d.term);
-    return { match: terms.join(d.or), ...(terms.length > 1 ? { every: terms.map((t) => `(${t})`).join(d.and), terms } : {}) };
+    return {
+      match: terms.join(d.or),
+      ...(terms.length > 1 ? { every: terms.map((t) => `(${t})`).join(d.and), terms } : {}),
+    };
   }
-  return { match: requiredGroups(query).map((group) => `(${group.map(d.term).join(d.or)})`).join(d.and) };
+  return {
+    match: requiredGroups(query)
+      .map((group) => `(${group.map(d.term).join(d.or)})`)
+      .join(d.and),
+  };
 }
 
 export function ftsExpressions(query: ParsedQuery): KeywordExpressions | undefined {
@@ -75,7 +89,11 @@ export function tsExcluded(query: ParsedQuery): string | undefined {
 
 /** The query as the model reads it: the words (stop-words too) without the agent syntax. */
 export function semanticSentence(text: string): string {
-  return text.replace(/(^|\s)-\S+/g, ' ').replace(/["*]/g, ' ').replace(/\bOR\b/g, ' ').trim();
+  return text
+    .replace(/(^|\s)-\S+/g, ' ')
+    .replace(/["*]/g, ' ')
+    .replace(/\bOR\b/g, ' ')
+    .trim();
 }
 
 /** Words worth a `<mark>` in a snippet built outside FTS5. */

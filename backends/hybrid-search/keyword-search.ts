@@ -12,8 +12,16 @@ import { openInVault } from './index-db.js';
 
 export const keywordSearchOptions = z
   .object({
-    metaDir: z.string().regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel').default('.notekernel').describe('metadata folder inside the vault'),
-    indexFile: z.string().regex(/^[\w.-]+$/, 'a file name').default('keywords.db').describe('the index file inside the metadata folder'),
+    metaDir: z
+      .string()
+      .regex(/^\.[\w.-]+$/, 'a hidden folder name such as .notekernel')
+      .default('.notekernel')
+      .describe('metadata folder inside the vault'),
+    indexFile: z
+      .string()
+      .regex(/^[\w.-]+$/, 'a file name')
+      .default('keywords.db')
+      .describe('the index file inside the metadata folder'),
     maxChunkChars: z.number().int().min(200).max(20_000).default(1_000).describe('longest passage indexed as one'),
   })
   .strict();
@@ -29,7 +37,12 @@ export const keywordSearchBackend = defineBackend<KeywordSearchOptions>({
   extensions: ['reconcile', 'background-work'],
   options: keywordSearchOptions,
   async create(ctx) {
-    const search = await openInVault(ctx, ctx.options.metaDir, ctx.options.indexFile, (file) => new HybridSearchIndex({ file, logger: ctx.logger, maxChunkChars: ctx.options.maxChunkChars }));
+    const search = await openInVault(
+      ctx,
+      ctx.options.metaDir,
+      ctx.options.indexFile,
+      (file) => new HybridSearchIndex({ file, logger: ctx.logger, maxChunkChars: ctx.options.maxChunkChars }),
+    );
     return { search };
   },
 });

@@ -14,7 +14,10 @@ const QUERY_CACHE_SIZE = 256;
 
 /** The query could not be embedded; `reason` is the embedder's own message. */
 export class QueryEmbeddingError extends Error {
-  constructor(readonly reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`The query could not be embedded: ${reason}`, options);
     this.name = 'QueryEmbeddingError';
   }
@@ -52,7 +55,10 @@ export class QueryVectors {
  * keyword instead and says why (`embedderDown`, the embedder's reason). Any other failure is the
  * caller's.
  */
-export async function searchOrKeywords(query: SearchQuery, search: (query: SearchQuery) => Promise<SearchPage>): Promise<{ page: SearchPage; embedderDown?: string }> {
+export async function searchOrKeywords(
+  query: SearchQuery,
+  search: (query: SearchQuery) => Promise<SearchPage>,
+): Promise<{ page: SearchPage; embedderDown?: string }> {
   try {
     return { page: await search(query) };
   } catch (err) {

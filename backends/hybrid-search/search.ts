@@ -13,7 +13,16 @@ import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from './embedding/fusion.js
 import { liftFirstTier } from '../../toolkit/first-tier.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from './query-vectors.js';
-import { ftsExcluded, ftsExpressions, hasTerms, markableWords, parseQuery, semanticSentence, type KeywordExpressions, type ParsedQuery } from './keyword-query.js';
+import {
+  ftsExcluded,
+  ftsExpressions,
+  hasTerms,
+  markableWords,
+  parseQuery,
+  semanticSentence,
+  type KeywordExpressions,
+  type ParsedQuery,
+} from './keyword-query.js';
 import type { NoteRanking, VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {
@@ -65,18 +74,31 @@ export async function searchIndex(state: SearchState, query: SearchQuery): Promi
           return note !== undefined && (query.type === undefined || note.type === query.type) && !excluded.has(id);
         };
   const offset = query.offset ?? 0;
-  const ranking = hasTerms(parsed) ? await rank(state, query, parsed, accept, offset + query.limit) : listed(recent(state, accept));
+  const ranking = hasTerms(parsed)
+    ? await rank(state, query, parsed, accept, offset + query.limit)
+    : listed(recent(state, accept));
   const marked = markableWords(parsed);
   const snippetMatch = marked.length ? marked.map((w) => `"${w}"`).join(' OR ') : undefined;
-  const hits: SearchHit[] = ranking.page(offset, query.limit).map((r) => ({ id: r.id, score: r.score, snippet: snippetOf(state.db, r, snippetMatch) }));
+  const hits: SearchHit[] = ranking
+    .page(offset, query.limit)
+    .map((r) => ({ id: r.id, score: r.score, snippet: snippetOf(state.db, r, snippetMatch) }));
   return { hits, total: ranking.total };
 }
 
 type Accept = ((id: string) => boolean) | undefined;
 
-const listed = (ranked: Ranked[]): Ranking => ({ total: ranked.length, page: (offset, limit) => ranked.slice(offset, offset + limit) });
+const listed = (ranked: Ranked[]): Ranking => ({
+  total: ranked.length,
+  page: (offset, limit) => ranked.slice(offset, offset + limit),
+});
 
-async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery, accept: Accept, end: number): Promise<Ranking> {
+async function rank(
+  state: SearchState,
+  query: SearchQuery,
+  parsed: ParsedQuery,
+  accept: Accept,
+  end: number,
+): Promise<Ranking> {
   const { matrix, queryVectors } = state;
   const mode = matrix && queryVectors ? (query.mode ?? 'hybrid') : 'keyword';
   const expressions = ftsExpressions(parsed);
@@ -87,13 +109,24 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   const vector = mode === 'keyword' ? undefined : queryVectors!.of(semanticSentence(query.text));
   vector?.catch(() => undefined); // awaited below; a failure must not go unhandled while FTS runs
   const depth = Math.max(FUSION_DEPTH, end);
-  const leg = mode === 'semantic' ? { ranked: [] } : keywordRanking(state, keywordLeg, accept, mode === 'keyword' ? end : depth);
+  const leg =
+    mode === 'semantic' ? { ranked: [] } : keywordRanking(state, keywordLeg, accept, mode === 'keyword' ? end : depth);
   const keyword = leg.ranked;
   if (vector === undefined) return { ...listed(keyword), total: leg.all?.size ?? keyword.length };
   let semantic = matrix!.rankNotes(await vector, state.tuning.minSimilarity ?? DEFAULT_MIN_SIMILARITY, accept);
-  const semanticAt = (i: number): Ranked => ({ id: semantic.ids[i]!, score: semantic.scores[i]!, chunkId: semantic.chunkIds[i]! });
+  const semanticAt = (i: number): Ranked => ({
+    id: semantic.ids[i]!,
+    score: semantic.scores[i]!,
+    chunkId: semantic.chunkIds[i]!,
+  });
   if (mode === 'semantic') {
-    return { total: semantic.ids.length, page: (offset, limit) => Array.from({ length: Math.max(0, Math.min(limit, semantic.ids.length - offset)) }, (_, i) => semanticAt(offset + i)) };
+    return {
+      total: semantic.ids.length,
+      page: (offset, limit) =>
+        Array.from({ length: Math.max(0, Math.min(limit, semantic.ids.length - offset)) }, (_, i) =>
+          semanticAt(offset + i),
+        ),
+    };
   }
   // The keyword leg comes first, so a note it holds takes its chunk from there: that chunk holds
   // the query's words, and its snippet shows why the note matched.
@@ -104,13 +137,22 @@ async function rank(state: SearchState, query: SearchQuery, parsed: ParsedQuery,
   const factors = termCoverage(state.db, keywordLeg?.terms, keyword.slice(0, depth));
   const fused = scoreFusion(
     [
-      { ids: keyword.map((r) => r.id), scores: keyword.map((r) => r.share ?? r.score), weight: KEYWORD_WEIGHT, ...(factors ? { factors } : {}) },
+      {
+        ids: keyword.map((r) => r.id),
+        scores: keyword.map((r) => r.share ?? r.score),
+        weight: KEYWORD_WEIGHT,
+        ...(factors ? { factors } : {}),
+      },
       { ids: semantic.ids, scores: semantic.scores, weight: 1 - KEYWORD_WEIGHT },
     ],
     end,
     depth,
   );
-  const ranked = fused.items.map((f) => ({ id: f.id, score: f.score, chunkId: f.list === 0 ? keyword[f.rank]!.chunkId : semantic.chunkIds[f.rank]! }));
+  const ranked = fused.items.map((f) => ({
+    id: f.id,
+    score: f.score,
+    chunkId: f.list === 0 ? keyword[f.rank]!.chunkId : semantic.chunkIds[f.rank]!,
+  }));
   const total = leg.all ? unionSize(leg.all, semantic.ids) : fused.total;
   return { total, page: (offset, limit) => ranked.slice(offset, offset + limit) };
 }
@@ -137,10 +179,16 @@ type PassageRow = { noteId: string; chunkId: number; score: number; tier: number
  * unlifted, comparable within it): a two-word question over 13,000 passages otherwise scored all
  * of them. The other matches are then only named, for the total.
  */
-function keywordRanking(state: SearchState, expressions: KeywordExpressions | undefined, accept: Accept, need: number): KeywordLeg {
+function keywordRanking(
+  state: SearchState,
+  expressions: KeywordExpressions | undefined,
+  accept: Accept,
+  need: number,
+): KeywordLeg {
   if (expressions === undefined) return { ranked: [] };
   const { db } = state;
-  const ranking = (sql: string, ...args: string[]) => notesOf(statement<string[], PassageRow>(db, sql).all(...args), accept);
+  const ranking = (sql: string, ...args: string[]) =>
+    notesOf(statement<string[], PassageRow>(db, sql).all(...args), accept);
   if (expressions.every !== undefined) {
     const every = ranking(
       `SELECT c.note_id AS noteId, f.rowid AS chunkId, f.score AS score, 1 AS tier
@@ -200,7 +248,9 @@ function notesOf(rows: readonly PassageRow[], accept: Accept): Ranked[] {
 /** Every accepted note a match expression finds, unranked: the passages from FTS5 alone, their notes from memory (a join was 8 ms for 7,000 passages). */
 function matchedNotes(state: SearchState, match: string, accept: Accept): Set<string> {
   const ids = new Set<string>();
-  for (const passage of statement<[string], number>(state.db, 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().all(match)) {
+  for (const passage of statement<[string], number>(state.db, 'SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?')
+    .pluck()
+    .all(match)) {
     const id = state.chunkNotes.get(passage);
     if (id !== undefined && (!accept || accept(id))) ids.add(id);
   }
@@ -210,18 +260,29 @@ function matchedNotes(state: SearchState, match: string, accept: Accept): Set<st
 /** The ranking's entries whose note is in `keep`, in order. */
 function filterRanking(ranking: NoteRanking, keep: ReadonlySet<string>): NoteRanking {
   const at = ranking.ids.flatMap((id, i) => (keep.has(id) ? [i] : []));
-  return { ids: at.map((i) => ranking.ids[i]!), scores: Float32Array.from(at, (i) => ranking.scores[i]!), chunkIds: Int32Array.from(at, (i) => ranking.chunkIds[i]!) };
+  return {
+    ids: at.map((i) => ranking.ids[i]!),
+    scores: Float32Array.from(at, (i) => ranking.scores[i]!),
+    chunkIds: Int32Array.from(at, (i) => ranking.chunkIds[i]!),
+  };
 }
 
 /**
  * For each ranked note, the share of a question's terms its passage holds (one lookup per term
  * among those passages), or undefined for a query that is not a question of several words.
  */
-function termCoverage(db: Database.Database, terms: readonly string[] | undefined, ranked: readonly Ranked[]): number[] | undefined {
+function termCoverage(
+  db: Database.Database,
+  terms: readonly string[] | undefined,
+  ranked: readonly Ranked[],
+): number[] | undefined {
   if (!terms?.length || !ranked.length) return undefined;
   const chunkIds = JSON.stringify(ranked.map((r) => r.chunkId));
   const held = new Map<number, number>();
-  const holding = statement<[string, string], { id: number }>(db, 'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))');
+  const holding = statement<[string, string], { id: number }>(
+    db,
+    'SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
+  );
   for (const term of terms) for (const { id } of holding.all(term, chunkIds)) held.set(id, (held.get(id) ?? 0) + 1);
   return ranked.map((r) => (held.get(r.chunkId!) ?? 0) / terms.length);
 }
@@ -237,13 +298,20 @@ function recent(state: SearchState, accept: Accept): Ranked[] {
 function excludedNotes(db: Database.Database, parsed: ParsedQuery): Set<string> {
   const match = ftsExcluded(parsed);
   if (match === undefined) return new Set();
-  const rows = statement<[string], { noteId: string }>(db, 'SELECT DISTINCT c.note_id AS noteId FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?').all(match);
+  const rows = statement<[string], { noteId: string }>(
+    db,
+    'SELECT DISTINCT c.note_id AS noteId FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?',
+  ).all(match);
   return new Set(rows.map((r) => r.noteId));
 }
 
 /** FTS5's own snippet of the chunk (query words in `<mark>`), else the start of the chunk. */
 function snippetOf(db: Database.Database, ranked: Ranked, match: string | undefined): string {
-  const chunkId = ranked.chunkId ?? statement<[string], { id: number }>(db, 'SELECT id FROM chunks WHERE note_id = ? ORDER BY seq LIMIT 1').get(ranked.id)?.id;
+  const chunkId =
+    ranked.chunkId ??
+    statement<[string], { id: number }>(db, 'SELECT id FROM chunks WHERE note_id = ? ORDER BY seq LIMIT 1').get(
+      ranked.id,
+    )?.id;
   if (chunkId === undefined) return '';
   if (match !== undefined) {
     // The rowid cast: better-sqlite3 binds a JS number as a REAL, and FTS5 ignores a REAL rowid
@@ -256,7 +324,10 @@ function snippetOf(db: Database.Database, ranked: Ranked, match: string | undefi
     if (marked?.text.includes('<mark>')) return marked.text;
     if (marked?.heading.includes('<mark>')) return marked.heading;
   }
-  const chunk = statement<[number], { heading: string; text: string }>(db, 'SELECT heading, text FROM chunks WHERE id = ?').get(chunkId);
+  const chunk = statement<[number], { heading: string; text: string }>(
+    db,
+    'SELECT heading, text FROM chunks WHERE id = ?',
+  ).get(chunkId);
   const text = chunk?.text || chunk?.heading || '';
   return text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text;
 }

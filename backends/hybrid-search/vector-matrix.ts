@@ -101,7 +101,11 @@ export class VectorMatrix {
     const names = this.noteNames;
     const kept = accept ? touched.filter((note) => accept(names[note]!)) : touched;
     const order = byScoreThenName(kept, best, names);
-    const ranking: NoteRanking = { ids: new Array<string>(order.length), scores: new Float32Array(order.length), chunkIds: new Int32Array(order.length) };
+    const ranking: NoteRanking = {
+      ids: new Array<string>(order.length),
+      scores: new Float32Array(order.length),
+      chunkIds: new Int32Array(order.length),
+    };
     for (let i = 0; i < order.length; i++) {
       const note = order[i]!;
       ranking.ids[i] = names[note]!;

@@ -33,7 +33,10 @@ export interface EntryTimes {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export type ReadOutcome = { ok: true; record: EntryRecord; parsed: ParsedEntry; text: string } | { ok: false; reason: string } | { ok: false; missing: true; reason: string };
+export type ReadOutcome =
+  | { ok: true; record: EntryRecord; parsed: ParsedEntry; text: string }
+  | { ok: false; reason: string }
+  | { ok: false; missing: true; reason: string };
 
 export async function readEntryFile(root: string, relPath: string, id: string): Promise<ReadOutcome> {
   const absolute = path.join(root, ...relPath.split('/'));
@@ -83,7 +86,12 @@ export function toSummary(record: EntryRecord, times: EntryTimes): NoteSummary {
   };
 }
 
-export function toNote(record: EntryRecord, parsed: ParsedEntry, times: EntryTimes, extraWarnings: string[] = []): Note {
+export function toNote(
+  record: EntryRecord,
+  parsed: ParsedEntry,
+  times: EntryTimes,
+  extraWarnings: string[] = [],
+): Note {
   const note: Note = { ...toSummary(record, times), content: parsed.content };
   const warnings = [...record.warnings, ...extraWarnings];
   if (warnings.length) note.warnings = warnings;

@@ -40,10 +40,13 @@ export class EntryIndex {
   single(id: string): EntryRecord | undefined {
     const records = this.all(id);
     if (records.length > 1) {
-      throw new ConflictError(`Two files carry ${id}: ${records.map((r) => r.relPath).join(', ')}. Rename one (a new id__) before changing it.`, {
-        id,
-        paths: records.map((r) => r.relPath),
-      });
+      throw new ConflictError(
+        `Two files carry ${id}: ${records.map((r) => r.relPath).join(', ')}. Rename one (a new id__) before changing it.`,
+        {
+          id,
+          paths: records.map((r) => r.relPath),
+        },
+      );
     }
     return records[0];
   }
@@ -84,7 +87,8 @@ export class EntryIndex {
 export async function listMarkdownFiles(root: string): Promise<Array<{ relPath: string; id: string | undefined }>> {
   const out: Array<{ relPath: string; id: string | undefined }> = [];
   await walkRoot(root, (child, entry) => {
-    if (entry.isFile() && !entry.name.startsWith('.') && entry.name.toLowerCase().endsWith('.md')) out.push({ relPath: child, id: idFromFilename(entry.name) });
+    if (entry.isFile() && !entry.name.startsWith('.') && entry.name.toLowerCase().endsWith('.md'))
+      out.push({ relPath: child, id: idFromFilename(entry.name) });
   });
   out.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
   return out;
@@ -102,8 +106,14 @@ export async function filesOfId(root: string, id: string): Promise<string[]> {
     const folders: string[] = [];
     for (const entry of entries) {
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') folders.push(rel ? `${rel}/${entry.name}` : entry.name);
-      } else if (entry.name.includes(id) && entry.isFile() && !entry.name.startsWith('.') && idFromFilename(entry.name) === id) {
+        if (!entry.name.startsWith('.') && entry.name !== 'node_modules')
+          folders.push(rel ? `${rel}/${entry.name}` : entry.name);
+      } else if (
+        entry.name.includes(id) &&
+        entry.isFile() &&
+        !entry.name.startsWith('.') &&
+        idFromFilename(entry.name) === id
+      ) {
         out.push(rel ? `${rel}/${entry.name}` : entry.name);
       }
     }

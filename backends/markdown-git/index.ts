@@ -32,7 +32,9 @@ export const markdownGitOptions = z
     autoCommit: z
       .boolean()
       .default(false)
-      .describe('commit every write (capture, rename, archive, delete) with isomorphic-git; a plain folder gets `git init` first'),
+      .describe(
+        'commit every write (capture, rename, archive, delete) with isomorphic-git; a plain folder gets `git init` first',
+      ),
     journal: journalWindowOption,
     commitAuthor: z
       .object({ name: z.string().min(1), email: z.string().min(3) })
@@ -47,7 +49,8 @@ export type MarkdownGitOptions = z.infer<typeof markdownGitOptions>;
 export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
   id: 'markdown-git',
   kind: 'storage',
-  description: 'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
+  description:
+    'Pure markdown entries (`slug id__XXXXXX.md`) with git-derived timestamps; everything else is derived from the file.',
   folder: 'required',
   capabilities: ['files', 'watch', 'journal', 'git-history'],
   extensions: ['refresh', 'batch-update'],
@@ -61,7 +64,8 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
     const metaDir = path.join(vaultRoot, options.metaDir);
     const idOf = (relPath: string) => idFromFilename(path.posix.basename(relPath));
     const timestamps = new GitTimestamps(vaultRoot, path.join(metaDir, 'git-timestamps.json'), idOf, logger);
-    const committer = options.autoCommit && !readOnly ? new AutoCommitter(vaultRoot, options.commitAuthor, logger) : undefined;
+    const committer =
+      options.autoCommit && !readOnly ? new AutoCommitter(vaultRoot, options.commitAuthor, logger) : undefined;
     if (committer) await committer.ensureRepository();
     timestamps.open();
     const localCreated = new LocalCreated(path.join(metaDir, 'created.json'));
@@ -82,7 +86,15 @@ export const markdownGitBackend = defineBackend<MarkdownGitOptions>({
       // as it is done: reads answer before it (decision 034), so a short session may end first.
       const walked = timestamps.sync().then(() => (readOnly ? undefined : timestamps.save()));
       const [report] = await Promise.all([store.rescan(progress), walked]);
-      logger.info({ entries: store.index.size, notEntries: store.index.notEntries.length, skipped: report.skipped.length, git: timestamps.repository !== undefined }, 'memory root ready');
+      logger.info(
+        {
+          entries: store.index.size,
+          notEntries: store.index.notEntries.length,
+          skipped: report.skipped.length,
+          git: timestamps.repository !== undefined,
+        },
+        'memory root ready',
+      );
       if (report.skipped.length) logger.warn({ skippedFiles: report.skipped.length }, describeSkipped(report.skipped));
     }, OPEN_DELAY_MS);
     return { store, ...(unwritable ? { readOnly: unwritable } : {}) };

@@ -13,7 +13,12 @@ import { listMarkdownFiles, NOT_AN_ENTRY, type EntryIndex } from './entry-index.
 
 const CONCURRENT_READS = 64;
 
-export async function rescanRoot(root: string, index: EntryIndex, logger: Logger, progress?: ProgressReporter): Promise<Omit<RefreshReport, 'ms'>> {
+export async function rescanRoot(
+  root: string,
+  index: EntryIndex,
+  logger: Logger,
+  progress?: ProgressReporter,
+): Promise<Omit<RefreshReport, 'ms'>> {
   const files = await listMarkdownFiles(root);
   const known = new Map(index.records().map((r) => [r.relPath, r]));
   const skipped: RefreshReport['skipped'] = [];
@@ -30,7 +35,8 @@ export async function rescanRoot(root: string, index: EntryIndex, logger: Logger
         const before = known.get(file.relPath);
         const stats = await fs.stat(path.join(root, ...file.relPath.split('/'))).catch(() => undefined);
         if (!stats) return { file, before, read: undefined, unchanged: false };
-        if (before && before.id === file.id && before.size === stats.size && before.mtimeMs === stats.mtimeMs) return { file, before, read: undefined, unchanged: true };
+        if (before && before.id === file.id && before.size === stats.size && before.mtimeMs === stats.mtimeMs)
+          return { file, before, read: undefined, unchanged: true };
         return { file, before, read: await readEntryFile(root, file.relPath, file.id), unchanged: false };
       }),
     );
@@ -50,6 +56,7 @@ export async function rescanRoot(root: string, index: EntryIndex, logger: Logger
   for (const gone of known.values()) index.removePath(gone.id, gone.relPath);
   index.notEntries = notEntries;
   // The open warns once, summarised (index.ts); each later rescan only notes them.
-  if (notEntries.length) logger.debug({ files: notEntries.map((n) => n.path) }, 'markdown files without an id__ are not entries');
+  if (notEntries.length)
+    logger.debug({ files: notEntries.map((n) => n.path) }, 'markdown files without an id__ are not entries');
   return { scanned: files.length, indexed, removed: known.size, skipped: [...notEntries, ...skipped] };
 }

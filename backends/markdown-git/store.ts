@@ -20,11 +20,28 @@ import { watchNoteFiles } from '../../toolkit/files/folder-watch.js';
 import { resolveInside } from '../../toolkit/files/paths.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { readEntryFile, toNote, toSummary, type EntryRecord, type EntryTimes } from './entry-file.js';
-import { applyChange, assertTitle, normaliseTags, parseEntry, renderEntry } from '../../toolkit/agent-memory/entry-format.js';
+import {
+  applyChange,
+  assertTitle,
+  normaliseTags,
+  parseEntry,
+  renderEntry,
+} from '../../toolkit/agent-memory/entry-format.js';
 import { EntryIndex, filesOfId } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
 import { BackgroundOpen } from './background-open.js';
-import { assertOrgName, entryFilename, filenameOf, idFromFilename, isEntryId, newId, normaliseId, placedPath, placementOf, type Placement } from '../../toolkit/agent-memory/entry-name.js';
+import {
+  assertOrgName,
+  entryFilename,
+  filenameOf,
+  idFromFilename,
+  isEntryId,
+  newId,
+  normaliseId,
+  placedPath,
+  placementOf,
+  type Placement,
+} from '../../toolkit/agent-memory/entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
 import type { GitTimestamps } from './git/timestamps.js';
 import type { LocalCreated } from './local-created.js';
@@ -179,7 +196,8 @@ export class MarkdownGitStore implements NoteStore {
         // leaves one file (the old text under the new name, which the journal recognises as the
         // note's before state), never the id on two files. The new name holds this entry's id, so
         // only a stray copy could hold it already: refused, never overwritten.
-        if (fsSync.existsSync(target)) throw new ConflictError(`File already exists: ${relPath}`, { id: key, path: relPath });
+        if (fsSync.existsSync(target))
+          throw new ConflictError(`File already exists: ${relPath}`, { id: key, path: relPath });
         await fs.rename(resolveInside(this.root, record.relPath), target);
         this.index.removePath(key, record.relPath);
         await writeFileAtomic(target, next);
@@ -257,12 +275,17 @@ export class MarkdownGitStore implements NoteStore {
     // before the scan reads anything, so no change falls between the two.
     this.opening.whenBegins(() => {
       if (cancelled || this.closed) return;
-      stop = watchNoteFiles(this.root, { kind: 'flat', metaDir: this.deps.metaDir }, this.deps.logger, async (relPaths) => {
-        for (const rel of relPaths) {
-          const change = await this.syncPath(rel);
-          if (change) listener(change);
-        }
-      });
+      stop = watchNoteFiles(
+        this.root,
+        { kind: 'flat', metaDir: this.deps.metaDir },
+        this.deps.logger,
+        async (relPaths) => {
+          for (const rel of relPaths) {
+            const change = await this.syncPath(rel);
+            if (change) listener(change);
+          }
+        },
+      );
       this.stopWatchers.add(stop);
     });
     return () => {
@@ -283,10 +306,17 @@ export class MarkdownGitStore implements NoteStore {
         const previous = this.index.primary(id);
         this.index.put(read.record);
         const note = toNote(read.record, read.parsed, this.timesOf(read.record));
-        return { kind: 'written', note, ...(previous ? { previous: toSummary(previous, this.timesOf(previous)) } : {}) };
+        return {
+          kind: 'written',
+          note,
+          ...(previous ? { previous: toSummary(previous, this.timesOf(previous)) } : {}),
+        };
       }
       if (!('missing' in read)) {
-        this.deps.logger.warn({ path: rel, reason: read.reason }, 'a changed entry file cannot be read; leaving it as it was');
+        this.deps.logger.warn(
+          { path: rel, reason: read.reason },
+          'a changed entry file cannot be read; leaving it as it was',
+        );
         return undefined;
       }
       if (!known) return undefined;
@@ -306,11 +336,17 @@ export class MarkdownGitStore implements NoteStore {
     if (!this.deps.readOnly) await this.deps.timestamps.save();
   }
 
-  private timesOf(record: EntryRecord, git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid)): EntryTimes {
+  private timesOf(
+    record: EntryRecord,
+    git = this.deps.timestamps.lookup(record.id, record.relPath, record.blobOid),
+  ): EntryTimes {
     const created = git.created ?? this.deps.localCreated.get(record.id) ?? record.birthtimeMs;
     const updated = git.updated ?? record.mtimeMs;
     // Rounded as Node's Stats dates are, so `updated` equals what `fs.stat().mtime` shows.
-    return { created: new Date(Math.round(created)).toISOString(), updated: new Date(Math.round(updated)).toISOString() };
+    return {
+      created: new Date(Math.round(created)).toISOString(),
+      updated: new Date(Math.round(updated)).toISOString(),
+    };
   }
 
   private requireSingle(id: string): EntryRecord {
@@ -337,7 +373,11 @@ export class MarkdownGitStore implements NoteStore {
       if ('missing' in read) throw new NotFoundError(`Entry not found: ${record.id}`, { identifier: record.id });
       throw new ValidationError(`Entry ${record.id} cannot be read: ${read.reason}.`, { id: record.id });
     }
-    return { text: read.text, hash: read.record.contentHash, note: () => toNote(read.record, read.parsed, this.timesOf(read.record)) };
+    return {
+      text: read.text,
+      hash: read.record.contentHash,
+      note: () => toNote(read.record, read.parsed, this.timesOf(read.record)),
+    };
   }
 
   private async afterWrite(commit: { added: string[]; removed: string[]; message: string }): Promise<void> {
@@ -348,7 +388,10 @@ export class MarkdownGitStore implements NoteStore {
         timestamps.relocate();
         await timestamps.sync();
       } catch (err) {
-        logger.error({ err, paths: [...commit.added, ...commit.removed] }, 'autoCommit failed: the write stands, uncommitted');
+        logger.error(
+          { err, paths: [...commit.added, ...commit.removed] },
+          'autoCommit failed: the write stands, uncommitted',
+        );
       }
     }
     await Promise.all([timestamps.save(), localCreated.save((id) => timestamps.knows(id))]);
@@ -373,5 +416,6 @@ function placementFrom(metadata: Metadata | undefined, base: Placement): Placeme
 }
 
 function assertText(content: string): void {
-  if (content.includes('\0')) throw new ValidationError('content contains a NUL byte, which an entry file cannot hold.', { field: 'content' });
+  if (content.includes('\0'))
+    throw new ValidationError('content contains a NUL byte, which an entry file cannot hold.', { field: 'content' });
 }

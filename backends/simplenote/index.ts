@@ -16,13 +16,22 @@ import { openCacheDatabase, saveCacheDatabase } from './cache/cache-file.js';
 import { NoteCache } from './cache/note-cache.js';
 import { intervalFromEnv, simperiumConfigFromEnv, type SimperiumConfig } from './client/config.js';
 import { SimperiumClient } from './client/simperium-client.js';
-import { describeSettings, dotenvFile, requireCredentials, resolveSettings, SETTING_NAMES, type SettingValues } from './settings.js';
+import {
+  describeSettings,
+  dotenvFile,
+  requireCredentials,
+  resolveSettings,
+  SETTING_NAMES,
+  type SettingValues,
+} from './settings.js';
 import { SimplenoteStore } from './store.js';
 import { Syncer } from './sync.js';
 import { SyncLoop } from './sync-loop.js';
 
 /** Seed 003 §4's keys, accepted in `storage.options` too (the environment and .env win). */
-const settingKeys = Object.fromEntries(SETTING_NAMES.map((name) => [name, z.union([z.string(), z.number()]).optional()]));
+const settingKeys = Object.fromEntries(
+  SETTING_NAMES.map((name) => [name, z.union([z.string(), z.number()]).optional()]),
+);
 
 export const simplenoteOptions = z
   .object({
@@ -38,11 +47,15 @@ export const simplenoteOptions = z
       .int()
       .min(100)
       .optional()
-      .describe('while a watcher listens, how often a delta sync looks for changes from other devices (default: the background syncs report them; 30 s when those are off)'),
+      .describe(
+        'while a watcher listens, how often a delta sync looks for changes from other devices (default: the background syncs report them; 30 s when those are off)',
+      ),
     firstSync: z
       .enum(['at-open', 'behind-open'])
       .default('at-open')
-      .describe('at-open: an empty cache is filled before the open returns; behind-open: the open only reads the cache file, and the sync at start (login, fill or delta) begins with the first watcher (a server) or the first read that needs the cache filled'),
+      .describe(
+        'at-open: an empty cache is filled before the open returns; behind-open: the open only reads the cache file, and the sync at start (login, fill or delta) begins with the first watcher (a server) or the first read that needs the cache filled',
+      ),
     ...settingKeys,
   })
   .strict();
@@ -61,7 +74,8 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
   return defineBackend<SimplenoteOptions>({
     id: 'simplenote',
     kind: 'both',
-    description: 'A Simplenote account over the Simperium API, with a local sql.js cache searched by FTS4 (BM25); writes confirmed by Simperium first.',
+    description:
+      'A Simplenote account over the Simperium API, with a local sql.js cache searched by FTS4 (BM25); writes confirmed by Simperium first.',
     folder: 'optional',
     capabilities: ['remote-sync', 'watch', 'full-text'],
     // `refresh` is a sync with the service.
@@ -85,9 +99,13 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
       const cache = new NoteCache(db);
       let saving: Promise<void> = Promise.resolve();
       let timer: NodeJS.Timeout | undefined;
-      const save = () => (saving = saving.then(() => saveCacheDatabase(db, file)).catch((err: unknown) => logger.warn({ error: (err as Error).message }, 'simplenote cache not saved')));
+      const save = () =>
+        (saving = saving
+          .then(() => saveCacheDatabase(db, file))
+          .catch((err: unknown) => logger.warn({ error: (err as Error).message }, 'simplenote cache not saved')));
       const persistSoon = () => {
-        if (timer === undefined) timer = setTimeout(() => ((timer = undefined), void save()), ctx.options.persistDelayMs);
+        if (timer === undefined)
+          timer = setTimeout(() => ((timer = undefined), void save()), ctx.options.persistDelayMs);
       };
       const client = new SimperiumClient(config, logger);
       let sink: () => ReturnType<SimplenoteStore['changeSink']> = () => undefined;
@@ -106,7 +124,9 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         cacheBytes,
         // A watcher is told by whichever sync runs; its own polling is needed only when none does
         // on a timer, so serving follows SYNC_INTERVAL_SECONDS as the seed has it.
-        ...(ctx.options.watchIntervalMs !== undefined || intervalSeconds === 0 ? { watchIntervalMs: ctx.options.watchIntervalMs ?? 30_000 } : {}),
+        ...(ctx.options.watchIntervalMs !== undefined || intervalSeconds === 0
+          ? { watchIntervalMs: ctx.options.watchIntervalMs ?? 30_000 }
+          : {}),
         async closeCache() {
           await loop.stop();
           await syncer.idle();
@@ -118,7 +138,8 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
         },
       });
       sink = () => store.changeSink();
-      if (rebuilt && syncer.cursor === undefined) logger.info({ reason: rebuilt }, 'simplenote cache empty; a full sync fills it');
+      if (rebuilt && syncer.cursor === undefined)
+        logger.info({ reason: rebuilt }, 'simplenote cache empty; a full sync fills it');
       // behind-open: no network at open (the store begins when served or first read); at-open: an empty cache is filled now.
       if (!deferred) {
         if (syncer.cursor === undefined) {
@@ -127,7 +148,9 @@ export function simplenoteBackendWith(environment: SimplenoteEnvironment = {}): 
           } catch (err) {
             await store.close();
             if (err instanceof NotekernelError) throw err;
-            throw new BackendUnavailableError(`Simplenote full sync failed: ${(err as Error).message}`, { backend: 'simplenote' });
+            throw new BackendUnavailableError(`Simplenote full sync failed: ${(err as Error).message}`, {
+              backend: 'simplenote',
+            });
           }
         }
         loop.start({ now: false });
@@ -150,9 +173,19 @@ function settingsOf(environment: SimplenoteEnvironment, options: SimplenoteOptio
 }
 
 /** `notarium-cache-<hash of account and host>.sqlite3` in the vault folder or the platform cache folder. */
-export function cacheFile(folder: string | undefined, env: NodeJS.ProcessEnv, config: Pick<SimperiumConfig, 'username' | 'apiUrl' | 'appId'>): string {
-  const owner = createHash('sha256').update(`notekernel-simplenote\0${config.apiUrl}\0${config.appId}\0${config.username}`).digest('hex').slice(0, 16);
-  const dir = folder ?? env.NOTARIUM_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'notekernel', 'simplenote');
+export function cacheFile(
+  folder: string | undefined,
+  env: NodeJS.ProcessEnv,
+  config: Pick<SimperiumConfig, 'username' | 'apiUrl' | 'appId'>,
+): string {
+  const owner = createHash('sha256')
+    .update(`notekernel-simplenote\0${config.apiUrl}\0${config.appId}\0${config.username}`)
+    .digest('hex')
+    .slice(0, 16);
+  const dir =
+    folder ??
+    env.NOTARIUM_CACHE_DIR ??
+    path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'notekernel', 'simplenote');
   return path.join(dir, `notarium-cache-${owner}.sqlite3`);
 }
 

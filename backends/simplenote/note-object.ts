@@ -32,7 +32,9 @@ export function hashOf(object: NoteObject): string {
 
 export function splitText(text: string): { title: string; content: string } {
   const newline = text.indexOf('\n');
-  return newline < 0 ? { title: text, content: '' } : { title: text.slice(0, newline), content: text.slice(newline + 1) };
+  return newline < 0
+    ? { title: text, content: '' }
+    : { title: text.slice(0, newline), content: text.slice(newline + 1) };
 }
 
 /** The inverse of splitText; a note without a body is stored as its title line alone. */
@@ -61,7 +63,12 @@ function strings(value: unknown): string[] {
 }
 
 /** `contentHash`: the cache's stored hash of this object, which saves hashing it again. */
-export function summaryOf(id: string, version: number, object: NoteObject, contentHash: string = hashOf(object)): NoteSummary {
+export function summaryOf(
+  id: string,
+  version: number,
+  object: NoteObject,
+  contentHash: string = hashOf(object),
+): NoteSummary {
   const { title } = splitText(typeof object.content === 'string' ? object.content : '');
   const metadata: Metadata = {
     systemTags: strings(object.systemTags),
@@ -70,7 +77,15 @@ export function summaryOf(id: string, version: number, object: NoteObject, conte
     shareURL: typeof object.shareURL === 'string' ? object.shareURL : '',
     publishURL: typeof object.publishURL === 'string' ? object.publishURL : '',
   };
-  return { id, title, created: isoOf(object.creationDate), updated: isoOf(object.modificationDate), contentHash, tags: strings(object.tags), metadata };
+  return {
+    id,
+    title,
+    created: isoOf(object.creationDate),
+    updated: isoOf(object.modificationDate),
+    contentHash,
+    tags: strings(object.tags),
+    metadata,
+  };
 }
 
 export function noteOf(id: string, version: number, object: NoteObject): Note {
@@ -82,7 +97,8 @@ export function noteOf(id: string, version: number, object: NoteObject): Note {
 export function newObject(input: NewNote): NoteObject {
   checkTitle(input.title);
   checkTags(input.tags);
-  if (input.type !== undefined) throw new ValidationError('Simplenote notes have no types; leave `type` out.', { field: 'type' });
+  if (input.type !== undefined)
+    throw new ValidationError('Simplenote notes have no types; leave `type` out.', { field: 'type' });
   const metadata = checkMetadata(input.metadata);
   const now = nowSeconds();
   return {
@@ -112,24 +128,36 @@ export function changedObject(current: NoteObject, change: NoteChange): NoteObje
 }
 
 function checkTitle(title: string): void {
-  if (/[\r\n]/.test(title)) throw new ValidationError('A Simplenote title is the first line of the note: it cannot contain a line break.', { field: 'title' });
+  if (/[\r\n]/.test(title))
+    throw new ValidationError('A Simplenote title is the first line of the note: it cannot contain a line break.', {
+      field: 'title',
+    });
 }
 
 function checkTags(tags: readonly unknown[] | undefined): void {
   const bad = tags?.findIndex((tag) => typeof tag !== 'string' || tag === '' || /\s/.test(tag));
-  if (bad !== undefined && bad >= 0) throw new ValidationError(`Simplenote tags are single words: tags.${bad} is empty or holds a space.`, { field: 'tags' });
+  if (bad !== undefined && bad >= 0)
+    throw new ValidationError(`Simplenote tags are single words: tags.${bad} is empty or holds a space.`, {
+      field: 'tags',
+    });
 }
 
 function checkMetadata(metadata: Metadata | undefined): { systemTags?: string[]; deleted?: boolean } {
   const out: { systemTags?: string[]; deleted?: boolean } = {};
   for (const [key, value] of Object.entries(metadata ?? {})) {
     if (SERVER_METADATA.has(key)) continue;
-    if (!WRITABLE_METADATA.has(key)) throw new ValidationError(`Simplenote notes cannot keep metadata "${key}"; only systemTags and deleted can be set.`, { field: `metadata.${key}` });
+    if (!WRITABLE_METADATA.has(key))
+      throw new ValidationError(
+        `Simplenote notes cannot keep metadata "${key}"; only systemTags and deleted can be set.`,
+        { field: `metadata.${key}` },
+      );
     if (key === 'deleted') {
-      if (typeof value !== 'boolean') throw new ValidationError('metadata.deleted must be true or false.', { field: 'metadata.deleted' });
+      if (typeof value !== 'boolean')
+        throw new ValidationError('metadata.deleted must be true or false.', { field: 'metadata.deleted' });
       out.deleted = value;
     } else {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ValidationError('metadata.systemTags must be a list of strings.', { field: 'metadata.systemTags' });
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+        throw new ValidationError('metadata.systemTags must be a list of strings.', { field: 'metadata.systemTags' });
       out.systemTags = value as string[];
     }
   }

@@ -8,7 +8,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ContentHashMismatchError, NotFoundError } from '../../kernel/errors.js';
-import type { ExternalChange, NoteStore, RefreshReport, RemoteSync, SearchIndex, SearchPage, SearchQuery } from '../../kernel/backend.js';
+import type {
+  ExternalChange,
+  NoteStore,
+  RefreshReport,
+  RemoteSync,
+  SearchIndex,
+  SearchPage,
+  SearchQuery,
+} from '../../kernel/backend.js';
 import { BackendUnavailableError, TimeoutError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, NewNote, Note, NoteChange, NoteEdit, NoteSummary } from '../../kernel/note.js';
@@ -75,7 +83,12 @@ export class SimplenoteStore implements NoteStore {
     stats: async (): Promise<SimplenoteSyncStats> => {
       const bytes = this.parts.cacheBytes();
       const unreachable = this.parts.client.unreachable();
-      return { ...this.parts.syncer.stats(), sync: this.parts.loop.state(), ...(unreachable ? { unreachable } : {}), ...(bytes !== undefined ? { cacheBytes: bytes } : {}) };
+      return {
+        ...this.parts.syncer.stats(),
+        sync: this.parts.loop.state(),
+        ...(unreachable ? { unreachable } : {}),
+        ...(bytes !== undefined ? { cacheBytes: bytes } : {}),
+      };
     },
     resetCache: async () => {
       await this.filled().catch(() => undefined);
@@ -107,7 +120,10 @@ export class SimplenoteStore implements NoteStore {
     try {
       await this.parts.loop.round();
     } catch (err) {
-      throw new BackendUnavailableError(`Simplenote: the local cache has not been filled yet (the first full sync failed: ${(err as Error).message})`, { backend: 'simplenote' });
+      throw new BackendUnavailableError(
+        `Simplenote: the local cache has not been filled yet (the first full sync failed: ${(err as Error).message})`,
+        { backend: 'simplenote' },
+      );
     }
   }
 
@@ -118,7 +134,14 @@ export class SimplenoteStore implements NoteStore {
     const every = this.parts.watchIntervalMs;
     if (every !== undefined) {
       this.poll ??= setInterval(() => {
-        this.parts.syncer.sync().catch((err: unknown) => this.parts.logger.warn({ error: (err as Error).message }, 'simplenote watch sync failed; next round retries'));
+        this.parts.syncer
+          .sync()
+          .catch((err: unknown) =>
+            this.parts.logger.warn(
+              { error: (err as Error).message },
+              'simplenote watch sync failed; next round retries',
+            ),
+          );
       }, every).unref();
     }
     return () => {
@@ -153,7 +176,10 @@ export class SimplenoteStore implements NoteStore {
       stored = await this.parts.client.get(id, undefined, cached ? { budgetMs: FRESH_READ_BUDGET_MS } : {});
     } catch (err) {
       if (!cached || !(err instanceof BackendUnavailableError || err instanceof TimeoutError)) throw err;
-      return { ...noteOf(id, cached.version, cached.object), warnings: [this.cachedNotice(cached.version, err as Error)] };
+      return {
+        ...noteOf(id, cached.version, cached.object),
+        warnings: [this.cachedNotice(cached.version, err as Error)],
+      };
     }
     this.remember(id, stored);
     return stored && noteOf(id, stored.version, stored.data);
@@ -162,7 +188,11 @@ export class SimplenoteStore implements NoteStore {
   /** What a reader is told when the cache answered for Simplenote. */
   private cachedNotice(version: number, err: Error): string {
     const down = this.parts.client.unreachable();
-    const why = down ? `unreachable since ${down.since}` : err instanceof TimeoutError ? `no answer within ${FRESH_READ_BUDGET_MS / 1000} s` : 'refused or failed';
+    const why = down
+      ? `unreachable since ${down.since}`
+      : err instanceof TimeoutError
+        ? `no answer within ${FRESH_READ_BUDGET_MS / 1000} s`
+        : 'refused or failed';
     const last = this.parts.syncer.stats().lastSyncAt;
     const fresh = last ? `as fresh as the last sync, ${last} (${ago(last)})` : 'never synced in this cache';
     return `Simplenote did not answer (${why}): this is the locally cached copy at version ${version}, ${fresh}. Changes made elsewhere since may be missing; save needs Simplenote.`;
@@ -194,7 +224,8 @@ export class SimplenoteStore implements NoteStore {
       const change = typeof edit === 'function' ? await edit(noteOf(id, current.version, current.data)) : edit;
       const next = changedObject(current.data, change);
       if (!next) return noteOf(id, current.version, current.data);
-      const stored = (await this.parts.client.put(id, next, { baseVersion: current.version })) ?? (await this.parts.client.get(id));
+      const stored =
+        (await this.parts.client.put(id, next, { baseVersion: current.version })) ?? (await this.parts.client.get(id));
       this.remember(id, stored);
       if (!stored) throw new NotFoundError(`Note not found: ${id} (deleted on another device).`, { identifier: id });
       return noteOf(id, stored.version, stored.data);
@@ -205,7 +236,12 @@ export class SimplenoteStore implements NoteStore {
   async delete(id: string, expectedHash?: string): Promise<Note> {
     return this.locks.run(id, async () => {
       const current = await this.current(id, expectedHash);
-      if (!isTrashed(current.data)) await this.parts.client.put(id, { ...current.data, deleted: true, modificationDate: nowSeconds() }, { baseVersion: current.version });
+      if (!isTrashed(current.data))
+        await this.parts.client.put(
+          id,
+          { ...current.data, deleted: true, modificationDate: nowSeconds() },
+          { baseVersion: current.version },
+        );
       await this.parts.client.destroy(id);
       this.remember(id, undefined);
       return noteOf(id, current.version, current.data);
@@ -255,7 +291,8 @@ export class SimplenoteStore implements NoteStore {
     this.remember(id, stored);
     if (!stored) throw new NotFoundError(`Note not found: ${id}`, { identifier: id });
     const currentHash = hashOf(stored.data);
-    if (expectedHash !== undefined && currentHash !== expectedHash) throw new ContentHashMismatchError(currentHash, expectedHash, { id });
+    if (expectedHash !== undefined && currentHash !== expectedHash)
+      throw new ContentHashMismatchError(currentHash, expectedHash, { id });
     return stored;
   }
 
@@ -267,6 +304,7 @@ export class SimplenoteStore implements NoteStore {
     }
     const outcome = this.parts.cache.upsert(id, stored.version, stored.data);
     if (outcome.kind === 'written') this.parts.persistSoon();
-    else if (outcome.kind !== 'unchanged') (this.parts.syncer.feedAnomaly(id, stored.version, outcome, 'read'), this.parts.persistSoon());
+    else if (outcome.kind !== 'unchanged')
+      this.parts.syncer.feedAnomaly(id, stored.version, outcome, 'read'), this.parts.persistSoon();
   }
 }

@@ -90,12 +90,24 @@ export class SyncLoop {
 
   private failed(err: unknown): void {
     this.failures += 1;
-    this.faults?.report(FAULT, err, 'The cache still answers list and get; saves need the service; syncs are retried with backoff.');
+    this.faults?.report(
+      FAULT,
+      err,
+      'The cache still answers list and get; saves need the service; syncs are retried with backoff.',
+    );
     const message = (err as Error).message;
     if (err instanceof SimperiumAuthError) {
-      if (!this.refused) this.logger.error({ error: message }, 'Simplenote refused the credentials: nothing syncs until SIMPLENOTE_USERNAME / SIMPLENOTE_PASSWORD are fixed (the cache still answers list and get)');
+      if (!this.refused)
+        this.logger.error(
+          { error: message },
+          'Simplenote refused the credentials: nothing syncs until SIMPLENOTE_USERNAME / SIMPLENOTE_PASSWORD are fixed (the cache still answers list and get)',
+        );
       this.refused = message;
-    } else this.logger.warn({ error: message, failures: this.failures, nextInSeconds: Math.round(this.delayMs() / 1000) || undefined }, 'simplenote sync failed; backing off');
+    } else
+      this.logger.warn(
+        { error: message, failures: this.failures, nextInSeconds: Math.round(this.delayMs() / 1000) || undefined },
+        'simplenote sync failed; backing off',
+      );
   }
 
   /** The interval, doubled per failed cycle in a row, at most 8 intervals. */

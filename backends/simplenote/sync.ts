@@ -81,7 +81,9 @@ export class Syncer {
   /** Empties the cache and fills it again by a full sync, after any running sync. */
   async reset(): Promise<SyncResult> {
     return this.queue(() => {
-      const counters = [SYNCS, FAILED_SYNCS, FEED_ANOMALIES, LAST_FEED_ANOMALY].map((key) => [key, this.cache.meta(key)] as const);
+      const counters = [SYNCS, FAILED_SYNCS, FEED_ANOMALIES, LAST_FEED_ANOMALY].map(
+        (key) => [key, this.cache.meta(key)] as const,
+      );
       this.cache.transaction(() => {
         this.cache.clear();
         for (const [key, value] of counters) this.cache.setMeta(key, value);
@@ -117,8 +119,20 @@ export class Syncer {
    * content): the cache kept its newer row; this is logged and counted for get_stats.
    */
   feedAnomaly(id: string, offered: number, outcome: UpsertOutcome, source: FeedAnomaly['source']): void {
-    const anomaly: FeedAnomaly = { id, kind: outcome.kind === 'older' ? 'older' : 'conflicting', offered, held: outcome.held ?? 0, source, at: new Date().toISOString() };
-    this.logger.warn(anomaly, anomaly.kind === 'older' ? 'simperium offered an older version than the cache holds; kept the newer one' : 'simperium offered the cached version number with other content; kept the cached one');
+    const anomaly: FeedAnomaly = {
+      id,
+      kind: outcome.kind === 'older' ? 'older' : 'conflicting',
+      offered,
+      held: outcome.held ?? 0,
+      source,
+      at: new Date().toISOString(),
+    };
+    this.logger.warn(
+      anomaly,
+      anomaly.kind === 'older'
+        ? 'simperium offered an older version than the cache holds; kept the newer one'
+        : 'simperium offered the cached version number with other content; kept the cached one',
+    );
     this.cache.setMeta(FEED_ANOMALIES, String(Number(this.cache.meta(FEED_ANOMALIES) ?? 0) + 1));
     this.cache.setMeta(LAST_FEED_ANOMALY, JSON.stringify(anomaly));
   }
@@ -154,7 +168,11 @@ export class Syncer {
     let current = this.cache.meta(FULL_CURRENT);
     const seen = new Set<string>();
     let indexed = 0;
-    for await (const page of this.client.index({ limit: 100, data: true, ...(resumeMark ? { mark: resumeMark } : {}) })) {
+    for await (const page of this.client.index({
+      limit: 100,
+      data: true,
+      ...(resumeMark ? { mark: resumeMark } : {}),
+    })) {
       current ??= page.current;
       indexed += this.apply(page.entries, seen);
       this.cache.setMeta(FULL_CURRENT, current);
@@ -167,7 +185,10 @@ export class Syncer {
     this.cache.setMeta(CURSOR, current ?? '');
     this.cache.setMeta(FULL_CURRENT, undefined);
     this.onProgress();
-    this.logger.info({ notes: this.cache.count(), indexed, removed, resumed: Boolean(resumeMark), ms: Date.now() - started }, 'simplenote full sync done');
+    this.logger.info(
+      { notes: this.cache.count(), indexed, removed, resumed: Boolean(resumeMark), ms: Date.now() - started },
+      'simplenote full sync done',
+    );
     return { full: true, scanned: this.cache.count(), indexed, removed, skipped: [], ms: Date.now() - started };
   }
 
@@ -201,7 +222,11 @@ export class Syncer {
           continue;
         }
         changed += 1;
-        emit?.({ kind: 'written', note: noteOf(entry.id, entry.v, entry.d), ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
+        emit?.({
+          kind: 'written',
+          note: noteOf(entry.id, entry.v, entry.d),
+          ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}),
+        });
       }
       return changed;
     });
@@ -221,7 +246,11 @@ export class Syncer {
       const before = emit && this.cache.get(id);
       if (!this.cache.remove(id)) continue;
       removed += 1;
-      emit?.({ kind: 'deleted', id, ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}) });
+      emit?.({
+        kind: 'deleted',
+        id,
+        ...(before ? { previous: summaryOf(before.id, before.version, before.object) } : {}),
+      });
     }
     return removed;
   }

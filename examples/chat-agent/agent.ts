@@ -27,13 +27,22 @@ export interface TurnResult {
   toolCalls: ToolCallRecord[];
 }
 
-export async function runTurn(deps: AgentDeps, system: string, history: readonly ChatMessage[], message: string): Promise<TurnResult> {
+export async function runTurn(
+  deps: AgentDeps,
+  system: string,
+  history: readonly ChatMessage[],
+  message: string,
+): Promise<TurnResult> {
   const added: ChatMessage[] = [{ role: 'user', content: message }];
   const toolCalls: ToolCallRecord[] = [];
   for (let step = 0; ; step++) {
     // Past the cap the model still gets the tools' descriptions (the history refers to them) but may not call them.
     const toolChoice = step < deps.maxSteps ? 'auto' : 'none';
-    const reply = await complete(deps.chat, { messages: [{ role: 'system', content: system }, ...history, ...added], tools: deps.tools, toolChoice });
+    const reply = await complete(deps.chat, {
+      messages: [{ role: 'system', content: system }, ...history, ...added],
+      tools: deps.tools,
+      toolChoice,
+    });
     if (!reply.tool_calls || toolChoice === 'none') {
       // A model that still asks for tools here is answered with what it said in words.
       const { tool_calls: _ignored, ...words } = reply;

@@ -15,7 +15,13 @@ import { connectNotekernel, toToolDefinitions } from './notekernel-tools.js';
 import { preferencesOf } from './preferences.js';
 import { systemPrompt } from './system-prompt.js';
 
-export async function chatOnTerminal(argv: string[], env: NodeJS.ProcessEnv, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, log: (text: string) => void): Promise<void> {
+export async function chatOnTerminal(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  log: (text: string) => void,
+): Promise<void> {
   const config = readConfig(argv, env);
   const client = await connectNotekernel(config.server);
   try {
@@ -25,7 +31,9 @@ export async function chatOnTerminal(argv: string[], env: NodeJS.ProcessEnv, inp
     const deps = { chat: config.chat, client, tools: toToolDefinitions(tools), maxSteps: config.maxSteps };
     const history: ChatMessage[] = [];
     const terminal = (input as { isTTY?: boolean }).isTTY === true;
-    log(`chatting with ${config.chat.model} over ${toolNames.length} notekernel tools (${config.server.profile}, ${config.server.vault}); exit or Ctrl-D to stop\n`);
+    log(
+      `chatting with ${config.chat.model} over ${toolNames.length} notekernel tools (${config.server.profile}, ${config.server.vault}); exit or Ctrl-D to stop\n`,
+    );
     const lines = readline.createInterface({ input, output, terminal, prompt: 'You: ' });
     if (terminal) lines.prompt();
     for await (const line of lines) {
@@ -35,7 +43,8 @@ export async function chatOnTerminal(argv: string[], env: NodeJS.ProcessEnv, inp
         try {
           const turn = await runTurn(deps, systemPrompt(await preferences.read(), toolNames), history, message);
           history.push(...turn.added);
-          for (const call of turn.toolCalls) log(`  [${call.name}${call.is_error ? ' failed' : ''}] ${JSON.stringify(call.arguments)}\n`);
+          for (const call of turn.toolCalls)
+            log(`  [${call.name}${call.is_error ? ' failed' : ''}] ${JSON.stringify(call.arguments)}\n`);
           output.write(`${terminal ? 'Agent: ' : ''}${turn.answer}\n`);
         } catch (err) {
           // The turn is dropped (the history keeps nothing of it); the conversation goes on.
@@ -51,7 +60,9 @@ export async function chatOnTerminal(argv: string[], env: NodeJS.ProcessEnv, inp
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  chatOnTerminal(process.argv.slice(2), process.env, process.stdin, process.stdout, (text) => process.stderr.write(text)).catch((err: Error) => {
+  chatOnTerminal(process.argv.slice(2), process.env, process.stdin, process.stdout, (text) =>
+    process.stderr.write(text),
+  ).catch((err: Error) => {
     console.error(err.message);
     process.exit(1);
   });

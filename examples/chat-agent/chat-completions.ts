@@ -36,7 +36,11 @@ export class ChatEndpointError extends Error {
   override readonly name = 'ChatEndpointError';
 }
 
-export async function complete(endpoint: ChatEndpoint, request: CompletionRequest, signal?: AbortSignal): Promise<AssistantMessage> {
+export async function complete(
+  endpoint: ChatEndpoint,
+  request: CompletionRequest,
+  signal?: AbortSignal,
+): Promise<AssistantMessage> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const body = {
     model: endpoint.model,
@@ -47,7 +51,10 @@ export async function complete(endpoint: ChatEndpoint, request: CompletionReques
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+      },
       body: JSON.stringify(body),
       ...(signal ? { signal } : {}),
     });
@@ -55,9 +62,11 @@ export async function complete(endpoint: ChatEndpoint, request: CompletionReques
     throw new ChatEndpointError(`the chat endpoint ${url} cannot be reached: ${(err as Error).message}`);
   }
   const text = await response.text();
-  if (!response.ok) throw new ChatEndpointError(`the chat endpoint ${url} answered ${response.status}: ${text.slice(0, 500)}`);
+  if (!response.ok)
+    throw new ChatEndpointError(`the chat endpoint ${url} answered ${response.status}: ${text.slice(0, 500)}`);
   const message = parseMessage(text);
-  if (!message) throw new ChatEndpointError(`the chat endpoint ${url} answered without choices[0].message: ${text.slice(0, 500)}`);
+  if (!message)
+    throw new ChatEndpointError(`the chat endpoint ${url} answered without choices[0].message: ${text.slice(0, 500)}`);
   return message;
 }
 
@@ -73,10 +82,15 @@ export function parseMessage(text: string): AssistantMessage | undefined {
   } catch {
     return undefined;
   }
-  const message = (json as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> }).choices?.[0]?.message;
+  const message = (json as { choices?: Array<{ message?: { content?: unknown; tool_calls?: unknown } }> }).choices?.[0]
+    ?.message;
   if (!message || typeof message !== 'object') return undefined;
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.flatMap(toToolCall) : [];
-  return { role: 'assistant', content: typeof message.content === 'string' ? message.content : null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  return {
+    role: 'assistant',
+    content: typeof message.content === 'string' ? message.content : null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
 }
 
 function toToolCall(raw: unknown, index: number): ToolCall[] {
@@ -84,9 +98,11 @@ function toToolCall(raw: unknown, index: number): ToolCall[] {
   const name = call?.function?.name;
   if (typeof name !== 'string') return [];
   const args = call?.function?.arguments;
-  return [{
-    id: typeof call?.id === 'string' && call.id ? call.id : `call_${index}`,
-    type: 'function',
-    function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
-  }];
+  return [
+    {
+      id: typeof call?.id === 'string' && call.id ? call.id : `call_${index}`,
+      type: 'function',
+      function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
+    },
+  ];
 }

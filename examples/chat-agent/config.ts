@@ -36,7 +36,8 @@ Environment: OPENAI_BASE_URL (required, e.g. http://127.0.0.1:8080/v1), OPENAI_M
 
 function wholeNumber(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${text}"\n${USAGE}`);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new Error(`--${name} must be a whole number from ${min} to ${max}, got "${text}"\n${USAGE}`);
   return value;
 }
 
@@ -76,7 +77,11 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): AgentConfig 
       model: required('OPENAI_MODEL', env.OPENAI_MODEL),
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
     },
-    server: { command: flags['server-command'].split(/\s+/).filter(Boolean), profile: flags.profile, vault: path.resolve(expandHome(vault)) },
+    server: {
+      command: flags['server-command'].split(/\s+/).filter(Boolean),
+      profile: flags.profile,
+      vault: path.resolve(expandHome(vault)),
+    },
     // The seed binds to loopback only: the API has no authentication.
     host: '127.0.0.1',
     port: wholeNumber('port', flags.port, 0, 65535),

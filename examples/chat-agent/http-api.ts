@@ -50,10 +50,13 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 function parseChatRequest(body: unknown): { message: string; sessionId?: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HttpError(400, 'the request body must be a JSON object');
   const { message, session_id: sessionId } = body as Record<string, unknown>;
-  if (typeof message !== 'string' || message.trim() === '') throw new HttpError(400, 'message: a non-empty string is required');
-  if (sessionId !== undefined && sessionId !== null && typeof sessionId !== 'string') throw new HttpError(400, 'session_id: must be a string when given');
+  if (typeof message !== 'string' || message.trim() === '')
+    throw new HttpError(400, 'message: a non-empty string is required');
+  if (sessionId !== undefined && sessionId !== null && typeof sessionId !== 'string')
+    throw new HttpError(400, 'session_id: must be a string when given');
   return { message, ...(typeof sessionId === 'string' ? { sessionId } : {}) };
 }
 
@@ -78,11 +81,16 @@ async function chat(req: http.IncomingMessage, sessions: Sessions, handle: ChatH
 function refusal(req: http.IncomingMessage): string | undefined {
   if (req.headers.origin !== undefined) return `requests from web pages (Origin ${req.headers.origin}) are refused`;
   const hostname = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-  if (hostname !== '127.0.0.1' && hostname !== 'localhost') return `Host "${req.headers.host ?? ''}" is not this server (127.0.0.1 or localhost)`;
+  if (hostname !== '127.0.0.1' && hostname !== 'localhost')
+    return `Host "${req.headers.host ?? ''}" is not this server (127.0.0.1 or localhost)`;
   return undefined;
 }
 
-export function createChatServer(sessions: Sessions, handle: ChatHandler, log: (line: string) => void = console.error): http.Server {
+export function createChatServer(
+  sessions: Sessions,
+  handle: ChatHandler,
+  log: (line: string) => void = console.error,
+): http.Server {
   return http.createServer((req, res) => {
     const refused = refusal(req);
     if (refused) return send(res, 403, { detail: refused });
@@ -98,7 +106,7 @@ export function createChatServer(sessions: Sessions, handle: ChatHandler, log: (
           return send(res, 502, { detail: err.message });
         }
         log(`chat failed: ${(err as Error).stack ?? String(err)}`);
-        send(res, 500, { detail: 'internal error; see the agent\'s log' });
+        send(res, 500, { detail: "internal error; see the agent's log" });
       },
     );
   });

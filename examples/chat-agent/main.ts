@@ -71,7 +71,9 @@ export async function startChatAgent(config: AgentConfig): Promise<RunningAgent>
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2), process.env);
   const agent = await startChatAgent(config);
-  console.error(`chat agent on ${agent.url}/chat — ${agent.tools.length} tools from notekernel (${config.server.profile}), preferences from ${JSON.stringify(agent.preferences)}, model ${config.chat.model} at ${config.chat.baseUrl}`);
+  console.error(
+    `chat agent on ${agent.url}/chat — ${agent.tools.length} tools from notekernel (${config.server.profile}), preferences from ${JSON.stringify(agent.preferences)}, model ${config.chat.model} at ${config.chat.baseUrl}`,
+  );
   const stop = () => void agent.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -27,7 +27,9 @@ export async function connectNotekernel(server: NotekernelServer): Promise<Clien
     await client.connect(transport);
   } catch (err) {
     const shown = [...server.command, 'serve', '--profile', server.profile, '--vault', server.vault].join(' ');
-    throw new Error(`cannot start the notekernel MCP server (${shown}): ${(err as Error).message}. Install it (npm install -g notekernel) or name it with --server-command; its own message, if any, is above.`);
+    throw new Error(
+      `cannot start the notekernel MCP server (${shown}): ${(err as Error).message}. Install it (npm install -g notekernel) or name it with --server-command; its own message, if any, is above.`,
+    );
   }
   return client;
 }
@@ -36,7 +38,10 @@ export function toToolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
   return tools.map((tool) => {
     // Some OpenAI-compatible servers refuse JSON Schema's `$schema` key inside `parameters`.
     const { $schema: _unused, ...parameters } = tool.inputSchema as Record<string, unknown>;
-    return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters } };
+    return {
+      type: 'function',
+      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters },
+    };
   });
 }
 
@@ -46,7 +51,11 @@ export async function runToolCall(client: Client, call: ToolCall): Promise<ToolO
   try {
     args = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
   } catch {
-    return { arguments: call.function.arguments, isError: true, text: `The arguments of ${call.function.name} are not valid JSON: ${call.function.arguments}` };
+    return {
+      arguments: call.function.arguments,
+      isError: true,
+      text: `The arguments of ${call.function.name} are not valid JSON: ${call.function.arguments}`,
+    };
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return { arguments: args, isError: true, text: `The arguments of ${call.function.name} must be a JSON object.` };

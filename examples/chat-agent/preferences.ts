@@ -8,7 +8,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
-export type PreferencesSource = { kind: 'prompt'; name: string } | { kind: 'resource'; uri: string } | { kind: 'file'; file: string };
+export type PreferencesSource =
+  | { kind: 'prompt'; name: string }
+  | { kind: 'resource'; uri: string }
+  | { kind: 'file'; file: string };
 
 export interface Preferences {
   source: PreferencesSource;

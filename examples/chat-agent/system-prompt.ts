@@ -10,7 +10,10 @@ Answer briefly. If the notes do not hold the answer, say so.`;
 
 const HABITS = new Map([
   ['save_preference', 'When the user corrects you or says how they like things done, save it with save_preference.'],
-  ['log_interaction', 'After answering a question about the notes, record it with log_interaction (the notes you used in `files`).'],
+  [
+    'log_interaction',
+    'After answering a question about the notes, record it with log_interaction (the notes you used in `files`).',
+  ],
 ]);
 
 /**
@@ -18,7 +21,11 @@ const HABITS = new Map([
  * prompt sends a whole section: its heading, a lead-in, or a line saying none are saved), and a
  * `# Preferences` title in the file: dropped, so the section has one heading and one lead-in.
  */
-const FRAME = [/^#{1,6}\s*(user\s+)?preferences\s*:?\s*$/i, /^follow these preferences\b.*:\s*$/i, /^(user\s+)?preferences:\s*none saved\b/i];
+const FRAME = [
+  /^#{1,6}\s*(user\s+)?preferences\s*:?\s*$/i,
+  /^follow these preferences\b.*:\s*$/i,
+  /^(user\s+)?preferences:\s*none saved\b/i,
+];
 
 export function preferenceLines(text: string): string {
   return text

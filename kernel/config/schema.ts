@@ -12,7 +12,15 @@ export interface ResolvedConfig {
   plugins: Array<{ id: string; options: Record<string, unknown> }>;
   tools: { rename: Record<string, string>; hide: string[] };
   logging: { level?: string; file?: string; format?: 'auto' | 'pretty' | 'json' };
-  http: { host?: string; port?: number; token?: string; allowedOrigins?: string[]; allowedHosts?: string[]; sessionIdleSeconds?: number; maxSessions?: number };
+  http: {
+    host?: string;
+    port?: number;
+    token?: string;
+    allowedOrigins?: string[];
+    allowedHosts?: string[];
+    sessionIdleSeconds?: number;
+    maxSessions?: number;
+  };
   /** One size limit for a message, a note and an answer (decision 028). */
   limits: { messageBytes: number };
 }

@@ -14,10 +14,14 @@ export function nearMiss(key: string, names: readonly string[]): string | undefi
     const distance = editDistance(folded, fold(name));
     // Twins that fold alike (newTitle, new_title): the one spelt like the key wins.
     const raw = distance <= bestDistance ? editDistance(key.toLowerCase(), name.toLowerCase()) : Infinity;
-    if (distance < bestDistance || (distance === bestDistance && raw < bestRaw)) [best, bestDistance, bestRaw] = [name, distance, raw];
+    if (distance < bestDistance || (distance === bestDistance && raw < bestRaw))
+      [best, bestDistance, bestRaw] = [name, distance, raw];
   }
   if (best === undefined) return undefined;
-  return bestDistance === 0 || (bestDistance <= 2 && bestDistance <= Math.ceil(Math.min(folded.length, fold(best).length) / 3)) ? best : undefined;
+  return bestDistance === 0 ||
+    (bestDistance <= 2 && bestDistance <= Math.ceil(Math.min(folded.length, fold(best).length) / 3))
+    ? best
+    : undefined;
 }
 
 export function editDistance(a: string, b: string): number {
@@ -26,7 +30,11 @@ export function editDistance(a: string, b: string): number {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
     }
     previous = current;
   }

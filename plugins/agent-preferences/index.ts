@@ -9,14 +9,21 @@ import { z } from 'zod';
 import { requireMember } from '../../kernel/backend.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { defineTool } from '../../kernel/tool.js';
-import { addPreference, PREFERENCES_FILE, preferencesPrompt, readPreferences, removePreference } from './preferences-file.js';
+import {
+  addPreference,
+  PREFERENCES_FILE,
+  preferencesPrompt,
+  readPreferences,
+  removePreference,
+} from './preferences-file.js';
 
 /** A preference line as the tools show it. */
 const preferenceOutput = z.object({ line_number: z.number(), preference: z.string() });
 
 export const agentPreferencesPlugin = definePlugin({
   id: 'agent-preferences',
-  description: 'User preferences the agent keeps in Preferences.md (save, list, remove), also served as an MCP prompt and resource.',
+  description:
+    'User preferences the agent keeps in Preferences.md (save, list, remove), also served as an MCP prompt and resource.',
   requires: ['files'],
   register(ctx) {
     const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'agent-preferences');
@@ -24,10 +31,26 @@ export const agentPreferencesPlugin = definePlugin({
       defineTool({
         name: 'save_preference',
         description: `Save a user preference (a correction, a standing instruction) as a bullet in ${PREFERENCES_FILE} at the vault root (made if missing).`,
-        input: z.object({ preference: z.string().trim().min(1).max(10_000).describe('the preference, one line, e.g. "Answer in British English"') }),
+        input: z.object({
+          preference: z
+            .string()
+            .trim()
+            .min(1)
+            .max(10_000)
+            .describe('the preference, one line, e.g. "Answer in British English"'),
+        }),
         output: z.object({ saved: preferenceOutput, file: z.string() }),
-        annotations: { title: 'Save a preference', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-        handler: async (args, tctx) => ({ saved: await addPreference(tctx.notes, files, args.preference), file: PREFERENCES_FILE }),
+        annotations: {
+          title: 'Save a preference',
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+        handler: async (args, tctx) => ({
+          saved: await addPreference(tctx.notes, files, args.preference),
+          file: PREFERENCES_FILE,
+        }),
       }),
       defineTool({
         name: 'list_preferences',
@@ -40,10 +63,21 @@ export const agentPreferencesPlugin = definePlugin({
       defineTool({
         name: 'remove_preference',
         description: 'Remove a preference by its line number from list_preferences (1-based).',
-        input: z.object({ line_number: z.number().int().min(1).max(1_000_000).describe('the number list_preferences shows, 1-based') }),
+        input: z.object({
+          line_number: z.number().int().min(1).max(1_000_000).describe('the number list_preferences shows, 1-based'),
+        }),
         output: z.object({ removed: preferenceOutput, file: z.string() }),
-        annotations: { title: 'Remove a preference', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-        handler: async (args, tctx) => ({ removed: await removePreference(tctx.notes, files, args.line_number), file: PREFERENCES_FILE }),
+        annotations: {
+          title: 'Remove a preference',
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+        handler: async (args, tctx) => ({
+          removed: await removePreference(tctx.notes, files, args.line_number),
+          file: PREFERENCES_FILE,
+        }),
       }),
     ];
     return {

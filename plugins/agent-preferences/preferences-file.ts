@@ -32,14 +32,19 @@ export async function readPreferences(files: VaultFiles): Promise<Preference[]> 
 }
 
 /** Read, change, write with a compare-and-swap; a concurrent writer makes it read again. */
-async function change(notes: NoteService, files: VaultFiles, edit: (text: string | undefined) => string): Promise<void> {
+async function change(
+  notes: NoteService,
+  files: VaultFiles,
+  edit: (text: string | undefined) => string,
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const current = await readNoteText(files, PREFERENCES_FILE);
     try {
       await writeNoteText(notes, files, PREFERENCES_FILE, edit(current?.text), current?.hash ?? null);
       return;
     } catch (err) {
-      if (attempt >= 3 || !(err instanceof ContentHashMismatchError || (err as { code?: string }).code === 'conflict')) throw err;
+      if (attempt >= 3 || !(err instanceof ContentHashMismatchError || (err as { code?: string }).code === 'conflict'))
+        throw err;
     }
   }
 }
@@ -62,7 +67,10 @@ export async function removePreference(notes: NoteService, files: VaultFiles, li
   await change(notes, files, (text) => {
     const count = text === undefined ? 0 : preferencesIn(text).length;
     if (text === undefined || lineNumber > count) {
-      throw new NotFoundError(`No preference ${lineNumber}: there ${count === 1 ? 'is 1' : `are ${count}`}; list_preferences shows their numbers.`, { field: 'line_number', count });
+      throw new NotFoundError(
+        `No preference ${lineNumber}: there ${count === 1 ? 'is 1' : `are ${count}`}; list_preferences shows their numbers.`,
+        { field: 'line_number', count },
+      );
     }
     const lines = text.split('\n');
     let seen = 0;
@@ -77,5 +85,10 @@ export async function removePreference(notes: NoteService, files: VaultFiles, li
 /** The preferences as a system-prompt section (what the seed's agent adds at start-up). */
 export function preferencesPrompt(preferences: readonly Preference[]): string {
   if (!preferences.length) return 'User Preferences: none saved yet.';
-  return ['## User Preferences', '', 'Follow these preferences the user has saved:', ...preferences.map((p) => `- ${p.preference}`)].join('\n');
+  return [
+    '## User Preferences',
+    '',
+    'Follow these preferences the user has saved:',
+    ...preferences.map((p) => `- ${p.preference}`),
+  ].join('\n');
 }

@@ -19,9 +19,18 @@ const titleRules = z
     separator: z.string().min(1).max(3).default('-'),
     min_length: z.number().int().min(1).default(20),
     max_length: z.number().int().min(1).default(40),
-    length_check: z.enum(['warn', 'reject']).default('warn').describe('warn: a title outside the length is confirmed with a warning; reject: refused'),
-    concept_pattern: z.string().min(1).optional().describe('regular expression (unicode) the part after the date must match'),
-    examples: z.array(z.string().min(1)).default(['20251021-MCP-Tool-Driven-Design', '20251021-State-Machine-Patterns-in-Workflows']),
+    length_check: z
+      .enum(['warn', 'reject'])
+      .default('warn')
+      .describe('warn: a title outside the length is confirmed with a warning; reject: refused'),
+    concept_pattern: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('regular expression (unicode) the part after the date must match'),
+    examples: z
+      .array(z.string().min(1))
+      .default(['20251021-MCP-Tool-Driven-Design', '20251021-State-Machine-Patterns-in-Workflows']),
   })
   .strict();
 
@@ -36,7 +45,12 @@ const rulesSchema = z
       .object({
         min_length: z.number().int().min(1).default(40),
         max_length: z.number().int().min(1).default(100),
-        needed_below_words: z.number().int().min(0).default(5).describe('a title whose core concept has fewer words gets a heading'),
+        needed_below_words: z
+          .number()
+          .int()
+          .min(0)
+          .default(5)
+          .describe('a title whose core concept has fewer words gets a heading'),
       })
       .strict()
       .prefault({}),
@@ -91,8 +105,10 @@ export function parseConventions(text: string, file: string): NamingConventions 
   }
   const rules = parsed.data;
   if (rules.title.min_length > rules.title.max_length) throw fail('title.min_length is greater than title.max_length');
-  if (rules.content.min_words > rules.content.max_words) throw fail('content.min_words is greater than content.max_words');
-  if (rules.heading.min_length > rules.heading.max_length) throw fail('heading.min_length is greater than heading.max_length');
+  if (rules.content.min_words > rules.content.max_words)
+    throw fail('content.min_words is greater than content.max_words');
+  if (rules.heading.min_length > rules.heading.max_length)
+    throw fail('heading.min_length is greater than heading.max_length');
   let conceptPattern: RegExp;
   try {
     conceptPattern = new RegExp(rules.title.concept_pattern ?? defaultConceptPattern(rules.title.separator), 'u');
@@ -100,7 +116,14 @@ export function parseConventions(text: string, file: string): NamingConventions 
     throw fail(`title.concept_pattern is not a valid regular expression (${(err as Error).message})`);
   }
   const body = split.rest;
-  return { file, rules, text: body.trim(), conceptPattern, source: prose ? 'prose' : 'frontmatter', ...(prose ? { notice: prose.notice } : {}) };
+  return {
+    file,
+    rules,
+    text: body.trim(),
+    conceptPattern,
+    source: prose ? 'prose' : 'frontmatter',
+    ...(prose ? { notice: prose.notice } : {}),
+  };
 }
 
 interface ProseRules {
@@ -118,17 +141,31 @@ const ANY_CONCEPT = '^\\S(?:.*\\S)?$';
  * the examples. What the prose does not state is not checked; the agent reads the prose itself.
  */
 export function rulesFromProse(body: string): ProseRules {
-  const lines = body.split(/\r?\n/).map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/\*\*/g, '').trim());
-  const value = (label: RegExp) => lines.find((l) => label.test(l))?.replace(label, '').trim();
+  const lines = body.split(/\r?\n/).map((line) =>
+    line
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/\*\*/g, '')
+      .trim(),
+  );
+  const value = (label: RegExp) =>
+    lines
+      .find((l) => label.test(l))
+      ?.replace(label, '')
+      .trim();
   const title: Record<string, unknown> = { concept_pattern: ANY_CONCEPT };
   const read: string[] = [];
-  const format = value(/^(?:title\s+)?format\s*:\s*/i)?.replace(/`/g, '').split(/\s/)[0]?.replace(/[:;,.]+$/, '');
+  const format = value(/^(?:title\s+)?format\s*:\s*/i)
+    ?.replace(/`/g, '')
+    .split(/\s/)[0]
+    ?.replace(/[:;,.]+$/, '');
   if (format) {
     title.format = format;
     const date = /^(YYYY-MM-DD|YYYYMMDD)(.?)/.exec(format);
     title.date_prefix = date ? date[1] : 'none';
     if (date?.[2] && !/[A-Za-z0-9]/.test(date[2])) title.separator = date[2];
-    read.push(`format ${format}${date ? ` (date ${date[1]}${date[2] ? `, then "${date[2]}"` : ''})` : ' (no date prefix)'}`);
+    read.push(
+      `format ${format}${date ? ` (date ${date[1]}${date[2] ? `, then "${date[2]}"` : ''})` : ' (no date prefix)'}`,
+    );
   } else {
     title.format = '(as the conventions below say)';
     title.date_prefix = 'none';
@@ -180,7 +217,10 @@ export function datePrefix(conventions: NamingConventions, now: Date): string {
 }
 
 /** Splits a title into its date prefix and core concept, per the convention. */
-export function splitTitle(conventions: NamingConventions, title: string): { date?: string; concept: string } | undefined {
+export function splitTitle(
+  conventions: NamingConventions,
+  title: string,
+): { date?: string; concept: string } | undefined {
   const { date_prefix, separator } = conventions.rules.title;
   if (date_prefix === 'none') return { concept: title };
   const dateShape = date_prefix === 'YYYYMMDD' ? /^(\d{4})(\d{2})(\d{2})/ : /^(\d{4})-(\d{2})-(\d{2})/;
@@ -211,7 +251,11 @@ export function validateTitle(conventions: NamingConventions, rawTitle: string):
     });
   } else {
     if (parts.date && !isCalendarDate(parts.date)) {
-      violations.push({ rule: 'date', message: `"${parts.date}" is not a calendar date; use the card's date as ${rules.date_prefix}.`, example });
+      violations.push({
+        rule: 'date',
+        message: `"${parts.date}" is not a calendar date; use the card's date as ${rules.date_prefix}.`,
+        example,
+      });
     }
     if (!conventions.conceptPattern.test(parts.concept)) {
       violations.push({
@@ -240,7 +284,9 @@ export function titleAdvice(conventions: NamingConventions, rawTitle: string): s
   const rules = conventions.rules.title;
   const length = [...rawTitle.trim()].length;
   if (rules.length_check === 'reject' || (length >= rules.min_length && length <= rules.max_length)) return [];
-  return [`The title is ${length} characters long; the naming convention suggests ${rules.min_length}-${rules.max_length}. Accepted: the length is advice (length_check: warn).`];
+  return [
+    `The title is ${length} characters long; the naming convention suggests ${rules.min_length}-${rules.max_length}. Accepted: the length is advice (length_check: warn).`,
+  ];
 }
 
 function isCalendarDate(text: string): boolean {

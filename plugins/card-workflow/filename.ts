@@ -21,25 +21,37 @@ const MAX_BYTES = 200;
 export function safeFilename(raw: string, options: { sanitize: boolean }): SafeFilename {
   if (raw.includes('\0')) throw new PathOutsideVaultError(raw, 'it contains a NUL byte');
   const requested = raw.trim();
-  if (requested === '') throw new ValidationError('filename is empty: pass a name such as 20251021-Core-Concept.md', { field: 'filename' });
+  if (requested === '')
+    throw new ValidationError('filename is empty: pass a name such as 20251021-Core-Concept.md', { field: 'filename' });
   const normal = requested.normalize('NFKC');
-  if (normal.startsWith('/') || normal.startsWith('~/')) throw new PathOutsideVaultError(raw, 'absolute paths are not allowed; pass a file name only');
+  if (normal.startsWith('/') || normal.startsWith('~/'))
+    throw new PathOutsideVaultError(raw, 'absolute paths are not allowed; pass a file name only');
   if (normal.includes('/') || normal.includes('\\')) {
-    throw new PathOutsideVaultError(raw, 'a filename cannot contain "/" or "\\"; cards are saved in the output directory only');
+    throw new PathOutsideVaultError(
+      raw,
+      'a filename cannot contain "/" or "\\"; cards are saved in the output directory only',
+    );
   }
   if (/^[a-zA-Z]:$/.test(normal)) throw new PathOutsideVaultError(raw, 'a drive letter names a drive, not a card');
-  if (normal === '.' || normal === '..') throw new PathOutsideVaultError(raw, '"." and ".." name directories, not cards');
+  if (normal === '.' || normal === '..')
+    throw new PathOutsideVaultError(raw, '"." and ".." name directories, not cards');
 
   const stemOf = (name: string) => name.replace(/\.md$/i, '');
   const cleaned = clean(stemOf(normal));
   if (cleaned === '') {
-    throw new ValidationError(`filename "${printable(raw)}" has no usable characters left: use letters, digits, "-" or "_"`, { field: 'filename' });
+    throw new ValidationError(
+      `filename "${printable(raw)}" has no usable characters left: use letters, digits, "-" or "_"`,
+      { field: 'filename' },
+    );
   }
   const stem = truncateBytes(cleaned, MAX_BYTES - 3);
   const filename = `${stem}.md`;
   const nonPortable = nonPortableReason(stem);
   if (nonPortable) {
-    throw new ValidationError(`filename "${printable(raw)}" ${nonPortable.replace('is a device name', 'is a reserved device name')}; choose another name`, { field: 'filename' });
+    throw new ValidationError(
+      `filename "${printable(raw)}" ${nonPortable.replace('is a device name', 'is a reserved device name')}; choose another name`,
+      { field: 'filename' },
+    );
   }
   const sanitized = stem !== stemOf(requested);
   if (sanitized && !options.sanitize) {

@@ -14,7 +14,8 @@ export type { CardWorkflow, NextAction } from './workflow.js';
 
 export const cardWorkflowPlugin = definePlugin<CardWorkflowOptions>({
   id: 'card-workflow',
-  description: 'Zettelkasten two-stage draft → card workflow: think tools, embedded prompts, next_action chaining, templates, safe save_card.',
+  description:
+    'Zettelkasten two-stage draft → card workflow: think tools, embedded prompts, next_action chaining, templates, safe save_card.',
   requires: ['files', 'free-metadata'],
   config: cardWorkflowOptions,
   register(ctx) {

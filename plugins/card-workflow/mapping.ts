@@ -56,10 +56,13 @@ export function loadMapping(file: string): TemplateMapping {
 export function mappingWarnings(mapping: TemplateMapping, templates: TemplateSet): string[] {
   const warnings: string[] = [];
   if (!templates.templates.has(mapping.default)) {
-    warnings.push(`default template "${mapping.default}" is not available; "${fallbackTemplate(mapping, templates)}" is used instead`);
+    warnings.push(
+      `default template "${mapping.default}" is not available; "${fallbackTemplate(mapping, templates)}" is used instead`,
+    );
   }
   for (const name of Object.keys(mapping.templates)) {
-    if (!templates.templates.has(name)) warnings.push(`mapping rule for "${name}" is skipped: no valid template of that name in ${templates.dir}`);
+    if (!templates.templates.has(name))
+      warnings.push(`mapping rule for "${name}" is skipped: no valid template of that name in ${templates.dir}`);
   }
   return warnings;
 }
@@ -71,7 +74,12 @@ export function fallbackTemplate(mapping: TemplateMapping, templates: TemplateSe
 
 const norm = (value: string) => value.trim().replace(/^#+/, '').toLowerCase();
 
-export function recommend(mapping: TemplateMapping, templates: TemplateSet, title: string, tags: string[]): Recommendation {
+export function recommend(
+  mapping: TemplateMapping,
+  templates: TemplateSet,
+  title: string,
+  tags: string[],
+): Recommendation {
   const userTags = new Set(tags.map(norm).filter(Boolean));
   const titleText = title.toLowerCase();
   const titleWords = new Set(titleText.split(/[^\p{L}\p{N}]+/u).filter(Boolean));

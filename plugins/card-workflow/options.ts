@@ -23,17 +23,25 @@ export const cardWorkflowOptions = z
       .min(1)
       .optional()
       .describe('markdown file: YAML frontmatter with the title rules, body with the conventions shown to the agent'),
-    template_mapping_file: z.string().min(1).optional().describe('YAML file: default template and the tag / title-keyword rules per template'),
+    template_mapping_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('YAML file: default template and the tag / title-keyword rules per template'),
     output_directory: z
       .string()
       .optional()
-      .describe('folder where save_card writes cards: vault-relative, or absolute / ~/… (a folder outside the vault is allowed as written, seed 001\'s ~/zettelkasten/cards); the vault root when omitted'),
+      .describe(
+        "folder where save_card writes cards: vault-relative, or absolute / ~/… (a folder outside the vault is allowed as written, seed 001's ~/zettelkasten/cards); the vault root when omitted",
+      ),
     file_operations: z
       .object({
         create_backup: z
           .boolean()
           .optional()
-          .describe('true (default): an existing card is copied to <name>.backup before it is replaced; false: saving over it is refused'),
+          .describe(
+            'true (default): an existing card is copied to <name>.backup before it is replaced; false: saving over it is refused',
+          ),
         filename_sanitization: z
           .boolean()
           .optional()
@@ -65,7 +73,10 @@ export const OPTIONS_KEY = 'plugins.card-workflow';
 export function defaultsDir(): string {
   const candidates = [path.join(packageRoot(), 'plugins', 'card-workflow', 'defaults')];
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, 'templates')));
-  if (!found) throw new ConfigError(`card-workflow: the shipped defaults are missing (looked in ${candidates.join(', ')})`, { paths: candidates });
+  if (!found)
+    throw new ConfigError(`card-workflow: the shipped defaults are missing (looked in ${candidates.join(', ')})`, {
+      paths: candidates,
+    });
   return found;
 }
 
@@ -79,10 +90,18 @@ export function resolveUserPath(value: string, base: string): string {
  * Rule and template paths resolve against the config file's folder (as the seed's config.yaml
  * implies), else the vault root; the output folder is always vault-relative.
  */
-export function resolveOptions(options: CardWorkflowOptions, vaultRoot: string, configDir?: string): ResolvedCardOptions {
-  const defaults = options.templates_directory && options.naming_conventions_file && options.template_mapping_file ? '' : defaultsDir();
+export function resolveOptions(
+  options: CardWorkflowOptions,
+  vaultRoot: string,
+  configDir?: string,
+): ResolvedCardOptions {
+  const defaults =
+    options.templates_directory && options.naming_conventions_file && options.template_mapping_file
+      ? ''
+      : defaultsDir();
   const base = configDir ?? vaultRoot;
-  const pick = (value: string | undefined, fallback: string) => (value ? resolveUserPath(value, base) : path.join(defaults, fallback));
+  const pick = (value: string | undefined, fallback: string) =>
+    value ? resolveUserPath(value, base) : path.join(defaults, fallback);
   return {
     templatesDir: pick(options.templates_directory, 'templates'),
     conventionsFile: pick(options.naming_conventions_file, 'naming-conventions.md'),
@@ -107,7 +126,9 @@ function outputDirectory(value: string | undefined, vaultRoot: string): { output
       if (!isInside(vaultRoot, real)) return { outputDir: '', externalDir: real };
       return { outputDir: relativeInVault(vaultRoot, real, fail) };
     }
-    throw fail(`is outside the vault (${vaultRoot}); a relative output_directory is a folder of the vault. For a folder elsewhere, write it as an absolute or ~/ path`);
+    throw fail(
+      `is outside the vault (${vaultRoot}); a relative output_directory is a folder of the vault. For a folder elsewhere, write it as an absolute or ~/ path`,
+    );
   }
   return { outputDir: relativeInVault(vaultRoot, absolute, fail) };
 }

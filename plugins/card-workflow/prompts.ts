@@ -26,10 +26,14 @@ export interface HeadingPromptInput {
 
 function conventionLines(conv: NamingConventions, now: Date, short: boolean): string[] {
   const t = conv.rules.title;
-  const date = t.date_prefix === 'none' ? '' : `\n- Date: ${datePrefix(conv, now)} (today) unless the card belongs to another day`;
+  const date =
+    t.date_prefix === 'none' ? '' : `\n- Date: ${datePrefix(conv, now)} (today) unless the card belongs to another day`;
   // A prose-only conventions file is the convention: no built-in lines beside it.
   if (conv.source === 'prose') return [`Naming Convention (yours, from ${conv.file}):\n${conv.text}${date}`];
-  if (short) return [`Naming Convention:\n- Format: ${t.format}\n- Length: ${t.min_length}-${t.max_length} characters\n- Atomic and self-explanatory${date}`];
+  if (short)
+    return [
+      `Naming Convention:\n- Format: ${t.format}\n- Length: ${t.min_length}-${t.max_length} characters\n- Atomic and self-explanatory${date}`,
+    ];
   return [
     `Naming Convention:\n- Format: ${t.format}\n- Length: ${t.min_length}-${t.max_length} characters\n- Atomic: One card, one concept\n- Self-explanatory: Title alone should convey the topic${date}`,
     `Examples:\n${t.examples.map((e) => `- ${e}`).join('\n')}`,
@@ -69,7 +73,9 @@ export function contentPrompt(conv: NamingConventions, input: ContentPromptInput
       'Generate improved content, then call commit_content.',
     ].join('\n\n');
   }
-  const points = input.keyPoints?.length ? `\n\nKey points you identified:\n${input.keyPoints.map((p) => `- ${p}`).join('\n')}` : '';
+  const points = input.keyPoints?.length
+    ? `\n\nKey points you identified:\n${input.keyPoints.map((p) => `- ${p}`).join('\n')}`
+    : '';
   return [
     `You are generating draft content for the card titled '${input.title ?? '(the title you committed)'}'.`,
     `Requirements:\n- Plain text, no formatting (no markdown headings)\n- Extract key information, arguments, and examples from the conversation\n- Clear logic, well-organized paragraphs separated by blank lines\n- Length: ${min_words}-${max_words} words`,

@@ -72,7 +72,11 @@ export interface RecordStore {
    * Applies `change` to the resolved record (a new one when there is none, or `fresh`) and writes
    * it; returns undefined when nothing can be written (read-only vault, I/O failure).
    */
-  update(resolved: Resolved | undefined, step: string, change: (record: WorkflowRecord) => void): Promise<WorkflowRecord | undefined>;
+  update(
+    resolved: Resolved | undefined,
+    step: string,
+    change: (record: WorkflowRecord) => void,
+  ): Promise<WorkflowRecord | undefined>;
 }
 
 export interface RecordStoreOptions {
@@ -108,7 +112,10 @@ export function createRecordStore(options: RecordStoreOptions): RecordStore {
   const listIds = async (): Promise<string[]> => {
     try {
       const entries = await files.listDir(RECORDS_DIR);
-      return entries.filter((e) => !e.isDirectory && e.name.endsWith('.json')).map((e) => e.name.slice(0, -5)).filter((id) => WORKFLOW_ID.test(id));
+      return entries
+        .filter((e) => !e.isDirectory && e.name.endsWith('.json'))
+        .map((e) => e.name.slice(0, -5))
+        .filter((id) => WORKFLOW_ID.test(id));
     } catch {
       return [];
     }
@@ -117,14 +124,23 @@ export function createRecordStore(options: RecordStoreOptions): RecordStore {
   const newRecord = (): WorkflowRecord => {
     const time = now();
     const stamp = time.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    return { workflow_id: `${stamp}-${randomBytes(3).toString('hex')}`, owner, status: 'open', stage: 'draft', created: time.toISOString(), updated: time.toISOString(), steps: [] };
+    return {
+      workflow_id: `${stamp}-${randomBytes(3).toString('hex')}`,
+      owner,
+      status: 'open',
+      stage: 'draft',
+      created: time.toISOString(),
+      updated: time.toISOString(),
+      steps: [],
+    };
   };
 
   const prune = async (): Promise<void> => {
     const cutoff = now().getTime() - PRUNE_AFTER_MS;
     for (const id of await listIds()) {
       const found = await read(id);
-      if (found && Date.parse(found.record.updated) < cutoff) await files.remove(fileOf(id), { expectedHash: found.hash }).catch(() => undefined);
+      if (found && Date.parse(found.record.updated) < cutoff)
+        await files.remove(fileOf(id), { expectedHash: found.hash }).catch(() => undefined);
     }
   };
 
@@ -134,15 +150,25 @@ export function createRecordStore(options: RecordStoreOptions): RecordStore {
       if (workflowId !== undefined) {
         const found = WORKFLOW_ID.test(workflowId) ? await read(workflowId) : undefined;
         if (found) return { record: found.record, hash: found.hash, by: 'workflow_id', warnings: [] };
-        return { warnings: [`workflow_id "${workflowId}" names no workflow record in this vault; the call is answered from its own arguments only.`] };
+        return {
+          warnings: [
+            `workflow_id "${workflowId}" names no workflow record in this vault; the call is answered from its own arguments only.`,
+          ],
+        };
       }
       const since = now().getTime() - DEFAULT_WINDOW_MS;
       const open: Array<{ record: WorkflowRecord; hash: string }> = [];
       for (const id of await listIds()) {
         const found = await read(id);
-        if (found && found.record.status === 'open' && Date.parse(found.record.updated) >= since && match(found.record)) open.push(found);
+        if (found && found.record.status === 'open' && Date.parse(found.record.updated) >= since && match(found.record))
+          open.push(found);
       }
-      const latest = (list: typeof open) => list.sort((a, b) => b.record.updated.localeCompare(a.record.updated) || b.record.workflow_id.localeCompare(a.record.workflow_id))[0];
+      const latest = (list: typeof open) =>
+        list.sort(
+          (a, b) =>
+            b.record.updated.localeCompare(a.record.updated) ||
+            b.record.workflow_id.localeCompare(a.record.workflow_id),
+        )[0];
       const mine = latest(open.filter((f) => f.record.owner === owner));
       if (mine) return { record: mine.record, hash: mine.hash, by: 'this_server', warnings: [] };
       const any = latest(open);
@@ -160,7 +186,9 @@ export function createRecordStore(options: RecordStoreOptions): RecordStore {
 
     async update(resolved, step, change) {
       if (options.readOnly) return undefined;
-      let current = resolved?.record ? { record: structuredClone(resolved.record), hash: resolved.hash ?? '' } : undefined;
+      let current = resolved?.record
+        ? { record: structuredClone(resolved.record), hash: resolved.hash ?? '' }
+        : undefined;
       try {
         if (!current) await prune();
         for (let attempt = 0; attempt < 3; attempt++) {
@@ -171,7 +199,9 @@ export function createRecordStore(options: RecordStoreOptions): RecordStore {
           record.updated = now().toISOString();
           try {
             await files.mkdir(RECORDS_DIR);
-            await files.writeText(fileOf(record.workflow_id), `${JSON.stringify(record, null, 2)}\n`, { expectedHash: current?.hash ?? '' });
+            await files.writeText(fileOf(record.workflow_id), `${JSON.stringify(record, null, 2)}\n`, {
+              expectedHash: current?.hash ?? '',
+            });
             return record;
           } catch (err) {
             if (!(err instanceof ContentHashMismatchError) || !current) throw err;
@@ -182,7 +212,10 @@ export function createRecordStore(options: RecordStoreOptions): RecordStore {
           }
         }
       } catch (err) {
-        logger.warn({ step, err: (err as Error).message }, 'card-workflow record not written: the next call without arguments will not see this step');
+        logger.warn(
+          { step, err: (err as Error).message },
+          'card-workflow record not written: the next call without arguments will not see this step',
+        );
       }
       return undefined;
     },

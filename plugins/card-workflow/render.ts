@@ -80,7 +80,11 @@ function assignSections(template: Template, parts: CardParts): Map<string, strin
     if (value !== undefined) out.set(section.placeholder, value);
   }
   if (template.hasContent || given.size > 0) return out;
-  const paragraphs = parts.content.trim().split(/\n[ \t]*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = parts.content
+    .trim()
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   const [first, second] = template.sections;
   if (first) out.set(first.placeholder, second ? (paragraphs[0] ?? '') : paragraphs.join('\n\n'));
   if (second) out.set(second.placeholder, paragraphs.slice(1).join('\n\n'));

@@ -62,8 +62,15 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
     files.resolve(rel); // the store's own containment check (symlinked folders out of the vault)
 
     const existing = await lstat(absolute);
-    if (existing?.isSymbolicLink()) throw new PathOutsideVaultError(requested, 'the card file is a symbolic link, and save_card does not write through links');
-    if (existing && !existing.isFile()) throw new ConflictError(`"${filename}" exists in the output directory and is not a file.`, { filepath: absolute });
+    if (existing?.isSymbolicLink())
+      throw new PathOutsideVaultError(
+        requested,
+        'the card file is a symbolic link, and save_card does not write through links',
+      );
+    if (existing && !existing.isFile())
+      throw new ConflictError(`"${filename}" exists in the output directory and is not a file.`, {
+        filepath: absolute,
+      });
 
     const base = { filepath: absolute, relative_path: rel, filename, requested_filename: requested, sanitized };
     let backupRel: string | undefined;
@@ -72,7 +79,15 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
       const old = (await files.readText(rel)) ?? '';
       if (old === formattedCard) {
         const note = deps.external ? undefined : await deps.store.get(rel);
-        return { status: 'saved', ...base, created: false, backup_created: false, unchanged: true, note_id: note?.id ?? null, message: `✅ Card already saved with this content.\n\nLocation: ${absolute}` };
+        return {
+          status: 'saved',
+          ...base,
+          created: false,
+          backup_created: false,
+          unchanged: true,
+          note_id: note?.id ?? null,
+          message: `✅ Card already saved with this content.\n\nLocation: ${absolute}`,
+        };
       }
       if (!deps.createBackup) {
         throw new ConflictError(
@@ -85,7 +100,11 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
       expectedHash = contentHash(old);
     }
     // Inside the vault a card is a note's exact text: the write path every exact-text write takes.
-    const note = await changedOnDisk(filename, () => (deps.external ? files.writeText(rel, formattedCard, { expectedHash: expectedHash ?? '' }).then(() => undefined) : deps.notes.writeText(rel, formattedCard, expectedHash)));
+    const note = await changedOnDisk(filename, () =>
+      deps.external
+        ? files.writeText(rel, formattedCard, { expectedHash: expectedHash ?? '' }).then(() => undefined)
+        : deps.notes.writeText(rel, formattedCard, expectedHash),
+    );
     const backupPath = backupRel ? files.resolve(backupRel) : undefined;
     return {
       status: 'saved',
@@ -95,7 +114,13 @@ export function createCardSaver(deps: CardSaverDeps): CardSaver {
       ...(backupPath ? { backup_path: backupPath } : {}),
       note_id: note?.id ?? null,
       // This backend's layout does not read a note there (flint: notes live in type folders).
-      ...(note || deps.external ? {} : { warnings: [`The card was written to ${rel}, where this vault's storage (${deps.backendName}) does not read notes, so it is not indexed or searchable. Set card-workflow's output_directory to a folder it reads (for flint, a note-type folder such as "cards").`] }),
+      ...(note || deps.external
+        ? {}
+        : {
+            warnings: [
+              `The card was written to ${rel}, where this vault's storage (${deps.backendName}) does not read notes, so it is not indexed or searchable. Set card-workflow's output_directory to a folder it reads (for flint, a note-type folder such as "cards").`,
+            ],
+          }),
       message:
         `✅ Card saved successfully!\n\nLocation: ${absolute}` +
         (backupPath ? `\nThe previous version was kept as ${backupPath}.` : '') +
@@ -110,7 +135,9 @@ async function changedOnDisk<T>(filename: string, write: () => Promise<T>): Prom
     return await write();
   } catch (err) {
     if (err instanceof ContentHashMismatchError || err instanceof ConflictError) {
-      throw new ConflictError(`Card "${filename}" changed on disk while it was being saved; call save_card again.`, { filename });
+      throw new ConflictError(`Card "${filename}" changed on disk while it was being saved; call save_card again.`, {
+        filename,
+      });
     }
     throw err;
   }

@@ -41,15 +41,24 @@ export function createCardWorkflow(ctx: SetupContext, now: () => Date = () => ne
   const mapping = loadMapping(resolved.mappingFile);
   checkOutputDirectory(resolved.outputDir, (rel) => files.resolve(rel));
   const external = resolved.externalDir ? externalOutput(resolved.externalDir, vaultRoot) : undefined;
-  if (external) ctx.logger.info({ output_directory: external.root }, 'cards are saved outside the vault, in the output directory: they are files there, not notes of the vault');
+  if (external)
+    ctx.logger.info(
+      { output_directory: external.root },
+      'cards are saved outside the vault, in the output directory: they are files there, not notes of the vault',
+    );
 
-  for (const bad of templates.invalid) ctx.logger.warn({ template: bad.name, path: bad.path, reason: bad.error }, 'template skipped: malformed');
+  for (const bad of templates.invalid)
+    ctx.logger.warn({ template: bad.name, path: bad.path, reason: bad.error }, 'template skipped: malformed');
   for (const warning of mappingWarnings(mapping, templates)) ctx.logger.warn({ file: mapping.file }, warning);
   if (conventions.notice) ctx.logger.warn({ file: conventions.file }, conventions.notice);
   for (const example of conventions.rules.title.examples) {
-    if (validateTitle(conventions, example).length) ctx.logger.warn({ file: conventions.file, example }, 'a naming-convention example breaks its own rules');
+    if (validateTitle(conventions, example).length)
+      ctx.logger.warn({ file: conventions.file, example }, 'a naming-convention example breaks its own rules');
   }
-  ctx.logger.debug({ templates: [...templates.templates.keys()], output: resolved.outputDir || '.' }, 'card workflow ready');
+  ctx.logger.debug(
+    { templates: [...templates.templates.keys()], output: resolved.outputDir || '.' },
+    'card workflow ready',
+  );
 
   return {
     conventions,
@@ -87,11 +96,17 @@ function readableOutput<T extends { outputDir: string }>(resolved: T, ctx: Setup
   if (!reads) return resolved;
   const probe = (dir: string) => reads(dir ? `${dir}/card.md` : 'card.md');
   if (ctx.options.output_directory === undefined && !probe(resolved.outputDir) && probe(CARD_FOLDER)) {
-    ctx.logger.debug({ output: CARD_FOLDER }, 'cards go to a folder the storage reads: it reads no notes at the vault root');
+    ctx.logger.debug(
+      { output: CARD_FOLDER },
+      'cards go to a folder the storage reads: it reads no notes at the vault root',
+    );
     return { ...resolved, outputDir: CARD_FOLDER };
   }
   if (!probe(resolved.outputDir)) {
-    ctx.logger.warn({ output_directory: resolved.outputDir || '.', backend: ctx.vault.storageBackend }, `${OPTIONS_KEY}.output_directory: the storage reads no notes there, so saved cards will not be indexed or searchable (a folder such as "${CARD_FOLDER}" is read)`);
+    ctx.logger.warn(
+      { output_directory: resolved.outputDir || '.', backend: ctx.vault.storageBackend },
+      `${OPTIONS_KEY}.output_directory: the storage reads no notes there, so saved cards will not be indexed or searchable (a folder such as "${CARD_FOLDER}" is read)`,
+    );
   }
   return resolved;
 }
@@ -103,7 +118,8 @@ function readableOutput<T extends { outputDir: string }>(resolved: T, ctx: Setup
  */
 function externalOutput(root: string, vaultRoot: string): { root: string; files: VaultFiles; locks: WriteLocks } {
   const key = `${OPTIONS_KEY}.output_directory`;
-  if (fs.existsSync(root) && !fs.statSync(root).isDirectory()) throw new ConfigError(`${key}: ${root} exists and is not a directory`, { key, path: root });
+  if (fs.existsSync(root) && !fs.statSync(root).isDirectory())
+    throw new ConfigError(`${key}: ${root} exists and is not a directory`, { key, path: root });
   const locks = new WriteLocks(root, path.join(vaultRoot, RECORDS_DIR, 'locks'));
   return { root, files: createVaultFiles(root, locks), locks };
 }

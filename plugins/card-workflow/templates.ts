@@ -57,8 +57,12 @@ export function loadTemplates(dir: string): TemplateSet {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : (err as Error).message;
     throw new ConfigError(`${key}: templates directory ${dir} ${reason}`, { key, path: dir });
   }
-  const files = entries.filter((e) => !e.isDirectory() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('.')).map((e) => e.name).sort();
-  if (files.length === 0) throw new ConfigError(`${key}: templates directory ${dir} has no .md templates`, { key, path: dir });
+  const files = entries
+    .filter((e) => !e.isDirectory() && e.name.toLowerCase().endsWith('.md') && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
+  if (files.length === 0)
+    throw new ConfigError(`${key}: templates directory ${dir} has no .md templates`, { key, path: dir });
   const templates = new Map<string, Template>();
   const invalid: InvalidTemplate[] = [];
   for (const file of files) {
@@ -107,13 +111,16 @@ export function analyseTemplate(name: string, file: string, text: string): Templ
         continue;
       }
       if (!inFrontmatter && line.trim() === match[0]) {
-        if (!sections.some((s) => s.placeholder === placeholder)) sections.push({ placeholder, label: heading ?? humanise(placeholder) });
+        if (!sections.some((s) => s.placeholder === placeholder))
+          sections.push({ placeholder, label: heading ?? humanise(placeholder) });
       } else if (!unknown.includes(placeholder)) unknown.push(placeholder);
     }
   });
   if (frontmatterEnd > 0) checkFrontmatterYaml(lines.slice(1, frontmatterEnd).join('\n'));
   if (!hasContent && sections.length === 0) {
-    throw new Error('the template has nowhere to put the content: add {{content}} or a section placeholder alone on a line under a heading');
+    throw new Error(
+      'the template has nowhere to put the content: add {{content}} or a section placeholder alone on a line under a heading',
+    );
   }
   return { name, path: file, text: lines.join('\n'), frontmatterEnd, sections, unknown, hasContent };
 }
@@ -142,7 +149,9 @@ function checkBraces(line: string, index: number): void {
 }
 
 function checkFrontmatterYaml(frontmatter: string): void {
-  const sample = frontmatter.replace(PLACEHOLDER, (_all, name: string) => (name === 'tags' ? '[a, b]' : name === 'created' ? '2025-01-01T00:00:00Z' : 'x'));
+  const sample = frontmatter.replace(PLACEHOLDER, (_all, name: string) =>
+    name === 'tags' ? '[a, b]' : name === 'created' ? '2025-01-01T00:00:00Z' : 'x',
+  );
   try {
     loadYamlBounded(sample);
   } catch (err) {

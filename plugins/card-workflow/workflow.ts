@@ -49,17 +49,31 @@ export const stageField = z
   .optional()
   .describe("draft (stage 1) or card (stage 2); default: the workflow's");
 
-export const recordField = z.string().max(200).optional().describe('record_id of the thinking or reflection step before');
+export const recordField = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('record_id of the thinking or reflection step before');
 
 export const workflowIdField = z.string().optional().describe('default: open workflow');
 
 /** The seed passes `user_feedback=null` for "none" (8.2): null reads as no feedback. */
-export const feedbackField = z.preprocess((value) => value ?? undefined, z.string().max(10_000).optional()).describe("the user's feedback, if any");
+export const feedbackField = z
+  .preprocess((value) => value ?? undefined, z.string().max(10_000).optional())
+  .describe("the user's feedback, if any");
 
-export const tagsField = z.array(z.string().trim().min(1).max(200)).max(100).describe('the user\'s tags, e.g. ["#MCP", "#WorkflowDesign"]');
+export const tagsField = z
+  .array(z.string().trim().min(1).max(200))
+  .max(100)
+  .describe('the user\'s tags, e.g. ["#MCP", "#WorkflowDesign"]');
 
 /** Annotations of the tools that only answer (think, generate, reflect, select, format). */
-export const ANSWER_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const ANSWER_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** A short, deterministic id for what a thinking step recorded: `<tool>:<12 hex>`. */
 export function recordId(tool: string, payload: unknown): string {
@@ -72,16 +86,26 @@ const RECORD = /^([a-z_]+):[0-9a-f]{12}$/;
  * A warning when the thinking step before a commit cannot be seen: neither the record id passed
  * (`thinking_record_id`) nor the workflow record shows one of the expected steps.
  */
-export function recordWarnings(tool: string, given: string | undefined, expected: readonly string[], record: WorkflowRecord | undefined, records: RecordStore): string[] {
+export function recordWarnings(
+  tool: string,
+  given: string | undefined,
+  expected: readonly string[],
+  record: WorkflowRecord | undefined,
+  records: RecordStore,
+): string[] {
   const from = RECORD.exec(given ?? '')?.[1];
   if (from && expected.includes(from)) return [];
   const steps = expected.join(' or ');
   if (given === undefined) {
     // Without records (a read-only vault) a skipped step cannot be told from one not passed along.
     if (record?.steps.some((step) => expected.includes(step)) || !records.writable) return [];
-    return [`${tool} got no thinking_record_id and its workflow shows no ${steps} step: call ${steps} first, or pass the record_id it returned. This does not block the step.`];
+    return [
+      `${tool} got no thinking_record_id and its workflow shows no ${steps} step: call ${steps} first, or pass the record_id it returned. This does not block the step.`,
+    ];
   }
-  return [`${tool} got thinking_record_id "${given}", which is not a record from ${steps}. This does not block the step.`];
+  return [
+    `${tool} got thinking_record_id "${given}", which is not a record from ${steps}. This does not block the step.`,
+  ];
 }
 
 /** The record's id for the next call's arguments (nothing when no record was written). */
@@ -102,7 +126,12 @@ export function withWarnings<T extends object>(body: T, warnings: string[]): T &
 /** The opening of some content, for `content_summary` (heading_reflection): up to two sentences, 300 characters. */
 export function contentSummary(content: string): string {
   const text = content.replace(/\s+/gu, ' ').trim();
-  const sentences = text.match(/[^.!?]+[.!?]+/gu)?.slice(0, 2).join('').trim() || text;
+  const sentences =
+    text
+      .match(/[^.!?]+[.!?]+/gu)
+      ?.slice(0, 2)
+      .join('')
+      .trim() || text;
   return sentences.length > 300 ? `${sentences.slice(0, 297).trimEnd()}…` : sentences;
 }
 
@@ -120,7 +149,12 @@ export function clip(text: string, max = 200): string {
 }
 
 /** NextAction as an output schema: every step's answer carries one. */
-export const nextActionOutput = z.object({ tool: z.string(), instruction: z.string(), arguments: z.record(z.string(), z.unknown()).optional(), wait_for_user: z.boolean().optional() });
+export const nextActionOutput = z.object({
+  tool: z.string(),
+  instruction: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  wait_for_user: z.boolean().optional(),
+});
 
 /** A naming-convention violation (commit_title, title_reflection). */
 export const violationsOutput = z.array(z.object({ rule: z.string(), message: z.string(), example: z.string() }));

@@ -17,12 +17,27 @@ import { limitField, nameString, vaultIdField } from '../../toolkit/tool-fields.
 function listOperationsTool(journal: OperationJournal) {
   return defineTool({
     name: 'list_operations',
-    description: 'Recent multi-note operations (renames rewriting links, batches, moves, deletes, ...), newest first: who asked, when, state and the notes each touched.',
+    description:
+      'Recent multi-note operations (renames rewriting links, batches, moves, deletes, ...), newest first: who asked, when, state and the notes each touched.',
     input: z.object({
       limit: limitField(20, 100),
       vault_id: vaultIdField,
     }),
-    output: z.object({ total: z.number(), operations: z.array(z.object({ id: str, operation: str, by: str.optional(), at: str, state: str, notes: strs, undoable: bool, undoes: str.optional() })) }),
+    output: z.object({
+      total: z.number(),
+      operations: z.array(
+        z.object({
+          id: str,
+          operation: str,
+          by: str.optional(),
+          at: str,
+          state: str,
+          notes: strs,
+          undoable: bool,
+          undoes: str.optional(),
+        }),
+      ),
+    }),
     annotations: { title: 'List operations', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args) {
       const entries = await listOperations(journal);
@@ -38,11 +53,29 @@ function undoOperationTool(journal: OperationJournal) {
       'Undo an operation from list_operations: every note it changed, created or deleted goes back to how it was. Refused, naming the notes, if one changed since, unless force.',
     input: z.object({
       operation_id: nameString().min(1).describe('From list_operations'),
-      force: z.boolean().default(false).describe('Undo anyway; changed notes keep their text, the old one in a conflict copy'),
+      force: z
+        .boolean()
+        .default(false)
+        .describe('Undo anyway; changed notes keep their text, the old one in a conflict copy'),
       vault_id: vaultIdField,
     }),
-    output: z.object({ operation_id: str, undo_operation_id: str.optional(), restored: strs, deleted: strs, recreated: strs, moved_back: strs, conflict_copies: z.array(z.object({ id: str, copy: str })), failed: z.array(z.object({ id: str, error: str })).optional() }),
-    annotations: { title: 'Undo an operation', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    output: z.object({
+      operation_id: str,
+      undo_operation_id: str.optional(),
+      restored: strs,
+      deleted: strs,
+      recreated: strs,
+      moved_back: strs,
+      conflict_copies: z.array(z.object({ id: str, copy: str })),
+      failed: z.array(z.object({ id: str, error: str })).optional(),
+    }),
+    annotations: {
+      title: 'Undo an operation',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     async handler(args, ctx) {
       return undoOperation(journal, ctx.notes, args.operation_id, args.force);
     },
@@ -51,7 +84,8 @@ function undoOperationTool(journal: OperationJournal) {
 
 export const journalPlugin = definePlugin<Record<string, never>>({
   id: 'journal',
-  description: 'Finishes or rolls back an operation a dead process left open; lists recent multi-note operations and undoes one (where the store keeps an operation journal).',
+  description:
+    'Finishes or rolls back an operation a dead process left open; lists recent multi-note operations and undoes one (where the store keeps an operation journal).',
   register(ctx) {
     const journal = operationJournal(ctx.store);
     if (!journal) return {};

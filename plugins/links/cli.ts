@@ -21,11 +21,16 @@ export function linksRepairCommand(runtime: LinksRuntime, store: NoteStore): Cli
       if (json) {
         io.out(`${JSON.stringify(report, null, 2)}\n`);
       } else {
-        for (const m of report.moves) io.out(`${m.how === 'retitled' ? 'renamed' : 'moved'}: ${m.from_id}${m.how === 'content_hash' ? '' : ` (${m.from_name})`} → ${m.to_id}${m.how === 'content_hash' ? '' : ` (${m.to_name})`}\n`);
+        for (const m of report.moves)
+          io.out(
+            `${m.how === 'retitled' ? 'renamed' : 'moved'}: ${m.from_id}${m.how === 'content_hash' ? '' : ` (${m.from_name})`} → ${m.to_id}${m.how === 'content_hash' ? '' : ` (${m.to_name})`}\n`,
+          );
         for (const e of report.edits) io.out(`${e.note_id}:${e.line_number}: ${e.before} → ${e.after}\n`);
         for (const n of report.not_rewritten) io.err(`not rewritten: ${n.id}: ${n.reason}\n`);
         const verb = dryRun ? 'would rewrite' : 'rewrote';
-        io.out(`${verb} ${report.links_updated} link(s) in ${report.notes_updated} note(s)${dryRun && report.edits.length ? '; run without --dry-run to apply' : ''}\n`);
+        io.out(
+          `${verb} ${report.links_updated} link(s) in ${report.notes_updated} note(s)${dryRun && report.edits.length ? '; run without --dry-run to apply' : ''}\n`,
+        );
       }
       return report.not_rewritten.length ? 1 : 0;
     },

@@ -12,7 +12,12 @@ export interface GraphOptions {
   limit?: number;
 }
 
-export function neighbourhood(links: LinkStore, names: NameIndex, center: string, options: GraphOptions = {}): LinkGraph {
+export function neighbourhood(
+  links: LinkStore,
+  names: NameIndex,
+  center: string,
+  options: GraphOptions = {},
+): LinkGraph {
   const depth = options.depth ?? 1;
   const direction = options.direction ?? 'both';
   const limit = options.limit ?? 200;
@@ -31,19 +36,25 @@ export function neighbourhood(links: LinkStore, names: NameIndex, center: string
   for (let d = 1; d <= depth && frontier.length; d++) {
     const next: string[] = [];
     for (const id of frontier) {
-      if (direction !== 'in') for (const link of links.outgoing(id)) if (link.target_note_id !== null) visit(link.target_note_id, d, next);
+      if (direction !== 'in')
+        for (const link of links.outgoing(id)) if (link.target_note_id !== null) visit(link.target_note_id, d, next);
       if (direction !== 'out') for (const link of links.incoming(id)) visit(link.source_note_id, d, next);
     }
     frontier = next;
   }
-  const nodes: LinkGraphNode[] = [...distance].map(([id, d]) => ({ id, title: names.get(id)?.title ?? id, distance: d }));
+  const nodes: LinkGraphNode[] = [...distance].map(([id, d]) => ({
+    id,
+    title: names.get(id)?.title ?? id,
+    distance: d,
+  }));
   nodes.sort((a, b) => a.distance - b.distance || compare(a.id, b.id));
   // Edges among the kept nodes, counted from each source's own links (exact, whatever the walk).
   const edges: LinkGraphEdge[] = [];
   for (const source of distance.keys()) {
     const counts = new Map<string, number>();
     for (const link of links.outgoing(source)) {
-      if (link.target_note_id !== null && distance.has(link.target_note_id)) counts.set(link.target_note_id, (counts.get(link.target_note_id) ?? 0) + 1);
+      if (link.target_note_id !== null && distance.has(link.target_note_id))
+        counts.set(link.target_note_id, (counts.get(link.target_note_id) ?? 0) + 1);
     }
     for (const [target, count] of counts) edges.push({ source, target, count });
   }

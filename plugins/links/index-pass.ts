@@ -44,7 +44,10 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
       goneByHash.delete(note.contentHash);
       gone.delete(twin);
       for (const key of indexer.move(twin, note, 'content_hash')) keys.add(key);
-      logger.info({ from: twin, to: note.id }, 'note moved outside the server; links_repair rewrites its inbound links');
+      logger.info(
+        { from: twin, to: note.id },
+        'note moved outside the server; links_repair rewrites its inbound links',
+      );
       moved++;
       return;
     }
@@ -74,7 +77,10 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           // links extracted below; the start-up reconcile, which loads them otherwise, comes later.
           for (const [key, id] of links.formers()) indexer.names.setFormer(key, id);
           // Links extracted below resolve against every note the index knows, not only this pass's.
-          if (hadLinks) for (const state of links.states().values()) if (!indexer.names.has(state.note_id)) indexer.names.add({ id: state.note_id, title: state.title, stem: state.stem });
+          if (hadLinks)
+            for (const state of links.states().values())
+              if (!indexer.names.has(state.note_id))
+                indexer.names.add({ id: state.note_id, title: state.title, stem: state.stem });
         }
         links.transaction(() => {
           if (links.meta(PASS_UNRESOLVED) === undefined) links.setMeta(PASS_UNRESOLVED, '1');
@@ -111,7 +117,10 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           } finally {
             links.secondaryIndexes?.create();
           }
-          logger.info({ extracted, ms: Math.round(spentMs + performance.now() - started) }, 'links extracted in the first index pass');
+          logger.info(
+            { extracted, ms: Math.round(spentMs + performance.now() - started) },
+            'links extracted in the first index pass',
+          );
           return;
         }
         links.transaction(() => {
@@ -119,7 +128,8 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           // Every note the link index knows answers to its names, so links extracted before their
           // target was read in this pass resolve now.
           for (const state of links.states().values()) {
-            if (!indexer.names.has(state.note_id)) indexer.names.add({ id: state.note_id, title: state.title, stem: state.stem });
+            if (!indexer.names.has(state.note_id))
+              indexer.names.add({ id: state.note_id, title: state.title, stem: state.stem });
           }
           for (const key of named) if (open.has(key)) keys.add(key);
           if (hadLinks) for (const key of open) keys.add(key);
@@ -129,7 +139,10 @@ export function linksIndexPass(indexer: LinkIndexer, logger: Logger, onMoved: ()
           if (inherited) indexer.reresolveRows(links.openLinks());
           links.setMeta(PASS_UNRESOLVED, null);
         });
-        logger.info({ extracted, removed: gone.size, moved, ms: Math.round(spentMs + performance.now() - started) }, 'links extracted in the index pass');
+        logger.info(
+          { extracted, removed: gone.size, moved, ms: Math.round(spentMs + performance.now() - started) },
+          'links extracted in the index pass',
+        );
       } catch (err) {
         logger.error({ err }, 'links: finishing the index pass failed');
       } finally {

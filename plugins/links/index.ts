@@ -18,14 +18,22 @@ import { withDurableFormers } from './store/durable-formers.js';
 import { linkTools } from './tools/index.js';
 
 export { LINKS, LINK_INDEX } from './service.js';
-export type { LinksService, LinkIndexService, LinkRef, LinkRewriteReport, LinkRepairReport, LinkGraph } from './service.js';
+export type {
+  LinksService,
+  LinkIndexService,
+  LinkRef,
+  LinkRewriteReport,
+  LinkRepairReport,
+  LinkGraph,
+} from './service.js';
 
 /** Beside the index, in the vault's metadata folder. */
 const FORMER_NAMES_FILE = 'links-former-names.json';
 
 export const linksPlugin = definePlugin<LinksOptions>({
   id: 'links',
-  description: 'Links between notes: backlinks, broken links, link graph, and renames and moves that never break a link.',
+  description:
+    'Links between notes: backlinks, broken links, link graph, and renames and moves that never break a link.',
   config: linksOptions as z.ZodType<LinksOptions>,
   commands: [
     {
@@ -40,21 +48,45 @@ export const linksPlugin = definePlugin<LinksOptions>({
   ],
   register(ctx) {
     const options = linksOptions.parse(ctx.options ?? {});
-    const indexDb = ctx.capabilities.has('index-db') ? requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links') : undefined;
-    const durable = indexDb ? withDurableFormers(createSqliteLinkStore(indexDb, ctx.pluginId), path.join(indexDb.folder, FORMER_NAMES_FILE), ctx.logger) : undefined;
+    const indexDb = ctx.capabilities.has('index-db')
+      ? requireMember(ctx.store.indexDb, ctx.vault.storageBackend, 'index-db', 'links')
+      : undefined;
+    const durable = indexDb
+      ? withDurableFormers(
+          createSqliteLinkStore(indexDb, ctx.pluginId),
+          path.join(indexDb.folder, FORMER_NAMES_FILE),
+          ctx.logger,
+        )
+      : undefined;
     durable?.restore();
     const links = durable ?? createMemoryLinkStore();
-    const runtime = new LinksRuntime({ links, store: ctx.store, notes: ctx.notes, logger: ctx.logger, readOnly: ctx.vault.readOnly, autoRepair: options.autoRepair });
+    const runtime = new LinksRuntime({
+      links,
+      store: ctx.store,
+      notes: ctx.notes,
+      logger: ctx.logger,
+      readOnly: ctx.vault.readOnly,
+      autoRepair: options.autoRepair,
+    });
     // A damaged index rebuilt from the files comes back without links: extract them again.
     indexDb?.onRebuilt(() => {
       durable?.restore();
-      void runtime.reconcile().catch((err: unknown) => ctx.logger.error({ err }, 'links: reconcile after the index rebuild failed'));
+      void runtime
+        .reconcile()
+        .catch((err: unknown) => ctx.logger.error({ err }, 'links: reconcile after the index rebuild failed'));
     });
     // Links are extracted from the backend's own reads of each file, in its index pass.
     const stopObserving = ctx.store.observeIndexPass?.(runtime.indexPassObserver());
     runtime.start((report) =>
       ctx.logger.info(
-        { storage: links.kind, scanned: report.scanned, extracted: report.extracted, removed: report.removed, moved: report.moved.length, ms: report.ms },
+        {
+          storage: links.kind,
+          scanned: report.scanned,
+          extracted: report.extracted,
+          removed: report.removed,
+          moved: report.moved.length,
+          ms: report.ms,
+        },
         'links index ready',
       ),
     );

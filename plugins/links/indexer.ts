@@ -56,7 +56,12 @@ export class LinkIndexer {
       if (nameKey(before.title) !== nameKey(after.title)) oldTitle = before.title;
     }
     const { links, externals } = this.extract(note);
-    this.links.replaceNote({ note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem }, links, externals, state === undefined);
+    this.links.replaceNote(
+      { note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem },
+      links,
+      externals,
+      state === undefined,
+    );
     const open = links.filter((l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former');
     return { changed: true, keys, oldTitle, linkKeys: open.map((l) => l.target_key) };
   }
@@ -64,7 +69,8 @@ export class LinkIndexer {
   /** A note is gone: its links out go, links into it re-resolve (usually to nothing: broken). */
   drop(noteId: string): Set<string> {
     const state = this.links.state(noteId);
-    const names = this.names.remove(noteId) ?? (state ? { id: noteId, title: state.title, stem: state.stem } : undefined);
+    const names =
+      this.names.remove(noteId) ?? (state ? { id: noteId, title: state.title, stem: state.stem } : undefined);
     const keys = new Set(names ? affectedKeys(names) : []);
     for (const link of this.links.incoming(noteId)) keys.add(link.target_key);
     this.links.removeNote(noteId);
@@ -76,7 +82,9 @@ export class LinkIndexer {
   /** A note now lives under another id (moved file, moved type): re-key it and keep its old names. */
   move(fromId: string, note: Note, how?: MoveRecord['how']): Set<string> {
     const state = this.links.state(fromId);
-    const before: NoteNames | undefined = state ? { id: fromId, title: state.title, stem: state.stem } : this.names.get(fromId);
+    const before: NoteNames | undefined = state
+      ? { id: fromId, title: state.title, stem: state.stem }
+      : this.names.get(fromId);
     const keys = new Set<string>();
     for (const link of this.links.incoming(fromId)) keys.add(link.target_key);
     this.names.remove(fromId);
@@ -88,11 +96,16 @@ export class LinkIndexer {
     if (before) {
       for (const key of affectedKeys(before)) keys.add(key);
       this.recordFormers(before, after);
-      if (how) this.links.recordMove({ from_id: fromId, to_id: note.id, from_name: before.stem, to_name: after.stem, how });
+      if (how)
+        this.links.recordMove({ from_id: fromId, to_id: note.id, from_name: before.stem, to_name: after.stem, how });
     }
     // Its own relative markdown links depend on its folder: extract them again.
     const { links, externals } = this.extract(note);
-    this.links.replaceNote({ note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem }, links, externals);
+    this.links.replaceNote(
+      { note_id: note.id, content_hash: note.contentHash, title: after.title, stem: after.stem },
+      links,
+      externals,
+    );
     return keys;
   }
 
@@ -104,7 +117,13 @@ export class LinkIndexer {
   adoptVanished(before: NoteNames, note: Note): Set<string> {
     const after: NoteNames = { id: note.id, title: note.title, stem: stemOf(locationOf(note).filename) };
     this.recordFormers(before, after);
-    this.links.recordMove({ from_id: before.id, to_id: note.id, from_name: before.stem, to_name: after.stem, how: 'content_hash' });
+    this.links.recordMove({
+      from_id: before.id,
+      to_id: note.id,
+      from_name: before.stem,
+      to_name: after.stem,
+      how: 'content_hash',
+    });
     return new Set([...affectedKeys(before), ...affectedKeys(after)]);
   }
 
@@ -130,7 +149,8 @@ export class LinkIndexer {
   reresolve(keys: Iterable<string>): number {
     const all = [...keys];
     let changed = 0;
-    for (let i = 0; i < all.length; i += KEY_CHUNK) changed += this.reresolveRows(this.links.byKeys(all.slice(i, i + KEY_CHUNK)));
+    for (let i = 0; i < all.length; i += KEY_CHUNK)
+      changed += this.reresolveRows(this.links.byKeys(all.slice(i, i + KEY_CHUNK)));
     return changed;
   }
 
@@ -165,7 +185,12 @@ export class LinkIndexer {
         end_offset: link.end,
       });
     }
-    const externals: ExternalInput[] = scanned.externals.map((e) => ({ url: e.url, title: e.title, line_number: e.line, link_type: e.kind }));
+    const externals: ExternalInput[] = scanned.externals.map((e) => ({
+      url: e.url,
+      title: e.title,
+      line_number: e.line,
+      link_type: e.kind,
+    }));
     return { links, externals };
   }
 

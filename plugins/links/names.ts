@@ -166,7 +166,9 @@ export class NameIndex {
     if (link.idRef) return `id:${link.idRef}`;
     if (link.kind !== 'markdown') return nameKey(link.target);
     // Relative to the linking note's folder (as GitHub renders it), else to the vault root.
-    const relative = nameKey(path.posix.normalize(path.posix.join(path.posix.dirname(sourceId), link.target)).replace(/^\/+/, ''));
+    const relative = nameKey(
+      path.posix.normalize(path.posix.join(path.posix.dirname(sourceId), link.target)).replace(/^\/+/, ''),
+    );
     const rooted = nameKey(path.posix.normalize(link.target).replace(/^\/+/, ''));
     return `md:${this.byPath.has(relative) || !this.byPath.has(rooted) ? relative : rooted}`;
   }

@@ -61,7 +61,12 @@ function fingerprintOf(summaries: readonly NoteSummary[]): string {
  * large new vault) stops after the current batch. Every batch is committed with its notes'
  * hashes, so the next start continues where this one stopped.
  */
-export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: Logger, shouldStop: () => boolean = () => false): Promise<ReconcileReport> {
+export async function reconcile(
+  indexer: LinkIndexer,
+  store: NoteStore,
+  logger: Logger,
+  shouldStop: () => boolean = () => false,
+): Promise<ReconcileReport> {
   const started = performance.now();
   const links = indexer.links;
   // The store says nothing changed since the last complete reconcile: the names come from the
@@ -75,9 +80,23 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
       links.setMeta(PASS_WHOLE, null);
     });
   }
-  if (!unresolved && token !== undefined && links.meta(STORE_TOKEN) === token && links.meta(FINGERPRINT) !== undefined) {
+  if (
+    !unresolved &&
+    token !== undefined &&
+    links.meta(STORE_TOKEN) === token &&
+    links.meta(FINGERPRINT) !== undefined
+  ) {
     indexer.names.rebuildFromNames(() => storedNames(links), links.formers());
-    return { scanned: links.counts().notes, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
+    return {
+      scanned: links.counts().notes,
+      extracted: 0,
+      removed: 0,
+      moved: [],
+      retitled: [],
+      unreadable: [],
+      complete: true,
+      ms: Math.round(performance.now() - started),
+    };
   }
   const summaries = await store.list();
   indexer.names.rebuild(summaries, links.formers());
@@ -85,7 +104,16 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   const fingerprint = fingerprintOf(summaries);
   if (!unresolved && links.meta(FINGERPRINT) === fingerprint) {
     if (token !== undefined) links.setMeta(STORE_TOKEN, token);
-    return { scanned: summaries.length, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: Math.round(performance.now() - started) };
+    return {
+      scanned: summaries.length,
+      extracted: 0,
+      removed: 0,
+      moved: [],
+      retitled: [],
+      unreadable: [],
+      complete: true,
+      ms: Math.round(performance.now() - started),
+    };
   }
   const states = links.states();
   const current = new Map(summaries.map((s) => [s.id, s]));
@@ -93,10 +121,22 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   const fresh = summaries.filter((s) => !states.has(s.id));
   const changed = summaries.filter((s) => {
     const state = states.get(s.id);
-    return state !== undefined && (state.content_hash !== s.contentHash || state.title !== s.title || state.stem !== stemOf(locationOf(s).filename));
+    return (
+      state !== undefined &&
+      (state.content_hash !== s.contentHash || state.title !== s.title || state.stem !== stemOf(locationOf(s).filename))
+    );
   });
 
-  const report: ReconcileReport = { scanned: summaries.length, extracted: 0, removed: 0, moved: [], retitled: [], unreadable: [], complete: true, ms: 0 };
+  const report: ReconcileReport = {
+    scanned: summaries.length,
+    extracted: 0,
+    removed: 0,
+    moved: [],
+    retitled: [],
+    unreadable: [],
+    complete: true,
+    ms: 0,
+  };
   links.setMeta(PARTIAL, '1');
   const keys = new Set<string>();
   const moves = pairByHash(vanished, fresh);
@@ -151,26 +191,54 @@ export async function reconcile(indexer: LinkIndexer, store: NoteStore, logger: 
   links.setMeta(STORE_TOKEN, whole && token !== undefined ? token : null);
   links.setMeta(PARTIAL, report.complete ? null : '1');
   report.ms = Math.round(performance.now() - started);
-  for (const m of report.moved) logger.info({ from: m.from, to: m.to, how: m.how }, 'note moved outside the server; links_repair rewrites its inbound links');
-  for (const r of report.retitled) logger.info({ id: r.id, from: r.from, to: r.to }, 'note renamed outside the server; links_repair rewrites its inbound links');
+  for (const m of report.moved)
+    logger.info(
+      { from: m.from, to: m.to, how: m.how },
+      'note moved outside the server; links_repair rewrites its inbound links',
+    );
+  for (const r of report.retitled)
+    logger.info(
+      { id: r.id, from: r.from, to: r.to },
+      'note renamed outside the server; links_repair rewrites its inbound links',
+    );
   return report;
 }
 
 /** Records a title or filename change made outside the tools (same id). */
-export function noteRename(indexer: LinkIndexer, before: NoteState, note: Note, report?: Pick<ReconcileReport, 'moved' | 'retitled'>): void {
+export function noteRename(
+  indexer: LinkIndexer,
+  before: NoteState,
+  note: Note,
+  report?: Pick<ReconcileReport, 'moved' | 'retitled'>,
+): void {
   const stem = stemOf(locationOf(note).filename);
   if (before.stem !== stem) {
-    indexer.links.recordMove({ from_id: note.id, to_id: note.id, from_name: before.stem, to_name: stem, how: 'same_id' });
+    indexer.links.recordMove({
+      from_id: note.id,
+      to_id: note.id,
+      from_name: before.stem,
+      to_name: stem,
+      how: 'same_id',
+    });
     report?.moved.push({ from: note.id, to: note.id, how: 'same_id' });
   }
   if (before.title !== note.title) {
-    indexer.links.recordMove({ from_id: note.id, to_id: note.id, from_name: before.title, to_name: note.title, how: 'retitled' });
+    indexer.links.recordMove({
+      from_id: note.id,
+      to_id: note.id,
+      from_name: before.title,
+      to_name: note.title,
+      how: 'retitled',
+    });
     report?.retitled.push({ id: note.id, from: before.title, to: note.title });
   }
 }
 
 /** Vanished and fresh notes with the same content hash, where the hash is unique on both sides. */
-function pairByHash(vanished: readonly NoteState[], fresh: readonly NoteSummary[]): Array<{ from: NoteState; to: NoteSummary }> {
+function pairByHash(
+  vanished: readonly NoteState[],
+  fresh: readonly NoteSummary[],
+): Array<{ from: NoteState; to: NoteSummary }> {
   if (!vanished.length || !fresh.length) return [];
   const gone = groupBy(vanished, (s) => s.content_hash);
   const found = groupBy(fresh, (s) => s.contentHash);

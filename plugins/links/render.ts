@@ -28,7 +28,15 @@ export function toNoteLinkRow(r: LinkRecord): NoteLinkRow {
 }
 
 export function toExternalLinkRow(r: ExternalRecord): ExternalLinkRow {
-  return { id: r.id, note_id: r.note_id, url: r.url, title: r.title, line_number: r.line_number, link_type: r.link_type, created: r.created };
+  return {
+    id: r.id,
+    note_id: r.note_id,
+    url: r.url,
+    title: r.title,
+    line_number: r.line_number,
+    link_type: r.link_type,
+    created: r.created,
+  };
 }
 
 export function toLinkRef(r: LinkRecord): LinkRef {

@@ -63,7 +63,11 @@ export async function rewriteNotes(
 ): Promise<RewriteOutcome> {
   const { planned, not_rewritten } = await planRewrites(sourceIds, rule, deps, progress);
   const outcome: RewriteOutcome = { edits: [], links_updated: 0, notes_updated: 0, not_rewritten };
-  const written = dryRun ? planned : operation ? await writeAsOperation(operation, planned, deps, outcome, progress) : await writePlanned(planned, deps, outcome, progress);
+  const written = dryRun
+    ? planned
+    : operation
+      ? await writeAsOperation(operation, planned, deps, outcome, progress)
+      : await writePlanned(planned, deps, outcome, progress);
   for (const plan of written) {
     outcome.edits.push(...plan.edits);
     outcome.links_updated += plan.edits.length;
@@ -98,12 +102,24 @@ export async function planRewrites(
   return { planned, not_rewritten: notRewritten };
 }
 
-async function writePlanned(planned: readonly PlannedRewrite[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<PlannedRewrite[]> {
+async function writePlanned(
+  planned: readonly PlannedRewrite[],
+  deps: RewriteDeps,
+  outcome: RewriteOutcome,
+  progress: ProgressReporter,
+): Promise<PlannedRewrite[]> {
   const written: PlannedRewrite[] = [];
   progress.start('rewriting links', planned.length);
   for (let i = 0; i < planned.length; i += WRITE_BATCH) {
     const batch = planned.slice(i, i + WRITE_BATCH);
-    const results = await deps.notes.updateMany(batch.map((p) => ({ id: p.id, change: { content: p.content }, expectedHash: p.note.contentHash, previous: p.note })));
+    const results = await deps.notes.updateMany(
+      batch.map((p) => ({
+        id: p.id,
+        change: { content: p.content },
+        expectedHash: p.note.contentHash,
+        previous: p.note,
+      })),
+    );
     batch.forEach((plan, k) => {
       const result = results[k] as PromiseSettledResult<Note>;
       if (result.status === 'fulfilled') written.push(plan);
@@ -115,12 +131,25 @@ async function writePlanned(planned: readonly PlannedRewrite[], deps: RewriteDep
   return written;
 }
 
-async function writeAsOperation(operation: string, planned: readonly PlannedRewrite[], deps: RewriteDeps, outcome: RewriteOutcome, progress: ProgressReporter): Promise<PlannedRewrite[]> {
+async function writeAsOperation(
+  operation: string,
+  planned: readonly PlannedRewrite[],
+  deps: RewriteDeps,
+  outcome: RewriteOutcome,
+  progress: ProgressReporter,
+): Promise<PlannedRewrite[]> {
   if (!planned.length) return [];
   progress.start('rewriting links', planned.length);
-  const applied = await applyPlan(deps.notes, 
+  const applied = await applyPlan(
+    deps.notes,
     operation,
-    planned.map((p) => ({ kind: 'update' as const, id: p.id, change: { content: p.content }, expectedHash: p.note.contentHash, previous: p.note })),
+    planned.map((p) => ({
+      kind: 'update' as const,
+      id: p.id,
+      change: { content: p.content },
+      expectedHash: p.note.contentHash,
+      previous: p.note,
+    })),
   );
   progress.stop();
   if (applied.entryId) outcome.operation_id = applied.entryId;
@@ -159,7 +188,12 @@ async function planOne(id: string, rule: RewriteRule, deps: RewriteDeps): Promis
     const after = note.content.slice(link.start, start) + decision.text + note.content.slice(end, link.end);
     edits.push({ note_id: id, line_number: link.line, before: link.raw, after });
   }
-  return { id, note, content: replacements.length ? applyReplacements(note.content, replacements) : note.content, edits };
+  return {
+    id,
+    note,
+    content: replacements.length ? applyReplacements(note.content, replacements) : note.content,
+    edits,
+  };
 }
 
 export { formatWikilink, linkSafe } from '../../toolkit/markdown/wikilink-format.js';

@@ -16,7 +16,12 @@ export function renameRule(names: NameIndex, noteId: string, oldTitle: string, n
   return (link, sourceId) => {
     if (link.kind === 'markdown') return null;
     if (link.idRef) {
-      if (names.resolveKey(`id:${link.idRef}`).target !== noteId || link.alias === null || nameKey(link.alias) !== oldKey) return null;
+      if (
+        names.resolveKey(`id:${link.idRef}`).target !== noteId ||
+        link.alias === null ||
+        nameKey(link.alias) !== oldKey
+      )
+        return null;
       return { text: formatWikilink(link, link.target, newTitle) };
     }
     const key = names.keyFor(link, sourceId);
@@ -61,14 +66,23 @@ export function repairRule(names: NameIndex, onlyTarget?: string): RewriteRule {
     const current = names.get(target);
     if (!kind || !current) return null;
     if (link.kind === 'markdown') return { text: markdownDestination(link, sourceId, current), destinationOnly: true };
-    const next = kind === 'p' ? pathName(link, current) : kind === 's' && linkSafe(current.stem) ? current.stem : safeName(current);
+    const next =
+      kind === 'p'
+        ? pathName(link, current)
+        : kind === 's' && linkSafe(current.stem)
+          ? current.stem
+          : safeName(current);
     const alias = link.alias !== null && nameKey(link.alias) === key ? displayText(next) : link.alias;
     return { text: formatWikilink(link, next, alias) };
   };
 }
 
 /** The source notes whose links resolve through a former name (index-driven: no file scan). */
-export function staleSources(names: NameIndex, byKeys: (keys: string[]) => Array<{ source_note_id: string; target_note_id: string | null; target_key: string }>, onlyTarget?: string): string[] {
+export function staleSources(
+  names: NameIndex,
+  byKeys: (keys: string[]) => Array<{ source_note_id: string; target_note_id: string | null; target_key: string }>,
+  onlyTarget?: string,
+): string[] {
   const keys: string[] = [];
   for (const [formerKey, holder] of names.formerNames()) {
     if (onlyTarget !== undefined && holder !== onlyTarget) continue;
@@ -79,7 +93,8 @@ export function staleSources(names: NameIndex, byKeys: (keys: string[]) => Array
   const sources = new Set<string>();
   for (let i = 0; i < keys.length; i += 400) {
     for (const row of byKeys(keys.slice(i, i + 400))) {
-      if (row.target_note_id !== null && staleKind(names, row.target_key, row.target_note_id)) sources.add(row.source_note_id);
+      if (row.target_note_id !== null && staleKind(names, row.target_key, row.target_note_id))
+        sources.add(row.source_note_id);
     }
   }
   return [...sources];
@@ -99,12 +114,18 @@ function pathName(link: NoteLink, current: NoteNames): string {
 function markdownDestination(link: NoteLink, sourceId: string, current: NoteNames): string {
   const relative = path.posix.relative(path.posix.dirname(sourceId), current.id) || current.id;
   const fragment = link.heading !== null ? `#${link.heading}` : '';
-  const raw = link.destination ? link.raw.slice(link.destination.start - link.start, link.destination.end - link.start) : '';
+  const raw = link.destination
+    ? link.raw.slice(link.destination.start - link.start, link.destination.end - link.start)
+    : '';
   if (raw.startsWith('<')) return `<${relative}${fragment}>`;
   return encodeURI(relative) + (fragment ? `#${encodeURIComponent(link.heading as string)}` : '');
 }
 
 /** Display text cannot hold brackets (they would end the link) or a pipe. */
 function displayText(text: string): string {
-  return text.replace(/\|/g, '-').replace(/\[/g, '(').replace(/\]/g, ')').replace(/[\n\r]+/g, ' ');
+  return text
+    .replace(/\|/g, '-')
+    .replace(/\[/g, '(')
+    .replace(/\]/g, ')')
+    .replace(/[\n\r]+/g, ' ');
 }

@@ -23,7 +23,14 @@ import { answersBeforeReconcile, noteRename, reconcile, storedNames, type Reconc
 import { toLinkRef } from './render.js';
 import { planRewrites, rewriteNotes, type RewriteDeps } from './rewrite.js';
 import { renameRule, repairRule, staleSources } from './rules.js';
-import type { LinkGraph, LinkIndexService, LinkRef, LinkRepairReport, LinkRewriteReport, RenamePlan } from './service.js';
+import type {
+  LinkGraph,
+  LinkIndexService,
+  LinkRef,
+  LinkRepairReport,
+  LinkRewriteReport,
+  RenamePlan,
+} from './service.js';
 import type { LinkStore } from './store/types.js';
 import { VanishedNotes } from './vanished.js';
 
@@ -128,9 +135,16 @@ export class LinksRuntime implements LinkIndexService {
    */
   private answersEarly(): boolean {
     try {
-      return this.deps.store.whenReadable !== undefined && answersBeforeReconcile(this.links) && this.links.counts().notes > 0;
+      return (
+        this.deps.store.whenReadable !== undefined &&
+        answersBeforeReconcile(this.links) &&
+        this.links.counts().notes > 0
+      );
     } catch (err) {
-      this.deps.logger.warn({ err }, 'links: the link index cannot be read; link queries wait for the start-up reconcile');
+      this.deps.logger.warn(
+        { err },
+        'links: the link index cannot be read; link queries wait for the start-up reconcile',
+      );
       return false;
     }
   }
@@ -154,13 +168,15 @@ export class LinksRuntime implements LinkIndexService {
 
   hooks(): HookHandlers {
     return {
-      'note.afterWrite': ({ note, source }) => (source === 'external' ? this.run(() => this.onWrite(note, source)) : this.toolWrites.add(note)),
+      'note.afterWrite': ({ note, source }) =>
+        source === 'external' ? this.run(() => this.onWrite(note, source)) : this.toolWrites.add(note),
       'note.afterDelete': ({ note, source }) =>
         this.run(() => {
           if (source === 'external') this.vanished.remember(this.links.state(note.id));
           this.links.transaction(() => void this.indexer.reresolve(this.indexer.drop(note.id)));
         }),
-      'note.afterMove': ({ note, fromId }) => this.run(() => this.links.transaction(() => void this.indexer.reresolve(this.indexer.move(fromId, note)))),
+      'note.afterMove': ({ note, fromId }) =>
+        this.run(() => this.links.transaction(() => void this.indexer.reresolve(this.indexer.move(fromId, note)))),
     };
   }
 
@@ -188,7 +204,9 @@ export class LinksRuntime implements LinkIndexService {
   async planRename(noteId: string, oldTitle: string, newTitle: string): Promise<RenamePlan> {
     await this.ready();
     const oldKey = nameKey(oldTitle);
-    const sources = this.links.incoming(noteId).filter((l) => l.target_key === oldKey || l.target_key.startsWith('id:'));
+    const sources = this.links
+      .incoming(noteId)
+      .filter((l) => l.target_key === oldKey || l.target_key.startsWith('id:'));
     const { planned, not_rewritten } = await planRewrites(
       sources.map((l) => l.source_note_id),
       renameRule(this.names, noteId, oldTitle, newTitle),
@@ -203,7 +221,9 @@ export class LinksRuntime implements LinkIndexService {
     const note = await this.deps.notes.get(noteId);
     if (note) await this.reindex(note);
     const oldKey = nameKey(oldTitle);
-    const sources = this.links.incoming(noteId).filter((l) => l.target_key === oldKey || l.target_key.startsWith('id:'));
+    const sources = this.links
+      .incoming(noteId)
+      .filter((l) => l.target_key === oldKey || l.target_key.startsWith('id:'));
     const outcome = await rewriteNotes(
       sources.map((l) => l.source_note_id),
       renameRule(this.names, noteId, oldTitle, newTitle),
@@ -211,14 +231,25 @@ export class LinksRuntime implements LinkIndexService {
       false,
       callProgress(),
     );
-    return { links_updated: outcome.links_updated, notes_updated: outcome.notes_updated, not_rewritten: outcome.not_rewritten };
+    return {
+      links_updated: outcome.links_updated,
+      notes_updated: outcome.notes_updated,
+      not_rewritten: outcome.not_rewritten,
+    };
   }
 
   async repair(options: { dryRun: boolean; noteId?: string; progress?: ProgressReporter }): Promise<LinkRepairReport> {
     await this.reconcile(false);
     const target = options.noteId;
     const sources = staleSources(this.names, (keys) => this.links.byKeys(keys), target);
-    const outcome = await rewriteNotes(sources, repairRule(this.names, target), this.rewriteDeps, options.dryRun, options.progress, 'links_repair');
+    const outcome = await rewriteNotes(
+      sources,
+      repairRule(this.names, target),
+      this.rewriteDeps,
+      options.dryRun,
+      options.progress,
+      'links_repair',
+    );
     const moves = this.links.moves({ pending: true }).filter((m) => target === undefined || m.to_id === target);
     if (!options.dryRun && outcome.not_rewritten.length === 0) {
       this.links.markRepaired(moves.map((m) => m.id));
@@ -236,7 +267,10 @@ export class LinksRuntime implements LinkIndexService {
 
   async brokenFrom(noteId: string): Promise<LinkRef[]> {
     await this.answerable();
-    return this.links.outgoing(noteId).filter((l) => l.target_note_id === null).map(toLinkRef);
+    return this.links
+      .outgoing(noteId)
+      .filter((l) => l.target_note_id === null)
+      .map(toLinkRef);
   }
 
   async outgoing(noteId: string): Promise<LinkRef[]> {
@@ -264,7 +298,10 @@ export class LinksRuntime implements LinkIndexService {
     const inner = parseInner(target.replace(/^!?\[\[|\]\]$/g, ''));
     if (!inner) return null;
     const names = this.answerNames();
-    const key = names.keyFor({ ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 }, '');
+    const key = names.keyFor(
+      { ...inner, kind: 'wikilink', raw: target, destination: null, line: 1, column: 1, start: 0, end: 0 },
+      '',
+    );
     return names.resolveKey(key).target;
   }
 
@@ -313,18 +350,29 @@ export class LinksRuntime implements LinkIndexService {
       if (gone) {
         const result = this.indexer.apply(note);
         this.indexer.reresolve([...result.keys, ...this.indexer.adoptVanished(gone, note)]);
-        this.deps.logger.info({ from: gone.id, to: note.id }, 'note moved outside the server; links_repair rewrites its inbound links');
+        this.deps.logger.info(
+          { from: gone.id, to: note.id },
+          'note moved outside the server; links_repair rewrites its inbound links',
+        );
         return true;
       }
       if (twin) {
         this.indexer.reresolve(this.indexer.move(twin, note, 'content_hash'));
-        this.deps.logger.info({ from: twin, to: note.id }, 'note moved outside the server; links_repair rewrites its inbound links');
+        this.deps.logger.info(
+          { from: twin, to: note.id },
+          'note moved outside the server; links_repair rewrites its inbound links',
+        );
         return true;
       }
       const result = this.indexer.apply(note);
       if (result.keys.size) this.indexer.reresolve(result.keys);
       if (!result.changed) return false;
-      if (source !== 'external' || !before || (before.title === note.title && before.stem === stemOf(locationOf(note).filename))) return false;
+      if (
+        source !== 'external' ||
+        !before ||
+        (before.title === note.title && before.stem === stemOf(locationOf(note).filename))
+      )
+        return false;
       noteRename(this.indexer, before, note);
       return true;
     });
@@ -350,7 +398,10 @@ export class LinksRuntime implements LinkIndexService {
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(async () => {
         const report = await this.repair({ dryRun: false });
-        this.deps.logger.info({ links: report.links_updated, notes: report.notes_updated, not_rewritten: report.not_rewritten.length }, 'links repaired automatically');
+        this.deps.logger.info(
+          { links: report.links_updated, notes: report.notes_updated, not_rewritten: report.not_rewritten.length },
+          'links repaired automatically',
+        );
       })
       .catch((err: unknown) => this.deps.logger.error({ err }, 'automatic link repair failed'));
   }

@@ -106,7 +106,10 @@ export interface LinkIndexService extends LinksService {
   /** Notes no other note links to. */
   orphans(): Promise<Array<{ id: string; title: string }>>;
   /** The neighbourhood of `noteId` up to `depth` hops. */
-  graph(noteId: string, options?: { depth?: number; direction?: 'both' | 'out' | 'in'; limit?: number }): Promise<LinkGraph>;
+  graph(
+    noteId: string,
+    options?: { depth?: number; direction?: 'both' | 'out' | 'in'; limit?: number },
+  ): Promise<LinkGraph>;
   /** The note a link target (title, filename, path or id__ reference) names now, if any. */
   resolve(target: string): Promise<string | null>;
   /** Notes whose title equals `title` (case- and space-insensitive): a rename's conflict check. */

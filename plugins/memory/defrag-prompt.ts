@@ -17,14 +17,17 @@ export interface EntryForDefrag {
 }
 
 export function buildDefragPrompt(entries: readonly EntryForDefrag[], focus?: string): string {
-  const lines = entries.map((e) => `- ${e.id} | ${e.title} | ${e.tags.map((t) => `#${t}`).join(' ') || '(no tags)'} | updated ${e.updatedAt.slice(0, 10)} | ${e.path}`);
+  const lines = entries.map(
+    (e) =>
+      `- ${e.id} | ${e.title} | ${e.tags.map((t) => `#${t}`).join(' ') || '(no tags)'} | updated ${e.updatedAt.slice(0, 10)} | ${e.path}`,
+  );
   return [
-    'You are reorganising an agent\'s memory: plain markdown entries, one idea each, linked by [[id__XXXXXX|text]].',
+    "You are reorganising an agent's memory: plain markdown entries, one idea each, linked by [[id__XXXXXX|text]].",
     `There are ${entries.length} active entries:`,
     ...lines,
     '',
     'Decide:',
-    '- hotTier: the ids of entries worth keeping in the agent\'s working context — chosen by how relevant their content is to the ongoing work and by their tags (area__, topic__ and people tags that recur), not by how often they were read.',
+    "- hotTier: the ids of entries worth keeping in the agent's working context — chosen by how relevant their content is to the ongoing work and by their tags (area__, topic__ and people tags that recur), not by how often they were read.",
     '- warmTier: the ids of entries to keep but read only on demand.',
     '- actions: merges of entries that say the same thing (keep the older id; memory_replace_link moves every link from the other to it), splits of entries that hold several ideas, archives of entries that no longer apply, and tags to add so related entries meet.',
     ...(focus ? [`Focus: ${focus}`] : []),
@@ -37,8 +40,15 @@ export function buildDefragPrompt(entries: readonly EntryForDefrag[], focus?: st
 export function defragPrompt(notes: NoteService): PromptDefinition {
   return {
     name: 'memory_defrag',
-    description: 'Reorganise the memory: pick the hot and warm tiers by relevance and tags, and propose merges, splits, archives and tags.',
-    arguments: [{ name: 'focus', description: 'optional: what the agent is working on now (sharpens the hot tier)', required: false }],
+    description:
+      'Reorganise the memory: pick the hot and warm tiers by relevance and tags, and propose merges, splits, archives and tags.',
+    arguments: [
+      {
+        name: 'focus',
+        description: 'optional: what the agent is working on now (sharpens the hot tier)',
+        required: false,
+      },
+    ],
     async get(args) {
       const entries = (await notes.list())
         .map((n) => listItem(n))

@@ -43,11 +43,14 @@ export async function diagnose(notes: NoteService, files: VaultFiles): Promise<D
   }
   const byId = new Map<string, string[]>();
   for (const n of listed) byId.set(n.id, [...(byId.get(n.id) ?? []), locationOf(n).path]);
-  const duplicateIds = [...byId].filter(([, paths]) => paths.length > 1).map(([id, paths]) => ({ id, paths: paths.sort() }));
+  const duplicateIds = [...byId]
+    .filter(([, paths]) => paths.length > 1)
+    .map(([id, paths]) => ({ id, paths: paths.sort() }));
   const missingHeadings: DoctorReport['missingHeadings'] = [];
   for (const [id] of byId) {
     const note = await notes.get(id);
-    if (note?.warnings?.some((w) => w.startsWith('no "# heading"'))) missingHeadings.push({ id, path: locationOf(note).path });
+    if (note?.warnings?.some((w) => w.startsWith('no "# heading"')))
+      missingHeadings.push({ id, path: locationOf(note).path });
   }
   return {
     entries: listed.length,
@@ -60,7 +63,8 @@ export async function diagnose(notes: NoteService, files: VaultFiles): Promise<D
 }
 
 /** README.md, AGENTS.md, CLAUDE.md, CHANGELOG.md, CONTRIBUTING.md, LICENSE.md, … in any folder, any case. */
-const FOLDER_DOCUMENT = /^(readme|agents|claude|gemini|changelog|contributing|license|licence|code_of_conduct|security|notice|authors)\.md$/i;
+const FOLDER_DOCUMENT =
+  /^(readme|agents|claude|gemini|changelog|contributing|license|licence|code_of_conduct|security|notice|authors)\.md$/i;
 
 export function isFolderDocument(filename: string): boolean {
   return FOLDER_DOCUMENT.test(filename);

@@ -56,7 +56,9 @@ function indexedGraph(notes: NoteService, index: LinkIndexService): MemoryGraph 
     async links(id) {
       // Outbound links from the file itself: the index keeps lines, not the offsets a link's position needs.
       const outbound = outboundLinks((await notes.require(id)).content);
-      const sources = [...new Set(idLinks(await index.incoming(id)).map((r) => r.source_note_id))].filter((s) => s !== id);
+      const sources = [...new Set(idLinks(await index.incoming(id)).map((r) => r.source_note_id))].filter(
+        (s) => s !== id,
+      );
       const known = await titles();
       return { inbound: sources.sort().map((s) => ({ id: s, title: known.get(s) ?? s })), outbound };
     },
@@ -74,7 +76,11 @@ function indexedGraph(notes: NoteService, index: LinkIndexService): MemoryGraph 
       return (await index.rewriteAfterRename(id, oldTitle, newTitle)).links_updated;
     },
     async planInbound(id, oldTitle, newTitle) {
-      return (await index.planRename(id, oldTitle, newTitle)).rewrites.map((r) => ({ note: r.note, content: r.content, links: r.edits.length }));
+      return (await index.planRename(id, oldTitle, newTitle)).rewrites.map((r) => ({
+        note: r.note,
+        content: r.content,
+        links: r.edits.length,
+      }));
     },
     async referrers(id) {
       // Links to an entry that exists resolve to it; links to one that does not are broken links naming it.
@@ -97,13 +103,18 @@ function scannedGraph(notes: NoteService): MemoryGraph {
   return {
     async links(id) {
       const note = await notes.require(id);
-      const inbound = (await entries()).filter((e) => e.id !== id && e.links.some((l) => l.id === id)).map((e) => ({ id: e.id, title: e.title }));
+      const inbound = (await entries())
+        .filter((e) => e.id !== id && e.links.some((l) => l.id === id))
+        .map((e) => ({ id: e.id, title: e.title }));
       return { inbound: inbound.sort((a, b) => (a.id < b.id ? -1 : 1)), outbound: outboundLinks(note.content) };
     },
     async orphans() {
       const all = await entries();
       const linked = new Set(all.flatMap((e) => e.links.filter((l) => l.id !== e.id).map((l) => l.id)));
-      return all.map((e) => e.id).filter((id) => !linked.has(id)).sort();
+      return all
+        .map((e) => e.id)
+        .filter((id) => !linked.has(id))
+        .sort();
     },
     async brokenLinks() {
       const all = await entries();
@@ -139,7 +150,12 @@ function scannedGraph(notes: NoteService): MemoryGraph {
 }
 
 /** `[[id|Old Title]]` → `[[id|New Title]]`; custom display text and `[[id]]` stay as written. */
-export function rewriteDisplayText(text: string, id: string, oldTitle: string, newTitle: string): { text: string; changed: number } {
+export function rewriteDisplayText(
+  text: string,
+  id: string,
+  oldTitle: string,
+  newTitle: string,
+): { text: string; changed: number } {
   const display = newTitle.replace(/\|/g, '-').replace(/\]\]/g, '] ]');
   let out = '';
   let at = 0;

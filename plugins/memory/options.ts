@@ -13,7 +13,9 @@ export const memoryOptions = z
     timestamps: z
       .enum(['iso', 'epoch'])
       .default('iso')
-      .describe('createdAt/updatedAt as ISO-8601 strings (iso) or as seed 002\'s epoch numbers in milliseconds (epoch); the other form is always given too'),
+      .describe(
+        "createdAt/updatedAt as ISO-8601 strings (iso) or as seed 002's epoch numbers in milliseconds (epoch); the other form is always given too",
+      ),
   })
   .strict();
 

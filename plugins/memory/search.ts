@@ -16,7 +16,13 @@ export type SearchHitView = EntryListItem & {
 
 const MAX_HITS = 50;
 
-export async function searchEntries(notes: NoteService, index: SearchIndex | undefined, storageBackend: string, query: string, form: TimestampForm = 'iso'): Promise<SearchHitView[]> {
+export async function searchEntries(
+  notes: NoteService,
+  index: SearchIndex | undefined,
+  storageBackend: string,
+  query: string,
+  form: TimestampForm = 'iso',
+): Promise<SearchHitView[]> {
   const search = requireMember(index, storageBackend, 'full-text', 'memory_search');
   const page = await search.search({ text: query, limit: MAX_HITS });
   const out: SearchHitView[] = [];

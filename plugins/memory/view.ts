@@ -46,7 +46,9 @@ export type EntryListItem = EntryTimes & {
 
 export function entryTimes(created: string, updated: string, form: TimestampForm = 'iso'): EntryTimes {
   const [c, u] = [Date.parse(created), Date.parse(updated)];
-  return form === 'epoch' ? { createdAt: c, updatedAt: u, createdAtIso: created, updatedAtIso: updated } : { createdAt: created, updatedAt: updated, createdAtMs: c, updatedAtMs: u };
+  return form === 'epoch'
+    ? { createdAt: c, updatedAt: u, createdAtIso: created, updatedAtIso: updated }
+    : { createdAt: created, updatedAt: updated, createdAtMs: c, updatedAtMs: u };
 }
 
 /** An entry's update time as ISO-8601, whichever form its view carries. */
@@ -85,7 +87,11 @@ export function listItem(summary: NoteSummary, form: TimestampForm = 'iso'): Ent
 export function outboundLinks(text: string): OutboundLink[] {
   return scanMarkdown(text, { tags: false })
     .links.filter((l) => l.idRef !== null && l.kind !== 'markdown')
-    .map((l) => ({ id: l.idRef as string, displayText: l.alias ?? (l.idRef as string), position: { start: l.start, end: l.end } }));
+    .map((l) => ({
+      id: l.idRef as string,
+      displayText: l.alias ?? (l.idRef as string),
+      position: { start: l.start, end: l.end },
+    }));
 }
 
 /** The store reports where an entry sits as metadata (`status`, and `org` for an organisation's entry). */
@@ -94,9 +100,20 @@ function statusOf(metadata: Metadata): 'active' | 'archived' {
 }
 
 const time = z.union([z.string(), z.number()]);
-const timesOutput = { createdAt: time, updatedAt: time, createdAtMs: z.number().optional(), updatedAtMs: z.number().optional(), createdAtIso: z.string().optional(), updatedAtIso: z.string().optional() };
+const timesOutput = {
+  createdAt: time,
+  updatedAt: time,
+  createdAtMs: z.number().optional(),
+  updatedAtMs: z.number().optional(),
+  createdAtIso: z.string().optional(),
+  updatedAtIso: z.string().optional(),
+};
 
-export const outboundLinkOutput = z.object({ id: z.string(), displayText: z.string(), position: z.object({ start: z.number(), end: z.number() }) });
+export const outboundLinkOutput = z.object({
+  id: z.string(),
+  displayText: z.string(),
+  position: z.object({ start: z.number(), end: z.number() }),
+});
 
 /** EntryListItem as an output schema. */
 export const entryListItemOutput = {

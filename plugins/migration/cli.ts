@@ -26,7 +26,9 @@ export function migrateCommand(vaultRoot: string, notes: NoteService, logger: Lo
         return 2;
       }
       const dryRun = options.dryRun === true;
-      const onVault = (await fs.realpath(path.resolve(rootDir)).catch(() => path.resolve(rootDir))) === (await fs.realpath(vaultRoot).catch(() => vaultRoot));
+      const onVault =
+        (await fs.realpath(path.resolve(rootDir)).catch(() => path.resolve(rootDir))) ===
+        (await fs.realpath(vaultRoot).catch(() => vaultRoot));
       const report = onVault
         ? await migrateVault(notes, vaultRoot, stepId, { dryRun, logger, progress: io.progress })
         : await runStep(stepId, rootDir, { dryRun, logger, progress: io.progress });

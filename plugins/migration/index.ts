@@ -12,7 +12,8 @@ export type { MigrationReport, MigrationStep } from './steps/index.js';
 
 export const migrationPlugin = definePlugin({
   id: 'migration',
-  description: 'Format migrations as steps (agent-memory-v2, ...): a CLI command and a tool, idempotent, with a dry run.',
+  description:
+    'Format migrations as steps (agent-memory-v2, ...): a CLI command and a tool, idempotent, with a dry run.',
   commands: [
     {
       name: 'migrate',
@@ -27,6 +28,9 @@ export const migrationPlugin = definePlugin({
     },
   ],
   register(ctx) {
-    return { tools: [migrateTool], cli: [migrateCommand(requireVaultFolder(ctx.vault, 'migration'), ctx.notes, ctx.logger)] };
+    return {
+      tools: [migrateTool],
+      cli: [migrateCommand(requireVaultFolder(ctx.vault, 'migration'), ctx.notes, ctx.logger)],
+    };
   },
 });

@@ -26,7 +26,17 @@ export const migrateTool = defineTool({
     operation_id: str.optional(),
     plan: z.object(planPreviewOutput).optional(),
   }),
-  annotations: { title: 'Migrate notes', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: (args, ctx) => migrateVault(ctx.notes, requireVaultFolder(ctx.vault, 'migrate'), args.step, { dryRun: args.dry_run ?? false, logger: ctx.logger, progress: ctx.progress }),
+  annotations: {
+    title: 'Migrate notes',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  handler: (args, ctx) =>
+    migrateVault(ctx.notes, requireVaultFolder(ctx.vault, 'migrate'), args.step, {
+      dryRun: args.dry_run ?? false,
+      logger: ctx.logger,
+      progress: ctx.progress,
+    }),
 });
-

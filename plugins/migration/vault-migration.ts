@@ -18,7 +18,12 @@ import { applyPlan, previewPlan, type PlanItem, type PlanPreview } from '../../t
 
 export type VaultMigrationReport = MigrationReport & { operation_id?: string; plan?: PlanPreview };
 
-export async function migrateVault(notes: NoteService, folder: string, stepId: string, options: { dryRun: boolean; logger: Logger; progress: ProgressReporter }): Promise<VaultMigrationReport> {
+export async function migrateVault(
+  notes: NoteService,
+  folder: string,
+  stepId: string,
+  options: { dryRun: boolean; logger: Logger; progress: ProgressReporter },
+): Promise<VaultMigrationReport> {
   const { dryRun, logger, progress } = options;
   const files = notes.store.files;
   if (!files) {
@@ -29,7 +34,11 @@ export async function migrateVault(notes: NoteService, folder: string, stepId: s
   const changes: FileChange[] = [];
   const report = await runStep(stepId, folder, { dryRun: true, logger, progress, plan: changes });
   // The step's paths are relative to the folder it ran on; the journal's to the store's root.
-  const prefix = path.relative(await fs.realpath(files.root), report.rootDir).split(path.sep).filter(Boolean).join('/');
+  const prefix = path
+    .relative(await fs.realpath(files.root), report.rootDir)
+    .split(path.sep)
+    .filter(Boolean)
+    .join('/');
   const vaultPath = (rel: string) => (prefix ? `${prefix}/${rel}` : rel);
   const items: PlanItem[] = changes.map((c) => ({
     kind: 'text',
@@ -38,7 +47,9 @@ export async function migrateVault(notes: NoteService, folder: string, stepId: s
     text: c.text,
     expectedHash: c.before === null ? null : contentHash(c.before),
     // A v1 file goes only once its v2 file is in place: never an entry lost.
-    ...(c.replacedBy ? { replacedBy: { path: vaultPath(c.replacedBy.path), hash: contentHash(c.replacedBy.text) } } : {}),
+    ...(c.replacedBy
+      ? { replacedBy: { path: vaultPath(c.replacedBy.path), hash: contentHash(c.replacedBy.text) } }
+      : {}),
   }));
   if (dryRun) return { ...report, plan: await previewPlan(notes, 'migrate', items) };
   progress.start('migrating entries', items.length);
@@ -49,9 +60,15 @@ export async function migrateVault(notes: NoteService, folder: string, stepId: s
     if (r.status === 'rejected') failed.set((changes[k] as FileChange).path, toNotekernelError(r.reason).message);
   });
   // Keeps file-time fallbacks (a root without git) close to v1's updatedAt.
-  for (const c of changes) if (c.updatedAt && c.text !== null && !failed.has(c.path)) await fs.utimes(path.join(report.rootDir, ...c.path.split('/')), new Date(), c.updatedAt).catch(() => undefined);
+  for (const c of changes)
+    if (c.updatedAt && c.text !== null && !failed.has(c.path))
+      await fs.utimes(path.join(report.rootDir, ...c.path.split('/')), new Date(), c.updatedAt).catch(() => undefined);
   await notes.store.refresh?.(progress);
-  return { ...withFailures(report, failed), dryRun: false, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+  return {
+    ...withFailures(report, failed),
+    dryRun: false,
+    ...(applied.entryId ? { operation_id: applied.entryId } : {}),
+  };
 }
 
 /** A file whose new text or removal failed (changed meanwhile) is an error, not a migrated one. */
@@ -61,6 +78,9 @@ function withFailures(report: MigrationReport, failed: Map<string, string>): Mig
   return {
     ...report,
     migrated: report.migrated.filter((m) => broke(m) === undefined),
-    errors: [...report.errors, ...report.migrated.flatMap((m) => (broke(m) !== undefined ? [{ path: m.from, reason: broke(m) as string }] : []))],
+    errors: [
+      ...report.errors,
+      ...report.migrated.flatMap((m) => (broke(m) !== undefined ? [{ path: m.from, reason: broke(m) as string }] : [])),
+    ],
   };
 }

@@ -121,7 +121,8 @@ export const DEFAULT_TYPES: readonly DefaultType[] = [
 ];
 
 /** The line seed 000 (and earlier versions of `init`) wrote, which no note could satisfy. */
-export const OLD_READING_TYPE_LINE = 'type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])';
+export const OLD_READING_TYPE_LINE =
+  'type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])';
 export const READING_TYPE_LINE = OLD_READING_TYPE_LINE.replace(/^type:/, 'reading_type:');
 
 export const WELCOME_NOTE = {

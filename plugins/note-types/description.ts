@@ -24,7 +24,8 @@ export function parseDescription(text: string, typeName: string): TypeDescriptio
     }
     current?.push(line);
   }
-  const bullets = (lines: string[] = []) => lines.filter((l) => /^\s*[-*]\s+/.test(l)).map((l) => l.replace(/^\s*[-*]\s+/, '').trim());
+  const bullets = (lines: string[] = []) =>
+    lines.filter((l) => /^\s*[-*]\s+/.test(l)).map((l) => l.replace(/^\s*[-*]\s+/, '').trim());
   return {
     title: title || typeName,
     purpose: (sections.get('purpose') ?? []).join('\n').trim() || `Notes of type '${typeName}'`,
@@ -33,15 +34,37 @@ export function parseDescription(text: string, typeName: string): TypeDescriptio
   };
 }
 
-export function formatDescription(typeName: string, purpose: string, instructions: readonly string[], schemaLines: readonly string[]): string {
+export function formatDescription(
+  typeName: string,
+  purpose: string,
+  instructions: readonly string[],
+  schemaLines: readonly string[],
+): string {
   const heading = typeName.charAt(0).toUpperCase() + typeName.slice(1);
-  const parts = [`# ${heading}`, '', '## Purpose', purpose.trim(), '', '## Agent Instructions', ...instructions.map((i) => `- ${i}`), ''];
-  parts.push('## Metadata Schema', 'Expected frontmatter or metadata fields for this note type:', ...schemaLines.map((l) => `- ${l}`), '');
+  const parts = [
+    `# ${heading}`,
+    '',
+    '## Purpose',
+    purpose.trim(),
+    '',
+    '## Agent Instructions',
+    ...instructions.map((i) => `- ${i}`),
+    '',
+  ];
+  parts.push(
+    '## Metadata Schema',
+    'Expected frontmatter or metadata fields for this note type:',
+    ...schemaLines.map((l) => `- ${l}`),
+    '',
+  );
   return parts.join('\n');
 }
 
 function normaliseHeading(heading: string): string {
-  return heading.toLowerCase().replace(/\(.*\)/, '').trim();
+  return heading
+    .toLowerCase()
+    .replace(/\(.*\)/, '')
+    .trim();
 }
 
 export const SCHEMA_INTRO = 'Expected frontmatter or metadata fields for this note type:';

@@ -19,8 +19,14 @@ import { getNoteTypeInfoTool } from './tools/get-note-type-info.js';
 import { listNoteTypesTool, noteTypeRows } from './tools/list-note-types.js';
 import { updateNoteTypeTool } from './tools/update-note-type.js';
 
-export { NOTE_TYPES, SCHEMA_CODEC, type NoteTypes, type NoteTypeInfo, type SchemaCodec, type TypeDescription } from './service.js';
-
+export {
+  NOTE_TYPES,
+  SCHEMA_CODEC,
+  type NoteTypes,
+  type NoteTypeInfo,
+  type SchemaCodec,
+  type TypeDescription,
+} from './service.js';
 
 export const noteTypesPlugin = definePlugin<Record<string, never>>({
   id: 'note-types',
@@ -29,7 +35,12 @@ export const noteTypesPlugin = definePlugin<Record<string, never>>({
   async register(ctx) {
     const files = requireMember(ctx.store.files, ctx.vault.storageBackend, 'files', 'note-types');
     await migrateReadingType(files, ctx.logger, ctx.vault.readOnly);
-    const listTypes = requireMember(ctx.store.listTypes?.bind(ctx.store), ctx.vault.storageBackend, 'typed-notes', 'note-types');
+    const listTypes = requireMember(
+      ctx.store.listTypes?.bind(ctx.store),
+      ctx.vault.storageBackend,
+      'typed-notes',
+      'note-types',
+    );
     const types = createNoteTypes(listTypes, files);
     return {
       services: [provide(NOTE_TYPES, types)],

@@ -35,12 +35,18 @@ export async function migrateReadingType(files: VaultFiles, logger: Logger, read
   const next = renameReadingTypeLine(text);
   if (next === undefined) return;
   if (readOnly) {
-    logger.warn({ file: FILE }, `${FILE}: its schema's field 'type' is the note type itself, so no note can set it; rename it to reading_type (read-only: not changed)`);
+    logger.warn(
+      { file: FILE },
+      `${FILE}: its schema's field 'type' is the note type itself, so no note can set it; rename it to reading_type (read-only: not changed)`,
+    );
     return;
   }
   try {
     await files.writeText(FILE, next, { expectedHash: contentHash(text) });
-    logger.info({ file: FILE }, `${FILE}: schema field 'type' renamed to 'reading_type' (the note type already uses 'type')`);
+    logger.info(
+      { file: FILE },
+      `${FILE}: schema field 'type' renamed to 'reading_type' (the note type already uses 'type')`,
+    );
   } catch (err) {
     if (!(err instanceof ContentHashMismatchError)) throw err; // changed meanwhile: left as it now is
   }

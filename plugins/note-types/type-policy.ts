@@ -26,8 +26,15 @@ export function typePolicyHooks(types: NoteTypes, files: VaultFiles, config: Con
     if (!info || info.hasDescription) return;
     const purpose = `Notes of type '${type}'. Describe what they are for with update_note_type.`;
     try {
-      await files.writeText(types.descriptionPath(type), formatDescription(type, purpose, DEFAULT_INSTRUCTIONS, DEFAULT_SCHEMA_LINES), { expectedHash: '' });
-      logger.info({ type }, `note type '${type}' had no _description.md: a default one was written (note_types.require_descriptions)`);
+      await files.writeText(
+        types.descriptionPath(type),
+        formatDescription(type, purpose, DEFAULT_INSTRUCTIONS, DEFAULT_SCHEMA_LINES),
+        { expectedHash: '' },
+      );
+      logger.info(
+        { type },
+        `note type '${type}' had no _description.md: a default one was written (note_types.require_descriptions)`,
+      );
     } catch (err) {
       if (!(err instanceof ContentHashMismatchError)) throw err; // written meanwhile by someone else
     }

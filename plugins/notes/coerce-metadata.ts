@@ -17,9 +17,16 @@ import { SCHEMA } from '../schema/service.js';
 
 const NUMERAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?\s*$/i;
 
-export async function coerceMetadata(ctx: ToolContext, type: string | undefined, metadata: Metadata | undefined): Promise<Metadata | undefined> {
+export async function coerceMetadata(
+  ctx: ToolContext,
+  type: string | undefined,
+  metadata: Metadata | undefined,
+): Promise<Metadata | undefined> {
   if (!metadata || type === undefined) return metadata;
-  const schema = await ctx.tryResolve(SCHEMA)?.forType(type).catch(() => undefined);
+  const schema = await ctx
+    .tryResolve(SCHEMA)
+    ?.forType(type)
+    .catch(() => undefined);
   if (!schema?.fields.length) return metadata;
   let out: Metadata | undefined;
   for (const field of schema.fields) {

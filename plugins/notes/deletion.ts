@@ -30,12 +30,19 @@ export interface DeleteOutcome {
  * leaves every tool as a deleted one does, and its file is always kept under the vault's
  * backups, whatever `create_backups` says; where no copy can be kept nothing is deleted.
  */
-export async function deleteNoteSafely(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string; soft?: boolean }): Promise<DeleteOutcome> {
+export async function deleteNoteSafely(
+  ctx: ToolContext,
+  identifier: string,
+  options: { confirm: boolean; expectedHash?: string; soft?: boolean },
+): Promise<DeleteOutcome> {
   const checked = await checkDeletion(ctx, identifier, options);
   if (options.soft) checked.createBackups = true;
   const backupPath = await backUp(ctx, checked);
   if (options.soft && !backupPath) {
-    throw new ValidationError(`A soft delete keeps the note's file, and this vault cannot keep one (${checked.warnings.at(-1) ?? 'no backups'}). Nothing was deleted.`, { field: 'soft', identifier: checked.note.id });
+    throw new ValidationError(
+      `A soft delete keeps the note's file, and this vault cannot keep one (${checked.warnings.at(-1) ?? 'no backups'}). Nothing was deleted.`,
+      { field: 'soft', identifier: checked.note.id },
+    );
   }
   await ctx.notes.delete(checked.note.id, checked.currentHash);
   return { ...outcomeOf(checked, backupPath), ...(options.soft ? { soft: true } : {}) };
@@ -52,7 +59,11 @@ export interface CheckedDeletion {
   createBackups: boolean;
 }
 
-export async function checkDeletion(ctx: ToolContext, identifier: string, options: { confirm: boolean; expectedHash?: string }): Promise<CheckedDeletion> {
+export async function checkDeletion(
+  ctx: ToolContext,
+  identifier: string,
+  options: { confirm: boolean; expectedHash?: string },
+): Promise<CheckedDeletion> {
   const config = await vaultConfig(ctx);
   const note = await ctx.notes.require(identifier);
   const files = ctx.notes.store.files;
@@ -65,18 +76,32 @@ export async function checkDeletion(ctx: ToolContext, identifier: string, option
   }
   const warnings: string[] = [];
   const links = ctx.tryResolve(LINKS);
-  const sources = links ? [...new Set((await links.incoming(note.id)).map((l) => l.source_note_id).filter((s) => s !== note.id))].sort() : [];
+  const sources = links
+    ? [...new Set((await links.incoming(note.id)).map((l) => l.source_note_id).filter((s) => s !== note.id))].sort()
+    : [];
   if (!links) warnings.push('Incoming links were not checked: the links plugin is not loaded.');
-  if (sources.length) warnings.push(`Note has incoming links from ${sources.length} note(s) that will become broken: ${sources.join(', ')}`);
+  if (sources.length)
+    warnings.push(
+      `Note has incoming links from ${sources.length} note(s) that will become broken: ${sources.join(', ')}`,
+    );
   if (!options.confirm && (config.deletion.require_confirmation || sources.length)) {
-    const why = sources.length && !config.deletion.require_confirmation ? ` because ${sources.length} note(s) link to it` : '';
+    const why =
+      sources.length && !config.deletion.require_confirmation ? ` because ${sources.length} note(s) link to it` : '';
     throw new ValidationError(`Deleting note '${note.id}' requires confirmation${why}. Set confirm=true to proceed.`, {
       field: 'confirm',
       identifier: note.id,
       ...(sources.length ? { incoming_links: sources } : {}),
     });
   }
-  return { note, ...(relPath !== undefined ? { relPath } : {}), ...(raw !== undefined ? { raw } : {}), currentHash, sources, warnings, createBackups: config.deletion.create_backups };
+  return {
+    note,
+    ...(relPath !== undefined ? { relPath } : {}),
+    ...(raw !== undefined ? { raw } : {}),
+    currentHash,
+    sources,
+    warnings,
+    createBackups: config.deletion.create_backups,
+  };
 }
 
 /** The backup the vault config asks for; its path, or a warning on `checked` when none can be made. */
@@ -88,7 +113,12 @@ export async function backUp(ctx: ToolContext, checked: CheckedDeletion): Promis
     return undefined;
   }
   const entry = { relPath: checked.relPath, ...(checked.raw !== undefined ? { text: checked.raw } : {}) };
-  return (await backups.backup(`note-${locationOf(checked.note).filename.replace(/\.md$/i, '')}`, [entry], { id: checked.note.id, title: checked.note.title })).path;
+  return (
+    await backups.backup(`note-${locationOf(checked.note).filename.replace(/\.md$/i, '')}`, [entry], {
+      id: checked.note.id,
+      title: checked.note.title,
+    })
+  ).path;
 }
 
 export function outcomeOf(checked: CheckedDeletion, backupPath: string | undefined): DeleteOutcome {

@@ -35,7 +35,8 @@ export {
 
 export const notesPlugin = definePlugin<Record<string, never>>({
   id: 'notes',
-  description: 'Note operations in seed 000 (flint) shapes: content hashes on every read, required on every update; field filtering; safe deletes.',
+  description:
+    'Note operations in seed 000 (flint) shapes: content hashes on every read, required on every update; field filtering; safe deletes.',
   dependsOn: ['note-types'],
   register(ctx) {
     return {

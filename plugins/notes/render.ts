@@ -4,21 +4,23 @@ import type { Note } from '../../kernel/note.js';
 import { locationOf } from '../../toolkit/note-location.js';
 
 /** renderNote's answer as an output schema; every field optional, since `fields` may trim any. */
-export const noteOutput = z.object({
-  id: z.string(),
-  type: z.string(),
-  filename: z.string(),
-  path: z.string(),
-  title: z.string(),
-  content: z.string(),
-  content_hash: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
-  created: z.string(),
-  modified: z.string(),
-  updated: z.string(),
-  size: z.number(),
-  warnings: z.array(z.string()),
-}).partial();
+export const noteOutput = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    filename: z.string(),
+    path: z.string(),
+    title: z.string(),
+    content: z.string(),
+    content_hash: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+    created: z.string(),
+    modified: z.string(),
+    updated: z.string(),
+    size: z.number(),
+    warnings: z.array(z.string()),
+  })
+  .partial();
 
 export function renderNote(note: Note): Record<string, unknown> {
   return {
@@ -39,12 +41,33 @@ export function renderNote(note: Note): Record<string, unknown> {
 }
 
 /** What create_note reports for each note it wrote. */
-export function renderCreated(note: Note): { id: string; type: string | undefined; title: string; filename: string; path: string; created: string } {
-  return { id: note.id, type: note.type, title: note.title, filename: locationOf(note).filename, path: locationOf(note).path, created: note.created };
+export function renderCreated(note: Note): {
+  id: string;
+  type: string | undefined;
+  title: string;
+  filename: string;
+  path: string;
+  created: string;
+} {
+  return {
+    id: note.id,
+    type: note.type,
+    title: note.title,
+    filename: locationOf(note).filename,
+    path: locationOf(note).path,
+    created: note.created,
+  };
 }
 
 /** renderCreated's fields as an output schema. */
-export const createdOutput = { id: z.string(), type: z.string(), title: z.string(), filename: z.string(), path: z.string(), created: z.string() };
+export const createdOutput = {
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  filename: z.string(),
+  path: z.string(),
+  created: z.string(),
+};
 
 /** noteRow's fields (list_notes_by_type, get_note_info) as an output schema. */
 export const noteRowOutput = {

@@ -13,7 +13,17 @@ export function noteResources(store: NoteStore): ResourceDefinition[] {
       mimeType: 'application/json',
       async read() {
         const notes = await store.list({ orderBy: 'updated', direction: 'desc', limit: RECENT });
-        return notes.map((n) => ({ id: n.id, title: n.title, type: n.type, filename: n.filename, path: n.path, created: n.created, modified: n.updated, size: n.size, tags: n.tags }));
+        return notes.map((n) => ({
+          id: n.id,
+          title: n.title,
+          type: n.type,
+          filename: n.filename,
+          path: n.path,
+          created: n.created,
+          modified: n.updated,
+          size: n.size,
+          tags: n.tags,
+        }));
       },
     },
     {

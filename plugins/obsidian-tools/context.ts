@@ -12,4 +12,3 @@ export function byPath(a: string, b: string): number {
   const folded = a.toLowerCase().localeCompare(b.toLowerCase());
   return folded !== 0 ? folded : a < b ? -1 : a > b ? 1 : 0;
 }
-

@@ -23,7 +23,10 @@ export const dayArg = z
  */
 export function dayOfValue(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const text = value.trim().replace(/^\[\[(.*)\]\]$/, '$1').trim();
+  const text = value
+    .trim()
+    .replace(/^\[\[(.*)\]\]$/, '$1')
+    .trim();
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   if (!/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) return undefined;
   const time = Date.parse(text);

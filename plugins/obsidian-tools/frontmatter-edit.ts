@@ -27,7 +27,10 @@ export function parseValue(value: string): MetadataValue {
     try {
       return JSON.parse(trimmed) as MetadataValue;
     } catch {
-      throw new ValidationError(`value looks like JSON but does not parse: ${value.slice(0, 80)}. Quote it as a JSON string, or fix the JSON.`, { field: 'value' });
+      throw new ValidationError(
+        `value looks like JSON but does not parse: ${value.slice(0, 80)}. Quote it as a JSON string, or fix the JSON.`,
+        { field: 'value' },
+      );
     }
   }
   return value;
@@ -36,32 +39,48 @@ export function parseValue(value: string): MetadataValue {
 function applied(metadata: Metadata, edit: FrontmatterEdit): Metadata {
   const next: Metadata = { ...metadata };
   if (edit.operation === 'remove') {
-    if (!(edit.field in next)) throw new NotFoundError(`Field "${edit.field}" is not in the frontmatter; nothing was removed.`, { field: 'field', value: edit.field });
+    if (!(edit.field in next))
+      throw new NotFoundError(`Field "${edit.field}" is not in the frontmatter; nothing was removed.`, {
+        field: 'field',
+        value: edit.field,
+      });
     delete next[edit.field];
     return next;
   }
-  if (edit.value === undefined) throw new ValidationError(`value is required for operation "${edit.operation}".`, { field: 'value' });
+  if (edit.value === undefined)
+    throw new ValidationError(`value is required for operation "${edit.operation}".`, { field: 'value' });
   const value = parseValue(edit.value);
   if (edit.operation === 'set') {
     next[edit.field] = value;
     return next;
   }
   const current = next[edit.field];
-  const list: MetadataValue[] = current === undefined || current === null ? [] : Array.isArray(current) ? [...current] : [current];
-  for (const item of Array.isArray(value) ? value : [value]) if (!list.some((have) => JSON.stringify(have) === JSON.stringify(item))) list.push(item);
+  const list: MetadataValue[] =
+    current === undefined || current === null ? [] : Array.isArray(current) ? [...current] : [current];
+  for (const item of Array.isArray(value) ? value : [value])
+    if (!list.some((have) => JSON.stringify(have) === JSON.stringify(item))) list.push(item);
   next[edit.field] = list;
   return next;
 }
 
 /** Applies `edit` to the note at `rel`; returns the field's new value (undefined once removed). */
-export async function editFrontmatter(notes: NoteService, files: VaultFiles, rel: string, edit: FrontmatterEdit): Promise<MetadataValue | undefined> {
+export async function editFrontmatter(
+  notes: NoteService,
+  files: VaultFiles,
+  rel: string,
+  edit: FrontmatterEdit,
+): Promise<MetadataValue | undefined> {
   const planned = await planFrontmatter(files, rel, edit);
   if (planned.text !== planned.current.text) await writeNoteText(notes, files, rel, planned.text, planned.current.hash);
   return planned.value;
 }
 
 /** What `edit` makes of the note at `rel`, written nowhere: its text now, its new text, the field's new value. */
-export async function planFrontmatter(files: VaultFiles, rel: string, edit: FrontmatterEdit): Promise<{ current: NoteText; text: string; value: MetadataValue | undefined }> {
+export async function planFrontmatter(
+  files: VaultFiles,
+  rel: string,
+  edit: FrontmatterEdit,
+): Promise<{ current: NoteText; text: string; value: MetadataValue | undefined }> {
   const current = await readNoteText(files, rel);
   if (!current) throw new NotFoundError(`No note at ${rel}.`, { path: rel });
   const next = applied(editableFrontmatter(current.text, rel), edit);

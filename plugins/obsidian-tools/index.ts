@@ -24,7 +24,9 @@ export const obsidianToolsOptions = z
       .min(0.1)
       .max(3_600)
       .default(DEFAULT_WAIT_FOR_VECTORS_SECONDS)
-      .describe("the longest search_vault's wait_for_vectors waits before answering from the vectors ready (clients time out at 60 s)"),
+      .describe(
+        "the longest search_vault's wait_for_vectors waits before answering from the vectors ready (clients time out at 60 s)",
+      ),
   })
   .strict();
 
@@ -32,7 +34,8 @@ export type ObsidianToolsOptions = z.infer<typeof obsidianToolsOptions>;
 
 export const obsidianToolsPlugin = definePlugin<ObsidianToolsOptions>({
   id: 'obsidian-tools',
-  description: 'Obsidian vault tools (seed 004): hybrid search, read, frontmatter queries and edits, moves that keep links, create, backlinks/outlinks, date and folder listings, the daily-note log.',
+  description:
+    'Obsidian vault tools (seed 004): hybrid search, read, frontmatter queries and edits, moves that keep links, create, backlinks/outlinks, date and folder listings, the daily-note log.',
   dependsOn: ['links'],
   requires: ['files', 'free-metadata'],
   config: obsidianToolsOptions as z.ZodType<ObsidianToolsOptions>,

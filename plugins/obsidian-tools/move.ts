@@ -39,7 +39,8 @@ export interface MoveDeps {
 const fold = (s: string): string => s.normalize('NFC').toLocaleLowerCase();
 
 export async function moveNote(deps: MoveDeps, sourceInput: string, destinationInput: string): Promise<MoveOutcome> {
-  const [outcome] = (await moveNotes(deps, [{ source: sourceInput, destination: destinationInput }], 'move_file')).outcomes;
+  const [outcome] = (await moveNotes(deps, [{ source: sourceInput, destination: destinationInput }], 'move_file'))
+    .outcomes;
   if (outcome instanceof Error) throw outcome;
   return outcome as MoveOutcome;
 }
@@ -56,13 +57,24 @@ export interface MovesResult {
  * moves is rewritten once, with all of them), then written as one plan: a crash leaves all or
  * none, and undo_operation puts every file back. A dry run returns that plan and writes nothing.
  */
-export async function moveNotes(deps: MoveDeps, moves: ReadonlyArray<{ source: string; destination: string }>, operation: string): Promise<MovesResult> {
+export async function moveNotes(
+  deps: MoveDeps,
+  moves: ReadonlyArray<{ source: string; destination: string }>,
+  operation: string,
+): Promise<MovesResult> {
   const plan = new MovePlan(deps);
   const outcomes: Array<MoveOutcome | Error> = [];
-  for (const move of moves) outcomes.push(await plan.add(move.source, move.destination).catch((err: unknown) => toNotekernelError(err)));
+  for (const move of moves)
+    outcomes.push(await plan.add(move.source, move.destination).catch((err: unknown) => toNotekernelError(err)));
   const items = await plan.items();
   const applied = await applyPlan(deps.notes, operation, items);
-  const failed = new Map(items.flatMap((item, k) => (applied.results[k]?.status === 'rejected' ? [[item.path, toNotekernelError((applied.results[k] as PromiseRejectedResult).reason)]] : [])));
+  const failed = new Map(
+    items.flatMap((item, k) =>
+      applied.results[k]?.status === 'rejected'
+        ? [[item.path, toNotekernelError((applied.results[k] as PromiseRejectedResult).reason)]]
+        : [],
+    ),
+  );
   for (const [k, outcome] of outcomes.entries()) {
     if (outcome instanceof Error) continue;
     const failure = failed.get(outcome.destination) ?? failed.get(outcome.source);
@@ -72,18 +84,29 @@ export async function moveNotes(deps: MoveDeps, moves: ReadonlyArray<{ source: s
       outcomes[k] = failure;
       continue;
     }
-    for (const at of outcome.notes_updated.filter((p) => failed.has(p))) outcome.not_rewritten.push({ path: at, reason: (failed.get(at) as Error).message });
+    for (const at of outcome.notes_updated.filter((p) => failed.has(p)))
+      outcome.not_rewritten.push({ path: at, reason: (failed.get(at) as Error).message });
     outcome.notes_updated = outcome.notes_updated.filter((p) => !failed.has(p));
   }
   return { outcomes, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
 }
 
 /** The same plan, written nowhere. */
-export async function previewMoves(deps: MoveDeps, moves: ReadonlyArray<{ source: string; destination: string }>, operation: string) {
+export async function previewMoves(
+  deps: MoveDeps,
+  moves: ReadonlyArray<{ source: string; destination: string }>,
+  operation: string,
+) {
   const plan = new MovePlan(deps, true);
   const refused: Array<{ source: string; destination: string; error: string }> = [];
-  for (const move of moves) await plan.add(move.source, move.destination).catch((err: unknown) => refused.push({ ...move, error: toNotekernelError(err).message }));
-  return { ...(await previewPlan(deps.notes, operation, await plan.items())), ...(refused.length ? { refused_moves: refused } : {}) };
+  for (const move of moves)
+    await plan
+      .add(move.source, move.destination)
+      .catch((err: unknown) => refused.push({ ...move, error: toNotekernelError(err).message }));
+  return {
+    ...(await previewPlan(deps.notes, operation, await plan.items())),
+    ...(refused.length ? { refused_moves: refused } : {}),
+  };
 }
 
 /** Files as the moves planned so far leave them (null: removed), over the files on disk. */
@@ -100,18 +123,31 @@ class MovePlan {
   async add(sourceInput: string, destinationInput: string): Promise<MoveOutcome> {
     const { files, links } = this.deps;
     const from = notePath(files, sourceInput, 'source').rel;
-    const to = (await intoFolder(files, destinationInput, from)) ?? notePath(files, destinationInput, 'destination').rel;
-    if (from === to) throw new ValidationError(`source and destination are the same file (${from}).`, { field: 'destination' });
+    const to =
+      (await intoFolder(files, destinationInput, from)) ?? notePath(files, destinationInput, 'destination').rel;
+    if (from === to)
+      throw new ValidationError(`source and destination are the same file (${from}).`, { field: 'destination' });
     const text = await this.read(from);
     if (text === undefined) throw new NotFoundError(`No note at ${from}.`, { field: 'source', path: from });
     if (fold(from) === fold(to)) return this.caseRename(from, to, text);
-    if ((await this.read(to)) !== undefined) throw new ConflictError(`${to} already exists; nothing was moved.`, { field: 'destination', path: to });
-    if (!linkSafe(noteName(to))) throw new ValidationError(`destination "${noteName(to)}" holds a character a [[wikilink]] cannot (one of [ ] | # ^).`, { field: 'destination' });
+    if ((await this.read(to)) !== undefined)
+      throw new ConflictError(`${to} already exists; nothing was moved.`, { field: 'destination', path: to });
+    if (!linkSafe(noteName(to)))
+      throw new ValidationError(
+        `destination "${noteName(to)}" holds a character a [[wikilink]] cannot (one of [ ] | # ^).`,
+        { field: 'destination' },
+      );
     const linking = new Set((await links.incoming(from)).map((ref) => ref.source_note_id));
     this.planned.set(to, text);
     this.planned.set(from, null);
     this.movedTo.set(from, to);
-    const outcome: MoveOutcome = { source: from, destination: to, links_updated: 0, notes_updated: [], not_rewritten: [] };
+    const outcome: MoveOutcome = {
+      source: from,
+      destination: to,
+      links_updated: 0,
+      notes_updated: [],
+      not_rewritten: [],
+    };
     for (const source of [...linking].sort()) {
       const at = this.movedTo.get(source) ?? source;
       const before = await this.read(at);
@@ -131,8 +167,16 @@ class MovePlan {
    * outside the journal (each step still a compare-and-swap), and is not part of a dry run.
    */
   private async caseRename(from: string, to: string, text: string): Promise<MoveOutcome> {
-    if (this.dryRun) throw new ValidationError(`${from} → ${to} changes only the case of the name: it is done directly, not planned; a dry run leaves it out.`, { field: 'destination' });
-    if (this.planned.has(from) || this.planned.has(to)) throw new ConflictError(`${from} is part of another move in this batch; move it on its own.`, { field: 'source', path: from });
+    if (this.dryRun)
+      throw new ValidationError(
+        `${from} → ${to} changes only the case of the name: it is done directly, not planned; a dry run leaves it out.`,
+        { field: 'destination' },
+      );
+    if (this.planned.has(from) || this.planned.has(to))
+      throw new ConflictError(`${from} is part of another move in this batch; move it on its own.`, {
+        field: 'source',
+        path: from,
+      });
     const { notes } = this.deps;
     const linking = [...new Set((await this.deps.links.incoming(from)).map((ref) => ref.source_note_id))].sort();
     const hash = (this.onDisk.get(from) as FileText).hash;
@@ -142,7 +186,13 @@ class MovePlan {
     await notes.delete(`${from}.moving.md`);
     this.onDisk.delete(from);
     this.onDisk.delete(to);
-    const outcome: MoveOutcome = { source: from, destination: to, links_updated: 0, notes_updated: [], not_rewritten: [] };
+    const outcome: MoveOutcome = {
+      source: from,
+      destination: to,
+      links_updated: 0,
+      notes_updated: [],
+      not_rewritten: [],
+    };
     for (const source of linking) {
       const at = source === from ? to : source;
       try {
@@ -183,7 +233,12 @@ async function intoFolder(files: VaultFiles, destination: string, from: string):
   const folder = trimmed.endsWith('/') ? folderPath(files, trimmed, 'destination') : undefined;
   const target = folder ?? (/\.md$/i.test(trimmed) ? undefined : folderPath(files, trimmed, 'destination'));
   if (!target) return undefined;
-  const isFolder = folder !== undefined || (await fs.stat(target.absolute).then((s) => s.isDirectory(), () => false));
+  const isFolder =
+    folder !== undefined ||
+    (await fs.stat(target.absolute).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ));
   if (!isFolder) return undefined;
   const name = path.posix.basename(from);
   return target.rel === '' ? name : `${target.rel}/${name}`;

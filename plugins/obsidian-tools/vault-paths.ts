@@ -23,10 +23,14 @@ export function excludedSegment(rel: string): string | undefined {
 
 function toRelative(files: VaultFiles, input: string, field: string): string {
   const trimmed = input.trim();
-  if (trimmed === '') throw new ValidationError(`${field} is empty: give a path relative to the vault, e.g. "Projects/Plan.md".`, { field });
+  if (trimmed === '')
+    throw new ValidationError(`${field} is empty: give a path relative to the vault, e.g. "Projects/Plan.md".`, {
+      field,
+    });
   if (!path.isAbsolute(trimmed)) return trimmed;
   const rel = path.relative(files.root, trimmed);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new PathOutsideVaultError(input, 'an absolute path must lie inside the vault');
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+    throw new PathOutsideVaultError(input, 'an absolute path must lie inside the vault');
   return rel.split(path.sep).join('/');
 }
 
@@ -36,7 +40,10 @@ export function vaultPath(files: VaultFiles, input: string, field: string): Vaul
   const rel = path.relative(files.root, absolute).split(path.sep).join('/');
   const excluded = excludedSegment(rel);
   if (excluded !== undefined) {
-    throw new ValidationError(`${field} "${input}" is in "${excluded}", a folder of tools rather than notes, which is never read or written.`, { field, path: input, excluded });
+    throw new ValidationError(
+      `${field} "${input}" is in "${excluded}", a folder of tools rather than notes, which is never read or written.`,
+      { field, path: input, excluded },
+    );
   }
   return { rel, absolute };
 }
@@ -50,7 +57,8 @@ export function notePath(files: VaultFiles, input: string, field: string): Vault
 /** A folder inside the vault; "", "." and "/" name the vault root itself. */
 export function folderPath(files: VaultFiles, input: string, field: string): VaultPath {
   const value = input.trim();
-  if (value === '' || value === '.' || value === '/' || (path.isAbsolute(value) && path.resolve(value) === files.root)) return { rel: '', absolute: files.root };
+  if (value === '' || value === '.' || value === '/' || (path.isAbsolute(value) && path.resolve(value) === files.root))
+    return { rel: '', absolute: files.root };
   return vaultPath(files, value.replace(/\/+$/, ''), field);
 }
 

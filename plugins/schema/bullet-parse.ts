@@ -6,7 +6,14 @@
  * attributes except within quotes or brackets, so patterns and option lists may hold commas.
  * Faults never throw: each becomes an error naming the field, and that field is left out.
  */
-import { FIELD_TYPES, isSystemKey, type FieldConstraints, type FieldDefinition, type FieldType, type TypeSchema } from '../../toolkit/metadata-fields.js';
+import {
+  FIELD_TYPES,
+  isSystemKey,
+  type FieldConstraints,
+  type FieldDefinition,
+  type FieldType,
+  type TypeSchema,
+} from '../../toolkit/metadata-fields.js';
 import type { MetadataValue } from '../../kernel/note.js';
 import { definitionProblems } from './validate.js';
 
@@ -66,7 +73,10 @@ function parseAttributes(name: string, rest: string): ParsedLine {
       else if (word === 'optional') field.required = false;
       else if ((FIELD_TYPES as readonly string[]).includes(word)) field.type = word as FieldType;
       else if (word === 'auto-set' && isSystemKey(name)) continue;
-      else errors.push(`field '${name}': unknown attribute '${attr}' (expected required, optional, a type of ${FIELD_TYPES.join('/')}, or key: value)`);
+      else
+        errors.push(
+          `field '${name}': unknown attribute '${attr}' (expected required, optional, a type of ${FIELD_TYPES.join('/')}, or key: value)`,
+        );
       continue;
     }
     const key = (kv[1] ?? '').toLowerCase();

@@ -57,7 +57,9 @@ export function schemaBeforeWrite(deps: SchemaHookDeps) {
 function schemaNotices(type: string, result: Awaited<ReturnType<SchemaService['check']>>): string[] {
   const warnings = result.warnings.map((w) => w.message);
   if (result.schema?.errors.length) {
-    warnings.push(`The metadata schema of note type '${type}' has faults, so some fields are not checked (see get_note_type_info): ${result.schema.errors.join('; ')}`);
+    warnings.push(
+      `The metadata schema of note type '${type}' has faults, so some fields are not checked (see get_note_type_info): ${result.schema.errors.join('; ')}`,
+    );
   }
   return warnings;
 }
@@ -81,12 +83,15 @@ async function withTypeHint(schema: SchemaService, type: string, issues: FieldIs
 
 export function metadataError(type: string, issues: readonly FieldIssue[]): ValidationError {
   const first = issues[0] as FieldIssue;
-  return new ValidationError(`Metadata validation failed for note type '${type}': ${issues.map((i) => i.message).join('; ')}. Nothing was written.`, {
-    type,
-    field: first.field,
-    rule: first.rule,
-    ...(first.value !== undefined ? { value: first.value } : {}),
-    fields: [...new Set(issues.map((i) => i.field))],
-    errors: issues,
-  });
+  return new ValidationError(
+    `Metadata validation failed for note type '${type}': ${issues.map((i) => i.message).join('; ')}. Nothing was written.`,
+    {
+      type,
+      field: first.field,
+      rule: first.rule,
+      ...(first.value !== undefined ? { value: first.value } : {}),
+      fields: [...new Set(issues.map((i) => i.field))],
+      errors: issues,
+    },
+  );
 }

@@ -16,7 +16,8 @@ export * from './service.js';
 
 export const schemaPlugin = definePlugin<Record<string, never>>({
   id: 'schema',
-  description: "Metadata schemas per note type: required fields, types, min/max, patterns, options, defaults; checked before every write.",
+  description:
+    'Metadata schemas per note type: required fields, types, min/max, patterns, options, defaults; checked before every write.',
   dependsOn: ['note-types'],
   requires: ['free-metadata'],
   register(ctx) {

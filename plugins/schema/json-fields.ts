@@ -7,7 +7,6 @@ import type { MetadataValue } from '../../kernel/note.js';
 import type { FieldDefinition, JsonFieldInput } from '../../toolkit/metadata-fields.js';
 import { definitionProblems } from './validate.js';
 
-
 /** The JSON fields as definitions, and every fault found (duplicates included). */
 export function fieldsFromJson(input: readonly JsonFieldInput[]): { fields: FieldDefinition[]; errors: string[] } {
   const fields: FieldDefinition[] = [];

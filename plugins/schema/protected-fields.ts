@@ -11,13 +11,17 @@ import type { FieldIssue } from './validate.js';
 
 const HOW: Record<SystemKey, string> = {
   title: 'use rename_note to change a title',
-  type: 'use move_note to change a note\'s type',
+  type: "use move_note to change a note's type",
   filename: 'the filename is fixed when the note is created',
   created: 'it is set by the vault when the note is created',
   updated: 'it is set by the vault on every write',
 };
 
-export async function protectedIssues(draft: NoteDraft, defaultType: string, previous: () => Promise<Note | undefined>): Promise<FieldIssue[]> {
+export async function protectedIssues(
+  draft: NoteDraft,
+  defaultType: string,
+  previous: () => Promise<Note | undefined>,
+): Promise<FieldIssue[]> {
   const touched = draft.changedKeys.filter(isSystemKey);
   if (touched.length === 0) return [];
   const current: Partial<Record<SystemKey, MetadataValue>> = {};
@@ -26,7 +30,11 @@ export async function protectedIssues(draft: NoteDraft, defaultType: string, pre
     current.type = draft.type ?? defaultType;
   } else {
     const note = await previous();
-    if (note) Object.assign(current, pickSystem(note.metadata), { title: note.title, ...(note.type !== undefined ? { type: note.type } : {}) });
+    if (note)
+      Object.assign(current, pickSystem(note.metadata), {
+        title: note.title,
+        ...(note.type !== undefined ? { type: note.type } : {}),
+      });
   }
   const issues: FieldIssue[] = [];
   for (const key of touched) {
@@ -35,7 +43,12 @@ export async function protectedIssues(draft: NoteDraft, defaultType: string, pre
     // A note brought in from elsewhere keeps its creation date (seed 000's imports): a date is taken on create.
     if (key === 'created' && draft.op === 'create') {
       if (isInstant(value)) continue;
-      issues.push({ field: key, rule: 'date', value: value ?? null, message: `Field 'created' must be an ISO date or date-time (e.g. 2024-01-15T10:30:00Z) when a note is created` });
+      issues.push({
+        field: key,
+        rule: 'date',
+        value: value ?? null,
+        message: `Field 'created' must be an ISO date or date-time (e.g. 2024-01-15T10:30:00Z) when a note is created`,
+      });
       continue;
     }
     issues.push({

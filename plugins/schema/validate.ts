@@ -51,7 +51,11 @@ export function checkMetadata(input: CheckInput): CheckResult {
       metadata[field.name] = field.default;
       filled.push(field.name);
     } else if (missing && field.required) {
-      errors.push({ field: field.name, rule: 'required', message: `Required field '${field.name}' is missing (${describeField(field)})` });
+      errors.push({
+        field: field.name,
+        rule: 'required',
+        message: `Required field '${field.name}' is missing (${describeField(field)})`,
+      });
     }
   }
   const keys = input.op === 'create' ? Object.keys(input.metadata) : input.changedKeys;
@@ -61,7 +65,12 @@ export function checkMetadata(input: CheckInput): CheckResult {
     const field = byName.get(key);
     if (!field) {
       if (ALWAYS_KNOWN.has(key)) continue;
-      const issue: FieldIssue = { field: key, rule: 'unknown_field', value, message: `Unknown field '${key}' is not defined in the type's metadata schema` };
+      const issue: FieldIssue = {
+        field: key,
+        rule: 'unknown_field',
+        value,
+        message: `Unknown field '${key}' is not defined in the type's metadata schema`,
+      };
       (input.strict ? errors : warnings).push(issue);
       continue;
     }
@@ -76,7 +85,12 @@ export function checkValue(field: FieldDefinition, value: MetadataValue): FieldI
   const result = zodFor(field).safeParse(value);
   if (result.success) return undefined;
   const rule = ruleOf(field, result.error.issues[0]);
-  return { field: field.name, rule, value, message: `Field '${field.name}' ${ruleMessage(field, rule)} (got ${shown(value)})` };
+  return {
+    field: field.name,
+    rule,
+    value,
+    message: `Field '${field.name}' ${ruleMessage(field, rule)} (got ${shown(value)})`,
+  };
 }
 
 /** fieldProblems plus a default that breaks its own field's rules. */
@@ -84,7 +98,8 @@ export function definitionProblems(field: FieldDefinition): string[] {
   const problems = fieldProblems(field);
   if (problems.length === 0 && field.default !== undefined) {
     const issue = checkValue(field, field.default);
-    if (issue) problems.push(`field '${field.name}': default ${shown(field.default)} ${ruleMessage(field, issue.rule)}`);
+    if (issue)
+      problems.push(`field '${field.name}': default ${shown(field.default)} ${ruleMessage(field, issue.rule)}`);
   }
   return problems;
 }
@@ -171,7 +186,9 @@ function ruleMessage(field: FieldDefinition, rule: Rule): string {
     case 'options':
       return `must be one of: ${(c.options ?? []).join(', ')}`;
     case 'date':
-      return c.format === 'YYYY-MM-DD' ? 'must be a date in the form YYYY-MM-DD' : 'must be an ISO 8601 date (e.g. 2024-01-15 or 2024-01-15T10:30:00Z)';
+      return c.format === 'YYYY-MM-DD'
+        ? 'must be a date in the form YYYY-MM-DD'
+        : 'must be an ISO 8601 date (e.g. 2024-01-15 or 2024-01-15T10:30:00Z)';
     default:
       return `must be ${field.type === 'array' ? 'an array' : `a ${field.type === 'date' ? 'date string' : field.type}`}`;
   }

@@ -16,7 +16,8 @@ export type { SearchResponse, SearchResult } from './render.js';
 
 export const searchPlugin = definePlugin<SearchOptions>({
   id: 'search',
-  description: 'search_notes (ranked words or regex), search_notes_advanced (typed filters, sorts) and search_notes_sql (read-only SQL).',
+  description:
+    'search_notes (ranked words or regex), search_notes_advanced (typed filters, sorts) and search_notes_sql (read-only SQL).',
   dependsOn: ['notes'],
   requires: ['full-text'],
   config: searchOptions,
@@ -26,7 +27,12 @@ export const searchPlugin = definePlugin<SearchOptions>({
     const tools: AnyTool[] = [searchNotesTool(deps), searchNotesAdvancedTool(deps)];
     const sql = index.sql?.bind(index);
     if (ctx.capabilities.has('sql')) {
-      tools.push(searchNotesSqlTool({ ...deps, sql: requireMember(sql, ctx.vault.searchBackend ?? ctx.vault.storageBackend, 'sql', 'search_notes_sql') }));
+      tools.push(
+        searchNotesSqlTool({
+          ...deps,
+          sql: requireMember(sql, ctx.vault.searchBackend ?? ctx.vault.storageBackend, 'sql', 'search_notes_sql'),
+        }),
+      );
     }
     return { tools };
   },

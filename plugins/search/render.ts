@@ -71,7 +71,11 @@ export function renderResult(note: ResultNote, score: number, snippet: string): 
  */
 const ON_REQUEST = ['updated', 'content_hash', 'content'] as const;
 
-async function withRequested(result: Record<string, unknown>, fields: readonly string[], read: (id: string) => Promise<Note | undefined>): Promise<Record<string, unknown>> {
+async function withRequested(
+  result: Record<string, unknown>,
+  fields: readonly string[],
+  read: (id: string) => Promise<Note | undefined>,
+): Promise<Record<string, unknown>> {
   const note = NOTE_OF.get(result);
   const wanted = ON_REQUEST.filter((f) => fields.includes(f) && !Object.hasOwn(result, f));
   if (!note || !wanted.length) return result;
@@ -79,7 +83,10 @@ async function withRequested(result: Record<string, unknown>, fields: readonly s
   if (wanted.includes('updated')) extra.updated = note.updated;
   if (wanted.includes('content_hash')) extra.content_hash = note.contentHash;
   if (wanted.includes('content')) {
-    const content = 'content' in note && typeof note.content === 'string' ? note.content : (await read(note.id).catch(() => undefined))?.content;
+    const content =
+      'content' in note && typeof note.content === 'string'
+        ? note.content
+        : (await read(note.id).catch(() => undefined))?.content;
     if (content !== undefined) extra.content = content;
   }
   return { ...result, ...extra };
@@ -100,7 +107,10 @@ export async function respond(
 }
 
 /** Hits whose note the index did not carry are read through the note service (one read each). */
-export async function renderHits(hits: readonly SearchHit[], read: (id: string) => Promise<Note | undefined>): Promise<SearchResult[]> {
+export async function renderHits(
+  hits: readonly SearchHit[],
+  read: (id: string) => Promise<Note | undefined>,
+): Promise<SearchResult[]> {
   const out: SearchResult[] = [];
   for (const hit of hits) {
     const note = hit.note ?? (await read(hit.id));
@@ -111,7 +121,10 @@ export async function renderHits(hits: readonly SearchHit[], read: (id: string) 
 
 /** The first ~200 characters of a body, for results that have no match to centre on. */
 export function excerpt(text: string, max = 200): string {
-  const flat = text.replace(/^#{1,6}\s+/gm, '').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/^#{1,6}\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (flat.length <= max) return flat;
   const cut = flat.lastIndexOf(' ', max);
   return `${flat.slice(0, cut > max / 2 ? cut : max)}…`;
@@ -120,24 +133,26 @@ export function excerpt(text: string, max = 200): string {
 /** The search answer as an output schema; each result may be trimmed by `fields`. */
 export const searchOutput = z.object({
   results: z.array(
-    z.object({
-      id: z.string(),
-      title: z.string(),
-      type: z.string(),
-      tags: z.array(z.string()),
-      score: z.number(),
-      snippet: z.string(),
-      lastUpdated: z.string(),
-      filename: z.string(),
-      path: z.string(),
-      created: z.string(),
-      modified: z.string(),
-      size: z.number(),
-      metadata: z.record(z.string(), z.unknown()),
-      updated: z.string(),
-      content_hash: z.string(),
-      content: z.string(),
-    }).partial(),
+    z
+      .object({
+        id: z.string(),
+        title: z.string(),
+        type: z.string(),
+        tags: z.array(z.string()),
+        score: z.number(),
+        snippet: z.string(),
+        lastUpdated: z.string(),
+        filename: z.string(),
+        path: z.string(),
+        created: z.string(),
+        modified: z.string(),
+        size: z.number(),
+        metadata: z.record(z.string(), z.unknown()),
+        updated: z.string(),
+        content_hash: z.string(),
+        content: z.string(),
+      })
+      .partial(),
   ),
   total: z.number(),
   has_more: z.boolean(),

@@ -8,7 +8,21 @@ import type { Metadata, Note } from '../../kernel/note.js';
 import { excerpt, renderResult, type ResultNote } from './render.js';
 
 /** Columns of seed 000's `notes` table (and our bookkeeping): the result shape already carries them. */
-const NOTE_COLUMNS = new Set(['id', 'title', 'content', 'type', 'filename', 'path', 'created', 'updated', 'size', 'content_hash', 'mtime_ms', 'tags_json', 'metadata_json']);
+const NOTE_COLUMNS = new Set([
+  'id',
+  'title',
+  'content',
+  'type',
+  'filename',
+  'path',
+  'created',
+  'updated',
+  'size',
+  'content_hash',
+  'mtime_ms',
+  'tags_json',
+  'metadata_json',
+]);
 
 const READ_CONCURRENCY = 16;
 
@@ -37,7 +51,10 @@ export async function renderSqlRows(
  * A `notes` row selected whole (`n.*`) already holds everything; any other row naming a note
  * is read through the note service, a few at a time.
  */
-async function notesOf(rows: ReadonlyArray<Record<string, unknown>>, read: (id: string) => Promise<Note | undefined>): Promise<Map<string, ResultNote>> {
+async function notesOf(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  read: (id: string) => Promise<Note | undefined>,
+): Promise<Map<string, ResultNote>> {
   const found = new Map<string, ResultNote>();
   const toRead: string[] = [];
   for (const row of rows) {
@@ -57,8 +74,15 @@ async function notesOf(rows: ReadonlyArray<Record<string, unknown>>, read: (id: 
 
 function fromRow(row: Record<string, unknown>): ResultNote | undefined {
   const { id, title, filename, path, created, updated, size, tags_json: tags, metadata_json: metadata } = row;
-  if (typeof id !== 'string' || typeof title !== 'string' || typeof tags !== 'string' || typeof metadata !== 'string') return undefined;
-  if (typeof filename !== 'string' || typeof path !== 'string' || typeof created !== 'string' || typeof updated !== 'string') return undefined;
+  if (typeof id !== 'string' || typeof title !== 'string' || typeof tags !== 'string' || typeof metadata !== 'string')
+    return undefined;
+  if (
+    typeof filename !== 'string' ||
+    typeof path !== 'string' ||
+    typeof created !== 'string' ||
+    typeof updated !== 'string'
+  )
+    return undefined;
   try {
     return {
       id,

@@ -18,7 +18,10 @@ export const durationField = () =>
 export const instantField = (what: string) =>
   z
     .string()
-    .refine((v) => DURATION.test(v) || !Number.isNaN(Date.parse(v)), 'an ISO-8601 date/time (2024-06-01, 2024-06-01T12:00:00Z) or a duration such as 7d')
+    .refine(
+      (v) => DURATION.test(v) || !Number.isNaN(Date.parse(v)),
+      'an ISO-8601 date/time (2024-06-01, 2024-06-01T12:00:00Z) or a duration such as 7d',
+    )
     .optional()
     .describe(`${what}: ISO-8601, or a duration ago (7d)`);
 

@@ -5,12 +5,22 @@ import type { NoteService } from '../../kernel/notes.js';
 import { VersionConflictError } from './errors.js';
 import { versionOf } from './note-data.js';
 
-export async function noteAtVersion(notes: NoteService, id: string, localVersion: number, serverVersion?: number): Promise<Note> {
+export async function noteAtVersion(
+  notes: NoteService,
+  id: string,
+  localVersion: number,
+  serverVersion?: number,
+): Promise<Note> {
   const note = await notes.get(id);
-  if (!note) throw new NotFoundError(`id: no note ${id} (deleted, or never existed). Nothing was written.`, { field: 'id', identifier: id });
+  if (!note)
+    throw new NotFoundError(`id: no note ${id} (deleted, or never existed). Nothing was written.`, {
+      field: 'id',
+      identifier: id,
+    });
   const current = versionOf(note);
   if (current !== localVersion) throw new VersionConflictError(id, localVersion, current);
-  if (serverVersion !== undefined && serverVersion !== current) throw new VersionConflictError(id, serverVersion, current, 'server_version');
+  if (serverVersion !== undefined && serverVersion !== current)
+    throw new VersionConflictError(id, serverVersion, current, 'server_version');
   return note;
 }
 

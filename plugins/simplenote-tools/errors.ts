@@ -3,7 +3,12 @@ import { ConflictError, ValidationError } from '../../kernel/errors.js';
 
 /** The note is no longer at the version the caller read: nothing was written. */
 export class VersionConflictError extends ConflictError {
-  constructor(id: string, provided: number, current: number | undefined, field: 'local_version' | 'server_version' = 'local_version') {
+  constructor(
+    id: string,
+    provided: number,
+    current: number | undefined,
+    field: 'local_version' | 'server_version' = 'local_version',
+  ) {
     super(
       `Note ${id} is at version ${current ?? 'unknown'} now, not ${field} ${provided}: it changed since you read it (on another device, or by another call). Nothing was written.`,
       {

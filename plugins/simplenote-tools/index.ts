@@ -12,7 +12,8 @@ import { saveTool } from './tools/save.js';
 
 export const simplenoteToolsPlugin = definePlugin({
   id: 'simplenote-tools',
-  description: 'Seed 003\'s tools over a synchronised remote store: list (cache, FTS), get, save (line patches, versions), manage (trash, delete, stats, sync).',
+  description:
+    "Seed 003's tools over a synchronised remote store: list (cache, FTS), get, save (line patches, versions), manage (trash, delete, stats, sync).",
   requires: ['remote-sync', 'full-text'],
   register(ctx) {
     return { tools: [listTool, getTool, saveTool, manageTool(ctx.store, ctx.vault.storageBackend)] };

@@ -19,7 +19,21 @@ export interface ListFilters {
   trash?: number;
 }
 
-const TRASH_VALUES: Record<string, number> = { '0': 0, false: 0, no: 0, active: 0, '1': 1, true: 1, yes: 1, only: 1, trashed: 1, '2': 2, any: 2, all: 2, both: 2 };
+const TRASH_VALUES: Record<string, number> = {
+  '0': 0,
+  false: 0,
+  no: 0,
+  active: 0,
+  '1': 1,
+  true: 1,
+  yes: 1,
+  only: 1,
+  trashed: 1,
+  '2': 2,
+  any: 2,
+  all: 2,
+  both: 2,
+};
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -27,11 +41,17 @@ function dayStart(date: string, field: string): number {
   const m = DAY.exec(date);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   // Date.UTC rolls 2024-02-31 over into March; a real day reads back the same.
-  if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== date) throw invalid(field, `"${date}" is not a calendar date (YYYY-MM-DD).`);
+  if (!Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== date)
+    throw invalid(field, `"${date}" is not a calendar date (YYYY-MM-DD).`);
   return ms / 1000;
 }
 
-export function listFilters(args: { query?: string | undefined; tags?: string[] | undefined; date_before?: string | undefined; date_after?: string | undefined }): ListFilters {
+export function listFilters(args: {
+  query?: string | undefined;
+  tags?: string[] | undefined;
+  date_before?: string | undefined;
+  date_after?: string | undefined;
+}): ListFilters {
   const tags = new Set(args.tags ?? []);
   let before = args.date_before !== undefined ? dayStart(args.date_before, 'date_before') + 86_400 : undefined;
   let after = args.date_after !== undefined ? dayStart(args.date_after, 'date_after') : undefined;
@@ -46,9 +66,14 @@ export function listFilters(args: { query?: string | undefined; tags?: string[] 
   for (const { field, value, negated } of query.filters) {
     if (field === 'trash') {
       const status = TRASH_VALUES[value.toLowerCase()];
-      if (status === undefined) throw invalid('query', `trash:${value} is not a trash filter: use trash:0 (active), trash:1 (trashed) or trash:any.`);
+      if (status === undefined)
+        throw invalid(
+          'query',
+          `trash:${value} is not a trash filter: use trash:0 (active), trash:1 (trashed) or trash:any.`,
+        );
       trash = negated && status < 2 ? 1 - status : status;
-    } else if (field !== 'tag' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) words.push(`${negated ? '-' : ''}${field}:${value}`);
+    } else if (field !== 'tag' && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+      words.push(`${negated ? '-' : ''}${field}:${value}`);
     else if (field === 'tag') (negated ? withoutTags : tags).add(value);
     else if (field === 'before') (negated ? from : until)(dayStart(value, 'query') + 86_400);
     else (negated ? until : from)(dayStart(value, 'query'));

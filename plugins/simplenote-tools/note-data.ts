@@ -14,7 +14,9 @@ export function textOf(note: Pick<Note, 'title' | 'content'>): string {
 /** The inverse of textOf: the first line is the title. */
 export function titleAndContent(text: string): { title: string; content: string } {
   const newline = text.indexOf('\n');
-  return newline < 0 ? { title: text, content: '' } : { title: text.slice(0, newline), content: text.slice(newline + 1) };
+  return newline < 0
+    ? { title: text, content: '' }
+    : { title: text.slice(0, newline), content: text.slice(newline + 1) };
 }
 
 export function versionOf(note: Pick<NoteSummary, 'metadata'>): number {
@@ -37,7 +39,15 @@ export function previewOf(title: string, content?: string): string {
 }
 
 export function listItemOf(note: NoteSummary, preview: string): ListItem {
-  return { type: 'text', uuid: note.id, text: preview, local_version: versionOf(note), tags: note.tags, modified_at: epochSeconds(note.updated), trash: isTrashed(note) };
+  return {
+    type: 'text',
+    uuid: note.id,
+    text: preview,
+    local_version: versionOf(note),
+    tags: note.tags,
+    modified_at: epochSeconds(note.updated),
+    trash: isTrashed(note),
+  };
 }
 
 export function noteDataOf(note: Note, text: string = textOf(note)): NoteData {

@@ -14,12 +14,26 @@ export const NoteTagsSchema = z.array(z.string());
 export const UnixTimestampSchema = z.number().int();
 
 export const ListInputSchema = z.object({
-  query: z.string().optional().describe('full-text search; tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD and trash:0|1|any in it become filters'),
+  query: z
+    .string()
+    .optional()
+    .describe('full-text search; tag:NAME, before:YYYY-MM-DD, after:YYYY-MM-DD and trash:0|1|any in it become filters'),
   tags: z.array(nameString()).optional().describe('notes having ALL of these tags (in addition to tag: in query)'),
   trash_status: z.number().int().min(0).max(2).optional().describe('0 active (default), 1 trashed, 2 any'),
-  date_before: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('modified on or before this UTC date'),
-  date_after: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe('modified on or after this UTC date'),
-  sort_by: z.enum(['modified_at', 'created_at']).optional().describe('modified_at (default); with a text query, rank comes first'),
+  date_before: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe('modified on or before this UTC date'),
+  date_after: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe('modified on or after this UTC date'),
+  sort_by: z
+    .enum(['modified_at', 'created_at'])
+    .optional()
+    .describe('modified_at (default); with a text query, rank comes first'),
   sort_order: z.enum(['ASC', 'DESC']).optional().describe('DESC (default)'),
   limit: z.number().int().min(1).max(100).default(20).optional(),
   page: z.number().int().min(1).default(1).optional(),
@@ -54,7 +68,7 @@ export const NoteDataSchema = z.object({
 });
 
 export const GetInputSchema = z.object({
-  id: noteId().describe('the note id (a list item\'s uuid)'),
+  id: noteId().describe("the note id (a list item's uuid)"),
   local_version: z.number().int().optional(),
   range_line_start: z.number().int().min(1).optional().describe('first line to return (1-based)'),
   range_line_count: z.number().int().min(0).optional().describe('how many lines (to the end when omitted)'),
@@ -71,7 +85,12 @@ export const SaveInputSchema = z.object({
   local_version: z.number().int().optional().describe('required with id: the version you read'),
   server_version: z.number().int().optional().describe('expected server version'),
   text: z.string().optional().describe('the whole text; its first line is the title'),
-  text_patch: z.array(PatchOperationSchema).optional().describe('line edits against the text of local_version: deletions, then modifications (line numbers of that text), then additions low to high (line numbers of the result)'),
+  text_patch: z
+    .array(PatchOperationSchema)
+    .optional()
+    .describe(
+      'line edits against the text of local_version: deletions, then modifications (line numbers of that text), then additions low to high (line numbers of the result)',
+    ),
   tags: z.array(nameString()).optional().describe('single words'),
   trash: z.boolean().optional(),
 });

@@ -17,11 +17,20 @@ export function applyTextPatch(text: string, patch: readonly PatchOperation[]): 
   const modified = new Map<number, string>();
   patch.forEach((op, i) => {
     const at = `text_patch.${i}`;
-    if (op.operation !== 'deletion' && op.value === undefined) throw invalid(`${at}.value`, `an ${op.operation} needs a value.`);
+    if (op.operation !== 'deletion' && op.value === undefined)
+      throw invalid(`${at}.value`, `an ${op.operation} needs a value.`);
     if (op.operation === 'addition') return;
-    if (op.line_number > lines.length) throw invalid(`${at}.line_number`, `line ${op.line_number} is past the end: the text of this local_version has ${lines.length} line(s).`);
+    if (op.line_number > lines.length)
+      throw invalid(
+        `${at}.line_number`,
+        `line ${op.line_number} is past the end: the text of this local_version has ${lines.length} line(s).`,
+      );
     const index = op.line_number - 1;
-    if (deleted.has(index) || modified.has(index)) throw invalid(`${at}.line_number`, `line ${op.line_number} is already deleted or modified by an earlier operation.`);
+    if (deleted.has(index) || modified.has(index))
+      throw invalid(
+        `${at}.line_number`,
+        `line ${op.line_number} is already deleted or modified by an earlier operation.`,
+      );
     if (op.operation === 'deletion') deleted.add(index);
     else modified.set(index, op.value!);
   });
@@ -37,7 +46,11 @@ export function applyTextPatch(text: string, patch: readonly PatchOperation[]): 
   const additions = patch.map((op, i) => ({ op, i })).filter(({ op }) => op.operation === 'addition');
   additions.sort((a, b) => a.op.line_number - b.op.line_number || a.i - b.i);
   for (const { op, i } of additions) {
-    if (op.line_number > result.length + 1) throw invalid(`text_patch.${i}.line_number`, `line ${op.line_number} is past the end: after the deletions and earlier additions the text has ${result.length} line(s), so an addition goes at line ${result.length + 1} at most.`);
+    if (op.line_number > result.length + 1)
+      throw invalid(
+        `text_patch.${i}.line_number`,
+        `line ${op.line_number} is past the end: after the deletions and earlier additions the text has ${result.length} line(s), so an addition goes at line ${result.length + 1} at most.`,
+      );
     result.splice(op.line_number - 1, 0, op.value!);
   }
   return result.join('\n');

@@ -14,7 +14,9 @@ import { renameTagTool } from './tools/rename-tag.js';
 export { TAGS, type TagsService, type TagCount, type TagQuery } from './service.js';
 
 export const tagsOptions = z
-  .object({ tools: z.boolean().default(true).describe('serve list_tags and rename_tag (the TAGS service is always provided)') })
+  .object({
+    tools: z.boolean().default(true).describe('serve list_tags and rename_tag (the TAGS service is always provided)'),
+  })
   .strict();
 
 export type TagsOptions = z.infer<typeof tagsOptions>;
@@ -25,7 +27,10 @@ export const tagsPlugin = definePlugin<TagsOptions>({
   config: tagsOptions as z.ZodType<TagsOptions>,
   register(ctx) {
     const options = tagsOptions.parse(ctx.options ?? {});
-    const tags = ctx.store.indexDb && ctx.capabilities.has('index-db') ? createSqliteTagStore(ctx.store.indexDb, ctx.pluginId) : createMemoryTagStore();
+    const tags =
+      ctx.store.indexDb && ctx.capabilities.has('index-db')
+        ? createSqliteTagStore(ctx.store.indexDb, ctx.pluginId)
+        : createMemoryTagStore();
     const index = new TagIndex({ tags, store: ctx.store, logger: ctx.logger });
     if (ctx.capabilities.has('index-db')) ctx.store.indexDb?.onRebuilt(() => index.invalidate());
     // Tags are extracted from the backend's own reads of each file, in its index pass.

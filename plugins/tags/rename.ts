@@ -43,8 +43,16 @@ export async function renameTag(
 ): Promise<TagRenameReport> {
   const from = args.from.trim().replace(/^#/, '');
   const to = args.to.trim().replace(/^#/, '');
-  if (!isTagName(from)) throw new ValidationError(`"${args.from}" is not a tag name: letters, digits, _, - and /, with at least one letter.`, { field: 'from' });
-  if (!isTagName(to)) throw new ValidationError(`"${args.to}" is not a tag name: letters, digits, _, - and /, with at least one letter.`, { field: 'to' });
+  if (!isTagName(from))
+    throw new ValidationError(
+      `"${args.from}" is not a tag name: letters, digits, _, - and /, with at least one letter.`,
+      { field: 'from' },
+    );
+  if (!isTagName(to))
+    throw new ValidationError(
+      `"${args.to}" is not a tag name: letters, digits, _, - and /, with at least one letter.`,
+      { field: 'to' },
+    );
   if (from === to) throw new ValidationError('from and to are the same tag.', { field: 'to' });
   const fromKey = tagKey(from);
   const depth = fromKey.split('/').length;
@@ -56,7 +64,16 @@ export async function renameTag(
   };
 
   await index.reconcile();
-  const report: TagRenameReport = { dry_run: args.dryRun, from, to, notes: [], notes_affected: 0, occurrences: 0, notes_updated: 0, not_rewritten: [] };
+  const report: TagRenameReport = {
+    dry_run: args.dryRun,
+    from,
+    to,
+    notes: [],
+    notes_affected: 0,
+    occurrences: 0,
+    notes_updated: 0,
+    not_rewritten: [],
+  };
   const ids = await index.notesWith({ any: [from], nested: args.nested });
   // A dry run reports its reading; a real run its writing (applyPlan ticks each note), one count each.
   if (args.dryRun) progress.start('renaming tag', ids.length);
@@ -79,8 +96,12 @@ export async function renameTag(
     if (!tagsChanged && !replacements.length) continue;
     report.notes.push(entry);
     report.notes_affected++;
-    report.occurrences += entry.inline.length + (tagsChanged ? note.tags.filter((t) => retag(t.replace(/^#/, '')) !== null).length : 0);
-    const change = { ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}), ...(tagsChanged ? { tags: nextTags } : {}) };
+    report.occurrences +=
+      entry.inline.length + (tagsChanged ? note.tags.filter((t) => retag(t.replace(/^#/, '')) !== null).length : 0);
+    const change = {
+      ...(replacements.length ? { content: applyReplacements(note.content, replacements) } : {}),
+      ...(tagsChanged ? { tags: nextTags } : {}),
+    };
     items.push({ kind: 'update', id, change, expectedHash: note.contentHash, previous: note });
   }
   if (args.dryRun) {
@@ -98,7 +119,10 @@ export async function renameTag(
       report.notes_updated++;
     } else {
       const err = outcome.reason;
-      const reason = err instanceof ContentHashMismatchError ? 'changed while the tag was being renamed (content_hash_mismatch); run rename_tag again' : toNotekernelError(err).message;
+      const reason =
+        err instanceof ContentHashMismatchError
+          ? 'changed while the tag was being renamed (content_hash_mismatch); run rename_tag again'
+          : toNotekernelError(err).message;
       report.not_rewritten.push({ id, reason });
     }
   }

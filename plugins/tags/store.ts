@@ -54,12 +54,27 @@ export function createSqliteTagStore(db: IndexDatabase, owner: string): TagStore
   return {
     secondaryIndexes: indexes,
     empty: () => db.get('SELECT 1 FROM nk_tags_state LIMIT 1') === undefined,
-    hashes: () => new Map(db.all<{ note_id: string; content_hash: string }>('SELECT note_id, content_hash FROM nk_tags_state').map((r) => [r.note_id, r.content_hash])),
+    hashes: () =>
+      new Map(
+        db
+          .all<{ note_id: string; content_hash: string }>('SELECT note_id, content_hash FROM nk_tags_state')
+          .map((r) => [r.note_id, r.content_hash]),
+      ),
     replace(noteId, hash, tags, fresh) {
       db.transaction(() => {
         if (!fresh) db.run('DELETE FROM note_tags WHERE note_id = ?', [noteId]);
-        for (const t of tags) db.run('INSERT INTO note_tags (note_id, tag, tag_key, source, line_number) VALUES (?, ?, ?, ?, ?)', [noteId, t.tag, t.tag_key, t.source, t.line_number]);
-        db.run('INSERT INTO nk_tags_state (note_id, content_hash) VALUES (?, ?) ON CONFLICT(note_id) DO UPDATE SET content_hash = excluded.content_hash', [noteId, hash]);
+        for (const t of tags)
+          db.run('INSERT INTO note_tags (note_id, tag, tag_key, source, line_number) VALUES (?, ?, ?, ?, ?)', [
+            noteId,
+            t.tag,
+            t.tag_key,
+            t.source,
+            t.line_number,
+          ]);
+        db.run(
+          'INSERT INTO nk_tags_state (note_id, content_hash) VALUES (?, ?) ON CONFLICT(note_id) DO UPDATE SET content_hash = excluded.content_hash',
+          [noteId, hash],
+        );
       });
     },
     remove(noteId) {
@@ -68,18 +83,32 @@ export function createSqliteTagStore(db: IndexDatabase, owner: string): TagStore
         db.run('DELETE FROM nk_tags_state WHERE note_id = ?', [noteId]);
       });
     },
-    tagsOf: (noteId) => db.all<TagRow>('SELECT note_id, tag, tag_key, source, line_number FROM note_tags WHERE note_id = ? ORDER BY rowid', [noteId]),
+    tagsOf: (noteId) =>
+      db.all<TagRow>(
+        'SELECT note_id, tag, tag_key, source, line_number FROM note_tags WHERE note_id = ? ORDER BY rowid',
+        [noteId],
+      ),
     notesWith(key, nested) {
       const rows = nested
-        ? db.all<{ note_id: string }>('SELECT DISTINCT note_id FROM note_tags WHERE tag_key = ? OR substr(tag_key, 1, ?) = ?', [key, key.length + 1, `${key}/`])
+        ? db.all<{ note_id: string }>(
+            'SELECT DISTINCT note_id FROM note_tags WHERE tag_key = ? OR substr(tag_key, 1, ?) = ?',
+            [key, key.length + 1, `${key}/`],
+          )
         : db.all<{ note_id: string }>('SELECT DISTINCT note_id FROM note_tags WHERE tag_key = ?', [key]);
       return new Set(rows.map((r) => r.note_id));
     },
-    pairs: () => db.all<{ note_id: string; tag: string; tag_key: string }>('SELECT note_id, MIN(tag) AS tag, tag_key FROM note_tags GROUP BY note_id, tag_key'),
+    pairs: () =>
+      db.all<{ note_id: string; tag: string; tag_key: string }>(
+        'SELECT note_id, MIN(tag) AS tag, tag_key FROM note_tags GROUP BY note_id, tag_key',
+      ),
     meta: (key) => db.get<{ value: string }>('SELECT value FROM nk_tags_meta WHERE key = ?', [key])?.value,
     setMeta(key, value) {
       if (value === null) db.run('DELETE FROM nk_tags_meta WHERE key = ?', [key]);
-      else db.run('INSERT INTO nk_tags_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+      else
+        db.run(
+          'INSERT INTO nk_tags_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+          [key, value],
+        );
     },
     transaction: (fn) => db.transaction(fn),
   };
@@ -95,7 +124,10 @@ export function createMemoryTagStore(): TagStore {
     hashes: () => new Map(hashes),
     empty: () => hashes.size === 0,
     replace(noteId, hash, tags) {
-      rows.set(noteId, tags.map((t) => ({ ...t, note_id: noteId })));
+      rows.set(
+        noteId,
+        tags.map((t) => ({ ...t, note_id: noteId })),
+      );
       hashes.set(noteId, hash);
     },
     remove(noteId) {
@@ -105,14 +137,16 @@ export function createMemoryTagStore(): TagStore {
     tagsOf: (noteId) => [...(rows.get(noteId) ?? [])],
     notesWith(key, nested) {
       const out = new Set<string>();
-      for (const [id, list] of rows) if (list.some((t) => t.tag_key === key || (nested && t.tag_key.startsWith(`${key}/`)))) out.add(id);
+      for (const [id, list] of rows)
+        if (list.some((t) => t.tag_key === key || (nested && t.tag_key.startsWith(`${key}/`)))) out.add(id);
       return out;
     },
     pairs() {
       const out: Array<{ note_id: string; tag: string; tag_key: string }> = [];
       for (const [id, list] of rows) {
         const seen = new Map<string, string>();
-        for (const t of list) if (!seen.has(t.tag_key) || t.tag < (seen.get(t.tag_key) as string)) seen.set(t.tag_key, t.tag);
+        for (const t of list)
+          if (!seen.has(t.tag_key) || t.tag < (seen.get(t.tag_key) as string)) seen.set(t.tag_key, t.tag);
         for (const [tag_key, tag] of seen) out.push({ note_id: id, tag, tag_key });
       }
       return out;

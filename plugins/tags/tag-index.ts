@@ -116,7 +116,10 @@ export class TagIndex implements TagsService {
 
   private defer(id: string, note: Note | null): void {
     this.pending.set(id, note);
-    if (this.pending.size >= 256) void this.run(() => this.flush()).catch((err: unknown) => this.deps.logger.error({ err }, 'tags: applying changes failed'));
+    if (this.pending.size >= 256)
+      void this.run(() => this.flush()).catch((err: unknown) =>
+        this.deps.logger.error({ err }, 'tags: applying changes failed'),
+      );
   }
 
   /** The tag tables were emptied (the index was rebuilt): the next use extracts every note's tags again. */
@@ -165,7 +168,12 @@ export class TagIndex implements TagsService {
       // with a different token compares again.
       tags.setMeta(STORE_TOKEN, token ?? null);
       this.reconciled = true;
-      return { scanned: summaries.length, extracted, removed: hashes.size, ms: Math.round(performance.now() - started) };
+      return {
+        scanned: summaries.length,
+        extracted,
+        removed: hashes.size,
+        ms: Math.round(performance.now() - started),
+      };
     });
   }
 
@@ -226,6 +234,7 @@ export function tagsOfNote(note: Pick<Note, 'tags' | 'content'>): Array<Omit<Tag
     const tag = raw.trim().replace(/^#/, '');
     if (tag) out.push({ tag, tag_key: tagKey(tag), source: 'frontmatter', line_number: null });
   }
-  for (const t of extractTags(note.content)) out.push({ tag: t.tag, tag_key: tagKey(t.tag), source: 'inline', line_number: t.line });
+  for (const t of extractTags(note.content))
+    out.push({ tag: t.tag, tag_key: tagKey(t.tag), source: 'inline', line_number: t.line });
   return out;
 }

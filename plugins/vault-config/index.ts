@@ -17,14 +17,18 @@ import { ContentHashMismatchError } from '../../kernel/errors.js';
 export { VAULT_CONFIG, type VaultConfigService } from './service.js';
 export { BACKUPS, type BackupService, type BackupReport, type BackupEntry } from './service.js';
 
-
 const options = z.object({
-  file: z.string().min(1).default('.flint-note/config.yml').describe('Vault-relative path of the per-vault config file'),
+  file: z
+    .string()
+    .min(1)
+    .default('.flint-note/config.yml')
+    .describe('Vault-relative path of the per-vault config file'),
 });
 
 export const vaultConfigPlugin = definePlugin<z.output<typeof options>>({
   id: 'vault-config',
-  description: "Per-vault config (.flint-note/config.yml): default type, validation flags, deletion settings; backups before deletes.",
+  description:
+    'Per-vault config (.flint-note/config.yml): default type, validation flags, deletion settings; backups before deletes.',
   requires: ['files'],
   config: options,
   async register(ctx) {

@@ -12,7 +12,25 @@ import path from 'node:path';
 import { PathOutsideVaultError } from '../../kernel/errors.js';
 import { isInside } from '../../toolkit/files/paths.js';
 
-const SYSTEM_FOLDERS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/proc', '/root', '/run', '/sbin', '/sys', '/usr', '/var', '/System', '/Library', '/Applications'];
+const SYSTEM_FOLDERS = [
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/proc',
+  '/root',
+  '/run',
+  '/sbin',
+  '/sys',
+  '/usr',
+  '/var',
+  '/System',
+  '/Library',
+  '/Applications',
+];
 
 export interface VaultRootPolicy {
   roots: string[];
@@ -27,18 +45,31 @@ export interface VaultRootPolicy {
 export function vaultRootPolicy(servedRoot: string, configured: readonly string[]): VaultRootPolicy {
   const parent = path.dirname(servedRoot);
   const broad = parent === path.parse(parent).root || samePath(parent, os.homedir()) || isSystemFolder(parent);
-  const roots = unique([broad ? servedRoot : parent, ...configured.map((r) => realOrResolved(path.resolve(servedRoot, r)))]);
+  const roots = unique([
+    broad ? servedRoot : parent,
+    ...configured.map((r) => realOrResolved(path.resolve(servedRoot, r))),
+  ]);
   return {
     roots,
     check(requested) {
-      const refuse = (reason: string) => new PathOutsideVaultError(requested, `${reason}; over MCP a vault must be a folder below one of the allowed roots: ${roots.join(', ')} (configure more with plugins.vaults.allowed_roots, or use the notekernel CLI)`);
+      const refuse = (reason: string) =>
+        new PathOutsideVaultError(
+          requested,
+          `${reason}; over MCP a vault must be a folder below one of the allowed roots: ${roots.join(', ')} (configure more with plugins.vaults.allowed_roots, or use the notekernel CLI)`,
+        );
       if (requested.includes('\0')) throw refuse('it contains a NUL byte');
       // A relative path is relative to the first allowed root: the agent has no working folder.
       const absolute = path.resolve(roots[0] as string, requested);
       const real = realOrResolved(absolute);
       const root = roots.find((r) => isInside(r, real) && !samePath(r, real));
       if (!root) throw refuse('it is not below an allowed root');
-      if (path.relative(root, real).split(path.sep).some((segment) => segment.startsWith('.'))) throw refuse('hidden folders (metadata, .git) cannot be vaults');
+      if (
+        path
+          .relative(root, real)
+          .split(path.sep)
+          .some((segment) => segment.startsWith('.'))
+      )
+        throw refuse('hidden folders (metadata, .git) cannot be vaults');
       if (isSystemFolder(real) && !isSystemFolder(root)) throw refuse('it is a system folder');
       return real;
     },
@@ -62,7 +93,10 @@ function realOrResolved(absolute: string): string {
 }
 
 function isSystemFolder(absolute: string): boolean {
-  return SYSTEM_FOLDERS.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`)) || /^[a-z]:\\windows(\\|$)/i.test(absolute);
+  return (
+    SYSTEM_FOLDERS.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`)) ||
+    /^[a-z]:\\windows(\\|$)/i.test(absolute)
+  );
 }
 
 function samePath(a: string, b: string): boolean {

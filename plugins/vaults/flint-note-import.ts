@@ -28,7 +28,10 @@ export interface FlintNoteRegistry {
 }
 
 /** The first of `files` that exists, parsed; undefined when none does. A broken file is reported as skipped, not thrown. */
-export async function readFlintNoteRegistry(files: readonly string[], validId: RegExp): Promise<FlintNoteRegistry | undefined> {
+export async function readFlintNoteRegistry(
+  files: readonly string[],
+  validId: RegExp,
+): Promise<FlintNoteRegistry | undefined> {
   for (const file of files) {
     let text: string;
     try {
@@ -45,7 +48,10 @@ export async function readFlintNoteRegistry(files: readonly string[], validId: R
     const record = (data && typeof data === 'object' ? data : {}) as { vaults?: unknown; current_vault?: unknown };
     const vaults: ImportedVault[] = [];
     const skipped: string[] = [];
-    const entries = record.vaults && typeof record.vaults === 'object' ? Object.entries(record.vaults as Record<string, unknown>) : [];
+    const entries =
+      record.vaults && typeof record.vaults === 'object'
+        ? Object.entries(record.vaults as Record<string, unknown>)
+        : [];
     for (const [key, value] of entries) {
       const entry = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
       const id = typeof entry.id === 'string' ? entry.id : key;
@@ -59,7 +65,11 @@ export async function readFlintNoteRegistry(files: readonly string[], validId: R
           path: path.resolve(expandHome(where)),
           ...(typeof entry.description === 'string' ? { description: entry.description } : {}),
           ...(typeof entry.created === 'string' ? { created: entry.created } : {}),
-          ...(typeof entry.last_accessed === 'string' ? { last_used: entry.last_accessed } : typeof entry.last_used === 'string' ? { last_used: entry.last_used } : {}),
+          ...(typeof entry.last_accessed === 'string'
+            ? { last_used: entry.last_accessed }
+            : typeof entry.last_used === 'string'
+              ? { last_used: entry.last_used }
+              : {}),
         });
       }
     }

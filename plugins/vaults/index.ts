@@ -25,7 +25,9 @@ export const vaultsOptions = z
     allowed_roots: z
       .array(z.string().min(1))
       .default([])
-      .describe('folders below which an agent may create or switch to vaults over MCP, besides the folder holding the served vault (relative to the config file)'),
+      .describe(
+        'folders below which an agent may create or switch to vaults over MCP, besides the folder holding the served vault (relative to the config file)',
+      ),
   })
   .strict();
 
@@ -41,7 +43,14 @@ export const vaultsPlugin = definePlugin<VaultsOptions>({
     const configured = ctx.options.allowed_roots.map((r) => path.resolve(ctx.configDir ?? folder, r));
     const policyOf = (call: ToolContext) => vaultRootPolicy(requireVaultFolder(call.vault, 'vaults'), configured);
     return {
-      tools: [listVaultsTool, createVaultTool(policyOf), switchVaultTool(policyOf), getCurrentVaultTool, updateVaultTool, removeVaultTool],
+      tools: [
+        listVaultsTool,
+        createVaultTool(policyOf),
+        switchVaultTool(policyOf),
+        getCurrentVaultTool,
+        updateVaultTool,
+        removeVaultTool,
+      ],
       resources: [
         {
           uri: 'flint-note://vaults',

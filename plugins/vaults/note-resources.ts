@@ -22,7 +22,17 @@ interface Target {
 
 /** A listed note as flint-note's collection resources show it. */
 function row(n: NoteSummary) {
-  return { id: n.id, type: n.type, filename: n.filename, title: n.title, created: n.created, modified: n.updated, size: n.size, tags: n.tags, path: n.path };
+  return {
+    id: n.id,
+    type: n.type,
+    filename: n.filename,
+    title: n.title,
+    created: n.created,
+    modified: n.updated,
+    size: n.size,
+    tags: n.tags,
+    path: n.path,
+  };
 }
 
 const withMd = (filename: string) => (/\.md$/i.test(filename) ? filename : `${filename}.md`);
@@ -32,7 +42,11 @@ export function noteResourceTemplates(ctx: PluginContext<unknown>): ResourceDefi
     const id = params.vault_id;
     if (id === undefined || id === ctx.vault.id) return { store: ctx.store, call: vault.call };
     const router = ctx.tryResolve(VAULT_ROUTER);
-    if (!router) throw new NotFoundError(`Vault '${id}' cannot be reached from here: resources name another vault only when served (notekernel serve).`, { vault_id: id });
+    if (!router)
+      throw new NotFoundError(
+        `Vault '${id}' cannot be reached from here: resources name another vault only when served (notekernel serve).`,
+        { vault_id: id },
+      );
     const other = await router.vault(id);
     return { store: other.notes.store, call: (name, args) => other.call(name, args) };
   };
@@ -42,19 +56,34 @@ export function noteResourceTemplates(ctx: PluginContext<unknown>): ResourceDefi
     const { store } = await target(params, vault);
     const type = params.type ?? '';
     const types = (await store.listTypes?.()) ?? [];
-    if (!types.includes(type)) throw new NotFoundError(`Note type '${type}' does not exist. Available types: ${types.join(', ') || '(none)'}`, { type, available: types });
+    if (!types.includes(type))
+      throw new NotFoundError(`Note type '${type}' does not exist. Available types: ${types.join(', ') || '(none)'}`, {
+        type,
+        available: types,
+      });
     return (await store.list({ type, orderBy: 'updated', direction: 'desc' })).map(row);
   };
   const tagged = async (params: Record<string, string>, vault: ResourceVault) => {
     const { store } = await target(params, vault);
     const tag = (params.tag ?? '').replace(/^#/, '').toLowerCase();
-    return (await store.list({ orderBy: 'updated', direction: 'desc' })).filter((n) => n.tags.some((t) => t.toLowerCase() === tag)).map(row);
+    return (await store.list({ orderBy: 'updated', direction: 'desc' }))
+      .filter((n) => n.tags.some((t) => t.toLowerCase() === tag))
+      .map(row);
   };
   const incoming = async (params: Record<string, string>, vault: ResourceVault) => {
-    const answer = (await (await target(params, vault)).call('get_backlinks', { identifier: `${params.type}/${withMd(params.filename ?? '')}` })) as { backlinks?: unknown };
+    const answer = (await (
+      await target(params, vault)
+    ).call('get_backlinks', { identifier: `${params.type}/${withMd(params.filename ?? '')}` })) as {
+      backlinks?: unknown;
+    };
     return answer.backlinks ?? [];
   };
-  const template = (uri: string, name: string, description: string, read: ResourceDefinition['read']): ResourceDefinition => ({
+  const template = (
+    uri: string,
+    name: string,
+    description: string,
+    read: ResourceDefinition['read'],
+  ): ResourceDefinition => ({
     uri,
     template: true,
     name,
@@ -63,13 +92,53 @@ export function noteResourceTemplates(ctx: PluginContext<unknown>): ResourceDefi
     read,
   });
   return [
-    template('flint-note://note/{type}/{filename}', 'Individual note', 'A note by type and filename, .md optional (e.g. flint-note://note/general/my-note): JSON as get_note answers.', note),
-    template('flint-note://note/{vault_id}/{type}/{filename}', 'Individual note in a specific vault', 'A note of another registered vault, by vault, type and filename.', note),
-    template('flint-note://notes/tagged/{tag}', 'Notes by tag', 'Notes carrying a tag, newest first (e.g. flint-note://notes/tagged/important): JSON list.', tagged),
-    template('flint-note://notes/tagged/{vault_id}/{tag}', 'Notes by tag in a specific vault', 'Notes of another registered vault carrying a tag: JSON list.', tagged),
-    template('flint-note://notes/{type}', 'Notes by type', 'Notes of a type, newest first (e.g. flint-note://notes/general): JSON list.', ofType),
-    template('flint-note://notes/{vault_id}/{type}', 'Notes by type in a specific vault', 'Notes of a type in another registered vault: JSON list.', ofType),
-    template('flint-note://links/incoming/{type}/{filename}', 'Incoming links to a note', 'Links from other notes to this one (JSON list, as get_backlinks lists them).', incoming),
-    template('flint-note://links/incoming/{vault_id}/{type}/{filename}', 'Incoming links to a note in a specific vault', 'Links into a note of another registered vault (JSON list).', incoming),
+    template(
+      'flint-note://note/{type}/{filename}',
+      'Individual note',
+      'A note by type and filename, .md optional (e.g. flint-note://note/general/my-note): JSON as get_note answers.',
+      note,
+    ),
+    template(
+      'flint-note://note/{vault_id}/{type}/{filename}',
+      'Individual note in a specific vault',
+      'A note of another registered vault, by vault, type and filename.',
+      note,
+    ),
+    template(
+      'flint-note://notes/tagged/{tag}',
+      'Notes by tag',
+      'Notes carrying a tag, newest first (e.g. flint-note://notes/tagged/important): JSON list.',
+      tagged,
+    ),
+    template(
+      'flint-note://notes/tagged/{vault_id}/{tag}',
+      'Notes by tag in a specific vault',
+      'Notes of another registered vault carrying a tag: JSON list.',
+      tagged,
+    ),
+    template(
+      'flint-note://notes/{type}',
+      'Notes by type',
+      'Notes of a type, newest first (e.g. flint-note://notes/general): JSON list.',
+      ofType,
+    ),
+    template(
+      'flint-note://notes/{vault_id}/{type}',
+      'Notes by type in a specific vault',
+      'Notes of a type in another registered vault: JSON list.',
+      ofType,
+    ),
+    template(
+      'flint-note://links/incoming/{type}/{filename}',
+      'Incoming links to a note',
+      'Links from other notes to this one (JSON list, as get_backlinks lists them).',
+      incoming,
+    ),
+    template(
+      'flint-note://links/incoming/{vault_id}/{type}/{filename}',
+      'Incoming links to a note in a specific vault',
+      'Links into a note of another registered vault (JSON list).',
+      incoming,
+    ),
   ];
 }

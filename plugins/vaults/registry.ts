@@ -30,7 +30,15 @@ const fileSchema = z.object({
   // vault_id switch the current vault to it (default: served once, current vault unchanged).
   mcp_server: z.object({ auto_switch_vault: z.boolean().optional() }).loose().optional(),
   // flint-note's registry, once imported (flint-note-import.ts): its file, when, what was taken.
-  imported_from_flint_note: z.object({ file: z.string(), at: z.string(), vaults: z.array(z.string()).default([]), skipped: z.array(z.string()).optional() }).loose().optional(),
+  imported_from_flint_note: z
+    .object({
+      file: z.string(),
+      at: z.string(),
+      vaults: z.array(z.string()).default([]),
+      skipped: z.array(z.string()).optional(),
+    })
+    .loose()
+    .optional(),
 });
 
 export interface VaultEntry {
@@ -69,7 +77,10 @@ export class VaultRegistry {
     const entry = await this.get(id);
     if (entry) return entry;
     const ids = (await this.list()).map((v) => v.id);
-    throw new NotFoundError(`Vault '${id}' not found. Available vaults: ${ids.join(', ') || '(none)'}`, { vault_id: id, available: ids });
+    throw new NotFoundError(`Vault '${id}' not found. Available vaults: ${ids.join(', ') || '(none)'}`, {
+      vault_id: id,
+      available: ids,
+    });
   }
 
   async findByPath(absolutePath: string): Promise<VaultEntry | undefined> {
@@ -87,7 +98,10 @@ export class VaultRegistry {
 
   async add(entry: { id: string; name: string; path: string; description?: string }): Promise<VaultEntry> {
     if (!VAULT_ID.test(entry.id)) {
-      throw new ValidationError(`Invalid vault id "${entry.id}": use lowercase letters, digits, "_" and "-" (at most 64).`, { field: 'vault_id' });
+      throw new ValidationError(
+        `Invalid vault id "${entry.id}": use lowercase letters, digits, "_" and "-" (at most 64).`,
+        { field: 'vault_id' },
+      );
     }
     return this.change((data) => {
       if (data.vaults[entry.id]) throw new ConflictError(`Vault '${entry.id}' already exists.`, { vault_id: entry.id });
@@ -156,7 +170,12 @@ export class VaultRegistry {
       taken.push(id);
     }
     if (!data.current_vault && source.current && taken.includes(source.current)) data.current_vault = source.current;
-    data.imported_from_flint_note = { file: source.file, at: new Date().toISOString(), vaults: taken, ...(source.skipped.length ? { skipped: source.skipped } : {}) };
+    data.imported_from_flint_note = {
+      file: source.file,
+      at: new Date().toISOString(),
+      vaults: taken,
+      ...(source.skipped.length ? { skipped: source.skipped } : {}),
+    };
     await fs.mkdir(this.dir, { recursive: true });
     await writeFileAtomic(this.file, yaml.dump(data, { schema: yaml.CORE_SCHEMA, lineWidth: -1 }));
   }
@@ -173,12 +192,16 @@ export class VaultRegistry {
     try {
       raw = loadYamlBounded(text);
     } catch (err) {
-      throw new ConfigError(`${this.file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, { file: this.file });
+      throw new ConfigError(`${this.file}: not valid YAML: ${(err as Error).message.split('\n')[0]}`, {
+        file: this.file,
+      });
     }
     const parsed = fileSchema.safeParse(raw ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new ConfigError(`${this.file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, { file: this.file });
+      throw new ConfigError(`${this.file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, {
+        file: this.file,
+      });
     }
     return parsed.data;
   }

@@ -21,11 +21,17 @@ export async function looksLikeMemoryRoot(dir: string): Promise<boolean> {
   if (await exists(path.join(dir, '.notekernel', 'git-timestamps.json'))) return true;
   if (top.some((e) => e.dir && e.name === 'archive') && hasEntry(await names(path.join(dir, 'archive')))) return true;
   if (!top.some((e) => e.dir && e.name === 'orgs')) return false;
-  const orgs = ((await names(path.join(dir, 'orgs'))) ?? []).filter((e) => e.dir && !e.name.startsWith('.')).slice(0, MAX_ORGS);
+  const orgs = ((await names(path.join(dir, 'orgs'))) ?? [])
+    .filter((e) => e.dir && !e.name.startsWith('.'))
+    .slice(0, MAX_ORGS);
   for (const org of orgs) {
     const inside = await names(path.join(dir, 'orgs', org.name));
     if (hasEntry(inside)) return true;
-    if (inside?.some((e) => e.dir && e.name === 'archive') && hasEntry(await names(path.join(dir, 'orgs', org.name, 'archive')))) return true;
+    if (
+      inside?.some((e) => e.dir && e.name === 'archive') &&
+      hasEntry(await names(path.join(dir, 'orgs', org.name, 'archive')))
+    )
+      return true;
   }
   return false;
 }

@@ -6,7 +6,8 @@ import type { ProfilePreset } from '../catalogue-types.js';
  */
 export const agentMemoryProfile: ProfilePreset = {
   id: 'agent-memory',
-  description: 'agent-memory: pure markdown memories linked by [[id__XXXXXX|text]], timestamps from git, the v1 → v2 migration.',
+  description:
+    'agent-memory: pure markdown memories linked by [[id__XXXXXX|text]], timestamps from git, the v1 → v2 migration.',
   storage: { backend: 'markdown-git', options: { metaDir: '.notekernel', autoCommit: false } },
   // memory_search: questions and the query syntax over a keyword index beside the entries (no model).
   search: { backend: 'keyword-search' },

@@ -8,5 +8,15 @@ export const flintProfile: ProfilePreset = {
   id: 'flint',
   description: 'flint-note: typed notes with schemas, SQLite search, links and safe concurrent edits.',
   storage: { backend: 'fs-sqlite', options: { metaDir: '.flint-note', layout: 'typed' } },
-  plugins: { vaults: true, 'note-types': true, notes: true, 'vault-config': true, schema: true, links: true, tags: true, search: true, journal: true },
+  plugins: {
+    vaults: true,
+    'note-types': true,
+    notes: true,
+    'vault-config': true,
+    schema: true,
+    links: true,
+    tags: true,
+    search: true,
+    journal: true,
+  },
 };

@@ -9,7 +9,11 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../../kernel/config/schema.js';
 import { dotenvFile, logLevelOf } from '../../backends/simplenote/settings.js';
 
-export function withNotariumEnvironment(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ResolvedConfig {
+export function withNotariumEnvironment(
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): ResolvedConfig {
   if (config.profile !== 'notarium') return config;
   const file = dotenvFile(cwd);
   const level = logLevelOf(env.LOG_LEVEL ?? file.LOG_LEVEL);

@@ -18,7 +18,10 @@ export const VAULT_PATH = 'VAULT_PATH';
 export const CHROMA_PATH = 'CHROMA_PATH';
 
 /** The two variables' values, the environment over `<cwd>/.env`; an unreadable `.env` counts as none. */
-export function seedVariables(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): { vault?: string; index?: string } {
+export function seedVariables(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): { vault?: string; index?: string } {
   let file: Record<string, string> = {};
   try {
     file = dotenv.parse(fs.readFileSync(path.join(cwd, '.env')));
@@ -31,11 +34,18 @@ export function seedVariables(env: NodeJS.ProcessEnv = process.env, cwd: string 
   };
   const vault = pick(VAULT_PATH);
   const index = pick(CHROMA_PATH);
-  return { ...(vault ? { vault: path.resolve(cwd, vault) } : {}), ...(index ? { index: path.resolve(cwd, index) } : {}) };
+  return {
+    ...(vault ? { vault: path.resolve(cwd, vault) } : {}),
+    ...(index ? { index: path.resolve(cwd, index) } : {}),
+  };
 }
 
 /** The resolved config with seed 004's variables applied (other profiles unchanged). */
-export function withObsidianEnvironment(config: ResolvedConfig, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ResolvedConfig {
+export function withObsidianEnvironment(
+  config: ResolvedConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): ResolvedConfig {
   if (config.profile !== OBSIDIAN_PROFILE) return config;
   const { vault, index } = seedVariables(env, cwd);
   const search = config.search;

@@ -8,8 +8,12 @@ import type { ProfilePreset } from '../catalogue-types.js';
  */
 export const obsidianProfile: ProfilePreset = {
   id: 'obsidian',
-  description: 'Obsidian vault: hybrid semantic + keyword search with an offline model, vault tools (frontmatter, moves that keep [[links]], daily-note log), agent preferences.',
-  storage: { backend: 'fs-sqlite', options: { metaDir: '.notekernel', layout: 'flat', defaultType: 'notes', underscoreNotes: true } },
+  description:
+    'Obsidian vault: hybrid semantic + keyword search with an offline model, vault tools (frontmatter, moves that keep [[links]], daily-note log), agent preferences.',
+  storage: {
+    backend: 'fs-sqlite',
+    options: { metaDir: '.notekernel', layout: 'flat', defaultType: 'notes', underscoreNotes: true },
+  },
   search: { backend: 'hybrid-search' },
   // links: the link index behind find_backlinks and the rewrites of move_file; its flint tools
   // are not part of this surface. tags: list_tags over frontmatter and #inline tags.

@@ -6,12 +6,21 @@ const out = (line) => process.stdout.write(line + '\n');
 const rel = (p) => path.relative(root, p).split(path.sep).join('/');
 const start = performance.now();
 if (kind === 'fs.watch') {
-  const w = fs.watch(root, { recursive: true }, (_e, name) => { if (name) out('ev ' + name.toString().split(path.sep).join('/')); });
+  const w = fs.watch(root, { recursive: true }, (_e, name) => {
+    if (name) out('ev ' + name.toString().split(path.sep).join('/'));
+  });
   w.on('error', (err) => out('err ' + err.message));
   out('ready ' + (performance.now() - start).toFixed(1));
 } else if (kind === 'parcel') {
   const watcher = (await import('@parcel/watcher')).default;
-  await watcher.subscribe(root, (err, events) => { if (err) out('err ' + err.message); for (const e of events) out('ev ' + rel(e.path)); }, { ignore: ['.git', '.notekernel'] });
+  await watcher.subscribe(
+    root,
+    (err, events) => {
+      if (err) out('err ' + err.message);
+      for (const e of events) out('ev ' + rel(e.path));
+    },
+    { ignore: ['.git', '.notekernel'] },
+  );
   out('ready ' + (performance.now() - start).toFixed(1));
 } else if (kind === 'chokidar') {
   const { watch } = await import('chokidar');

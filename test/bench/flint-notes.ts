@@ -60,7 +60,11 @@ export async function benchFlintNotes(root: string, ids: string[], idleSeconds =
   const batchDir = path.join(root, '..', 'batch-baseline');
   fs.rmSync(batchDir, { recursive: true, force: true });
   fs.mkdirSync(batchDir, { recursive: true });
-  const notes = Array.from({ length: 1000 }, (_, i) => ({ type: 'batch', title: `Batch note ${i}`, content: `Batch body ${i}. `.repeat(60) }));
+  const notes = Array.from({ length: 1000 }, (_, i) => ({
+    type: 'batch',
+    title: `Batch note ${i}`,
+    content: `Batch body ${i}. `.repeat(60),
+  }));
   const plain = await time(() => notes.forEach((n, i) => fs.writeFileSync(path.join(batchDir, `n${i}.md`), n.content)));
   const batch = await time(() => vault.call('create_note', { notes }));
   const created = (batch.value as { successful: number }).successful;
@@ -92,7 +96,10 @@ export async function benchFlintNotes(root: string, ids: string[], idleSeconds =
 async function settled(pid: number): Promise<void> {
   let quietSince = performance.now();
   let last = cpuMs(pid);
-  for (const started = performance.now(); performance.now() - started < 20_000 && performance.now() - quietSince < 3000; ) {
+  for (
+    const started = performance.now();
+    performance.now() - started < 20_000 && performance.now() - quietSince < 3000;
+  ) {
     await new Promise((r) => setTimeout(r, 100));
     const now = cpuMs(pid);
     if (now !== last) quietSince = performance.now();
@@ -101,7 +108,10 @@ async function settled(pid: number): Promise<void> {
 }
 
 async function idleCpu(root: string, seconds: number): Promise<{ server: number; baseline: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'],
+  });
   const client = new Client({ name: 'bench-idle', version: '1' });
   await client.connect(transport);
   // Waits for the links plugin's start-up reconcile, so the window measures an idle server.

@@ -79,12 +79,16 @@ export function buildGitFixture(root: string, files = 10_000, commits = 2_000, r
     for (let k = 0; k < perCommit && next < files; k++, next++) {
       const p = `${folderFor(next)}entry-${next} ${idFor(next)}.md`;
       current.set(next, p);
-      lines.push(`M 100644 inline ${quote(p)}\n${data(`# Entry ${next}\n\n#bench #c${c % 7}\n\nbody of entry ${next}, written in commit ${c}.\n`)}`);
+      lines.push(
+        `M 100644 inline ${quote(p)}\n${data(`# Entry ${next}\n\n#bench #c${c % 7}\n\nbody of entry ${next}, written in commit ${c}.\n`)}`,
+      );
     }
     for (let k = 0; k < 3 && next > 10; k++) {
       const n = Math.floor(random() * next);
       const p = current.get(n) as string;
-      lines.push(`M 100644 inline ${quote(p)}\n${data(`# Entry ${n}\n\n#bench\n\nbody of entry ${n}, edited in commit ${c}.\n`)}`);
+      lines.push(
+        `M 100644 inline ${quote(p)}\n${data(`# Entry ${n}\n\n#bench\n\nbody of entry ${n}, edited in commit ${c}.\n`)}`,
+      );
     }
     if (c % 40 === 39) {
       const n = Math.floor(random() * next);
@@ -98,7 +102,12 @@ export function buildGitFixture(root: string, files = 10_000, commits = 2_000, r
     const who = `Bench <bench@example.com> ${time} +0000`;
     chunks.push(`commit refs/heads/main\nauthor ${who}\ncommitter ${who}\n${data(`commit ${c}`)}${lines.join('')}\n`);
   }
-  const result = spawnSync('git', ['fast-import', '--quiet'], { cwd: root, input: chunks.join(''), maxBuffer: 1 << 30, encoding: 'utf8' });
+  const result = spawnSync('git', ['fast-import', '--quiet'], {
+    cwd: root,
+    input: chunks.join(''),
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`git fast-import failed: ${result.stderr}`);
   run(root, ['checkout', '-q', '-f', 'main']);
   const fixture: GitFixture = { root, files: next, commits, paths: [...current.values()] };

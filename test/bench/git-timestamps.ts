@@ -18,7 +18,16 @@ import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
 
 export async function benchGitTimestamps(workDir: string, files = 10_000, commits = 2_000): Promise<BenchRow[]> {
   if (process.env.BENCH_GIT === '0' || !gitAvailable()) {
-    return [{ bench: 'git timestamps', value: 'skipped', target: '—', baseline: process.env.BENCH_GIT === '0' ? 'BENCH_GIT=0' : 'no git binary for the fixture', ratio: '—', pass: true }];
+    return [
+      {
+        bench: 'git timestamps',
+        value: 'skipped',
+        target: '—',
+        baseline: process.env.BENCH_GIT === '0' ? 'BENCH_GIT=0' : 'no git binary for the fixture',
+        ratio: '—',
+        pass: true,
+      },
+    ];
   }
   const root = path.join(workDir, `git-memory-${files}-${commits}`);
   const built = await time(() => buildGitFixture(root, files, commits));
@@ -30,7 +39,9 @@ export async function benchGitTimestamps(workDir: string, files = 10_000, commit
     return timestamps;
   };
 
-  const gitLog = await time(() => spawnSync('git', ['log', '--name-only', '--format=%H %at'], { cwd: root, maxBuffer: 1 << 30 }).stdout.length);
+  const gitLog = await time(
+    () => spawnSync('git', ['log', '--name-only', '--format=%H %at'], { cwd: root, maxBuffer: 1 << 30 }).stdout.length,
+  );
   fs.rmSync(cacheFile, { force: true });
   const cold = await time(async () => {
     const timestamps = open();

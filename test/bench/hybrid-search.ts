@@ -43,7 +43,8 @@ const FILLER = 'the a of and to in for with on at by from as'.split(' ');
 
 function sentence(next: () => number, words: number): string {
   const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(i % 3 === 1 ? FILLER[Math.floor(next() * FILLER.length)]! : TOPICS[Math.floor(next() * TOPICS.length)]!);
+  for (let i = 0; i < words; i++)
+    out.push(i % 3 === 1 ? FILLER[Math.floor(next() * FILLER.length)]! : TOPICS[Math.floor(next() * TOPICS.length)]!);
   return `${out.join(' ')}.`;
 }
 
@@ -52,7 +53,8 @@ export function benchNotes(count: number, seed = 14): Note[] {
   const next = rng(seed);
   return Array.from({ length: count }, (_, i) => {
     const first = `${sentence(next, 14)} ${sentence(next, 12)} Marker zq${i}x.`;
-    const content = i % 3 === 0 ? `## Plan\n\n${first}\n\n## Notes\n\n${sentence(next, 16)} ${sentence(next, 10)}` : first;
+    const content =
+      i % 3 === 0 ? `## Plan\n\n${first}\n\n## Notes\n\n${sentence(next, 16)} ${sentence(next, 10)}` : first;
     return {
       id: `Folder ${i % 20}/Note ${i}.md`,
       title: `Note ${i} ${TOPICS[i % TOPICS.length]}`,
@@ -96,7 +98,8 @@ const queryAt = (k: number) => `${TOPICS[k % TOPICS.length]} ${TOPICS[Math.floor
 
 async function searchRows(label: string, index: SearchIndex, count: number): Promise<BenchRow[]> {
   // Every measured query is new to the index's query-vector cache, except in the "repeated" row.
-  const run = (mode: SearchMode, first: number) => sample(60, (i) => index.search({ text: queryAt(first + i * 7), limit: 10, mode }));
+  const run = (mode: SearchMode, first: number) =>
+    sample(60, (i) => index.search({ text: queryAt(first + i * 7), limit: 10, mode }));
   await run('hybrid', 1); // warm: the model's first query, SQLite's and the JIT's caches
   // CPU time of the whole process per search (the model's thread included; not a postgres
   // server's): on a loaded machine wall times mostly measure the wait for a core.
@@ -113,7 +116,8 @@ async function searchRows(label: string, index: SearchIndex, count: number): Pro
   const planted = await sample(20, async (i) => {
     const n = (i * 37) % count;
     const page = await index.search({ text: `zq${n}x`, limit: 3 });
-    if (page.hits[0]?.id !== `Folder ${n % 20}/Note ${n}.md`) throw new Error(`${label}: planted token zq${n}x did not rank its note first`);
+    if (page.hits[0]?.id !== `Folder ${n % 20}/Note ${n}.md`)
+      throw new Error(`${label}: planted token zq${n}x did not rank its note first`);
   });
   const p95 = percentile(hybrid, 95);
   const k95 = percentile(keyword, 95);
@@ -142,7 +146,14 @@ async function searchRows(label: string, index: SearchIndex, count: number): Pro
       ratio: '-',
       pass: true,
     },
-    { bench: `${label}: planted token, hybrid (p95; ranked first, 20 of 20)`, value: fmt(percentile(planted, 95)), target: 'first', baseline: '-', ratio: '-', pass: true },
+    {
+      bench: `${label}: planted token, hybrid (p95; ranked first, 20 of 20)`,
+      value: fmt(percentile(planted, 95)),
+      target: 'first',
+      baseline: '-',
+      ratio: '-',
+      pass: true,
+    },
   ];
 }
 
@@ -177,14 +188,25 @@ async function searchParts(passages: number, query: Embedder): Promise<BenchRow[
       ratio: `${(percentile(js, 50) / percentile(wasm, 50)).toFixed(1)}× faster`,
       pass: true,
     },
-    { bench: 'one new query embedded by the model, worker thread (p50 / p95)', value: `${fmt(percentile(embed, 50))} / ${fmt(percentile(embed, 95))}`, target: '-', baseline: '-', ratio: '-', pass: true },
+    {
+      bench: 'one new query embedded by the model, worker thread (p50 / p95)',
+      value: `${fmt(percentile(embed, 50))} / ${fmt(percentile(embed, 95))}`,
+      target: '-',
+      baseline: '-',
+      ratio: '-',
+      pass: true,
+    },
   ];
 }
 
 async function largeVault(count: number): Promise<BenchRow[]> {
   const notes = benchNotes(count);
   const query = workerPoolEmbedder(EMBED_WORKER, 1);
-  const index = new HybridSearchIndex({ file: ':memory:', embedder: splitEmbedder(hashedEmbedder(), query), minSimilarity: MIN_SIMILARITY });
+  const index = new HybridSearchIndex({
+    file: ':memory:',
+    embedder: splitEmbedder(hashedEmbedder(), query),
+    minSimilarity: MIN_SIMILARITY,
+  });
   const rows: BenchRow[] = [];
   try {
     let started = performance.now();
@@ -205,27 +227,47 @@ async function largeVault(count: number): Promise<BenchRow[]> {
     rows.push(...(await searchRows('sqlite engine', index, count)));
     rows.push(...(await searchParts(queued.chunks, query)));
     const rss = process.resourceUsage().maxRSS / 1024;
-    rows.push({ bench: `peak RSS: ${count}-note index + model on 1 thread`, value: `${Math.round(rss)} MB`, target: '-', baseline: '-', ratio: '-', pass: true });
+    rows.push({
+      bench: `peak RSS: ${count}-note index + model on 1 thread`,
+      value: `${Math.round(rss)} MB`,
+      target: '-',
+      baseline: '-',
+      ratio: '-',
+      pass: true,
+    });
   } finally {
     await index.close();
   }
   const url = process.env.NOTEKERNEL_TEST_PG_URL;
   if (url) rows.push(...(await postgresVault(url, notes)));
-  else console.warn('postgres engine rows skipped: NOTEKERNEL_TEST_PG_URL is not set (eval "$(bash .ci/postgres start)")');
+  else
+    console.warn('postgres engine rows skipped: NOTEKERNEL_TEST_PG_URL is not set (eval "$(bash .ci/postgres start)")');
   return rows;
 }
 
 async function postgresVault(url: string, notes: Note[]): Promise<BenchRow[]> {
   const schema = freshSchema();
   const query = workerPoolEmbedder(EMBED_WORKER, 1);
-  const index = await PgHybridIndex.open({ url, schema, embedder: splitEmbedder(hashedEmbedder(), query), minSimilarity: MIN_SIMILARITY });
+  const index = await PgHybridIndex.open({
+    url,
+    schema,
+    embedder: splitEmbedder(hashedEmbedder(), query),
+    minSimilarity: MIN_SIMILARITY,
+  });
   try {
     const started = performance.now();
     await index.reconcile(sourceOf(notes));
     await index.finishBackground();
     const loadMs = performance.now() - started;
     const rows = await searchRows('postgres engine', index, notes.length);
-    rows.unshift({ bench: `postgres engine: catch-up of ${notes.length} notes, with vectors (HNSW)`, value: `${(loadMs / 1000).toFixed(1)} s`, target: '-', baseline: '-', ratio: '-', pass: true });
+    rows.unshift({
+      bench: `postgres engine: catch-up of ${notes.length} notes, with vectors (HNSW)`,
+      value: `${(loadMs / 1000).toFixed(1)} s`,
+      target: '-',
+      baseline: '-',
+      ratio: '-',
+      pass: true,
+    });
     return rows;
   } finally {
     await index.close();
@@ -234,7 +276,10 @@ async function postgresVault(url: string, notes: Note[]): Promise<BenchRow[]> {
 }
 
 /** Embeds `notes` from cold through the background queue on `threads` model threads; the model loads first. */
-async function coldEmbed(notes: Note[], threads: number): Promise<{ index: HybridSearchIndex; embedder: Embedder; seconds: number; chunks: number; cpuSeconds: number }> {
+async function coldEmbed(
+  notes: Note[],
+  threads: number,
+): Promise<{ index: HybridSearchIndex; embedder: Embedder; seconds: number; chunks: number; cpuSeconds: number }> {
   const embedder = workerPoolEmbedder(EMBED_WORKER, threads);
   await Promise.all(Array.from({ length: threads }, () => embedder.embed(['load the model'])));
   const index = new HybridSearchIndex({ file: ':memory:', embedder });
@@ -259,9 +304,15 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floo
  * pair could show anything from 1.6× to 2.0× for the same code.
  */
 async function modelRows(count: number, rounds: number): Promise<BenchRow[]> {
-  const notes = benchNotes(count, 99).map((n) => ({ ...n, content: n.content.replace(/## \w+\n\n/g, '').replace(/\n\n/g, ' ') }));
+  const notes = benchNotes(count, 99).map((n) => ({
+    ...n,
+    content: n.content.replace(/## \w+\n\n/g, '').replace(/\n\n/g, ' '),
+  }));
   const rows: BenchRow[] = [];
-  const runs: Record<1 | 2, Array<{ seconds: number; chunks: number; cpuSeconds: number; rate: number }>> = { 1: [], 2: [] };
+  const runs: Record<1 | 2, Array<{ seconds: number; chunks: number; cpuSeconds: number; rate: number }>> = {
+    1: [],
+    2: [],
+  };
   let rss1 = 0;
   for (let round = 0; round < rounds; round++) {
     const one = await coldEmbed(notes, 1);
@@ -310,7 +361,11 @@ async function modelRows(count: number, rounds: number): Promise<BenchRow[]> {
 /** Ten notes edited in one sentence each: only their passages are embedded again. */
 async function reindexRow(notes: Note[], count: number, index: HybridSearchIndex): Promise<BenchRow[]> {
   const step = Math.floor(count / 10);
-  const edited = notes.map((n, i) => (i % step === 0 && i < step * 10 ? { ...n, content: `${n.content} Edited.`, contentHash: `${n.contentHash}:edited` } : n));
+  const edited = notes.map((n, i) =>
+    i % step === 0 && i < step * 10
+      ? { ...n, content: `${n.content} Edited.`, contentHash: `${n.contentHash}:edited` }
+      : n,
+  );
   const before = index.stats().embedded;
   const started = performance.now();
   const report = await index.reconcile(sourceOf(edited));
@@ -330,10 +385,13 @@ async function reindexRow(notes: Note[], count: number, index: HybridSearchIndex
 
 export async function benchHybridSearch(): Promise<BenchRow[]> {
   const [load1, load5] = os.loadavg();
-  console.log(`hybrid-search bench: ${os.availableParallelism()} cores, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)} (1 / 5 min) at start`);
+  console.log(
+    `hybrid-search bench: ${os.availableParallelism()} cores, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)} (1 / 5 min) at start`,
+  );
   const rows = await largeVault(Number.parseInt(process.env.HYBRID_BENCH_NOTES ?? '10000', 10));
   const embedNotes = Number.parseInt(process.env.HYBRID_BENCH_EMBED_NOTES ?? '240', 10);
-  if (embedNotes >= 10) rows.push(...(await modelRows(embedNotes, Number.parseInt(process.env.HYBRID_BENCH_ROUNDS ?? '3', 10))));
+  if (embedNotes >= 10)
+    rows.push(...(await modelRows(embedNotes, Number.parseInt(process.env.HYBRID_BENCH_ROUNDS ?? '3', 10))));
   console.log(`load average at end: ${os.loadavg()[0]!.toFixed(1)}`);
   return rows;
 }

@@ -33,7 +33,11 @@ export async function benchJournal(workDir: string, count = 2_000): Promise<Benc
     // Detached: NoteService.applyPlan runs every step the same way, without the plan and close writes.
     (plain.notes.store as { journal?: unknown }).journal = undefined;
     await Promise.all([journalled.resolve(LINK_INDEX).broken(), plain.resolve(LINK_INDEX).broken()]);
-    return [await renames(journalled, plain, generated), await batches(journalled, plain), await migrations(journalled, plain)];
+    return [
+      await renames(journalled, plain, generated),
+      await batches(journalled, plain),
+      await migrations(journalled, plain),
+    ];
   } finally {
     await kernel.close();
   }
@@ -42,9 +46,16 @@ export async function benchJournal(workDir: string, count = 2_000): Promise<Benc
 async function renames(journalled: Vault, plain: Vault, generated: LinkedVault): Promise<BenchRow> {
   const samples = { journalled: [] as number[], plain: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
-    for (const [which, vault] of [['journalled', journalled], ['plain', plain]] as const) {
-      const { content_hash } = (await vault.call('get_note', { identifier: generated.hub.id })) as { content_hash: string };
-      const renamed = await time(() => vault.call('rename_note', { identifier: generated.hub.id, new_title: `Central Hub ${run}`, content_hash }));
+    for (const [which, vault] of [
+      ['journalled', journalled],
+      ['plain', plain],
+    ] as const) {
+      const { content_hash } = (await vault.call('get_note', { identifier: generated.hub.id })) as {
+        content_hash: string;
+      };
+      const renamed = await time(() =>
+        vault.call('rename_note', { identifier: generated.hub.id, new_title: `Central Hub ${run}`, content_hash }),
+      );
       const links = (renamed.value as { total_wikilinks_updated: number }).total_wikilinks_updated;
       if (links < 200) throw new Error(`rename rewrote ${links} links in the ${which} vault`);
       samples[which].push(renamed.ms);
@@ -56,8 +67,15 @@ async function renames(journalled: Vault, plain: Vault, generated: LinkedVault):
 async function batches(journalled: Vault, plain: Vault): Promise<BenchRow> {
   const samples = { journalled: [] as number[], plain: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
-    for (const [which, vault] of [['journalled', journalled], ['plain', plain]] as const) {
-      const notes = Array.from({ length: 1000 }, (_, i) => ({ type: 'general', title: `Batch ${run} note ${i}`, content: `Body of note ${i} in run ${run}.\n`.repeat(10) }));
+    for (const [which, vault] of [
+      ['journalled', journalled],
+      ['plain', plain],
+    ] as const) {
+      const notes = Array.from({ length: 1000 }, (_, i) => ({
+        type: 'general',
+        title: `Batch ${run} note ${i}`,
+        content: `Body of note ${i} in run ${run}.\n`.repeat(10),
+      }));
       const created = await time(() => vault.call('create_note', { notes }));
       const made = (created.value as { successful: number }).successful;
       if (made !== 1000) throw new Error(`batch made ${made} of 1,000 notes in the ${which} vault`);
@@ -70,11 +88,22 @@ async function batches(journalled: Vault, plain: Vault): Promise<BenchRow> {
 async function migrations(journalled: Vault, plain: Vault): Promise<BenchRow> {
   const samples = { journalled: [] as number[], plain: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
-    for (const [which, vault] of [['journalled', journalled], ['plain', plain]] as const) {
+    for (const [which, vault] of [
+      ['journalled', journalled],
+      ['plain', plain],
+    ] as const) {
       const type = `migrating-${run}`;
       await vault.call('create_note_type', { type_name: type, description: 'notes about to move' });
-      await vault.call('create_note', { notes: Array.from({ length: 200 }, (_, i) => ({ type, title: `Moving ${run} note ${i}`, content: `Body ${i}, see [[Moving ${run} note ${(i + 1) % 200}]].\n` })) });
-      const migrated = await time(() => vault.call('delete_note_type', { type_name: type, action: 'migrate', target_type: 'general', confirm: true }));
+      await vault.call('create_note', {
+        notes: Array.from({ length: 200 }, (_, i) => ({
+          type,
+          title: `Moving ${run} note ${i}`,
+          content: `Body ${i}, see [[Moving ${run} note ${(i + 1) % 200}]].\n`,
+        })),
+      });
+      const migrated = await time(() =>
+        vault.call('delete_note_type', { type_name: type, action: 'migrate', target_type: 'general', confirm: true }),
+      );
       const moved = (migrated.value as { result: { notes_affected: number } }).result.notes_affected;
       if (moved !== 200) throw new Error(`migration moved ${moved} of 200 notes in the ${which} vault`);
       samples[which].push(migrated.ms);

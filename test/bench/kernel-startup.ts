@@ -85,6 +85,12 @@ export async function benchKernelStartup(workDir: string, count = 10_000): Promi
   rows.push(...(await benchSpawnedStartup(root, generated.notes[7]?.id as string)));
   // The flint note benches reuse this indexed vault rather than generating another.
   const idleSeconds = Number.parseInt(process.env.BENCH_IDLE_SECONDS ?? '30', 10);
-  rows.push(...(await benchFlintNotes(root, generated.notes.map((n) => n.id), idleSeconds)));
+  rows.push(
+    ...(await benchFlintNotes(
+      root,
+      generated.notes.map((n) => n.id),
+      idleSeconds,
+    )),
+  );
   return rows;
 }

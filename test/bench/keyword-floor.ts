@@ -15,7 +15,9 @@ export function bm25Floor(indexFile: string, queries: readonly string[], rounds 
     db.pragma('cache_size = -65536');
     const notes = (db.prepare('SELECT count(*) AS n FROM notes').get() as { n: number }).n;
     const count = db.prepare('SELECT count(*) AS n FROM notes_fts WHERE notes_fts MATCH ?');
-    const top = db.prepare('SELECT rowid, -bm25(notes_fts, 0.0, 10.0, 1.0, 0.0) AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s DESC LIMIT 10');
+    const top = db.prepare(
+      'SELECT rowid, -bm25(notes_fts, 0.0, 10.0, 1.0, 0.0) AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s DESC LIMIT 10',
+    );
     const ranked = queries
       .map((q) => parseAgentQuery(q).positive)
       .map((match) => (match && (count.get(match) as { n: number }).n * 2 < notes ? match : undefined));

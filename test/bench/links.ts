@@ -61,7 +61,10 @@ async function extraction(vault: Vault, generated: LinkedVault): Promise<BenchRo
   warm();
   warm();
   const scans = await sample(5, warm);
-  const floor = await sample(5, pass((b) => b.match(/\[\[/g)));
+  const floor = await sample(
+    5,
+    pass((b) => b.match(/\[\[/g)),
+  );
   const ms = percentile(scans, 50);
   const rate = megabytes / (ms / 1000);
   return {
@@ -103,7 +106,9 @@ async function rename(vault: Vault, generated: LinkedVault, root: string): Promi
     for (const n of generated.notes) scanMarkdown(fs.readFileSync(path.join(root, n.id), 'utf8'), { tags: false });
   });
   const { content_hash } = (await vault.call('get_note', { identifier: generated.hub.id })) as { content_hash: string };
-  const renamed = await time(() => vault.call('rename_note', { identifier: generated.hub.id, new_title: 'Central Hub', content_hash }));
+  const renamed = await time(() =>
+    vault.call('rename_note', { identifier: generated.hub.id, new_title: 'Central Hub', content_hash }),
+  );
   const report = renamed.value as { total_wikilinks_updated: number };
   const ok = report.total_wikilinks_updated === 200;
   return {
@@ -121,11 +126,17 @@ async function rename(vault: Vault, generated: LinkedVault, root: string): Promi
  * thread pool, decision 014), five renames a second apart, as an agent paces its calls.
  */
 async function renameOverMcp(root: string, generated: LinkedVault): Promise<BenchRow> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'] });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--vault', root, '--log-level', 'warn'],
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown>) => {
-    const result = (await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }>; isError?: boolean };
+    const result = (await client.callTool({ name, arguments: args })) as {
+      content: Array<{ text: string }>;
+      isError?: boolean;
+    };
     if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
     return JSON.parse(result.content[0]?.text ?? 'null') as Record<string, unknown>;
   };
@@ -136,7 +147,9 @@ async function renameOverMcp(root: string, generated: LinkedVault): Promise<Benc
     for (let i = 0; i < 5; i++) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const { content_hash } = await call('get_note', { identifier: generated.hub.id });
-      const renamed = await time(() => call('rename_note', { identifier: generated.hub.id, new_title: `Hub, take ${i + 1}`, content_hash }));
+      const renamed = await time(() =>
+        call('rename_note', { identifier: generated.hub.id, new_title: `Hub, take ${i + 1}`, content_hash }),
+      );
       rewritten &&= renamed.value.total_wikilinks_updated === 200;
       times.push(renamed.ms);
     }
@@ -164,8 +177,14 @@ async function warmStart(root: string): Promise<BenchRow> {
       await kernel.close();
     }
   };
-  const withLinks = await sample(5, open({}, (v) => v.resolve(LINK_INDEX).broken()));
-  const without = await sample(5, open({ links: false, tags: false }, (v) => v.call('get_note', { identifier: 'general/note-0.md' })));
+  const withLinks = await sample(
+    5,
+    open({}, (v) => v.resolve(LINK_INDEX).broken()),
+  );
+  const without = await sample(
+    5,
+    open({ links: false, tags: false }, (v) => v.call('get_note', { identifier: 'general/note-0.md' })),
+  );
   const p50 = percentile(withLinks, 50);
   return {
     bench: 'warm start → link index ready (unchanged vault)',

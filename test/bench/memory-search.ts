@@ -11,11 +11,25 @@ import { silentLogger } from '../../kernel/logger.js';
 import { buildGitFixture, gitAvailable } from './git-fixture.js';
 import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
 
-const QUERIES = ['entry', 'bench', 'project', 'c4 entry', 'nothing-matches-this', 'what did the bench entry say about the project?'];
+const QUERIES = [
+  'entry',
+  'bench',
+  'project',
+  'c4 entry',
+  'nothing-matches-this',
+  'what did the bench entry say about the project?',
+];
 
 export async function benchMemorySearch(workDir: string, files = 10_000, commits = 2_000): Promise<BenchRow> {
   if (process.env.BENCH_GIT === '0' || !gitAvailable()) {
-    return { bench: 'agent-memory memory_search', value: 'skipped', target: '—', baseline: 'BENCH_GIT=0 or no git binary', ratio: '—', pass: true };
+    return {
+      bench: 'agent-memory memory_search',
+      value: 'skipped',
+      target: '—',
+      baseline: 'BENCH_GIT=0 or no git binary',
+      ratio: '—',
+      pass: true,
+    };
   }
   const root = path.join(workDir, `git-memory-${files}-${commits}`);
   buildGitFixture(root, files, commits);
@@ -23,7 +37,9 @@ export async function benchMemorySearch(workDir: string, files = 10_000, commits
   try {
     const vault = await kernel.openVault(root);
     await vault.call('memory_search', { query: 'warm' });
-    const searches = await sample(QUERIES.length * 4, (i) => vault.call('memory_search', { query: QUERIES[i % QUERIES.length] as string }));
+    const searches = await sample(QUERIES.length * 4, (i) =>
+      vault.call('memory_search', { query: QUERIES[i % QUERIES.length] as string }),
+    );
     const listings = await sample(5, () => vault.notes.list());
     const readAll = await time(async () => {
       for (const summary of await vault.notes.list()) await vault.notes.get(summary.id);

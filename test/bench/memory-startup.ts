@@ -31,12 +31,23 @@ interface Samples {
 
 export async function benchMemoryStartup(workDir: string, files = 10_000, commits = 2_000): Promise<BenchRow[]> {
   if (process.env.BENCH_GIT === '0' || !gitAvailable()) {
-    return [{ bench: 'agent-memory start-up', value: 'skipped', target: '—', baseline: 'BENCH_GIT=0 or no git binary', ratio: '—', pass: true }];
+    return [
+      {
+        bench: 'agent-memory start-up',
+        value: 'skipped',
+        target: '—',
+        baseline: 'BENCH_GIT=0 or no git binary',
+        ratio: '—',
+        pass: true,
+      },
+    ];
   }
   const root = path.join(workDir, `git-memory-${files}-${commits}`);
   const fixture = buildGitFixture(root, files, commits);
   // An entry never renamed, edited or not: its times are plain `git log` facts.
-  const rel = fixture.paths.find((p) => !path.posix.basename(p).startsWith('renamed-') && p.includes('/')) ?? (fixture.paths[0] as string);
+  const rel =
+    fixture.paths.find((p) => !path.posix.basename(p).startsWith('renamed-') && p.includes('/')) ??
+    (fixture.paths[0] as string);
   const id = /id__\w{6}/.exec(rel)?.[0] as string;
   const expected = gitTimes(root, rel);
   const empty = path.join(workDir, 'memory-empty');
@@ -45,10 +56,16 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
   const bare = await spawnSamples(empty, undefined);
   // One after another: timed side by side, each run's clock also counted the runs before it.
   const gitLogRuns: number[] = [];
-  for (let i = 0; i < RUNS; i++) gitLogRuns.push((await time(() => spawnSync('git', ['log', '--name-only', '--format=%H %at'], { cwd: root, maxBuffer: 1 << 30 }))).ms);
+  for (let i = 0; i < RUNS; i++)
+    gitLogRuns.push(
+      (await time(() => spawnSync('git', ['log', '--name-only', '--format=%H %at'], { cwd: root, maxBuffer: 1 << 30 })))
+        .ms,
+    );
   const gitLog = percentile(gitLogRuns, 50);
   const read = { id, expected };
-  const cold = await spawnSamples(root, read, () => fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true }));
+  const cold = await spawnSamples(root, read, () =>
+    fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true }),
+  );
   // A cold run's read no longer waits for the walk, so its server may be stopped before saving it.
   await writeCaches(root);
   const other = process.env.BENCH_CLI_COMPARE;
@@ -109,12 +126,21 @@ export async function benchMemoryStartup(workDir: string, files = 10_000, commit
 }
 
 /** Spawn → initialize, and spawn → a `memory_read` whose times are git's, `RUNS` times. */
-async function spawnSamples(root: string, read: { id: string; expected: { created: string; updated: string } } | undefined, before?: () => void, cli = CLI, runs = RUNS): Promise<Samples> {
+async function spawnSamples(
+  root: string,
+  read: { id: string; expected: { created: string; updated: string } } | undefined,
+  before?: () => void,
+  cli = CLI,
+  runs = RUNS,
+): Promise<Samples> {
   const out: Samples = { init: [], read: [], cpu: [] };
   for (let i = 0; i < runs; i++) {
     before?.();
     const started = performance.now();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'],
+    });
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(transport);
     out.init.push(performance.now() - started);
@@ -126,7 +152,9 @@ async function spawnSamples(root: string, read: { id: string; expected: { create
       const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
       const entry = JSON.parse(text) as { createdAt?: string; updatedAt?: string };
       if (result.isError || entry.createdAt !== read.expected.created || entry.updatedAt !== read.expected.updated) {
-        throw new Error(`memory_read ${read.id} answered ${text.slice(0, 200)}; git says ${JSON.stringify(read.expected)}`);
+        throw new Error(
+          `memory_read ${read.id} answered ${text.slice(0, 200)}; git says ${JSON.stringify(read.expected)}`,
+        );
       }
     } finally {
       await client.close();
@@ -138,13 +166,19 @@ async function spawnSamples(root: string, read: { id: string; expected: { create
 /** One server that waits for the entry scan and the history walk (memory_list), which leaves the caches on disk. */
 async function writeCaches(root: string): Promise<void> {
   const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'] }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--vault', root, '--profile', 'agent-memory', '--log-level', 'warn'],
+    }),
+  );
   try {
     await client.callTool({ name: 'memory_list', arguments: {} });
   } finally {
     await client.close();
   }
-  if (!fs.existsSync(path.join(root, META_DIR, 'git-timestamps.json'))) throw new Error('the history cache was not written');
+  if (!fs.existsSync(path.join(root, META_DIR, 'git-timestamps.json')))
+    throw new Error('the history cache was not written');
 }
 
 /** Created: the commit that added the file (following renames); updated: the last commit touching it. */

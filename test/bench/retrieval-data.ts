@@ -62,7 +62,9 @@ const pad = (n: number) => String(n).padStart(2, '0');
  */
 export function loadLocomo(dir: string): Dataset {
   const conversations = readJson(path.join(dir, 'locomo-dev.json')) as Conversation[];
-  const corrections = new Map((readJson(path.join(dir, 'locomo-dev-corrections.json')) as Correction[]).map((c) => [c.question_id, c]));
+  const corrections = new Map(
+    (readJson(path.join(dir, 'locomo-dev-corrections.json')) as Correction[]).map((c) => [c.question_id, c]),
+  );
   const docs: Doc[] = [];
   const questions: Question[] = [];
   let skipped = 0;
@@ -80,11 +82,16 @@ export function loadLocomo(dir: string): Dataset {
       const turns = (conv.conversation[`session_${s}`] as Turn[])
         .filter((t) => (t.text ?? '').trim() !== '')
         .map((t) => `- **${t.speaker ?? 'unknown'}:** ${(t.text ?? '').trim()}`);
-      docs.push({ id, title: `${id} (${date})`, body: `# Chat session at ${date}\n\n## Conversation\n\n${turns.join('\n')}\n` });
+      docs.push({
+        id,
+        title: `${id} (${date})`,
+        body: `# Chat session at ${date}\n\n## Conversation\n\n${turns.join('\n')}\n`,
+      });
     }
     conv.qa.forEach((qa, q) => {
       const correction = corrections.get(`locomo_${c}_qa${q}`);
-      if (correction && correction.question !== qa.question) throw new Error(`correction locomo_${c}_qa${q} is for "${correction.question}", the file has "${qa.question}"`);
+      if (correction && correction.question !== qa.question)
+        throw new Error(`correction locomo_${c}_qa${q} is for "${correction.question}", the file has "${qa.question}"`);
       if (correction) applied++;
       const evidence = correction ? correction.correct_evidence : (qa.evidence ?? []);
       const truth = new Set<string>();
@@ -96,7 +103,8 @@ export function loadLocomo(dir: string): Dataset {
       else questions.push({ text: qa.question, truth: [...truth], group });
     });
   });
-  if (applied !== corrections.size) throw new Error(`${corrections.size - applied} LoCoMo corrections name no question of the file`);
+  if (applied !== corrections.size)
+    throw new Error(`${corrections.size - applied} LoCoMo corrections name no question of the file`);
   return {
     name: 'LoCoMo',
     docs,
@@ -117,7 +125,9 @@ export function slug(text: string): string {
     .replace(/^-|-$/g, '');
 }
 
-type Squad = { data: Array<{ title: string; paragraphs: Array<{ context: string; qas: Array<{ question: string }> }> }> };
+type Squad = {
+  data: Array<{ title: string; paragraphs: Array<{ context: string; qas: Array<{ question: string }> }> }>;
+};
 
 /** SQuAD: note `<article> <n>` (n from 1) per paragraph, each question answered by its own paragraph. */
 export function loadSquad(dir: string): Dataset {

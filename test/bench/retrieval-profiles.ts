@@ -63,10 +63,13 @@ async function flint(vault: Vault, docs: readonly Doc[]): Promise<Search> {
   for (let i = 0; i < docs.length; i += 500) {
     const batch = docs.slice(i, i + 500).map((d) => ({ type: 'general', title: d.title, content: d.body }));
     const created = (await vault.call('create_note', { notes: batch })) as { successful: number };
-    if (created.successful !== batch.length) throw new Error(`flint: create_note made ${created.successful} of ${batch.length} notes`);
+    if (created.successful !== batch.length)
+      throw new Error(`flint: create_note made ${created.successful} of ${batch.length} notes`);
   }
   return async (query) => {
-    const answer = (await vault.call('search_notes', { query, limit: K })) as { results: Array<{ title: string; filename: string }> };
+    const answer = (await vault.call('search_notes', { query, limit: K })) as {
+      results: Array<{ title: string; filename: string }>;
+    };
     return { hits: answer.results.map((r) => [r.title, r.filename]) };
   };
 }
@@ -85,7 +88,10 @@ async function obsidian(vault: Vault): Promise<ProfileVault['legs']> {
   // The index embeds every passage behind the open: wait once for all vectors, unmeasured.
   await vault.call('search_vault', { query: 'warm up', n_results: 1, wait_for_vectors: true });
   const leg = (mode: string) => async (query: string) => {
-    const answer = (await vault.call('search_vault', { query, n_results: K, mode })) as { results: Array<{ source: string }>; notice?: string };
+    const answer = (await vault.call('search_vault', { query, n_results: K, mode })) as {
+      results: Array<{ source: string }>;
+      notice?: string;
+    };
     // A notice: the ranking by meaning saw only the passages embedded so far, or could not run.
     return { hits: answer.results.map((r) => [r.source]), ...(answer.notice ? { notice: answer.notice } : {}) };
   };
@@ -112,19 +118,40 @@ async function notarium(docs: readonly Doc[], dir: string): Promise<ProfileVault
   docs.forEach((doc, i) => {
     const t = 1_700_000_000 + i;
     const key = doc.id.replace(/[^A-Za-z0-9-]+/g, '-');
-    fake.bucket().post(key, { content: `${doc.title}\n${doc.body}`, tags: [], systemTags: [], creationDate: t, modificationDate: t, deleted: false, shareURL: '', publishURL: '' });
+    fake.bucket().post(key, {
+      content: `${doc.title}\n${doc.body}`,
+      tags: [],
+      systemTags: [],
+      creationDate: t,
+      modificationDate: t,
+      deleted: false,
+      shareURL: '',
+      publishURL: '',
+    });
   });
-  const env = { SIMPERIUM_AUTH_URL: fake.url, SIMPERIUM_API_URL: fake.url, SIMPERIUM_API_KEY: fake.apiKey, SIMPLENOTE_USERNAME: 'user@example.com', SIMPLENOTE_PASSWORD: 'secret-password' };
+  const env = {
+    SIMPERIUM_AUTH_URL: fake.url,
+    SIMPERIUM_API_URL: fake.url,
+    SIMPERIUM_API_KEY: fake.apiKey,
+    SIMPLENOTE_USERNAME: 'user@example.com',
+    SIMPLENOTE_PASSWORD: 'secret-password',
+  };
   const kernel = await createKernelWith({
     profile: 'notarium',
     config: { storage: { backend: 'simplenote', options: { firstSync: 'at-open', syncIntervalSeconds: 0 } } },
-    catalogue: { profiles: [notariumProfile], plugins: [simplenoteToolsPlugin], backends: [simplenoteBackendWith({ env })] },
+    catalogue: {
+      profiles: [notariumProfile],
+      plugins: [simplenoteToolsPlugin],
+      backends: [simplenoteBackendWith({ env })],
+    },
     logger: silentLogger(),
   });
   try {
     const vault: Vault = await kernel.openVault(dir);
     const search: Search = async (query) => {
-      const answer = (await vault.call('list', { query, limit: K })) as { content: Array<{ uuid: string; text: string }> };
+      const answer = (await vault.call('list', { query, limit: K })) as {
+        content: Array<{ uuid: string; text: string }>;
+      };
       return { hits: answer.content.map((c) => [c.uuid, c.text]) };
     };
     return {

@@ -21,10 +21,19 @@ export interface Outcome {
   notice?: string;
 }
 
-export function score(dataset: Dataset, question: Question, fields: readonly string[][], ms: number, notice?: string): Outcome {
-  const ids = fields.slice(0, 10).map((candidates) => candidates.map((c) => dataset.resolve(c)).find((id) => id !== undefined));
+export function score(
+  dataset: Dataset,
+  question: Question,
+  fields: readonly string[][],
+  ms: number,
+  notice?: string,
+): Outcome {
+  const ids = fields
+    .slice(0, 10)
+    .map((candidates) => candidates.map((c) => dataset.resolve(c)).find((id) => id !== undefined));
   const truth = new Set(question.truth);
-  const found = (k: number) => new Set(ids.slice(0, k).filter((id): id is string => id !== undefined && truth.has(id))).size / truth.size;
+  const found = (k: number) =>
+    new Set(ids.slice(0, k).filter((id): id is string => id !== undefined && truth.has(id))).size / truth.size;
   const first = ids.findIndex((id) => id !== undefined && truth.has(id));
   const top5 = ids.slice(0, 5).filter((id): id is string => id !== undefined);
   const groupOf = dataset.groupOf;
@@ -42,7 +51,17 @@ export function score(dataset: Dataset, question: Question, fields: readonly str
   };
 }
 
-export const failure = (ms: number): Outcome => ({ r5: 0, r10: 0, rr: 0, ms, hits: 0, unmapped: 0, wrongGroup: 0, top5: 0, failed: true });
+export const failure = (ms: number): Outcome => ({
+  r5: 0,
+  r10: 0,
+  rr: 0,
+  ms,
+  hits: 0,
+  unmapped: 0,
+  wrongGroup: 0,
+  top5: 0,
+  failed: true,
+});
 
 export interface Summary {
   dataset: string;
@@ -91,7 +110,17 @@ export function summarise(dataset: Dataset, label: string, outcomes: readonly Ou
 export function ceiling(a: readonly Outcome[], b: readonly Outcome[]): Outcome[] {
   return a.map((x, i) => {
     const y = b[i] as Outcome;
-    return { r5: Math.max(x.r5, y.r5), r10: Math.max(x.r10, y.r10), rr: Math.max(x.rr, y.rr), ms: NaN, hits: 0, unmapped: 0, wrongGroup: 0, top5: 0, failed: false };
+    return {
+      r5: Math.max(x.r5, y.r5),
+      r10: Math.max(x.r10, y.r10),
+      rr: Math.max(x.rr, y.rr),
+      ms: NaN,
+      hits: 0,
+      unmapped: 0,
+      wrongGroup: 0,
+      top5: 0,
+      failed: false,
+    };
   });
 }
 
@@ -100,8 +129,28 @@ const millis = (n: number) => (Number.isNaN(n) ? '-' : fmt(n));
 const share = (n: number) => (Number.isNaN(n) ? '-' : `${(n * 100).toFixed(0)} %`);
 
 export function printSummaries(summaries: readonly Summary[]): void {
-  const headers = ['dataset', 'profile / mode', 'questions', 'recall@5', 'recall@10', 'MRR', 'p50', 'p95', 'top-5 from another conversation'];
-  const lines = summaries.map((s) => [s.dataset, s.label, String(s.questions), figure(s.r5), figure(s.r10), figure(s.mrr), millis(s.p50), millis(s.p95), share(s.wrongShare)]);
+  const headers = [
+    'dataset',
+    'profile / mode',
+    'questions',
+    'recall@5',
+    'recall@10',
+    'MRR',
+    'p50',
+    'p95',
+    'top-5 from another conversation',
+  ];
+  const lines = summaries.map((s) => [
+    s.dataset,
+    s.label,
+    String(s.questions),
+    figure(s.r5),
+    figure(s.r10),
+    figure(s.mrr),
+    millis(s.p50),
+    millis(s.p95),
+    share(s.wrongShare),
+  ]);
   const widths = headers.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   console.log(row(headers));

@@ -53,7 +53,8 @@ async function runLeg(dataset: Dataset, questions: readonly Question[], search: 
       outcomes.push(failure(performance.now() - started));
     }
   }
-  if (firstError) console.log(`  first failed call: ${firstError instanceof Error ? firstError.message : String(firstError)}`);
+  if (firstError)
+    console.log(`  first failed call: ${firstError instanceof Error ? firstError.message : String(firstError)}`);
   return outcomes;
 }
 
@@ -63,13 +64,23 @@ interface Measured {
   outcomes: Map<string, Outcome[]>;
 }
 
-async function measure(workDir: string, dataset: Dataset, profiles: readonly ProfileId[], sample: number | undefined): Promise<Measured> {
+async function measure(
+  workDir: string,
+  dataset: Dataset,
+  profiles: readonly ProfileId[],
+  sample: number | undefined,
+): Promise<Measured> {
   const measured: Measured = { summaries: [], outcomes: new Map() };
   for (const profile of profiles) {
-    const questions = spread(dataset.questions, SMALL.has(profile) ? Math.min(sample ?? Infinity, envInt('RETRIEVAL_SMALL_SAMPLE') ?? 100) : sample);
+    const questions = spread(
+      dataset.questions,
+      SMALL.has(profile) ? Math.min(sample ?? Infinity, envInt('RETRIEVAL_SMALL_SAMPLE') ?? 100) : sample,
+    );
     const started = performance.now();
     const vault = await openProfile(profile, dataset.docs, vaultDir(workDir, dataset.name, profile));
-    console.log(`  ${dataset.name} ${profile}: ${dataset.docs.length} notes written and indexed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `  ${dataset.name} ${profile}: ${dataset.docs.length} notes written and indexed in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     try {
       for (const leg of vault.legs) {
         const outcomes = await runLeg(dataset, questions, leg.search);
@@ -82,7 +93,10 @@ async function measure(workDir: string, dataset: Dataset, profiles: readonly Pro
   }
   const keyword = measured.outcomes.get(`${dataset.name} obsidian search_vault keyword`);
   const semantic = measured.outcomes.get(`${dataset.name} obsidian search_vault semantic`);
-  if (keyword && semantic) measured.summaries.push(summarise(dataset, 'obsidian ceiling: best of keyword, semantic', ceiling(keyword, semantic), false));
+  if (keyword && semantic)
+    measured.summaries.push(
+      summarise(dataset, 'obsidian ceiling: best of keyword, semantic', ceiling(keyword, semantic), false),
+    );
   return measured;
 }
 
@@ -102,9 +116,19 @@ function benchRows(summaries: readonly Summary[]): BenchRow[] {
     const target = TARGETS[`${s.dataset} ${s.label}`];
     if (target) {
       const keyword = find(s.dataset, 'obsidian search_vault keyword');
-      const baseline = s.label.startsWith('obsidian') && keyword ? `keyword mode ${pair(keyword)}; basic-memory 0.823 / 0.718 (10 conversations)` : 'basic-memory R@5 0.823 / MRR 0.718 (10 conversations)';
+      const baseline =
+        s.label.startsWith('obsidian') && keyword
+          ? `keyword mode ${pair(keyword)}; basic-memory 0.823 / 0.718 (10 conversations)`
+          : 'basic-memory R@5 0.823 / MRR 0.718 (10 conversations)';
       const ratio = `${(s.r5 / target.r5).toFixed(2)}× / ${(s.mrr / target.mrr).toFixed(2)}× the target`;
-      return { bench, value, target: `R@5 ≥ ${target.r5}, MRR ≥ ${target.mrr}`, baseline, ratio, pass: s.r5 >= target.r5 && s.mrr >= target.mrr };
+      return {
+        bench,
+        value,
+        target: `R@5 ≥ ${target.r5}, MRR ≥ ${target.mrr}`,
+        baseline,
+        ratio,
+        pass: s.r5 >= target.r5 && s.mrr >= target.mrr,
+      };
     }
     const keyword = find(s.dataset, 'obsidian search_vault keyword');
     const semantic = find(s.dataset, 'obsidian search_vault semantic');
@@ -126,24 +150,35 @@ function benchRows(summaries: readonly Summary[]): BenchRow[] {
 export async function benchRetrieval(workDir: string): Promise<BenchRow[]> {
   const dataDir = findBenchData(REPO_ROOT);
   if (!dataDir) {
-    console.log('retrieval bench: no shared/bench-data/ beside the repository (set BENCH_DATA_DIR to its folder); skipped');
+    console.log(
+      'retrieval bench: no shared/bench-data/ beside the repository (set BENCH_DATA_DIR to its folder); skipped',
+    );
     return [];
   }
   const sample = envInt('RETRIEVAL_SAMPLE');
-  const wanted = process.env.RETRIEVAL_PROFILES?.split(',').map((p) => p.trim()).filter(Boolean);
+  const wanted = process.env.RETRIEVAL_PROFILES?.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const unknown = wanted?.filter((p) => !(PROFILES as readonly string[]).includes(p)) ?? [];
-  if (unknown.length) throw new Error(`RETRIEVAL_PROFILES: unknown profile ${unknown.join(', ')} (known: ${PROFILES.join(', ')})`);
+  if (unknown.length)
+    throw new Error(`RETRIEVAL_PROFILES: unknown profile ${unknown.join(', ')} (known: ${PROFILES.join(', ')})`);
   const profiles = PROFILES.filter((p) => !wanted || wanted.includes(p));
   const started = performance.now();
-  console.log(`retrieval bench: data ${dataDir}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}${sample ? `, ${sample} questions per dataset` : ''}`);
+  console.log(
+    `retrieval bench: data ${dataDir}, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}${sample ? `, ${sample} questions per dataset` : ''}`,
+  );
   const summaries: Summary[] = [];
   for (const dataset of [loadLocomo(dataDir), loadSquad(dataDir)]) {
-    console.log(`  ${dataset.name}: ${dataset.docs.length} notes, ${dataset.questions.length} questions${dataset.skipped ? ` (${dataset.skipped} skipped: their evidence names no session)` : ''}`);
+    console.log(
+      `  ${dataset.name}: ${dataset.docs.length} notes, ${dataset.questions.length} questions${dataset.skipped ? ` (${dataset.skipped} skipped: their evidence names no session)` : ''}`,
+    );
     const chosen = profiles.filter((p) => dataset.name === 'LoCoMo' || SQUAD_PROFILES.has(p));
     summaries.push(...(await measure(workDir, dataset, chosen, sample)).summaries);
   }
   printSummaries(summaries);
-  console.log(`retrieval bench took ${((performance.now() - started) / 1000).toFixed(0)} s (vaults in ${path.join(workDir, 'retrieval')})`);
+  console.log(
+    `retrieval bench took ${((performance.now() - started) / 1000).toFixed(0)} s (vaults in ${path.join(workDir, 'retrieval')})`,
+  );
   return benchRows(summaries);
 }
 

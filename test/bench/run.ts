@@ -46,7 +46,11 @@ const notes = Number.parseInt(process.env.BENCH_NOTES ?? '10000', 10);
 
 const rows: BenchRow[] = [];
 console.log(`notekernel benchmarks: ${notes} notes, node ${process.version}, data in ${workDir}`);
-const only = new Set((process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools,paraphrase,bounds,served').split(','));
+const only = new Set(
+  (process.env.BENCH_ONLY ?? 'startup,links,search,git,hybrid,simplenote,journal,tools,paraphrase,bounds,served').split(
+    ',',
+  ),
+);
 if (only.has('startup')) rows.push(...(await benchKernelStartup(workDir, notes)));
 if (only.has('spawned')) rows.push(...(await benchSpawnedStartupAlone(workDir, notes)));
 if (only.has('links')) rows.push(...(await benchLinks(workDir, notes)));
@@ -63,6 +67,7 @@ if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));
 if (only.has('retrieval')) rows.push(...(await benchRetrieval(workDir)));
-if (only.has('scale') || only.has('memory-start')) rows.push(...(await benchMemoryStartup(workDir)), await benchMemorySearch(workDir));
+if (only.has('scale') || only.has('memory-start'))
+  rows.push(...(await benchMemoryStartup(workDir)), await benchMemorySearch(workDir));
 printTable(rows);
 if (process.env.BENCH_STRICT && rows.some((r) => !r.pass)) process.exitCode = 1;

@@ -43,7 +43,11 @@ export async function benchKeywords(workDir: string): Promise<BenchRow[]> {
   return keywordSet(root, count, titledOf(notes, count));
 }
 
-export async function benchAt(workDir: string, count: number, targets: { indexTarget: number; startTarget: number }): Promise<BenchRow[]> {
+export async function benchAt(
+  workDir: string,
+  count: number,
+  targets: { indexTarget: number; startTarget: number },
+): Promise<BenchRow[]> {
   const root = path.join(workDir, `obsidian-vault-${count}`);
   const notes = ensureVault(root, count);
   const rows: BenchRow[] = [await coldIndex(root, count, targets.indexTarget)];
@@ -71,7 +75,9 @@ function ensureVault(root: string, count: number): ObsidianNote[] {
 /** Bare read-and-split of every file, then `notekernel index` from nothing, its peak RSS from /proc. */
 async function coldIndex(root: string, count: number, targetS: number): Promise<BenchRow> {
   fs.rmSync(path.join(root, META_DIR), { recursive: true, force: true });
-  const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md'));
+  const files = fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.md'));
   const baseline = await time(() => {
     let parts = 0;
     for (const f of files) {
@@ -85,7 +91,9 @@ async function coldIndex(root: string, count: number, targetS: number): Promise<
   const seconds = ms / 1000;
   const rate = Math.round(count / seconds);
   const floor = oneWriterFloor(path.join(root, META_DIR, 'notekernel.db'), path.dirname(root));
-  const floorSteps = Object.entries(floor.steps).map(([step, stepMs]) => `${step} ${(stepMs / 1000).toFixed(1)} s`).join(', ');
+  const floorSteps = Object.entries(floor.steps)
+    .map(([step, stepMs]) => `${step} ${(stepMs / 1000).toFixed(1)} s`)
+    .join(', ');
   return {
     bench: `cold index incl. links, ${count} notes (notekernel index)`,
     value: `${seconds.toFixed(2)} s, ${rate} notes/s, peak RSS ${peakMb} MB, ${links} links`,
@@ -98,7 +106,9 @@ async function coldIndex(root: string, count: number, targetS: number): Promise<
 
 async function indexOnce(root: string): Promise<{ ms: number; peakMb: number; links: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, 'index', '--vault', root, '--profile', 'flint', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'index', '--vault', root, '--profile', 'flint', '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let peakKb = 0;
   const poll = setInterval(() => {
     try {
@@ -126,7 +136,10 @@ async function connect(root: string): Promise<Client> {
 }
 
 async function connectServed(root: string): Promise<{ client: Client; pid: number | null }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', root, '--profile', 'flint', '--log-level', 'warn'] });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--vault', root, '--profile', 'flint', '--log-level', 'warn'],
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   return { client, pid: transport.pid };
@@ -184,14 +197,25 @@ async function firstAnswers(root: string, count: number, note: ObsidianNote, tar
 async function keywordSet(root: string, count: number, titled: ObsidianNote[]): Promise<BenchRow[]> {
   const queries = titled.flatMap((n, i) => {
     const words = n.title.split(' ');
-    const question = [`What did we decide about ${n.title} in the last review?`, `When is the ${words[1] ?? 'next'} release and what is its budget?`][i % 2] as string;
-    return [n.title, words[1] ?? n.title, `"${words.slice(0, 2).join(' ')}"`, `${(words[1] ?? 'pro').slice(0, 4)}*`, ['budget', 'latency quasar', 'falcon release'][i % 3] as string, question];
+    const question = [
+      `What did we decide about ${n.title} in the last review?`,
+      `When is the ${words[1] ?? 'next'} release and what is its budget?`,
+    ][i % 2] as string;
+    return [
+      n.title,
+      words[1] ?? n.title,
+      `"${words.slice(0, 2).join(' ')}"`,
+      `${(words[1] ?? 'pro').slice(0, 4)}*`,
+      ['budget', 'latency quasar', 'falcon release'][i % 3] as string,
+      question,
+    ];
   });
   const { client, pid } = await connectServed(root);
   const kernel = await createKernel({ profile: 'flint', config: {}, logger: silentLogger() });
   try {
     const vault = await kernel.openVault(root);
-    const overMcp = (i: number) => client.callTool({ name: 'search_notes', arguments: { query: queries[i % queries.length] } });
+    const overMcp = (i: number) =>
+      client.callTool({ name: 'search_notes', arguments: { query: queries[i % queries.length] } });
     const inLibrary = (i: number) => vault.call('search_notes', { query: queries[i % queries.length] as string });
     await sample(queries.length, overMcp);
     await sample(queries.length, inLibrary);
@@ -214,10 +238,23 @@ async function keywordSet(root: string, count: number, titled: ObsidianNote[]): 
     }
     // Which kind of query makes the tail: the set cycles through these six per note.
     const kinds = ['title', 'word', 'phrase', 'prefix', 'common', 'question'];
-    const byKind = (ms: number[]) => kinds.map((kind, k) => `${kind} ${fmt(percentile(ms.filter((_, i) => i % kinds.length === k), 95))}`).join(', ');
+    const byKind = (ms: number[]) =>
+      kinds
+        .map(
+          (kind, k) =>
+            `${kind} ${fmt(
+              percentile(
+                ms.filter((_, i) => i % kinds.length === k),
+                95,
+              ),
+            )}`,
+        )
+        .join(', ');
     // bm25's top 10 alone over the same queries, on the same file (keyword-floor.ts): the part of p95 no change around it removes.
     const floor = bm25Floor(path.join(root, META_DIR, 'notekernel.db'), queries);
-    const titleMs = await sample(titled.length, (i) => vault.call('search_notes', { query: (titled[i] as ObsidianNote).title }));
+    const titleMs = await sample(titled.length, (i) =>
+      vault.call('search_notes', { query: (titled[i] as ObsidianNote).title }),
+    );
     let first = 0;
     for (const note of titled) {
       const answer = (await vault.call('search_notes', { query: note.title })) as { results: Array<{ id: string }> };
@@ -236,7 +273,12 @@ async function keywordSet(root: string, count: number, titled: ObsidianNote[]): 
       {
         // Issue 27's figure for the same mixed set (titles with common words, questions, tokens).
         bench: `keyword mixed set with questions p95, ${count} notes (MCP stdio)`,
-        value: `p95 ${fmt(percentile(mcp, 95))}; questions p95 ${fmt(percentile(mcp.filter((_, i) => i % kinds.length === 5), 95))}`,
+        value: `p95 ${fmt(percentile(mcp, 95))}; questions p95 ${fmt(
+          percentile(
+            mcp.filter((_, i) => i % kinds.length === 5),
+            95,
+          ),
+        )}`,
         target: '≤ 10 ms p95',
         baseline: `library p95 ${fmt(percentile(lib, 95))}`,
         ratio: `${(percentile(mcp, 95) / 10).toFixed(2)}× the target`,

@@ -24,7 +24,10 @@ import { notariumProfile } from '../../profiles/notarium/index.js';
 import { startFakeSimperium, type FakeSimperium } from '../support/fake-simperium/index.js';
 import { fmt, percentile, sample, time, type BenchRow } from './stats.js';
 
-const WORDS = 'kestrel heron osprey budget launch review archive café crème tasting plan meeting garden river stone winter summer project draft idea letter travel recipe bread coffee market'.split(' ');
+const WORDS =
+  'kestrel heron osprey budget launch review archive café crème tasting plan meeting garden river stone winter summer project draft idea letter travel recipe bread coffee market'.split(
+    ' ',
+  );
 
 function text(i: number): string {
   const words = Array.from({ length: 60 }, (_, j) => WORDS[(i * 7 + j * 13 + ((i * j) % 11)) % WORDS.length]);
@@ -34,7 +37,16 @@ function text(i: number): string {
 function seed(fake: FakeSimperium, count: number): void {
   for (let i = 0; i < count; i += 1) {
     const t = 1700000000 + i;
-    fake.bucket().post(`n${i}`, { content: text(i), tags: [WORDS[i % 5]!], systemTags: [], creationDate: t, modificationDate: t, deleted: false, shareURL: '', publishURL: '' });
+    fake.bucket().post(`n${i}`, {
+      content: text(i),
+      tags: [WORDS[i % 5]!],
+      systemTags: [],
+      creationDate: t,
+      modificationDate: t,
+      deleted: false,
+      shareURL: '',
+      publishURL: '',
+    });
   }
 }
 
@@ -44,7 +56,9 @@ async function bareIndexLoop(fake: FakeSimperium): Promise<number> {
   let fetched = 0;
   let mark: string | undefined;
   do {
-    const res = await fetch(`${fake.url}/1/${fake.appId}/note/index?limit=100&data=1${mark ? `&mark=${mark}` : ''}`, { headers: { 'X-Simperium-Token': token } });
+    const res = await fetch(`${fake.url}/1/${fake.appId}/note/index?limit=100&data=1${mark ? `&mark=${mark}` : ''}`, {
+      headers: { 'X-Simperium-Token': token },
+    });
     const page = (await res.json()) as { index: unknown[]; mark?: string };
     fetched += page.index.length;
     mark = page.mark;
@@ -65,7 +79,11 @@ async function bareGetLoop(fake: FakeSimperium, count: number): Promise<number> 
 }
 
 async function bareToken(fake: FakeSimperium): Promise<string> {
-  const res = await fetch(`${fake.url}/1/${fake.appId}/authorize/`, { method: 'POST', headers: { 'X-Simperium-API-Key': fake.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'user@example.com', password: 'secret-password' }) });
+  const res = await fetch(`${fake.url}/1/${fake.appId}/authorize/`, {
+    method: 'POST',
+    headers: { 'X-Simperium-API-Key': fake.apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'user@example.com', password: 'secret-password' }),
+  });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
@@ -73,7 +91,13 @@ export async function benchSimplenote(count = 10_000): Promise<BenchRow[]> {
   const fake = await startFakeSimperium();
   seed(fake, count);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-bench-simplenote-'));
-  const env = { SIMPERIUM_AUTH_URL: fake.url, SIMPERIUM_API_URL: fake.url, SIMPERIUM_API_KEY: fake.apiKey, SIMPLENOTE_USERNAME: 'user@example.com', SIMPLENOTE_PASSWORD: 'secret-password' };
+  const env = {
+    SIMPERIUM_AUTH_URL: fake.url,
+    SIMPERIUM_API_URL: fake.url,
+    SIMPERIUM_API_KEY: fake.apiKey,
+    SIMPLENOTE_USERNAME: 'user@example.com',
+    SIMPLENOTE_PASSWORD: 'secret-password',
+  };
   const rows: BenchRow[] = [];
   try {
     // Baselines first and last around the sync, so a warming machine favours neither side.
@@ -81,7 +105,11 @@ export async function benchSimplenote(count = 10_000): Promise<BenchRow[]> {
     const kernel = await createKernel({
       profile: 'notarium',
       config: { storage: { backend: 'simplenote', options: { firstSync: 'at-open', syncIntervalSeconds: 0 } } },
-      catalogue: { profiles: [notariumProfile], plugins: [simplenoteToolsPlugin], backends: [simplenoteBackendWith({ env })] },
+      catalogue: {
+        profiles: [notariumProfile],
+        plugins: [simplenoteToolsPlugin],
+        backends: [simplenoteBackendWith({ env })],
+      },
       logger: silentLogger(),
     });
     const sync = await time(() => kernel.openVault(folder));
@@ -103,9 +131,14 @@ export async function benchSimplenote(count = 10_000): Promise<BenchRow[]> {
 
     const list = (query: string) => vault.call('list', { query, limit: 20 });
     const selective = await sample(200, (i) => list(`ref${(i * 37) % count}`));
-    const broad = await sample(100, (i) => list(`${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} tag:${WORDS[i % 5]}`));
+    const broad = await sample(100, (i) =>
+      list(`${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]} tag:${WORDS[i % 5]}`),
+    );
     // The bare query under the tool: FTS4 MATCH on the same cache, ids only.
-    const { db } = await openCacheDatabase(path.join(folder, fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3'))!), silentLogger());
+    const { db } = await openCacheDatabase(
+      path.join(folder, fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3'))!),
+      silentLogger(),
+    );
     const statement = db.prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? LIMIT 20');
     const bare = await sample(200, (i) => {
       statement.bind([`ref${(i * 37) % count}`]);
@@ -154,7 +187,10 @@ export async function benchSimplenote(count = 10_000): Promise<BenchRow[]> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { printTable } = await import('./stats.js');
-  const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const counts = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const rows: BenchRow[] = [];
   for (const count of counts.length ? counts : [10_000]) rows.push(...(await benchSimplenote(count)));
   printTable(rows);
@@ -166,7 +202,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
  */
 function stemmingRow(count: number, syncMs: number): BenchRow {
   const words: string[] = [];
-  for (let i = 0; i < count; i += 1) words.push(...(foldLetters(text(i)).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []));
+  for (let i = 0; i < count; i += 1)
+    words.push(...(foldLetters(text(i)).match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []));
   const ms = Math.min(...[0, 1, 2].map(() => timeSync(() => words.forEach(stemWord))));
   return {
     bench: `notarium stemming, the ${words.length} words of ${count} notes`,

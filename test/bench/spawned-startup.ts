@@ -22,7 +22,12 @@ import { cpuNote, fmt, mainThreadCpuMs, percentile, type BenchRow } from './stat
 const RUNS = 11;
 
 /** Spawn → the first `get_note` answer, and the server's main-thread CPU time at that answer. */
-async function firstAnswer(cli: string, root: string, noteId: string, args = [cli, 'serve', '--vault', root, '--log-level', 'warn']): Promise<{ ms: number; cpu: number }> {
+async function firstAnswer(
+  cli: string,
+  root: string,
+  noteId: string,
+  args = [cli, 'serve', '--vault', root, '--log-level', 'warn'],
+): Promise<{ ms: number; cpu: number }> {
   const start = performance.now();
   const transport = new StdioClientTransport({ command: process.execPath, args });
   const client = new Client({ name: 'bench', version: '1' });
@@ -37,7 +42,11 @@ async function firstAnswer(cli: string, root: string, noteId: string, args = [cl
 /** The SDK-only server (sdk-floor-server.ts) bundled into one CommonJS file, as our CLI is bundled. */
 async function bundleFloor(outDir: string): Promise<string> {
   const file = path.join(outDir, 'sdk-floor.cjs');
-  const build = await rolldown({ input: fileURLToPath(new URL('./sdk-floor-server.js', import.meta.url)), platform: 'node', logLevel: 'silent' });
+  const build = await rolldown({
+    input: fileURLToPath(new URL('./sdk-floor-server.js', import.meta.url)),
+    platform: 'node',
+    logLevel: 'silent',
+  });
   await build.write({ file, format: 'cjs' });
   await build.close();
   // Started as bin.cjs starts our bundle: with Node's compile cache where Node has one (22.1+),

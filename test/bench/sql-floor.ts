@@ -36,12 +36,24 @@ export function oneWriterFloor(builtIndex: string, workDir: string): SqlFloor {
   const source = new Database(builtIndex, { readonly: true });
   // Shadow tables of FTS5 come with its CREATE VIRTUAL TABLE; sqlite_* tables are SQLite's own.
   const schema = source
-    .prepare("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_%' ORDER BY rowid")
+    .prepare(
+      "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_%' ORDER BY rowid",
+    )
     .all() as SchemaRow[];
   const fts = schema.filter((r) => r.type === 'table' && /^CREATE VIRTUAL TABLE/i.test(r.sql)).map((r) => r.name);
   const tables = schema.filter((r) => r.type === 'table' && !fts.includes(r.name)).map((r) => r.name);
-  const ranges = new Map(tables.map((t) => [t, source.prepare(`SELECT min(rowid) AS lo, max(rowid) AS hi FROM "${t}"`).get() as { lo: number | null; hi: number | null }]));
-  const ftsColumns = new Map(fts.map((t) => [t, (source.pragma(`table_info("${t}")`) as Array<{ name: string }>).map((c) => c.name)]));
+  const ranges = new Map(
+    tables.map((t) => [
+      t,
+      source.prepare(`SELECT min(rowid) AS lo, max(rowid) AS hi FROM "${t}"`).get() as {
+        lo: number | null;
+        hi: number | null;
+      },
+    ]),
+  );
+  const ftsColumns = new Map(
+    fts.map((t) => [t, (source.pragma(`table_info("${t}")`) as Array<{ name: string }>).map((c) => c.name)]),
+  );
   source.close();
 
   const db = new Database(file);
@@ -51,7 +63,10 @@ export function oneWriterFloor(builtIndex: string, workDir: string): SqlFloor {
     db.pragma('cache_size = -65536');
     db.pragma('temp_store = MEMORY');
     for (const r of schema) if (r.type === 'table') db.exec(r.sql);
-    for (const t of fts) db.exec(`INSERT INTO "${t}"("${t}", rank) VALUES ('automerge', 0); INSERT INTO "${t}"("${t}", rank) VALUES ('crisismerge', 1000);`);
+    for (const t of fts)
+      db.exec(
+        `INSERT INTO "${t}"("${t}", rank) VALUES ('automerge', 0); INSERT INTO "${t}"("${t}", rank) VALUES ('crisismerge', 1000);`,
+      );
     db.exec(`ATTACH DATABASE '${builtIndex.replaceAll("'", "''")}' AS built`);
 
     const steps: Record<string, number> = {};
@@ -73,7 +88,9 @@ export function oneWriterFloor(builtIndex: string, workDir: string): SqlFloor {
     // The one FTS5 table indexes the notes table (external content): its rows come from there.
     const ftsCopies = fts.map((t) => {
       const columns = (ftsColumns.get(t) ?? []).map((c) => `"${c}"`).join(', ');
-      const insert = db.prepare(`INSERT INTO main."${t}"(rowid, ${columns}) SELECT rowid, ${columns} FROM built.notes WHERE rowid >= ? AND rowid < ?`);
+      const insert = db.prepare(
+        `INSERT INTO main."${t}"(rowid, ${columns}) SELECT rowid, ${columns} FROM built.notes WHERE rowid >= ? AND rowid < ?`,
+      );
       const lo = notes?.lo ?? 0;
       return (k: number): void => void insert.run(lo + k * NOTES_PER_TRANSACTION, lo + (k + 1) * NOTES_PER_TRANSACTION);
     });

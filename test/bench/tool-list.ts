@@ -25,8 +25,18 @@ export async function benchToolList(): Promise<BenchRow[]> {
   try {
     for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'notarium']) {
       const catalogue =
-        profile === 'notarium' ? { ...builtinCatalogue, backends: builtinCatalogue.backends.map((b) => (b.id === 'simplenote' ? simplenoteBackendWith({ env: envFor(fake) }) : b)) } : undefined;
-      const config = profile === 'obsidian' ? { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } } : undefined;
+        profile === 'notarium'
+          ? {
+              ...builtinCatalogue,
+              backends: builtinCatalogue.backends.map((b) =>
+                b.id === 'simplenote' ? simplenoteBackendWith({ env: envFor(fake) }) : b,
+              ),
+            }
+          : undefined;
+      const config =
+        profile === 'obsidian'
+          ? { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } }
+          : undefined;
       const t = await createTestKernel({ profile, ...(config ? { config } : {}), ...(catalogue ? { catalogue } : {}) });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await createMcpServer(t.vault).connect(serverSide);
@@ -35,8 +45,14 @@ export async function benchToolList(): Promise<BenchRow[]> {
       try {
         const { tools } = await client.listTools();
         const whole = Buffer.byteLength(JSON.stringify({ tools }), 'utf8');
-        const modelFacing = Buffer.byteLength(JSON.stringify({ tools: tools.map(({ outputSchema: _omitted, ...rest }) => rest) }), 'utf8');
-        const outputSchemas = tools.reduce((sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool.outputSchema ?? null), 'utf8'), 0);
+        const modelFacing = Buffer.byteLength(
+          JSON.stringify({ tools: tools.map(({ outputSchema: _omitted, ...rest }) => rest) }),
+          'utf8',
+        );
+        const outputSchemas = tools.reduce(
+          (sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool.outputSchema ?? null), 'utf8'),
+          0,
+        );
         const target = TARGET[profile];
         const name = `tools/list ${profile} (${tools.length} tools)`;
         const baseline = `whole list: ${whole} bytes`;
@@ -48,7 +64,14 @@ export async function benchToolList(): Promise<BenchRow[]> {
           ratio: `${(modelFacing / whole).toFixed(2)}x`,
           pass: target ? modelFacing <= target : true,
         });
-        rows.push({ bench: `${name}, output schemas`, value: `${outputSchemas} bytes`, target: '(reported)', baseline, ratio: `${(outputSchemas / whole).toFixed(2)}x`, pass: true });
+        rows.push({
+          bench: `${name}, output schemas`,
+          value: `${outputSchemas} bytes`,
+          target: '(reported)',
+          baseline,
+          ratio: `${(outputSchemas / whole).toFixed(2)}x`,
+          pass: true,
+        });
       } finally {
         await client.close();
         await t.close();

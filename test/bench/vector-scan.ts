@@ -71,7 +71,8 @@ function ours(script: boolean): Scan {
 /** A library from node_modules, else from VECTOR_SCAN_LIBS; undefined when neither has it. */
 function library(name: string): unknown {
   const places = [path.join(process.cwd(), 'package.json')];
-  if (process.env.VECTOR_SCAN_LIBS) places.unshift(path.join(path.resolve(process.env.VECTOR_SCAN_LIBS), 'package.json'));
+  if (process.env.VECTOR_SCAN_LIBS)
+    places.unshift(path.join(path.resolve(process.env.VECTOR_SCAN_LIBS), 'package.json'));
   for (const place of places) {
     try {
       return createRequire(place)(name);
@@ -107,8 +108,21 @@ interface UsearchMatches {
   distances: Float32Array;
 }
 interface UsearchLib {
-  exactSearch(dataset: Float32Array, queries: Float32Array, dims: number, count: number, metric: string, threads?: number): UsearchMatches;
-  Index: new (config: { dimensions: number; metric: string; connectivity?: number; expansion_add?: number; expansion_search?: number }) => {
+  exactSearch(
+    dataset: Float32Array,
+    queries: Float32Array,
+    dims: number,
+    count: number,
+    metric: string,
+    threads?: number,
+  ): UsearchMatches;
+  Index: new (config: {
+    dimensions: number;
+    metric: string;
+    connectivity?: number;
+    expansion_add?: number;
+    expansion_search?: number;
+  }) => {
     add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
     search(vector: Float32Array, k: number, threads: number): UsearchMatches;
   };
@@ -145,7 +159,11 @@ function usearchHnsw(k: number, expansion?: number): Scan | string {
     name: `usearch HNSW (${expansion ? `expansion_search ${expansion}` : 'defaults'}), top ${k}`,
     note: 'top k only; check is recall against the exact top k',
     load(rows, count) {
-      const index = new lib.Index({ dimensions: DIM, metric: 'ip', ...(expansion ? { expansion_search: expansion } : {}) });
+      const index = new lib.Index({
+        dimensions: DIM,
+        metric: 'ip',
+        ...(expansion ? { expansion_search: expansion } : {}),
+      });
       const keys = BigUint64Array.from({ length: count }, (_, i) => BigInt(i));
       index.add(keys, rows.slice(0, count * DIM), 1);
       const own = new Float32Array(DIM);
@@ -158,7 +176,13 @@ function usearchHnsw(k: number, expansion?: number): Scan | string {
   };
 }
 
-function measure(scan: Scan, rows: Float32Array, count: number, queries: Float32Array, reference: Float32Array[]): Measured {
+function measure(
+  scan: Scan,
+  rows: Float32Array,
+  count: number,
+  queries: Float32Array,
+  reference: Float32Array[],
+): Measured {
   const start = performance.now();
   const run = scan.load(rows, count);
   const loadMs = performance.now() - start;
@@ -187,7 +211,8 @@ function measure(scan: Scan, rows: Float32Array, count: number, queries: Float32
 function largestDifference(results: (ArrayLike<number> | undefined)[], reference: Float32Array[]): string {
   let worst = 0;
   results.forEach((scores, q) => {
-    for (let r = 0; r < reference[q]!.length; r++) worst = Math.max(worst, Math.abs((scores?.[r] ?? Infinity) - reference[q]![r]!));
+    for (let r = 0; r < reference[q]!.length; r++)
+      worst = Math.max(worst, Math.abs((scores?.[r] ?? Infinity) - reference[q]![r]!));
   });
   return `max |Δ| ${worst.toExponential(1)}`;
 }
@@ -213,13 +238,26 @@ export async function benchVectorScan(): Promise<BenchRow[]> {
   const random = rng(32);
   const rows = unitVectors(count, random);
   const queries = unitVectors(QUERIES, random);
-  console.log(`vector-scan bench: ${count} rows × ${DIM}-d, ${QUERIES} queries, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `vector-scan bench: ${count} rows × ${DIM}-d, ${QUERIES} queries, load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 
   const script = ours(true);
   const run = script.load(rows, count);
-  const reference = Array.from({ length: QUERIES }, (_, q) => Float32Array.from(run(queries.subarray(q * DIM, (q + 1) * DIM))!));
+  const reference = Array.from({ length: QUERIES }, (_, q) =>
+    Float32Array.from(run(queries.subarray(q * DIM, (q + 1) * DIM))!),
+  );
 
-  const scans = [ours(false), script, simsimd('dot'), simsimd('inner'), usearchExact(1), usearchExact(os.availableParallelism()), usearchHnsw(200), usearchHnsw(200, 800)];
+  const scans = [
+    ours(false),
+    script,
+    simsimd('dot'),
+    simsimd('inner'),
+    usearchExact(1),
+    usearchExact(os.availableParallelism()),
+    usearchHnsw(200),
+    usearchHnsw(200, 800),
+  ];
   const measured: Measured[] = [];
   const rowsOut: BenchRow[] = [];
   for (const scan of scans) {

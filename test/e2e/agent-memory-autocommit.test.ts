@@ -14,7 +14,10 @@ let root: string;
 
 beforeAll(async () => {
   root = await tempDir('nk-e2e-autocommit-');
-  fs.writeFileSync(path.join(root, 'notekernel.config.json'), JSON.stringify({ profile: 'agent-memory', storage: { options: { autoCommit: true } } }));
+  fs.writeFileSync(
+    path.join(root, 'notekernel.config.json'),
+    JSON.stringify({ profile: 'agent-memory', storage: { options: { autoCommit: true } } }),
+  );
 });
 
 afterAll(async () => {
@@ -30,7 +33,10 @@ describe('agent-memory with autoCommit, served by the built CLI', () => {
       const entry = captured.body as { id: string; path: string };
       const renamed = await callTool(server.client, 'memory_rename', { id: entry.id, new_title: 'Committed again' });
       expect(renamed.isError).toBe(false);
-      expect(git(root, ['log', '--format=%s']).split('\n')).toEqual([`memory: update Committed again (${entry.id})`, `memory: capture Committed (${entry.id})`]);
+      expect(git(root, ['log', '--format=%s']).split('\n')).toEqual([
+        `memory: update Committed again (${entry.id})`,
+        `memory: capture Committed (${entry.id})`,
+      ]);
       const read = (await callTool(server.client, 'memory_read', { id: entry.id })).body as { updatedAt: string };
       expect(read.updatedAt).toBe(new Date(Number(git(root, ['log', '-1', '--format=%at'])) * 1000).toISOString());
     } finally {

@@ -25,7 +25,11 @@ interface Entry {
 beforeAll(async () => {
   root = await tempDir('nk-e2e-first-read-');
   git(root, ['init', '-q']);
-  write(root, 'plan id__Plan11.md', '# Plan\n\nthe plan, long enough for git to follow a rename\nline two\nline three\n');
+  write(
+    root,
+    'plan id__Plan11.md',
+    '# Plan\n\nthe plan, long enough for git to follow a rename\nline two\nline three\n',
+  );
   write(root, 'note id__Note22.md', '# Note\n\nfirst\n');
   git(root, ['add', '-A']);
   git(root, ['commit', '-q', '-m', 'seed'], T);
@@ -44,7 +48,9 @@ afterAll(async () => {
 async function firstReads(): Promise<{ entries: Entry[]; listed: Entry[] }> {
   const server = await connectStdio(['serve', '--profile', 'agent-memory', '--vault', root]);
   try {
-    const answers = await Promise.all(['id__Plan11', 'id__Note22'].map((id) => callTool(server.client, 'memory_read', { id })));
+    const answers = await Promise.all(
+      ['id__Plan11', 'id__Note22'].map((id) => callTool(server.client, 'memory_read', { id })),
+    );
     expect(answers.map((a) => a.isError)).toEqual([false, false]);
     const listed = (await callTool(server.client, 'memory_list', { status: 'all' })).body as Entry[];
     return { entries: answers.map((a) => a.body as Entry), listed };
@@ -67,8 +73,11 @@ describe('agent-memory: the first read after a spawn', () => {
       if (state === 'cold') expect(fs.existsSync(path.join(root, '.notekernel', 'git-timestamps.json'))).toBe(false);
       else expect(fs.existsSync(path.join(root, '.notekernel', 'git-timestamps.json'))).toBe(true);
       const { entries, listed } = await firstReads();
-      expect(entries.map((e) => ({ id: e.id, createdAt: e.createdAt, updatedAt: e.updatedAt, path: e.path }))).toEqual(expected);
-      for (const e of expected) expect(listed.find((l) => l.id === e.id)).toMatchObject({ createdAt: e.createdAt, updatedAt: e.updatedAt });
+      expect(entries.map((e) => ({ id: e.id, createdAt: e.createdAt, updatedAt: e.updatedAt, path: e.path }))).toEqual(
+        expected,
+      );
+      for (const e of expected)
+        expect(listed.find((l) => l.id === e.id)).toMatchObject({ createdAt: e.createdAt, updatedAt: e.updatedAt });
     }
   });
 });

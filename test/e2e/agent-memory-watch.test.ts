@@ -57,14 +57,25 @@ describe('markdown-git sees entries other programs write', () => {
     });
     console.info(`an entry written outside: linked and searchable after ${Math.round(ms)} ms`);
 
-    const renamed = await call<{ updatedInboundLinks: number }>('memory_rename', { id: 'id__Targ11', new_title: 'Renamed target' });
+    const renamed = await call<{ updatedInboundLinks: number }>('memory_rename', {
+      id: 'id__Targ11',
+      new_title: 'Renamed target',
+    });
     expect(renamed.updatedInboundLinks).toBe(1);
-    expect(fs.readFileSync(path.join(root, 'written-outside id__Outs11.md'), 'utf8')).toContain('[[id__Targ11|Renamed target]]');
+    expect(fs.readFileSync(path.join(root, 'written-outside id__Outs11.md'), 'utf8')).toContain(
+      '[[id__Targ11|Renamed target]]',
+    );
   });
 
   it('a checkout-like burst: renamed over, deleted, added in a new folder — all seen', async () => {
-    for (let i = 0; i < 24; i++) fs.writeFileSync(path.join(root, `burst-${i} id__Brst${String.fromCharCode(65 + i)}1.md`), `# Burst ${i}\n\nfirst version\n`);
-    await within(SEEN_WITHIN_MS, async () => (await call<{ orphans?: string[] } | string[]>('memory_orphans')).toString().includes('id__BrstA1'));
+    for (let i = 0; i < 24; i++)
+      fs.writeFileSync(
+        path.join(root, `burst-${i} id__Brst${String.fromCharCode(65 + i)}1.md`),
+        `# Burst ${i}\n\nfirst version\n`,
+      );
+    await within(SEEN_WITHIN_MS, async () =>
+      (await call<{ orphans?: string[] } | string[]>('memory_orphans')).toString().includes('id__BrstA1'),
+    );
     fs.mkdirSync(path.join(root, 'orgs', 'acme'), { recursive: true });
     for (let i = 0; i < 24; i++) {
       const file = path.join(root, `burst-${i} id__Brst${String.fromCharCode(65 + i)}1.md`);
@@ -73,7 +84,10 @@ describe('markdown-git sees entries other programs write', () => {
         fs.writeFileSync(`${file}.tmp`, `# Burst ${i}\n\nsecond version links [[id__Targ11|Renamed target]]\n`);
         fs.renameSync(`${file}.tmp`, file);
       }
-      fs.writeFileSync(path.join(root, 'orgs', 'acme', `new-${i} id__Acme${String.fromCharCode(65 + i)}1.md`), `# New ${i}\n\nadded by checkout\n`);
+      fs.writeFileSync(
+        path.join(root, 'orgs', 'acme', `new-${i} id__Acme${String.fromCharCode(65 + i)}1.md`),
+        `# New ${i}\n\nadded by checkout\n`,
+      );
     }
     let seen = { linked: 0, deletedGone: false, added: 0 };
     await within(SEEN_WITHIN_MS, async () => {
@@ -81,8 +95,12 @@ describe('markdown-git sees entries other programs write', () => {
       const list = JSON.stringify(await call<unknown>('memory_list', { status: 'all' }));
       seen = {
         linked: links.inbound.filter((l) => l.id.startsWith('id__Brst')).length,
-        deletedGone: Array.from({ length: 8 }, (_, k) => 3 * k).every((i) => !list.includes(`id__Brst${String.fromCharCode(65 + i)}1`)),
-        added: Array.from({ length: 24 }, (_, i) => `id__Acme${String.fromCharCode(65 + i)}1`).filter((id) => list.includes(id)).length,
+        deletedGone: Array.from({ length: 8 }, (_, k) => 3 * k).every(
+          (i) => !list.includes(`id__Brst${String.fromCharCode(65 + i)}1`),
+        ),
+        added: Array.from({ length: 24 }, (_, i) => `id__Acme${String.fromCharCode(65 + i)}1`).filter((id) =>
+          list.includes(id),
+        ).length,
       };
       return seen.linked === 16 && seen.deletedGone && seen.added === 24;
     }).catch((err: Error) => {

@@ -17,14 +17,20 @@ afterAll(async () => {
   await removeDir(root);
 });
 
-async function saveIn(name: string, plugin: Record<string, unknown>): Promise<{ body: Record<string, unknown>; found: string[] }> {
+async function saveIn(
+  name: string,
+  plugin: Record<string, unknown>,
+): Promise<{ body: Record<string, unknown>; found: string[] }> {
   const vault = path.join(root, name);
   await fs.mkdir(vault);
   const config = path.join(root, `${name}.yaml`);
   await fs.writeFile(config, `profile: flint\nplugins:\n  card-workflow: ${JSON.stringify(plugin)}\n`);
   const session = await connectStdio(['serve', '--config', config, '--vault', vault]);
   try {
-    const saved = await callTool(session.client, 'save_card', { formatted_card: '# A card\n\nbody of the card\n', filename: 'a-card' });
+    const saved = await callTool(session.client, 'save_card', {
+      formatted_card: '# A card\n\nbody of the card\n',
+      filename: 'a-card',
+    });
     expect(saved.isError, JSON.stringify(saved.body)).toBe(false);
     const search = await callTool(session.client, 'search_notes', { query: 'card' });
     const found = ((search.body as { results?: Array<{ id: string }> }).results ?? []).map((r) => r.id);

@@ -47,7 +47,13 @@ afterAll(async () => {
 describe('the chat agent on the obsidian profile', () => {
   it('puts the saved preferences under one User Preferences heading (none saved: no section)', async () => {
     const vault = await obsidianVault('prefs');
-    const agent = await startChatAgent({ chat: { baseUrl, model: 'scripted' }, server: { command: [process.execPath, CLI], profile: 'obsidian', vault }, host: '127.0.0.1', port: 0, maxSteps: 3 });
+    const agent = await startChatAgent({
+      chat: { baseUrl, model: 'scripted' },
+      server: { command: [process.execPath, CLI], profile: 'obsidian', vault },
+      host: '127.0.0.1',
+      port: 0,
+      maxSteps: 3,
+    });
     try {
       expect(agent.preferences).toEqual({ kind: 'prompt', name: 'user_preferences' });
       model.requests.length = 0;
@@ -63,7 +69,9 @@ describe('the chat agent on the obsidian profile', () => {
       const system = systemOf(model.requests.at(-1)?.body.messages);
       expect(count(system, 'User Preferences')).toBe(1);
       expect(count(system, 'Follow these preferences')).toBe(1);
-      expect(system).toMatch(/## User Preferences\nFollow these preferences the user has saved:\n- Answer in French\.$/);
+      expect(system).toMatch(
+        /## User Preferences\nFollow these preferences the user has saved:\n- Answer in French\.$/,
+      );
     } finally {
       await agent.close();
     }
@@ -72,12 +80,23 @@ describe('the chat agent on the obsidian profile', () => {
   it('the folder copied out alone builds with its own package.json, and chat-cli answers piped messages', async () => {
     // The folder as a user copies it, with the packages its README installs (here: this repository's).
     const folder = path.join(sandbox, 'chat-agent');
-    await fs.cp(path.join(REPO_ROOT, 'examples', 'chat-agent'), folder, { recursive: true, filter: (src) => !src.split(path.sep).includes('dist') });
+    await fs.cp(path.join(REPO_ROOT, 'examples', 'chat-agent'), folder, {
+      recursive: true,
+      filter: (src) => !src.split(path.sep).includes('dist'),
+    });
     const modules = path.join(folder, 'node_modules');
     await fs.mkdir(path.join(modules, '@modelcontextprotocol'), { recursive: true });
     await fs.mkdir(path.join(modules, '@types'), { recursive: true });
-    await fs.symlink(path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'sdk'), path.join(modules, '@modelcontextprotocol', 'sdk'), 'dir');
-    await fs.symlink(path.join(REPO_ROOT, 'node_modules', '@types', 'node'), path.join(modules, '@types', 'node'), 'dir');
+    await fs.symlink(
+      path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'sdk'),
+      path.join(modules, '@modelcontextprotocol', 'sdk'),
+      'dir',
+    );
+    await fs.symlink(
+      path.join(REPO_ROOT, 'node_modules', '@types', 'node'),
+      path.join(modules, '@types', 'node'),
+      'dir',
+    );
     await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'typescript'), path.join(modules, 'typescript'), 'dir');
     const build = await runNode([path.join(modules, 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: folder });
     expect(build.stdout + build.stderr).not.toContain('TS1470');
@@ -85,12 +104,19 @@ describe('the chat agent on the obsidian profile', () => {
 
     const vault = await obsidianVault('cli');
     model.requests.length = 0;
-    model.reply(callTools({ name: 'search_vault', arguments: { query: 'kestrel budget', mode: 'keyword' } }), say('40 pounds, in Projects/Kestrel.md.'), say('Bye for now.'));
-    const chat = await runNode([path.join(folder, 'dist', 'chat-cli.js'), '--vault', vault, '--server-command', `${process.execPath} ${CLI}`], {
-      cwd: folder,
-      env: { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted' },
-      input: 'What is the kestrel budget?\nThanks!\nexit\n',
-    });
+    model.reply(
+      callTools({ name: 'search_vault', arguments: { query: 'kestrel budget', mode: 'keyword' } }),
+      say('40 pounds, in Projects/Kestrel.md.'),
+      say('Bye for now.'),
+    );
+    const chat = await runNode(
+      [path.join(folder, 'dist', 'chat-cli.js'), '--vault', vault, '--server-command', `${process.execPath} ${CLI}`],
+      {
+        cwd: folder,
+        env: { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'scripted' },
+        input: 'What is the kestrel budget?\nThanks!\nexit\n',
+      },
+    );
     expect(chat.code, chat.stderr).toBe(0);
     expect(chat.stdout).toBe('40 pounds, in Projects/Kestrel.md.\nBye for now.\n');
     expect(chat.stderr).toContain('[search_vault] {"query":"kestrel budget","mode":"keyword"}');
@@ -98,10 +124,20 @@ describe('the chat agent on the obsidian profile', () => {
     const toolAnswer = model.requests[1]?.body.messages.at(-1);
     expect(toolAnswer?.role).toBe('tool');
     expect(toolAnswer?.content).toContain('Projects/Kestrel.md');
-    expect(model.requests[2]?.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(model.requests[2]?.body.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
   }, 120_000);
 });
 
-function runNode(args: string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<CliRun> {
+function runNode(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): Promise<CliRun> {
   return runCommand(process.execPath, args, options);
 }

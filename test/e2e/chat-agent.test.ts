@@ -41,7 +41,12 @@ beforeEach(() => {
 
 interface ChatAnswer {
   status: number;
-  body: { response?: string; session_id?: string; tool_calls?: Array<{ name: string; arguments: unknown; is_error: boolean }>; detail?: string };
+  body: {
+    response?: string;
+    session_id?: string;
+    tool_calls?: Array<{ name: string; arguments: unknown; is_error: boolean }>;
+    detail?: string;
+  };
 }
 
 async function chat(body: unknown): Promise<ChatAnswer> {
@@ -52,15 +57,26 @@ async function chat(body: unknown): Promise<ChatAnswer> {
 const systemOf = (messages: ReceivedMessage[]) => messages.find((m) => m.role === 'system')?.content ?? '';
 
 describe('the chat agent over notekernel', () => {
-  it('offers notekernel\'s tools to the model and writes a note the model asks for', async () => {
-    model.reply(callTools({ name: 'create_note', arguments: { title: 'Groceries', content: 'Buy oat milk and red lentils.' } }), say('Saved your list.'));
+  it("offers notekernel's tools to the model and writes a note the model asks for", async () => {
+    model.reply(
+      callTools({ name: 'create_note', arguments: { title: 'Groceries', content: 'Buy oat milk and red lentils.' } }),
+      say('Saved your list.'),
+    );
     const answer = await chat({ message: 'Note down: buy oat milk and red lentils.' });
 
     expect(answer.status).toBe(200);
     expect(answer.body.response).toBe('Saved your list.');
     expect(answer.body.session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(answer.body.tool_calls).toEqual([{ name: 'create_note', arguments: { title: 'Groceries', content: 'Buy oat milk and red lentils.' }, is_error: false }]);
-    expect(await fs.readFile(path.join(vault, 'general', 'groceries.md'), 'utf8')).toContain('Buy oat milk and red lentils.');
+    expect(answer.body.tool_calls).toEqual([
+      {
+        name: 'create_note',
+        arguments: { title: 'Groceries', content: 'Buy oat milk and red lentils.' },
+        is_error: false,
+      },
+    ]);
+    expect(await fs.readFile(path.join(vault, 'general', 'groceries.md'), 'utf8')).toContain(
+      'Buy oat milk and red lentils.',
+    );
 
     const [first, second] = model.requests;
     expect(first?.headers.authorization).toBe('Bearer sk-test-key');
@@ -68,7 +84,10 @@ describe('the chat agent over notekernel', () => {
     expect(first?.body.tool_choice).toBe('auto');
     const createNote = first?.body.tools?.find((t) => t.function.name === 'create_note');
     expect(createNote?.type).toBe('function');
-    expect(createNote?.function.parameters).toMatchObject({ type: 'object', properties: { title: expect.any(Object) } });
+    expect(createNote?.function.parameters).toMatchObject({
+      type: 'object',
+      properties: { title: expect.any(Object) },
+    });
     expect(createNote?.function.parameters).not.toHaveProperty('$schema');
     expect(first?.body.tools?.map((t) => t.function.name).sort()).toEqual([...agent.tools].sort());
     // The tool's answer went back to the model, tied to its call.
@@ -79,12 +98,18 @@ describe('the chat agent over notekernel', () => {
     expect(JSON.parse(toolMessage?.content ?? '{}')).toMatchObject({ id: 'general/groceries.md' });
   });
 
-  it('keeps a session\'s history: the second message is sent with the first turn, and finds the note', async () => {
-    model.reply(callTools({ name: 'create_note', arguments: { title: 'Sourdough', content: 'Feed the starter at 8pm.' } }), say('Noted.'));
+  it("keeps a session's history: the second message is sent with the first turn, and finds the note", async () => {
+    model.reply(
+      callTools({ name: 'create_note', arguments: { title: 'Sourdough', content: 'Feed the starter at 8pm.' } }),
+      say('Noted.'),
+    );
     const first = await chat({ message: 'Remember to feed the starter at 8pm.' });
     const sessionId = first.body.session_id;
 
-    model.reply(callTools({ name: 'search_notes', arguments: { query: 'starter' } }), say('You feed the starter at 8pm.'));
+    model.reply(
+      callTools({ name: 'search_notes', arguments: { query: 'starter' } }),
+      say('You feed the starter at 8pm.'),
+    );
     const second = await chat({ message: 'When do I feed the starter?', session_id: sessionId });
 
     expect(second.status).toBe(200);
@@ -112,7 +137,10 @@ describe('the chat agent over notekernel', () => {
     const sessionId = (await chat({ message: 'Zero' })).body.session_id;
     let think!: () => void;
     model.reply(say('first', new Promise<void>((resolve) => (think = resolve))), say('second'));
-    const both = Promise.all([chat({ message: 'One', session_id: sessionId }), chat({ message: 'Two', session_id: sessionId })]);
+    const both = Promise.all([
+      chat({ message: 'One', session_id: sessionId }),
+      chat({ message: 'Two', session_id: sessionId }),
+    ]);
     await expect.poll(() => model.requests.length).toBe(2);
     // While the model thinks about one message, the other waits its turn rather than reaching the model.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -121,7 +149,13 @@ describe('the chat agent over notekernel', () => {
     expect((await both).map((a) => a.status)).toEqual([200, 200]);
     const [earlier, later] = [model.requests[1]?.body.messages ?? [], model.requests[2]?.body.messages ?? []];
     expect(earlier.map((m) => m.content).slice(1, 3)).toEqual(['Zero', 'ok']);
-    expect(later.map((m) => m.content).slice(1)).toEqual(['Zero', 'ok', earlier.at(-1)?.content, 'first', expect.stringMatching(/^(One|Two)$/)]);
+    expect(later.map((m) => m.content).slice(1)).toEqual([
+      'Zero',
+      'ok',
+      earlier.at(-1)?.content,
+      'first',
+      expect.stringMatching(/^(One|Two)$/),
+    ]);
     expect(later.at(-1)?.content).not.toBe(earlier.at(-1)?.content);
   });
 
@@ -148,12 +182,21 @@ describe('the chat agent over notekernel', () => {
 
   it(`stops calling tools after ${MAX_STEPS} rounds and asks the model to answer in words`, async () => {
     const search = { name: 'search_notes', arguments: { query: 'lentils' } };
-    model.reply(callTools(search), callTools({ name: 'search_notes', arguments: '{not json' }), callTools({ name: 'no_such_tool', arguments: {} }), say('I could not settle it.'));
+    model.reply(
+      callTools(search),
+      callTools({ name: 'search_notes', arguments: '{not json' }),
+      callTools({ name: 'no_such_tool', arguments: {} }),
+      say('I could not settle it.'),
+    );
     const answer = await chat({ message: 'Search forever.' });
 
     expect(answer.status).toBe(200);
     expect(answer.body.response).toBe('I could not settle it.');
-    expect(answer.body.tool_calls?.map((c) => [c.name, c.is_error])).toEqual([['search_notes', false], ['search_notes', true], ['no_such_tool', true]]);
+    expect(answer.body.tool_calls?.map((c) => [c.name, c.is_error])).toEqual([
+      ['search_notes', false],
+      ['search_notes', true],
+      ['no_such_tool', true],
+    ]);
     expect(model.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
     const results = (model.requests[3]?.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => m.content);
     expect(results[0]).toContain('groceries');
@@ -162,7 +205,7 @@ describe('the chat agent over notekernel', () => {
   });
 });
 
-describe('the chat API\'s refusals', () => {
+describe("the chat API's refusals", () => {
   it('answers 404 for an unknown session and writes nothing', async () => {
     const answer = await chat({ message: 'Hello', session_id: '00000000-0000-4000-8000-000000000000' });
     expect(answer.status).toBe(404);
@@ -171,9 +214,16 @@ describe('the chat API\'s refusals', () => {
   });
 
   it('answers 400 for a body that is not JSON, or has no message', async () => {
-    const raw = await rawRequest(`${agent.url}/chat`, { headers: { 'content-type': 'application/json' }, body: undefined });
+    const raw = await rawRequest(`${agent.url}/chat`, {
+      headers: { 'content-type': 'application/json' },
+      body: undefined,
+    });
     expect(raw.status).toBe(400);
-    const notJson = await fetch(`${agent.url}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message": "hi"' });
+    const notJson = await fetch(`${agent.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"message": "hi"',
+    });
     expect(notJson.status).toBe(400);
     expect(((await notJson.json()) as { detail: string }).detail).toContain('not valid JSON');
     for (const body of [{}, { message: '' }, { message: 42 }, ['hi']]) expect((await chat(body)).status).toBe(400);
@@ -183,13 +233,21 @@ describe('the chat API\'s refusals', () => {
   });
 
   it('answers 403 to web pages (an Origin) and to foreign Host names (DNS rebinding)', async () => {
-    const fromPage = await rawRequest(`${agent.url}/chat`, { headers: { origin: 'http://evil.example', 'content-type': 'text/plain' }, body: { message: 'Delete everything' } });
+    const fromPage = await rawRequest(`${agent.url}/chat`, {
+      headers: { origin: 'http://evil.example', 'content-type': 'text/plain' },
+      body: { message: 'Delete everything' },
+    });
     expect(fromPage.status).toBe(403);
-    const rebound = await rawRequest(`${agent.url}/chat`, { headers: { host: `evil.example:${new URL(agent.url).port}` }, body: { message: 'Delete everything' } });
+    const rebound = await rawRequest(`${agent.url}/chat`, {
+      headers: { host: `evil.example:${new URL(agent.url).port}` },
+      body: { message: 'Delete everything' },
+    });
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body)).toEqual({ detail: expect.stringContaining('evil.example') });
     model.reply(say('Hi.'));
-    expect((await rawRequest(`${agent.url.replace('127.0.0.1', 'localhost')}/chat`, { body: { message: 'Hi' } })).status).toBe(200);
+    expect(
+      (await rawRequest(`${agent.url.replace('127.0.0.1', 'localhost')}/chat`, { body: { message: 'Hi' } })).status,
+    ).toBe(200);
     expect(model.requests).toHaveLength(1);
   });
 
@@ -198,7 +256,7 @@ describe('the chat API\'s refusals', () => {
     expect((await rawRequest(`${agent.url}/sessions`, { method: 'GET' })).status).toBe(404);
   });
 
-  it('answers 502 when the model\'s endpoint fails, and keeps no half conversation', async () => {
+  it("answers 502 when the model's endpoint fails, and keeps no half conversation", async () => {
     model.reply(say('First.'));
     const started = await chat({ message: 'One' });
     // No scripted reply left: the fake endpoint answers 500.
@@ -207,6 +265,11 @@ describe('the chat API\'s refusals', () => {
     expect(failed.body.detail).toContain('500');
     model.reply(say('Third.'));
     await chat({ message: 'Three', session_id: started.body.session_id });
-    expect(model.requests.at(-1)?.body.messages.map((m) => m.content)).toEqual([expect.any(String), 'One', 'First.', 'Three']);
+    expect(model.requests.at(-1)?.body.messages.map((m) => m.content)).toEqual([
+      expect.any(String),
+      'One',
+      'First.',
+      'Three',
+    ]);
   });
 });

@@ -28,9 +28,21 @@ async function configFile(name: string, text: string): Promise<string> {
 describe('an unknown config key is named with the file and the closest valid key', () => {
   it.each([
     ['top level', 'profil: flint\n', 'profil: unknown key; did you mean "profile"?'],
-    ['backend options', 'profile: flint\nstorage:\n  options:\n    defaultTyp: inbox\n', 'storage.options.defaultTyp: unknown key; did you mean "defaultType"?'],
-    ['plugin options', 'profile: zettelkasten\nplugins:\n  card-workflow:\n    output_directori: cards\n', 'plugins.card-workflow.output_directori: unknown key; did you mean "output_directory"?'],
-    ['nested options', 'http:\n  sessionIdleSecond: 60\n', 'http.sessionIdleSecond: unknown key; did you mean "sessionIdleSeconds"?'],
+    [
+      'backend options',
+      'profile: flint\nstorage:\n  options:\n    defaultTyp: inbox\n',
+      'storage.options.defaultTyp: unknown key; did you mean "defaultType"?',
+    ],
+    [
+      'plugin options',
+      'profile: zettelkasten\nplugins:\n  card-workflow:\n    output_directori: cards\n',
+      'plugins.card-workflow.output_directori: unknown key; did you mean "output_directory"?',
+    ],
+    [
+      'nested options',
+      'http:\n  sessionIdleSecond: 60\n',
+      'http.sessionIdleSecond: unknown key; did you mean "sessionIdleSeconds"?',
+    ],
     ['plugin id', 'plugins:\n  notez: true\n', 'plugins.notez: unknown plugin "notez"; did you mean "notes"?'],
   ])('%s', async (name, text, message) => {
     const file = await configFile(`${name.replace(/ /g, '-')}.yaml`, text);
@@ -50,7 +62,11 @@ describe("the vault's own .flint-note/config.yml", () => {
     const run = await runCli(['tools', '--vault', vault, '--log-format', 'pretty']);
     expect(run.code).toBe(0);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('WARN'));
-    expect(warnings).toEqual([expect.stringContaining('.flint-note/config.yml: deletion.require_confirmaton: unknown key, ignored; did you mean "deletion.require_confirmation"?')]);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        '.flint-note/config.yml: deletion.require_confirmaton: unknown key, ignored; did you mean "deletion.require_confirmation"?',
+      ),
+    ]);
   });
 });
 
@@ -65,7 +81,10 @@ describe("the example config's defaultType: inbox", () => {
   async function createUntyped(args: string[]): Promise<string> {
     const session = await connectStdio(['serve', ...args]);
     try {
-      const created = await callTool(session.client, 'create_note', { title: 'No type given', content: 'where does it go?' });
+      const created = await callTool(session.client, 'create_note', {
+        title: 'No type given',
+        content: 'where does it go?',
+      });
       expect(created.isError, JSON.stringify(created.body)).toBe(false);
       return (created.body as { id: string }).id;
     } finally {
@@ -78,14 +97,18 @@ describe("the example config's defaultType: inbox", () => {
     const config = await exampleConfig(dir);
     const vault = path.join(dir, 'notes');
     expect((await runCli(['init', vault, '--config', config])).code).toBe(0);
-    expect(await fs.readFile(path.join(vault, '.flint-note', 'config.yml'), 'utf8')).toMatch(/^default_note_type: inbox$/m);
+    expect(await fs.readFile(path.join(vault, '.flint-note', 'config.yml'), 'utf8')).toMatch(
+      /^default_note_type: inbox$/m,
+    );
     expect(await createUntyped(['--config', config, '--vault', vault])).toBe('inbox/no-type-given.md');
   });
 
   it("wins over a vault's own default_note_type written before (the config file is the user's latest word)", async () => {
     const vault = path.join(root, 'older');
     expect((await runCli(['init', vault])).code).toBe(0);
-    expect(await fs.readFile(path.join(vault, '.flint-note', 'config.yml'), 'utf8')).toMatch(/^default_note_type: general$/m);
+    expect(await fs.readFile(path.join(vault, '.flint-note', 'config.yml'), 'utf8')).toMatch(
+      /^default_note_type: general$/m,
+    );
     const config = await exampleConfig(path.join(root, 'older-config'));
     expect(await createUntyped(['--config', config, '--vault', vault])).toBe('inbox/no-type-given.md');
   });
@@ -94,7 +117,10 @@ describe("the example config's defaultType: inbox", () => {
     const vault = path.join(root, 'own');
     expect((await runCli(['init', vault])).code).toBe(0);
     const file = path.join(vault, '.flint-note', 'config.yml');
-    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('default_note_type: general', 'default_note_type: scratch'));
+    await fs.writeFile(
+      file,
+      (await fs.readFile(file, 'utf8')).replace('default_note_type: general', 'default_note_type: scratch'),
+    );
     expect(await createUntyped(['--profile', 'flint', '--vault', vault])).toBe('scratch/no-type-given.md');
   });
 });

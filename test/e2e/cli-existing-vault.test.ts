@@ -55,10 +55,15 @@ async function openingWarnings(profile: string, dir: string): Promise<string[]> 
   try {
     const tools = await session.client.listTools();
     const lister = tools.tools.find((t) => ['list_notes_by_type', 'memory_list', 'find_cards'].includes(t.name));
-    if (lister) await callTool(session.client, lister.name, lister.name === 'list_notes_by_type' ? { type: 'Projects' } : {});
+    if (lister)
+      await callTool(session.client, lister.name, lister.name === 'list_notes_by_type' ? { type: 'Projects' } : {});
     const started = Date.now();
-    while (!session.stderr().includes('not read as notes') && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 100));
-    return session.stderr().split('\n').filter((line) => line.includes('not read as notes'));
+    while (!session.stderr().includes('not read as notes') && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 100));
+    return session
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('not read as notes'));
   } finally {
     await session.close();
   }
@@ -70,7 +75,11 @@ describe('an Obsidian-style folder opened as it is', () => {
     const report = await indexJson('flint', dir);
     expect(report.scanned).toBe(2); // Projects/Plan.md, ideas/idea one.md
     const byPath = Object.fromEntries(report.skipped.map((s) => [s.path, s.reason]));
-    expect(Object.keys(byPath).sort()).toEqual(['Daily Notes/2024-01-01.md', 'Projects/Sub Folder/Deep.md', 'Welcome.md']);
+    expect(Object.keys(byPath).sort()).toEqual([
+      'Daily Notes/2024-01-01.md',
+      'Projects/Sub Folder/Deep.md',
+      'Welcome.md',
+    ]);
     expect(byPath['Welcome.md']).toMatch(/vault root/);
     expect(byPath['Projects/Sub Folder/Deep.md']).toMatch(/nested folder/);
     expect(byPath['Daily Notes/2024-01-01.md']).toMatch(/not a note type/);
@@ -98,7 +107,13 @@ describe('an Obsidian-style folder opened as it is', () => {
   it('agent-memory reads id__ entries only and names every other markdown file', async () => {
     const dir = await obsidianFolder('agent-memory');
     const report = await indexJson('agent-memory', dir);
-    expect(report.skipped.map((s) => s.path).sort()).toEqual(['Daily Notes/2024-01-01.md', 'Projects/Plan.md', 'Projects/Sub Folder/Deep.md', 'Welcome.md', 'ideas/idea one.md']);
+    expect(report.skipped.map((s) => s.path).sort()).toEqual([
+      'Daily Notes/2024-01-01.md',
+      'Projects/Plan.md',
+      'Projects/Sub Folder/Deep.md',
+      'Welcome.md',
+      'ideas/idea one.md',
+    ]);
     expect(new Set(report.skipped.map((s) => s.reason))).toEqual(new Set([expect.stringContaining('id__')]));
     const warnings = await openingWarnings('agent-memory', dir);
     expect(warnings).toHaveLength(1);

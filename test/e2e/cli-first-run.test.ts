@@ -40,10 +40,13 @@ describe('notekernel on first use', () => {
     expect(serveHelp.stdout.replace(/\s+/g, ' ')).toContain('flint, zettelkasten, agent-memory, notarium or obsidian');
   });
 
-  it('help migrate and migrate --help print the command\'s help and touch no folder', async () => {
+  it("help migrate and migrate --help print the command's help and touch no folder", async () => {
     const cwd = path.join(root, 'cwd');
     await fs.mkdir(cwd);
-    for (const args of [['help', 'migrate'], ['migrate', '--help']]) {
+    for (const args of [
+      ['help', 'migrate'],
+      ['migrate', '--help'],
+    ]) {
       const run = await runCli(args, { cwd });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('Usage: notekernel migrate <step>');
@@ -87,7 +90,10 @@ describe('notekernel on first use', () => {
 
 describe('notekernel without a vault or with a broken config', () => {
   it('tools --profile lists the tools with no vault given or registered', async () => {
-    const run = await runCli(['tools', '--profile', 'zettelkasten', '--json'], { env: { NOTEKERNEL_CONFIG_DIR: path.join(root, 'empty-registry') }, cwd: root });
+    const run = await runCli(['tools', '--profile', 'zettelkasten', '--json'], {
+      env: { NOTEKERNEL_CONFIG_DIR: path.join(root, 'empty-registry') },
+      cwd: root,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as Array<{ name: string }>).map((t) => t.name)).toContain('save_card');
   });

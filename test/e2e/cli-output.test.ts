@@ -37,7 +37,9 @@ const SCRIPT = ['/usr/bin/script', '/bin/script'].find((file) => fsSync.existsSy
 async function inTerminal(args: string[], env: Record<string, string> = {}): Promise<string> {
   const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-  const { stdout } = await promisify(execFile)(SCRIPT as string, ['-qec', command, '/dev/null'], { env: { ...process.env, ...PLAIN, TERM: 'xterm', ...env } });
+  const { stdout } = await promisify(execFile)(SCRIPT as string, ['-qec', command, '/dev/null'], {
+    env: { ...process.env, ...PLAIN, TERM: 'xterm', ...env },
+  });
   return stdout;
 }
 
@@ -50,7 +52,11 @@ describe('readable output by default, JSON with --json', () => {
     expect(text.stdout).toMatch(/^ {2}note types: daily, general, goals, projects, reading, todos$/m);
     expect(text.stdout).not.toMatch(ANSI);
     const json = await cli(['init', vault, '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ vault, profile: 'flint', types: ['daily', 'general', 'goals', 'projects', 'reading', 'todos'] });
+    expect(JSON.parse(json.stdout)).toEqual({
+      vault,
+      profile: 'flint',
+      types: ['daily', 'general', 'goals', 'projects', 'reading', 'todos'],
+    });
   });
 
   it('index: counts and the duration; --json is the refresh report', async () => {
@@ -90,7 +96,10 @@ describe('readable output by default, JSON with --json', () => {
     expect(text.stdout).toMatch(/^tool +description$/m);
     expect(text.stdout).toMatch(/^create_note +\S/m);
     expect(text.stdout).toMatch(/^\d+ tools \(--json prints their input schemas\)$/m);
-    const json = JSON.parse((await cli(['tools', '--vault', vault, '--json'])).stdout) as Array<{ name: string; inputSchema: unknown }>;
+    const json = JSON.parse((await cli(['tools', '--vault', vault, '--json'])).stdout) as Array<{
+      name: string;
+      inputSchema: unknown;
+    }>;
     expect(json.find((t) => t.name === 'create_note')?.inputSchema).toBeTruthy();
   });
 
@@ -98,15 +107,22 @@ describe('readable output by default, JSON with --json', () => {
     const env = { NOTEKERNEL_CONFIG_DIR: path.join(root, 'registry') };
     const empty = await cli(['list'], env);
     expect(empty.stdout).toContain('no vaults registered');
-    expect((await cli(['create', 'work', 'Work', path.join(root, 'work')], env)).stdout).toMatch(/created and registered vault work\n {2}id: +work\n {2}name: +Work/);
+    expect((await cli(['create', 'work', 'Work', path.join(root, 'work')], env)).stdout).toMatch(
+      /created and registered vault work\n {2}id: +work\n {2}name: +Work/,
+    );
     expect((await cli(['switch', 'work'], env)).stdout).toContain('current vault is now work');
     const listed = await cli(['list'], env);
     expect(listed.stdout).toMatch(/^ {3}id +name +path$/m);
     expect(listed.stdout).toMatch(/^\* {2}work +Work +\//m);
     expect(listed.stdout).toMatch(/^1 vault; \* marks the current one$/m);
     expect((await cli(['current'], env)).stdout).toMatch(/^current vault work$/m);
-    expect(JSON.parse((await cli(['list', '--json'], env)).stdout)).toMatchObject({ vaults: [{ id: 'work', is_current: true }], current_vault: 'work' });
-    expect((await cli(['remove', 'work'], env)).stdout).toContain('removed vault work from the registry; its files are kept');
+    expect(JSON.parse((await cli(['list', '--json'], env)).stdout)).toMatchObject({
+      vaults: [{ id: 'work', is_current: true }],
+      current_vault: 'work',
+    });
+    expect((await cli(['remove', 'work'], env)).stdout).toContain(
+      'removed vault work from the registry; its files are kept',
+    );
   });
 
   it('doctor: ok / FAIL lines and a closing verdict', async () => {
@@ -141,10 +157,17 @@ describe('errors', () => {
     const text = await cli(['tools', '--config', config, '--vault', vault]);
     expect(text.code).toBe(2);
     expect(text.stdout).toBe('');
-    expect(text.stderr).toContain(`notekernel: config_invalid: ${config}: profil: unknown key; did you mean "profile"?`);
+    expect(text.stderr).toContain(
+      `notekernel: config_invalid: ${config}: profil: unknown key; did you mean "profile"?`,
+    );
     const json = await cli(['tools', '--config', config, '--vault', vault, '--json']);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout)).toMatchObject({ error: 'config_invalid', file: config, key: 'profil', did_you_mean: 'profile' });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      error: 'config_invalid',
+      file: config,
+      key: 'profil',
+      did_you_mean: 'profile',
+    });
   });
 
   it('arguments that are not JSON: one line, exit 2', async () => {
@@ -157,7 +180,10 @@ describe('errors', () => {
 describe('log lines', () => {
   it('are pino JSON when stderr is not a terminal, readable with --log-format pretty or NOTEKERNEL_LOG_FORMAT', async () => {
     const json = await cli(['index', '--vault', vault, '--log-level', 'info']);
-    const record = JSON.parse(json.stderr.split('\n').find((l) => l.includes('index ready')) ?? '{}') as { level?: number; msg?: string };
+    const record = JSON.parse(json.stderr.split('\n').find((l) => l.includes('index ready')) ?? '{}') as {
+      level?: number;
+      msg?: string;
+    };
     expect(record).toMatchObject({ level: 30, msg: 'index ready' });
     const pretty = await cli(['index', '--vault', vault, '--log-level', 'info', '--log-format', 'pretty']);
     expect(pretty.stderr).toMatch(/^\d\d:\d\d:\d\d INFO {2}index ready {2}.*scanned=1/m);
@@ -166,16 +192,19 @@ describe('log lines', () => {
     expect(byEnv.stderr).not.toMatch(/^\{/m);
   });
 
-  it.skipIf(!SCRIPT)('are readable and coloured on a terminal with no flag; NO_COLOR keeps them readable and plain', async () => {
-    const screen = await inTerminal(['index', '--vault', vault, '--log-level', 'info']);
-    expect(screen).toMatch(ANSI);
-    expect(screen).toMatch(/INFO .*index ready/);
-    expect(screen).not.toContain('{"level"');
-    const plain = await inTerminal(['index', '--vault', vault, '--log-level', 'info'], { NO_COLOR: '1' });
-    expect(plain).not.toMatch(ANSI);
-    expect(plain).toMatch(/^\d\d:\d\d:\d\d INFO {2}index ready/m);
-    expect(plain).toMatch(/index up to date for .* in \d+ ms/);
-  });
+  it.skipIf(!SCRIPT)(
+    'are readable and coloured on a terminal with no flag; NO_COLOR keeps them readable and plain',
+    async () => {
+      const screen = await inTerminal(['index', '--vault', vault, '--log-level', 'info']);
+      expect(screen).toMatch(ANSI);
+      expect(screen).toMatch(/INFO .*index ready/);
+      expect(screen).not.toContain('{"level"');
+      const plain = await inTerminal(['index', '--vault', vault, '--log-level', 'info'], { NO_COLOR: '1' });
+      expect(plain).not.toMatch(ANSI);
+      expect(plain).toMatch(/^\d\d:\d\d:\d\d INFO {2}index ready/m);
+      expect(plain).toMatch(/index up to date for .* in \d+ ms/);
+    },
+  );
 
   it.skipIf(!SCRIPT)('index shows a progress bar on a terminal and none when its output is piped', async () => {
     await fs.rm(path.join(vault, '.flint-note'), { recursive: true, force: true });

@@ -23,15 +23,21 @@ describe('notekernel CLI', () => {
     const vault = path.join(root, 'vault');
     const run = await runCli(['init', vault, '--json']);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ types: ['daily', 'general', 'goals', 'projects', 'reading', 'todos'] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      types: ['daily', 'general', 'goals', 'projects', 'reading', 'todos'],
+    });
     for (const type of ['daily', 'reading', 'todos', 'projects', 'goals', 'general']) {
       const text = await fs.readFile(path.join(vault, type, '_description.md'), 'utf8');
       expect(text).toMatch(/## Purpose/);
       expect(text).toMatch(/## Agent Instructions\n- /);
       expect(text).toMatch(/## Metadata Schema/);
     }
-    expect(await fs.readFile(path.join(vault, 'reading', '_description.md'), 'utf8')).toContain('- rating: Personal rating (required, number, min: 1, max: 5)');
-    expect(await fs.readFile(path.join(vault, 'general', 'welcome-to-your-vault.md'), 'utf8')).toMatch(/^---\ntitle: Welcome to your vault/);
+    expect(await fs.readFile(path.join(vault, 'reading', '_description.md'), 'utf8')).toContain(
+      '- rating: Personal rating (required, number, min: 1, max: 5)',
+    );
+    expect(await fs.readFile(path.join(vault, 'general', 'welcome-to-your-vault.md'), 'utf8')).toMatch(
+      /^---\ntitle: Welcome to your vault/,
+    );
     const again = await runCli(['init', vault]);
     expect(again.code).toBe(0); // idempotent
   });
@@ -94,7 +100,8 @@ describe('notekernel CLI', () => {
   it('index reports what it re-read, with no progress bar when stderr is not a terminal', async () => {
     const vault = path.join(root, 'indexed');
     await fs.mkdir(path.join(vault, 'general'), { recursive: true });
-    for (let i = 0; i < 30; i++) await fs.writeFile(path.join(vault, 'general', `n${i}.md`), `---\ntitle: N${i}\n---\n\nbody ${i}\n`);
+    for (let i = 0; i < 30; i++)
+      await fs.writeFile(path.join(vault, 'general', `n${i}.md`), `---\ntitle: N${i}\n---\n\nbody ${i}\n`);
     const first = await runCli(['index', '--vault', vault, '--json']);
     expect(first.code).toBe(0);
     expect(first.stderr).not.toMatch(/indexing notes/);
@@ -108,7 +115,9 @@ describe('notekernel CLI', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('serve shuts down cleanly on %s', async (signal) => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--vault', path.join(root, 'vault')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--vault', path.join(root, 'vault')], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     await waitFor(() => stderr.includes('serving MCP over stdio'));
@@ -119,7 +128,9 @@ describe('notekernel CLI', () => {
   });
 
   it('serve shuts down cleanly when stdin ends', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--vault', path.join(root, 'vault')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--vault', path.join(root, 'vault')], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     await waitFor(() => stderr.includes('serving MCP over stdio'));

@@ -27,20 +27,33 @@ describe('cold index through the parse worker', () => {
     const run = await runCli(['index', '--vault', root, '--profile', 'flint', '--json']);
     expect(run.code).toBe(0);
     // The explicit run is the opening refresh itself (decision 013): it reports the cold index.
-    expect(JSON.parse(run.stdout)).toMatchObject({ scanned: 1501, indexed: 1500, skipped: [{ path: 'general/binary.md' }] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      scanned: 1501,
+      indexed: 1500,
+      skipped: [{ path: 'general/binary.md' }],
+    });
     const types = await runCli(['call', 'list_note_types', '{}', '--vault', root, '--json']);
-    const counts = Object.fromEntries((JSON.parse(types.stdout) as Array<{ name: string; noteCount: number }>).map((t) => [t.name, t.noteCount]));
+    const counts = Object.fromEntries(
+      (JSON.parse(types.stdout) as Array<{ name: string; noteCount: number }>).map((t) => [t.name, t.noteCount]),
+    );
     const expected: Record<string, number> = {};
     for (const note of generated.notes) expected[note.type] = (expected[note.type] ?? 0) + 1;
     expect(counts).toMatchObject(expected);
     const planted = generated.notes.find((n) => n.phrase);
-    const got = await runCli(['call', 'get_note', JSON.stringify({ identifier: planted?.id, fields: ['title'] }), '--vault', root, '--json']);
+    const got = await runCli([
+      'call',
+      'get_note',
+      JSON.stringify({ identifier: planted?.id, fields: ['title'] }),
+      '--vault',
+      root,
+      '--json',
+    ]);
     expect(JSON.parse(got.stdout)).toEqual({ title: planted?.title });
   });
 });
 
 describe('one index pass builds the links and tags too (decision 026)', () => {
-  it('`index` leaves every note\'s links in the index; a served vault answers get_backlinks from it at once', async () => {
+  it("`index` leaves every note's links in the index; a served vault answers get_backlinks from it at once", async () => {
     const root = await tempDir('nk-cold-links-');
     dirs.push(root);
     const generated = generateLinkedVault(root, 1200, { hubInbound: 150 });
@@ -51,11 +64,17 @@ describe('one index pass builds the links and tags too (decision 026)', () => {
     const db = new Database(path.join(root, '.flint-note', 'notekernel.db'), { readonly: true });
     try {
       expect(db.prepare('SELECT count(*) AS n FROM nk_links_state').get()).toEqual({ n: 1200 });
-      const hubIn = db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id = ?').get(generated.hub.id) as { n: number };
+      const hubIn = db
+        .prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id = ?')
+        .get(generated.hub.id) as { n: number };
       expect(hubIn.n).toBe(generated.inbound.get(generated.hub.id));
-      const resolvedIn = db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NOT NULL').get() as { n: number };
+      const resolvedIn = db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NOT NULL').get() as {
+        n: number;
+      };
       expect(resolvedIn.n).toBe([...generated.inbound.values()].reduce((a, b) => a + b, 0));
-      expect(db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NULL').get()).toEqual({ n: generated.broken });
+      expect(db.prepare('SELECT count(*) AS n FROM note_links WHERE target_note_id IS NULL').get()).toEqual({
+        n: generated.broken,
+      });
       // Tags come from the same pass: every note's frontmatter tag, none from code blocks.
       expect(db.prepare('SELECT count(*) AS n FROM nk_tags_state').get()).toEqual({ n: 1200 });
       expect(db.prepare("SELECT count(*) AS n FROM note_tags WHERE source = 'frontmatter'").get()).toEqual({ n: 1200 });
@@ -67,7 +86,9 @@ describe('one index pass builds the links and tags too (decision 026)', () => {
     const session = await connectStdio(['serve', '--profile', 'flint', '--vault', root]);
     try {
       const answer = await callTool(session.client, 'get_backlinks', { identifier: generated.hub.id });
-      const sources = new Set((answer.body as { backlinks: Array<{ source_note_id: string }> }).backlinks.map((b) => b.source_note_id));
+      const sources = new Set(
+        (answer.body as { backlinks: Array<{ source_note_id: string }> }).backlinks.map((b) => b.source_note_id),
+      );
       expect(sources).toEqual(new Set(generated.hubLinks.map((l) => l.source)));
       // The start-up reconcile found every note at the hash the pass extracted it from.
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -89,14 +110,27 @@ describe('one index pass builds the links and tags too (decision 026)', () => {
     const secondary = (): string[] => {
       const db = new Database(file, { readonly: true });
       try {
-        return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+        return (
+          db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            .all() as Array<{ name: string }>
+        ).map((r) => r.name);
       } finally {
         db.close();
       }
     };
     expect((await runCli(['index', '--vault', root, '--profile', 'flint', '--json'])).code).toBe(0);
     const built = secondary();
-    expect(built).toEqual(expect.arrayContaining(['idx_notes_updated', 'idx_notes_file_state', 'idx_nk_title_keys', 'idx_note_links_target', 'idx_nk_links_detail_key', 'idx_note_tags_key']));
+    expect(built).toEqual(
+      expect.arrayContaining([
+        'idx_notes_updated',
+        'idx_notes_file_state',
+        'idx_nk_title_keys',
+        'idx_note_links_target',
+        'idx_nk_links_detail_key',
+        'idx_note_tags_key',
+      ]),
+    );
 
     // A pass killed while they were dropped: the rows stand, the indexes are gone.
     const db = new Database(file);

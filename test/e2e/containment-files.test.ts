@@ -82,7 +82,11 @@ describe('a hard link to a file outside the vault', () => {
     expect(JSON.stringify(listed.body)).not.toContain('hard.md');
     const found = await callTool(session.client, 'search_notes', { query: 'OUTSIDE-SECRET-TEXT' });
     expect(JSON.stringify(found.body)).not.toContain('OUTSIDE-SECRET-TEXT');
-    const update = await callTool(session.client, 'update_note', { identifier: 'general/hard.md', content_hash: 'x', content: 'overwritten' });
+    const update = await callTool(session.client, 'update_note', {
+      identifier: 'general/hard.md',
+      content_hash: 'x',
+      content: 'overwritten',
+    });
     expect(update.isError).toBe(true);
     expect(await fs.readFile(outside, 'utf8')).toContain('OUTSIDE-SECRET-TEXT');
     expect(session.stderr()).toContain('hard-linked');

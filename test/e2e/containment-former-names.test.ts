@@ -32,8 +32,16 @@ describe('former names', () => {
     const first = await serve();
     await callTool(first.client, 'create_note', { type: 'general', title: 'Old Title', content: 'the target' });
     await callTool(first.client, 'create_note', { type: 'general', title: 'Linker', content: 'see [[Old Title]]' });
-    const hash = ((await callTool(first.client, 'get_note', { identifier: 'general/old-title.md' })).body as { content_hash: string }).content_hash;
-    const renamed = await callTool(first.client, 'rename_note', { identifier: 'general/old-title.md', new_title: 'New Title', content_hash: hash });
+    const hash = (
+      (await callTool(first.client, 'get_note', { identifier: 'general/old-title.md' })).body as {
+        content_hash: string;
+      }
+    ).content_hash;
+    const renamed = await callTool(first.client, 'rename_note', {
+      identifier: 'general/old-title.md',
+      new_title: 'New Title',
+      content_hash: hash,
+    });
     expect(renamed.isError, JSON.stringify(renamed.body)).toBe(false);
     // An outside edit puts the old wikilink back (as an interrupted rename would leave it).
     fs.writeFileSync(path.join(root, 'general', 'linker.md'), '---\ntitle: Linker\n---\n\nsee [[Old Title]]\n');

@@ -76,7 +76,10 @@ function fail(reason: string): false {
  */
 function damageNotesRoot(seed: number): number {
   const db = new Database(indexFile(), { readonly: true });
-  const page = db.prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'notes'").pluck().get() as number;
+  const page = db
+    .prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'notes'")
+    .pluck()
+    .get() as number;
   db.close();
   overwritePage(page, rng(seed));
   return page;
@@ -122,7 +125,8 @@ async function answersCorrectly(session: StdioSession): Promise<boolean> {
     const found = await callTool(session.client, 'search_notes', { query: `"${note.phrase}"` });
     if (found.isError) return fail(JSON.stringify(found.body));
     const results = (found.body as { results: Array<{ id: string }> }).results;
-    if (results.length !== 1 || results[0]?.id !== note.id) return fail(`search ${note.phrase}: ${JSON.stringify(found.body).slice(0, 300)}`);
+    if (results.length !== 1 || results[0]?.id !== note.id)
+      return fail(`search ${note.phrase}: ${JSON.stringify(found.body).slice(0, 300)}`);
   }
   const listed = await callTool(session.client, 'list_notes_by_type', { type: 'daily', limit: 1000 });
   if (listed.isError) return fail(JSON.stringify(listed.body));
@@ -151,8 +155,13 @@ describe('a damaged index page', () => {
       const visible = damaged();
       const started = performance.now();
       const session = await serve();
-      const ms = await eventually(async () => (!visible || session.stderr().includes('rebuilt from the files')) && answersCorrectly(session), 15_000);
-      console.info(`page ${page} damaged while stopped (${visible ? 'seen by quick_check' : 'harmless'}): correct answers ${Math.round(performance.now() - started)} ms after the spawn (${Math.round(ms)} ms after connect)`);
+      const ms = await eventually(
+        async () => (!visible || session.stderr().includes('rebuilt from the files')) && answersCorrectly(session),
+        15_000,
+      );
+      console.info(
+        `page ${page} damaged while stopped (${visible ? 'seen by quick_check' : 'harmless'}): correct answers ${Math.round(performance.now() - started)} ms after the spawn (${Math.round(ms)} ms after connect)`,
+      );
       if (visible) {
         expect(damaged()).toBe(false);
         detected++;
@@ -172,14 +181,21 @@ describe('a damaged index page', () => {
     touchFromAnotherConnection();
     const created: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const answer = await callTool(session.client, 'create_note', { type: 'general', title: `After damage ${i}`, content: `written after the damage zqdamage${i}` });
+      const answer = await callTool(session.client, 'create_note', {
+        type: 'general',
+        title: `After damage ${i}`,
+        content: `written after the damage zqdamage${i}`,
+      });
       const file = path.join(root, 'general', `after-damage-${i}.md`);
       // Reported done exactly when the file is there.
       expect(answer.isError, JSON.stringify(answer.body)).toBe(!fs.existsSync(file));
       if (!answer.isError) created.push(`general/after-damage-${i}.md`);
     }
     expect(created.length).toBe(20);
-    const ms = await eventually(async () => session.stderr().includes('rebuilt from the files') && answersCorrectly(session), 15_000);
+    const ms = await eventually(
+      async () => session.stderr().includes('rebuilt from the files') && answersCorrectly(session),
+      15_000,
+    );
     for (const id of created) {
       const found = await callTool(session.client, 'search_notes', { query: `zqdamage${id.match(/(\d+)\.md$/)?.[1]}` });
       expect((found.body as { results: Array<{ id: string }> }).results.map((r) => r.id)).toContain(id);
@@ -204,11 +220,16 @@ describe('a damaged index page', () => {
     touchFromAnotherConnection();
     let read = 0;
     for (let i = 0; i < 40; i++) {
-      const listed = (await callTool(session.client, 'get_note', { identifier: `daily/note-${i * 5 + 1}.md` })).body as { content_hash?: string; id?: string };
+      const listed = (await callTool(session.client, 'get_note', { identifier: `daily/note-${i * 5 + 1}.md` }))
+        .body as { content_hash?: string; id?: string };
       const hash = listed.content_hash;
       if (!hash) continue;
       read++;
-      const answer = await callTool(session.client, 'update_note', { identifier: listed.id, content_hash: hash, content: `updated after truncation zqtrunc${i}` });
+      const answer = await callTool(session.client, 'update_note', {
+        identifier: listed.id,
+        content_hash: hash,
+        content: `updated after truncation zqtrunc${i}`,
+      });
       const onDisk = fs.readFileSync(path.join(root, listed.id as string), 'utf8').includes(`zqtrunc${i}`);
       expect(answer.isError, JSON.stringify(answer.body)).toBe(!onDisk);
     }

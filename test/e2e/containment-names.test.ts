@@ -62,6 +62,8 @@ describe('flint: names Windows reserves', () => {
     const typed = await callTool(session.client, 'create_note', { type: 'prn', title: 'ok', content: 'x' });
     expect(typed.isError).toBe(true);
     expect((await fs.readdir(root)).filter((n) => !n.startsWith('.'))).not.toContain('prn');
-    expect((await callTool(session.client, 'create_note', { type: 'general', title: 'console', content: 'x' })).isError).toBe(false);
+    expect(
+      (await callTool(session.client, 'create_note', { type: 'general', title: 'console', content: 'x' })).isError,
+    ).toBe(false);
   });
 });

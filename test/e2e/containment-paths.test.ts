@@ -12,22 +12,93 @@ import { connectStdio, type StdioSession } from '../support/mcp.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
 const SECRET = 'OUTSIDE-SECRET-zq81';
-const TARGETED = /id|identifier|path|type|vault|file|name|dir|folder|title|from|to$|target|template|note|source|destination/i;
+const TARGETED =
+  /id|identifier|path|type|vault|file|name|dir|folder|title|from|to$|target|template|note|source|destination/i;
 
 function payloads(outside: string): string[] {
   const base = [
-    '../outside/secret.md', '../../outside/secret.md', '../../../../../../etc/passwd', '/etc/passwd', `${outside}/secret.md`, outside,
-    'general/../../outside/secret.md', 'general/./../../outside/secret.md', 'general//..//..//outside/secret.md', './../outside/secret.md',
-    '..\\outside\\secret.md', 'general\\..\\..\\outside\\secret.md', '%2e%2e%2foutside%2fsecret.md', '%2e%2e/%2e%2e/etc/passwd', '..%2Foutside%2Fsecret.md',
-    '..%252f..%252foutside', '..;/outside/secret.md', 'a\u0000b', 'general/x.md\u0000.txt', '\u0000', 'general/%00.md',
-    '\u2025/outside/secret.md', '\uff0e\uff0e/outside/secret.md', '..\u2215outside\u2215secret.md', '..\u29f8outside', '\u200b../outside/secret.md',
-    '\u202e../outside', '🙂/../../outside/secret.md', 'C:\\Windows\\win.ini', 'C:/Windows/win.ini', 'c:relative', '\\\\server\\share\\x', '//server/share',
-    '~/secret.md', '~', '.', '..', '...', '', ' ', '/', '//', '\r\n', 'general/\nx.md', 'x'.repeat(300), `${'a/'.repeat(200)}x`, 'é'.repeat(300),
-    `${'x'.repeat(5000)}.md`, 'con', 'general/con.md', 'aux.md', 'NUL', 'com1', 'lpt1.md', 'general/trailing.', 'general/trailing .md', 'general/name..md',
-    'link-out.md', 'general/link-out.md', 'general/hard-out.md', 'linkdir/secret.md', 'general/linkdir/secret.md', 'linkdir',
-    '.flint-note/notekernel.db', '.flint-note/config.yml', '.flint-note', '.notekernel/notekernel.db', '.git/config', '.git/HEAD', '.git',
-    'general/.hidden.md', '_description.md', 'general/_description.md', 'file:///etc/passwd', 'http://example.com/x', 'general/*', 'general/?.md',
-    'general/<x>.md', 'general/|x.md', 'general/"x".md', 'general/x:y.md', `general/${'\u0301'.repeat(50)}.md`,
+    '../outside/secret.md',
+    '../../outside/secret.md',
+    '../../../../../../etc/passwd',
+    '/etc/passwd',
+    `${outside}/secret.md`,
+    outside,
+    'general/../../outside/secret.md',
+    'general/./../../outside/secret.md',
+    'general//..//..//outside/secret.md',
+    './../outside/secret.md',
+    '..\\outside\\secret.md',
+    'general\\..\\..\\outside\\secret.md',
+    '%2e%2e%2foutside%2fsecret.md',
+    '%2e%2e/%2e%2e/etc/passwd',
+    '..%2Foutside%2Fsecret.md',
+    '..%252f..%252foutside',
+    '..;/outside/secret.md',
+    'a\u0000b',
+    'general/x.md\u0000.txt',
+    '\u0000',
+    'general/%00.md',
+    '\u2025/outside/secret.md',
+    '\uff0e\uff0e/outside/secret.md',
+    '..\u2215outside\u2215secret.md',
+    '..\u29f8outside',
+    '\u200b../outside/secret.md',
+    '\u202e../outside',
+    '🙂/../../outside/secret.md',
+    'C:\\Windows\\win.ini',
+    'C:/Windows/win.ini',
+    'c:relative',
+    '\\\\server\\share\\x',
+    '//server/share',
+    '~/secret.md',
+    '~',
+    '.',
+    '..',
+    '...',
+    '',
+    ' ',
+    '/',
+    '//',
+    '\r\n',
+    'general/\nx.md',
+    'x'.repeat(300),
+    `${'a/'.repeat(200)}x`,
+    'é'.repeat(300),
+    `${'x'.repeat(5000)}.md`,
+    'con',
+    'general/con.md',
+    'aux.md',
+    'NUL',
+    'com1',
+    'lpt1.md',
+    'general/trailing.',
+    'general/trailing .md',
+    'general/name..md',
+    'link-out.md',
+    'general/link-out.md',
+    'general/hard-out.md',
+    'linkdir/secret.md',
+    'general/linkdir/secret.md',
+    'linkdir',
+    '.flint-note/notekernel.db',
+    '.flint-note/config.yml',
+    '.flint-note',
+    '.notekernel/notekernel.db',
+    '.git/config',
+    '.git/HEAD',
+    '.git',
+    'general/.hidden.md',
+    '_description.md',
+    'general/_description.md',
+    'file:///etc/passwd',
+    'http://example.com/x',
+    'general/*',
+    'general/?.md',
+    'general/<x>.md',
+    'general/|x.md',
+    'general/"x".md',
+    'general/x:y.md',
+    `general/${'\u0301'.repeat(50)}.md`,
   ];
   const out = new Set<string>();
   for (const p of base) {
@@ -51,7 +122,9 @@ function snapshot(dir: string): string {
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const full = path.join(entry.parentPath, entry.name);
     const stats = fs.lstatSync(full);
-    out.push(`${path.relative(dir, full)}:${stats.size}:${stats.mtimeMs}:${stats.isFile() ? fs.readFileSync(full, 'utf8') : ''}`);
+    out.push(
+      `${path.relative(dir, full)}:${stats.size}:${stats.mtimeMs}:${stats.isFile() ? fs.readFileSync(full, 'utf8') : ''}`,
+    );
   }
   return out.sort().join('\n');
 }
@@ -80,7 +153,9 @@ describe.each(['flint', 'zettelkasten', 'agent-memory', 'obsidian'])('hostile pa
     fs.linkSync(path.join(outside, 'secret2.md'), path.join(vault, 'general', 'hard-out.md'));
     fs.writeFileSync(path.join(vault, 'general', 'inside.md'), '---\ntitle: Inside\n---\n\nbody\n');
     const before = snapshot(outside);
-    const session = await connectStdio(['serve', '--profile', profile, '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config') });
+    const session = await connectStdio(['serve', '--profile', profile, '--vault', vault], {
+      NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'),
+    });
     sessions.push(session);
     const { tools } = await session.client.listTools();
     const list = payloads(outside);
@@ -94,7 +169,12 @@ describe.each(['flint', 'zettelkasten', 'agent-memory', 'obsidian'])('hostile pa
       // A vault folder beside this one is allowed (allowed roots); it is the one thing created outside.
       if (tool.name === 'create_vault') base.path = 'sibling-vault';
       // create_vault's folder has its own test (allowed roots); its other fields are attacked here.
-      const targets = Object.entries(props).filter(([name, schema]) => (schema.type === 'string' || schema.type === undefined) && TARGETED.test(name) && !(tool.name === 'create_vault' && name === 'path'));
+      const targets = Object.entries(props).filter(
+        ([name, schema]) =>
+          (schema.type === 'string' || schema.type === undefined) &&
+          TARGETED.test(name) &&
+          !(tool.name === 'create_vault' && name === 'path'),
+      );
       for (const [field] of targets) {
         for (const payload of list) {
           calls++;
@@ -105,7 +185,9 @@ describe.each(['flint', 'zettelkasten', 'agent-memory', 'obsidian'])('hostile pa
           } catch (err) {
             text = String(err);
             // Input refused by the schema is an MCP error, not a crash; a closed connection is.
-            expect(text, `${tool.name}.${field}=${JSON.stringify(payload).slice(0, 80)}`).not.toMatch(/Connection closed|not connected/i);
+            expect(text, `${tool.name}.${field}=${JSON.stringify(payload).slice(0, 80)}`).not.toMatch(
+              /Connection closed|not connected/i,
+            );
           }
           expect(text, `${tool.name}.${field} leaked outside content`).not.toContain(SECRET);
           expect(text, `${tool.name}.${field} leaked /etc/passwd`).not.toMatch(/root:x:0:0/);
@@ -117,7 +199,9 @@ describe.each(['flint', 'zettelkasten', 'agent-memory', 'obsidian'])('hostile pa
     console.info(`${profile}: ${tools.length} tools, ${list.length} payloads, ${calls} calls`);
     expect(snapshot(outside)).toBe(before);
     // Nothing appeared beside the vault but the registry's config folder and create_vault's sibling.
-    const expected = ['config', 'outside', 'sibling-vault', 'vault'].filter((n) => fs.existsSync(path.join(sandbox, n)));
+    const expected = ['config', 'outside', 'sibling-vault', 'vault'].filter((n) =>
+      fs.existsSync(path.join(sandbox, n)),
+    );
     expect(fs.readdirSync(sandbox).sort()).toEqual(expected);
   }, 300_000);
 });

@@ -14,7 +14,8 @@ import { removeDir, tempDir } from '../support/temp.js';
 const RUNAWAY = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c';
 // 20 million rows of 1 KB kept by the sorter (the OFFSET defeats the top-N shortcut): ~20 GB of
 // sort space, which spilled to the system temp folder before (760 MB in 6 s, measured).
-const SPILL = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20000000) SELECT x FROM c ORDER BY printf('%.1000d', x) DESC LIMIT 1 OFFSET 19999990";
+const SPILL =
+  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 20000000) SELECT x FROM c ORDER BY printf('%.1000d', x) DESC LIMIT 1 OFFSET 19999990";
 
 let root: string;
 let session: StdioSession;
@@ -22,7 +23,10 @@ let session: StdioSession;
 beforeAll(async () => {
   root = await tempDir('nk-e2e-sql-bounds-');
   generateVault(root, 200);
-  fs.writeFileSync(path.join(root, 'notekernel.config.yaml'), 'profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: 20000\n');
+  fs.writeFileSync(
+    path.join(root, 'notekernel.config.yaml'),
+    'profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: 20000\n',
+  );
   session = await connectStdio(['serve', '--vault', root]);
   await callTool(session.client, 'search_notes', { query: 'plan' });
 }, 60_000);
@@ -45,7 +49,12 @@ describe('SQL sandbox resources', () => {
 
   it('a normal query is answered while two runaways run', async () => {
     let runawaysEnded = false;
-    const runaways = [RUNAWAY, RUNAWAY].map((query) => callTool(session.client, 'search_notes_sql', { query }).catch((err: unknown) => ({ isError: true, body: { error: String(err) } })));
+    const runaways = [RUNAWAY, RUNAWAY].map((query) =>
+      callTool(session.client, 'search_notes_sql', { query }).catch((err: unknown) => ({
+        isError: true,
+        body: { error: String(err) },
+      })),
+    );
     void Promise.race(runaways).then(() => (runawaysEnded = true));
     // Both hold their processes; meanwhile a spare is warmed (its start takes ~1 s on a loaded machine).
     await new Promise((r) => setTimeout(r, 2000));

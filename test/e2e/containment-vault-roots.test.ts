@@ -52,7 +52,11 @@ describe('create_vault over MCP', () => {
   });
 
   it('creates a sibling of the served vault, by absolute or relative path', async () => {
-    const abs = await callTool(session.client, 'create_vault', { vault_id: 'work', name: 'Work', path: path.join(parent, 'work') });
+    const abs = await callTool(session.client, 'create_vault', {
+      vault_id: 'work',
+      name: 'Work',
+      path: path.join(parent, 'work'),
+    });
     expect(abs.isError).toBe(false);
     const rel = await callTool(session.client, 'create_vault', { vault_id: 'play', name: 'Play', path: 'play' });
     expect(rel.isError).toBe(false);

@@ -51,7 +51,9 @@ describe('flint: an alias bomb in a note file', () => {
       expect(read.value.isError).toBe(false);
       expect(JSON.stringify(read.value.body)).toContain('The body survives.');
       const listed = await timed(() => callTool(session.client, 'list_notes_by_type', { type: 'general' }));
-      console.info(`start ${start}: get_note of the bomb ${Math.round(read.ms)} ms, list_notes_by_type ${Math.round(listed.ms)} ms`);
+      console.info(
+        `start ${start}: get_note of the bomb ${Math.round(read.ms)} ms, list_notes_by_type ${Math.round(listed.ms)} ms`,
+      );
       expect(JSON.stringify(listed.value.body)).toContain('ok.md');
       await session.close();
     }
@@ -61,19 +63,45 @@ describe('flint: an alias bomb in a note file', () => {
     const root = await tempDir('nk-e2e-bomb-write-');
     dirs.push(root);
     const session = await serve(['--profile', 'flint', '--vault', root]);
-    const created = await timed(() => callTool(session.client, 'create_note', { type: 'general', title: 'Bomb body', content: `---\n${aliasBomb()}---\nafter` }));
+    const created = await timed(() =>
+      callTool(session.client, 'create_note', {
+        type: 'general',
+        title: 'Bomb body',
+        content: `---\n${aliasBomb()}---\nafter`,
+      }),
+    );
     console.info(`create_note with a bomb as body: ${Math.round(created.ms)} ms`);
     expect(created.value.isError).toBe(false);
     const read = await callTool(session.client, 'get_note', { identifier: 'general/bomb-body.md' });
     expect((read.body as { content: string }).content).toContain('*k');
 
-    const deep = await timed(() => callTool(session.client, 'create_note', { type: 'general', title: 'Deep', content: 'x', metadata: { deep: nested(99) } }));
+    const deep = await timed(() =>
+      callTool(session.client, 'create_note', {
+        type: 'general',
+        title: 'Deep',
+        content: 'x',
+        metadata: { deep: nested(99) },
+      }),
+    );
     expect(deep.value.isError).toBe(true);
     expect(deep.value.body).toMatchObject({ error: 'validation_failed', field: 'deep' });
-    const shallow = await callTool(session.client, 'create_note', { type: 'general', title: 'Shallow', content: 'x', metadata: { fine: nested(20) } });
+    const shallow = await callTool(session.client, 'create_note', {
+      type: 'general',
+      title: 'Shallow',
+      content: 'x',
+      metadata: { fine: nested(20) },
+    });
     expect(shallow.isError).toBe(false);
-    const hash = ((await callTool(session.client, 'get_note', { identifier: 'general/shallow.md' })).body as { content_hash: string }).content_hash;
-    const update = await callTool(session.client, 'update_note', { identifier: 'general/shallow.md', content_hash: hash, metadata: { deep: nested(99) } });
+    const hash = (
+      (await callTool(session.client, 'get_note', { identifier: 'general/shallow.md' })).body as {
+        content_hash: string;
+      }
+    ).content_hash;
+    const update = await callTool(session.client, 'update_note', {
+      identifier: 'general/shallow.md',
+      content_hash: hash,
+      metadata: { deep: nested(99) },
+    });
     expect(update.body).toMatchObject({ error: 'validation_failed', field: 'deep' });
     const back = await callTool(session.client, 'get_note', { identifier: 'general/shallow.md' });
     expect((back.body as { metadata: Record<string, unknown> }).metadata.fine).toEqual(nested(20));
@@ -87,7 +115,9 @@ describe('zettelkasten: save_card with an alias bomb', () => {
     const card = `---\n${aliasBomb()}---\n\n# Card\n`;
     expect(Buffer.byteLength(card)).toBeLessThan(600);
     const session = await serve(['--profile', 'zettelkasten', '--vault', vault]);
-    const saved = await timed(() => callTool(session.client, 'save_card', { formatted_card: card, filename: 'bomb.md' }));
+    const saved = await timed(() =>
+      callTool(session.client, 'save_card', { formatted_card: card, filename: 'bomb.md' }),
+    );
     console.info(`save_card with a bomb: ${Math.round(saved.ms)} ms`);
     expect(saved.value.isError).toBe(true);
     expect(saved.value.body).toMatchObject({ error: 'validation_failed', field: expect.stringMatching(/^[a-l]$/) });

@@ -23,7 +23,11 @@ describe('crash during a batch create', () => {
     const root = await tempDir('nk-crash-');
     dirs.push(root);
     const session = await connectStdio(['serve', '--profile', 'flint', '--vault', root, '--log-level', 'warn']);
-    const notes = Array.from({ length: 500 }, (_, i) => ({ type: 'general', title: `Crash note ${i}`, content: `body ${i}\n`.repeat(200) }));
+    const notes = Array.from({ length: 500 }, (_, i) => ({
+      type: 'general',
+      title: `Crash note ${i}`,
+      content: `body ${i}\n`.repeat(200),
+    }));
     const batch = session.client.callTool({ name: 'create_note', arguments: { notes } }).catch(() => undefined);
 
     const folder = path.join(root, 'general');
@@ -50,11 +54,17 @@ describe('crash during a batch create', () => {
 
     const restarted = await runCli(['call', 'list_note_types', '{}', '--vault', root, '--json']);
     expect(restarted.code).toBe(0);
-    const general = (JSON.parse(restarted.stdout) as Array<{ name: string; noteCount: number }>).find((t) => t.name === 'general');
+    const general = (JSON.parse(restarted.stdout) as Array<{ name: string; noteCount: number }>).find(
+      (t) => t.name === 'general',
+    );
     expect(general?.noteCount).toBe(500);
     const finished = (await fs.readdir(folder)).filter(isNote);
     expect(finished.length).toBe(500);
-    for (const name of finished) expect((await fs.readFile(path.join(folder, name), 'utf8')).endsWith(`body ${/(\d+)/.exec(name)?.[1]}\n`.repeat(200)), name).toBe(true);
+    for (const name of finished)
+      expect(
+        (await fs.readFile(path.join(folder, name), 'utf8')).endsWith(`body ${/(\d+)/.exec(name)?.[1]}\n`.repeat(200)),
+        name,
+      ).toBe(true);
     const leftovers = (await fs.readdir(folder)).filter((f) => f.startsWith('.nk-tmp-'));
     expect(leftovers).toEqual([]);
   });

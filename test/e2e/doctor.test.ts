@@ -35,7 +35,9 @@ describe('notekernel doctor', () => {
     const { code, report } = await doctor(vault);
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
-    expect(report.findings.map((f) => f.check)).toEqual(expect.arrayContaining(['node', 'sqlite', 'config', 'vault', 'locks', 'index', 'links']));
+    expect(report.findings.map((f) => f.check)).toEqual(
+      expect.arrayContaining(['node', 'sqlite', 'config', 'vault', 'locks', 'index', 'links']),
+    );
     const text = await runCli(['doctor', '--vault', vault]);
     expect(text.stdout).toMatch(/^ok {3}sqlite: better-sqlite3 loads$/m);
   });
@@ -45,7 +47,9 @@ describe('notekernel doctor', () => {
     await fs.writeFile(path.join(vault, '.flint-note', 'notekernel.db'), 'this is not a database'.repeat(10));
     const { code, report } = await doctor(vault);
     expect(code).toBe(1);
-    expect(report.findings).toContainEqual(expect.objectContaining({ check: 'warning', ok: false, detail: expect.stringMatching(/index is unreadable/) }));
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({ check: 'warning', ok: false, detail: expect.stringMatching(/index is unreadable/) }),
+    );
     expect((await doctor(vault)).report.ok).toBe(true); // rebuilt: the next run is clean
   });
 
@@ -57,7 +61,11 @@ describe('notekernel doctor', () => {
     const { code, report } = await doctor(vault);
     expect(code).toBe(1);
     const lock = report.findings.find((f) => f.check === 'locks');
-    expect(lock).toMatchObject({ ok: false, detail: expect.stringContaining('owner-999999-dead'), fix: expect.stringContaining('delete') });
+    expect(lock).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('owner-999999-dead'),
+      fix: expect.stringContaining('delete'),
+    });
   });
 
   it('names notekernel init when the vault does not exist', async () => {

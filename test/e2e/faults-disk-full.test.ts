@@ -63,8 +63,16 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
   it('refuses every write with no_space, keeps serving, and recovers when space returns', async () => {
     const server = await connectStdio(serveArgs(vault));
     try {
-      for (let i = 0; i < 5; i++) await callOk(server, 'create_note', { type: 'general', title: `Before ${i}`, content: `written before the disk filled ${i}` });
-      const before = await callOk<{ content_hash: string }>(server, 'get_note', { identifier: 'general/before-0.md', fields: ['content_hash'] });
+      for (let i = 0; i < 5; i++)
+        await callOk(server, 'create_note', {
+          type: 'general',
+          title: `Before ${i}`,
+          content: `written before the disk filled ${i}`,
+        });
+      const before = await callOk<{ content_hash: string }>(server, 'get_note', {
+        identifier: 'general/before-0.md',
+        fields: ['content_hash'],
+      });
       // Edited behind the server's back, at length: its next read heals the row, which needs
       // more index space than the write-ahead log has free.
       const words = Array.from({ length: 30_000 }, (_, i) => `w${i.toString(36)}`).join(' ');
@@ -76,7 +84,11 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
       for (let i = 0; i < 10; i++) {
         const attempts = [
           callTool(server.client, 'create_note', { type: 'general', title: `During ${i}`, content: 'x'.repeat(2000) }),
-          callTool(server.client, 'update_note', { identifier: 'general/before-0.md', content: `changed ${i}`, content_hash: before.content_hash }),
+          callTool(server.client, 'update_note', {
+            identifier: 'general/before-0.md',
+            content: `changed ${i}`,
+            content_hash: before.content_hash,
+          }),
           callTool(server.client, 'create_note', { type: 'newtype', title: `New type ${i}`, content: 'y' }),
         ];
         for (const answer of await Promise.all(attempts)) {
@@ -90,7 +102,9 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
       expect(snapshot(vault)).toEqual(onDisk);
 
       // A read answers from the file whatever the index can take.
-      const healed = await callOk<{ content: string; notices?: string[] }>(server, 'get_note', { identifier: 'general/before-1.md' });
+      const healed = await callOk<{ content: string; notices?: string[] }>(server, 'get_note', {
+        identifier: 'general/before-1.md',
+      });
       expect(healed.content).toContain('edited outside');
       expect(healed.notices?.join(' ')).toMatch(/index rows: .*no space left on the device.*retried automatically/i);
       const search = await callTool(server.client, 'search_notes', { query: 'written before' });
@@ -101,7 +115,11 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
       expect(movedAside()).toEqual([]);
 
       disk.free();
-      const after = await callOk<{ id: string }>(server, 'create_note', { type: 'general', title: 'After', content: 'written once space returned' });
+      const after = await callOk<{ id: string }>(server, 'create_note', {
+        type: 'general',
+        title: 'After',
+        content: 'written once space returned',
+      });
       expect(after.id).toBe('general/after.md');
       // The rows that waited are written once the index takes them again: the notices go.
       let notices: string[] | undefined = ['pending'];
@@ -116,11 +134,21 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
 
     const restarted = await connectStdio(serveArgs(vault));
     try {
-      const listed = await callOk<Array<{ id: string }> | { notes: Array<{ id: string }> }>(restarted, 'list_notes_by_type', { type: 'general' });
+      const listed = await callOk<Array<{ id: string }> | { notes: Array<{ id: string }> }>(
+        restarted,
+        'list_notes_by_type',
+        { type: 'general' },
+      );
       const ids = (Array.isArray(listed) ? listed : listed.notes).map((n) => n.id).sort();
-      const files = fs.readdirSync(path.join(vault, 'general')).filter((f) => f.endsWith('.md') && f !== '_description.md').map((f) => `general/${f}`).sort();
+      const files = fs
+        .readdirSync(path.join(vault, 'general'))
+        .filter((f) => f.endsWith('.md') && f !== '_description.md')
+        .map((f) => `general/${f}`)
+        .sort();
       expect(ids).toEqual(files);
-      const found = await callOk<{ results: Array<{ id: string }> }>(restarted, 'search_notes', { query: 'edited outside' });
+      const found = await callOk<{ results: Array<{ id: string }> }>(restarted, 'search_notes', {
+        query: 'edited outside',
+      });
       expect(found.results.map((r) => r.id)).toContain('general/before-1.md');
     } finally {
       await restarted.close();
@@ -138,7 +166,11 @@ describe.skipIf(noSmallDisk)('a full disk (issue 32)', () => {
         try {
           const found = await callOk<{ results: unknown[] }>(server, 'search_notes', { query: 'written before' });
           expect(found.results.length).toBeGreaterThan(0);
-          const write = await callTool(server.client, 'create_note', { type: 'general', title: `Start ${start}`, content: 'z' });
+          const write = await callTool(server.client, 'create_note', {
+            type: 'general',
+            title: `Start ${start}`,
+            content: 'z',
+          });
           expect(write.body).toMatchObject({ error: 'no_space' });
         } finally {
           await server.close();

@@ -31,13 +31,25 @@ async function makeVault(name: string, notes: Array<{ type: string; title: strin
   const vault = path.join(outer, name);
   expect((await runCli(['init', vault, '--profile', 'flint'], { env })).code).toBe(0);
   for (const note of notes) {
-    const made = await runCli(['call', 'create_note', JSON.stringify({ ...note, content: `about ${note.title}` }), '--vault', vault, '--profile', 'flint'], { env });
+    const made = await runCli(
+      [
+        'call',
+        'create_note',
+        JSON.stringify({ ...note, content: `about ${note.title}` }),
+        '--vault',
+        vault,
+        '--profile',
+        'flint',
+      ],
+      { env },
+    );
     expect(made.code, made.stderr).toBe(0);
   }
   return vault;
 }
 
-const serve = (vault: string) => connectUnprivileged(['serve', '--profile', 'flint', '--vault', vault, '--log-level', 'warn'], env);
+const serve = (vault: string) =>
+  connectUnprivileged(['serve', '--profile', 'flint', '--vault', vault, '--log-level', 'warn'], env);
 
 function notesOnDisk(vault: string): Map<string, string> {
   const files = new Map<string, string>();
@@ -65,7 +77,12 @@ function chmodTree(dir: string, dirMode: number, fileMode: number): void {
  * Creates, updates, renames and deletes, `rounds` times: each answer is checked against the
  * files right after it — refused with nothing changed, or done and on disk.
  */
-async function mixedWrites(session: StdioSession, vault: string, rounds: number, midway?: () => void): Promise<{ done: number; refused: number }> {
+async function mixedWrites(
+  session: StdioSession,
+  vault: string,
+  rounds: number,
+  midway?: () => void,
+): Promise<{ done: number; refused: number }> {
   let done = 0;
   let refused = 0;
   for (let i = 0; i < rounds; i++) {
@@ -75,16 +92,32 @@ async function mixedWrites(session: StdioSession, vault: string, rounds: number,
     const step = i % 4;
     let answer;
     if (step === 0 || !before.has(`general/mixed-${i - step}.md`)) {
-      answer = await callTool(session.client, 'create_note', { type: 'general', title: `Mixed ${i}`, content: `round ${i}` });
+      answer = await callTool(session.client, 'create_note', {
+        type: 'general',
+        title: `Mixed ${i}`,
+        content: `round ${i}`,
+      });
       if (!answer.isError) expect(fs.existsSync(path.join(vault, id))).toBe(true);
     } else {
       const target = `general/mixed-${i - step}.md`;
-      const { content_hash } = await callOk<{ content_hash: string }>(session, 'get_note', { identifier: target, fields: ['content_hash'] });
+      const { content_hash } = await callOk<{ content_hash: string }>(session, 'get_note', {
+        identifier: target,
+        fields: ['content_hash'],
+      });
       if (step === 1) {
-        answer = await callTool(session.client, 'update_note', { identifier: target, content: `updated in round ${i}`, content_hash });
-        if (!answer.isError) expect(fs.readFileSync(path.join(vault, target), 'utf8')).toContain(`updated in round ${i}`);
+        answer = await callTool(session.client, 'update_note', {
+          identifier: target,
+          content: `updated in round ${i}`,
+          content_hash,
+        });
+        if (!answer.isError)
+          expect(fs.readFileSync(path.join(vault, target), 'utf8')).toContain(`updated in round ${i}`);
       } else if (step === 2) {
-        answer = await callTool(session.client, 'rename_note', { identifier: target, new_title: `Renamed ${i}`, content_hash });
+        answer = await callTool(session.client, 'rename_note', {
+          identifier: target,
+          new_title: `Renamed ${i}`,
+          content_hash,
+        });
         if (!answer.isError) expect(fs.readFileSync(path.join(vault, target), 'utf8')).toContain(`Renamed ${i}`);
       } else {
         answer = await callTool(session.client, 'delete_note', { identifier: target, confirm: true, content_hash });
@@ -102,12 +135,18 @@ async function mixedWrites(session: StdioSession, vault: string, rounds: number,
 }
 
 async function listedIds(session: StdioSession, type: string): Promise<string[]> {
-  const listed = await callOk<Array<{ id: string }> | { notes: Array<{ id: string }> }>(session, 'list_notes_by_type', { type });
+  const listed = await callOk<Array<{ id: string }> | { notes: Array<{ id: string }> }>(session, 'list_notes_by_type', {
+    type,
+  });
   return (Array.isArray(listed) ? listed : listed.notes).map((n) => n.id).sort();
 }
 
 function idsOnDisk(vault: string, type: string): string[] {
-  return fs.readdirSync(path.join(vault, type)).filter((f) => f.endsWith('.md') && !f.startsWith('_')).map((f) => `${type}/${f}`).sort();
+  return fs
+    .readdirSync(path.join(vault, type))
+    .filter((f) => f.endsWith('.md') && !f.startsWith('_'))
+    .map((f) => `${type}/${f}`)
+    .sort();
 }
 
 describe.skipIf(noUnprivilegedUser)('permission faults, held to the file modes (issue 32)', () => {
@@ -136,10 +175,23 @@ describe.skipIf(noUnprivilegedUser)('permission faults, held to the file modes (
   it('serves a memory folder it may not write read-only, its search index in memory (agent-memory)', async () => {
     const memory = path.join(outer, 'memory');
     fs.mkdirSync(memory);
-    const args = (tool: string, json: object) => ['call', tool, JSON.stringify(json), '--vault', memory, '--profile', 'agent-memory'];
-    expect((await runCli(args('memory_capture', { title: 'Alpha entry', body: 'about the alpha release' }), { env })).code).toBe(0);
+    const args = (tool: string, json: object) => [
+      'call',
+      tool,
+      JSON.stringify(json),
+      '--vault',
+      memory,
+      '--profile',
+      'agent-memory',
+    ];
+    expect(
+      (await runCli(args('memory_capture', { title: 'Alpha entry', body: 'about the alpha release' }), { env })).code,
+    ).toBe(0);
     chmodTree(memory, 0o555, 0o444);
-    const session = await connectUnprivileged(['serve', '--profile', 'agent-memory', '--vault', memory, '--log-level', 'warn'], env);
+    const session = await connectUnprivileged(
+      ['serve', '--profile', 'agent-memory', '--vault', memory, '--log-level', 'warn'],
+      env,
+    );
     try {
       const found = await callOk<Array<{ title: string }>>(session, 'memory_search', { query: 'alpha release' });
       expect(found.map((e) => e.title)).toContain('Alpha entry');
@@ -168,9 +220,18 @@ describe.skipIf(noUnprivilegedUser)('permission faults, held to the file modes (
     }
     expect(movedAside(vault)).toEqual([]);
     const doctor = await runCliUnprivileged(['doctor', '--vault', vault, '--profile', 'flint', '--json'], env);
-    const report = JSON.parse(doctor.stdout) as { ok: boolean; findings: Array<{ check: string; ok: boolean; detail: string; fix?: string }> };
+    const report = JSON.parse(doctor.stdout) as {
+      ok: boolean;
+      findings: Array<{ check: string; ok: boolean; detail: string; fix?: string }>;
+    };
     expect(report.ok).toBe(false);
-    expect(report.findings).toContainEqual(expect.objectContaining({ check: 'fault', ok: false, detail: expect.stringMatching(/^index file: read_only: .flint-note\/notekernel\.db/) }));
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        check: 'fault',
+        ok: false,
+        detail: expect.stringMatching(/^index file: read_only: .flint-note\/notekernel\.db/),
+      }),
+    );
   });
 
   it('keeps 50 mixed writes truthful when the index file is made read-only while serving', async () => {

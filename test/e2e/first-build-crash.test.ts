@@ -26,7 +26,9 @@ function dbFile(root: string): string {
 
 /** Runs `index` and kills it once `stage` says so (polled on a read-only connection), or when it ends. */
 async function killDuring(root: string, stage: (db: Database.Database) => boolean): Promise<boolean> {
-  const child = spawn(process.execPath, [CLI, 'index', '--vault', root, '--profile', 'flint', '--log-level', 'warn'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [CLI, 'index', '--vault', root, '--profile', 'flint', '--log-level', 'warn'], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let done = false;
   void exited.then(() => (done = true));
@@ -58,16 +60,33 @@ function expectWhole(root: string, vault: LinkedVault, indexes: string[]): void 
   const db = new Database(dbFile(root), { readonly: true });
   try {
     expect(count(db, 'SELECT count(*) AS n FROM notes')).toBe(NOTES);
-    expect((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name)).toEqual(indexes);
+    expect(
+      (
+        db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+          .all() as Array<{ name: string }>
+      ).map((r) => r.name),
+    ).toEqual(indexes);
     expect(count(db, 'SELECT count(*) AS n FROM nk_links_state')).toBe(NOTES);
-    expect(count(db, 'SELECT count(*) AS n FROM note_links WHERE target_note_id = ?', vault.hub.id)).toBe(vault.inbound.get(vault.hub.id));
-    expect(count(db, 'SELECT count(*) AS n FROM note_links WHERE target_note_id IS NOT NULL')).toBe([...vault.inbound.values()].reduce((a, b) => a + b, 0));
+    expect(count(db, 'SELECT count(*) AS n FROM note_links WHERE target_note_id = ?', vault.hub.id)).toBe(
+      vault.inbound.get(vault.hub.id),
+    );
+    expect(count(db, 'SELECT count(*) AS n FROM note_links WHERE target_note_id IS NOT NULL')).toBe(
+      [...vault.inbound.values()].reduce((a, b) => a + b, 0),
+    );
     expect(count(db, 'SELECT count(*) AS n FROM note_links WHERE target_note_id IS NULL')).toBe(vault.broken);
-    expect(count(db, 'SELECT count(*) AS n FROM nk_links_detail')).toBe(count(db, 'SELECT count(*) AS n FROM note_links'));
+    expect(count(db, 'SELECT count(*) AS n FROM nk_links_detail')).toBe(
+      count(db, 'SELECT count(*) AS n FROM note_links'),
+    );
     // Tags once each: every note's frontmatter tag, no row twice.
     expect(count(db, 'SELECT count(*) AS n FROM nk_tags_state')).toBe(NOTES);
     expect(count(db, "SELECT count(*) AS n FROM note_tags WHERE source = 'frontmatter'")).toBe(NOTES);
-    expect(count(db, 'SELECT count(*) AS n FROM (SELECT note_id, tag_key, source, line_number FROM note_tags GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)')).toBe(0);
+    expect(
+      count(
+        db,
+        'SELECT count(*) AS n FROM (SELECT note_id, tag_key, source, line_number FROM note_tags GROUP BY 1, 2, 3, 4 HAVING count(*) > 1)',
+      ),
+    ).toBe(0);
   } finally {
     db.close();
   }
@@ -80,7 +99,11 @@ describe('a first build killed part-way', () => {
     const vault = generateLinkedVault(clean, NOTES, { hubInbound: 120 });
     expect((await runCli(['index', '--vault', clean, '--profile', 'flint'])).code).toBe(0);
     const reference = new Database(dbFile(clean), { readonly: true });
-    const indexes = (reference.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    const indexes = (
+      reference
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        .all() as Array<{ name: string }>
+    ).map((r) => r.name);
     reference.close();
     expectWhole(clean, vault, indexes);
 

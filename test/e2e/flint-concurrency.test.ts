@@ -18,18 +18,29 @@ afterAll(async () => {
 });
 
 it('20 concurrent updates with one hash: one succeeds, 19 get content_hash_mismatch, the file is intact', async () => {
-  const { content_hash: hash } = await v.ok<{ content_hash: string }>('get_note', { identifier: 'general/contended.md', fields: ['content_hash'] });
+  const { content_hash: hash } = await v.ok<{ content_hash: string }>('get_note', {
+    identifier: 'general/contended.md',
+    fields: ['content_hash'],
+  });
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      v.call('update_note', { identifier: 'general/contended.md', content: `Writer ${i} was here.\n`, metadata: { writer: i }, content_hash: hash }),
+      v.call('update_note', {
+        identifier: 'general/contended.md',
+        content: `Writer ${i} was here.\n`,
+        metadata: { writer: i },
+        content_hash: hash,
+      }),
     ),
   );
   const winners = answers.filter((a) => !a.isError);
-  const losers = answers.filter((a) => a.isError).map((a) => a.body as { error: string; current_hash: string; provided_hash: string });
+  const losers = answers
+    .filter((a) => a.isError)
+    .map((a) => a.body as { error: string; current_hash: string; provided_hash: string });
   expect(winners).toHaveLength(1);
   expect(losers).toHaveLength(19);
   const won = winners[0]?.body as { content_hash: string };
-  for (const body of losers) expect(body).toMatchObject({ error: 'content_hash_mismatch', current_hash: won.content_hash, provided_hash: hash });
+  for (const body of losers)
+    expect(body).toMatchObject({ error: 'content_hash_mismatch', current_hash: won.content_hash, provided_hash: hash });
 
   const text = await v.read('general/contended.md');
   expect(`sha256:${createHash('sha256').update(text).digest('hex')}`).toBe(won.content_hash);
@@ -38,6 +49,8 @@ it('20 concurrent updates with one hash: one succeeds, 19 get content_hash_misma
   const winner = front.writer as number;
   expect(match?.[2]).toBe(`Writer ${winner} was here.\n`);
   expect(front).toMatchObject({ title: 'Contended', type: 'general', tags: ['race'] });
-  const note = await v.ok<{ content: string; content_hash: string }>('get_note', { identifier: 'general/contended.md' });
+  const note = await v.ok<{ content: string; content_hash: string }>('get_note', {
+    identifier: 'general/contended.md',
+  });
   expect(note).toMatchObject({ content: `Writer ${winner} was here.\n`, content_hash: won.content_hash });
 });

@@ -24,9 +24,12 @@ interface TypeInfo {
   content_hash: string;
   description: string;
   agent_instructions: string[];
-  metadata_schema: { fields: Array<{ name: string; type: string; required?: boolean; constraints?: { options?: string[] } }> };
+  metadata_schema: {
+    fields: Array<{ name: string; type: string; required?: boolean; constraints?: { options?: string[] } }>;
+  };
 }
-const OLD_LINE = '- type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])';
+const OLD_LINE =
+  '- type: Type of reading (required, select, options: ["book", "article", "paper", "blog_post", "documentation"])';
 
 describe('the default reading type (seed 000 "Reading Notes")', () => {
   it('asks for reading_type, not the reserved type, and stores a reading note as its schema asks', async () => {
@@ -44,9 +47,17 @@ describe('the default reading type (seed 000 "Reading Notes")', () => {
       type: 'reading',
       title: 'Atomic Habits',
       content: '# Atomic Habits\n\n## Summary\nExcellent book about building good habits and breaking bad ones...',
-      metadata: { author: 'James Clear', reading_type: 'book', status: 'completed', rating: 5, tags: ['productivity', 'habits'] },
+      metadata: {
+        author: 'James Clear',
+        reading_type: 'book',
+        status: 'completed',
+        rating: 5,
+        tags: ['productivity', 'habits'],
+      },
     });
-    const note = await v.ok<{ type: string; metadata: Record<string, unknown> }>('get_note', { identifier: created.id });
+    const note = await v.ok<{ type: string; metadata: Record<string, unknown> }>('get_note', {
+      identifier: created.id,
+    });
     expect(note.type).toBe('reading');
     expect(note.metadata).toMatchObject({ type: 'reading', reading_type: 'book', author: 'James Clear', rating: 5 });
   });
@@ -70,7 +81,9 @@ describe('the default reading type (seed 000 "Reading Notes")', () => {
     expect((await runCli(['init', root])).code).toBe(0);
     const file = path.join(root, 'reading', '_description.md');
     const current = await fs.readFile(file, 'utf8');
-    const old = current.replace(/^- reading_type: .*$/m, OLD_LINE).replace('## Purpose', '## Purpose\n<!-- my own words stay -->');
+    const old = current
+      .replace(/^- reading_type: .*$/m, OLD_LINE)
+      .replace('## Purpose', '## Purpose\n<!-- my own words stay -->');
     expect(old).toContain(OLD_LINE);
     await fs.writeFile(file, old);
     await fs.mkdir(path.join(root, 'media'));
@@ -89,9 +102,16 @@ describe('the default reading type (seed 000 "Reading Notes")', () => {
         metadata: { author: 'Daniel Kahneman', reading_type: 'book', status: 'to_read', rating: 5 },
       });
       expect(ok.isError).toBe(false);
-      const media = await callTool(session.client, 'create_note', { type: 'media', title: 'Dune', content: 'x', metadata: { type: 'film' } });
+      const media = await callTool(session.client, 'create_note', {
+        type: 'media',
+        title: 'Dune',
+        content: 'x',
+        metadata: { type: 'film' },
+      });
       expect(media.isError).toBe(true);
-      expect((media.body as { message: string }).message).toMatch(/schema of 'media' names a field 'type'.*rename that field in media\/_description\.md/);
+      expect((media.body as { message: string }).message).toMatch(
+        /schema of 'media' names a field 'type'.*rename that field in media\/_description\.md/,
+      );
     } finally {
       await session.close();
       await removeDir(root);
@@ -115,40 +135,88 @@ describe('update_note_type in the seed table form: field + value', () => {
   });
 
   it('field "description" with value replaces the purpose', async () => {
-    await v.ok('update_note_type', { type_name: 'reading', field: 'description', value: 'Enhanced note type for tracking books and articles', content_hash: await hash('reading') });
-    expect((await v.ok<TypeInfo>('get_note_type_info', { type_name: 'reading' })).description).toBe('Enhanced note type for tracking books and articles');
+    await v.ok('update_note_type', {
+      type_name: 'reading',
+      field: 'description',
+      value: 'Enhanced note type for tracking books and articles',
+      content_hash: await hash('reading'),
+    });
+    expect((await v.ok<TypeInfo>('get_note_type_info', { type_name: 'reading' })).description).toBe(
+      'Enhanced note type for tracking books and articles',
+    );
   });
 
   it('field "metadata_schema" takes the seed\'s field array, as JSON text too, and schema bullet lines', async () => {
     const fields = [
       { name: 'author', type: 'string', required: true, description: 'Author name' },
-      { name: 'rating', type: 'number', required: true, description: 'Personal rating', constraints: { min: 1, max: 5 } },
+      {
+        name: 'rating',
+        type: 'number',
+        required: true,
+        description: 'Personal rating',
+        constraints: { min: 1, max: 5 },
+      },
     ];
-    await v.ok('update_note_type', { type_name: 'goals', field: 'metadata_schema', value: fields, content_hash: await hash('goals') });
-    expect((await v.ok<TypeInfo>('get_note_type_info', { type_name: 'goals' })).metadata_schema.fields.map((f) => f.name)).toEqual(['author', 'rating']);
-
-    await v.ok('update_note_type', { type_name: 'goals', field: 'metadata_schema', value: JSON.stringify({ fields: fields.slice(0, 1) }), content_hash: await hash('goals') });
-    expect((await v.ok<TypeInfo>('get_note_type_info', { type_name: 'goals' })).metadata_schema.fields.map((f) => f.name)).toEqual(['author']);
+    await v.ok('update_note_type', {
+      type_name: 'goals',
+      field: 'metadata_schema',
+      value: fields,
+      content_hash: await hash('goals'),
+    });
+    expect(
+      (await v.ok<TypeInfo>('get_note_type_info', { type_name: 'goals' })).metadata_schema.fields.map((f) => f.name),
+    ).toEqual(['author', 'rating']);
 
     await v.ok('update_note_type', {
       type_name: 'goals',
       field: 'metadata_schema',
-      value: '- progress: Progress percentage (optional, number, min: 0, max: 100)\n- tags: Related themes (optional, array)',
+      value: JSON.stringify({ fields: fields.slice(0, 1) }),
       content_hash: await hash('goals'),
     });
-    expect(await v.read('goals/_description.md')).toContain('- progress: Progress percentage (optional, number, min: 0, max: 100)\n- tags: Related themes (optional, array)');
+    expect(
+      (await v.ok<TypeInfo>('get_note_type_info', { type_name: 'goals' })).metadata_schema.fields.map((f) => f.name),
+    ).toEqual(['author']);
+
+    await v.ok('update_note_type', {
+      type_name: 'goals',
+      field: 'metadata_schema',
+      value:
+        '- progress: Progress percentage (optional, number, min: 0, max: 100)\n- tags: Related themes (optional, array)',
+      content_hash: await hash('goals'),
+    });
+    expect(await v.read('goals/_description.md')).toContain(
+      '- progress: Progress percentage (optional, number, min: 0, max: 100)\n- tags: Related themes (optional, array)',
+    );
   });
 
   it('refuses field "template", field beside its named argument, value without field and a bad schema line, writing nothing', async () => {
     const before = await v.read('goals/_description.md');
     const content_hash = await hash('goals');
-    const template = await v.fail('update_note_type', { type_name: 'goals', field: 'template', value: '# x', content_hash });
+    const template = await v.fail('update_note_type', {
+      type_name: 'goals',
+      field: 'template',
+      value: '# x',
+      content_hash,
+    });
     expect(template).toMatchObject({ error: 'validation_failed', fields: ['field'] });
     expect(template.message).toMatch(/no templates/);
-    const twice = await v.fail('update_note_type', { type_name: 'goals', field: 'description', value: 'a', description: 'b', content_hash });
+    const twice = await v.fail('update_note_type', {
+      type_name: 'goals',
+      field: 'description',
+      value: 'a',
+      description: 'b',
+      content_hash,
+    });
     expect(twice.message).toMatch(/given twice/);
-    expect((await v.fail('update_note_type', { type_name: 'goals', value: 'a', content_hash })).message).toMatch(/value needs field/);
-    const bad = await v.fail('update_note_type', { type_name: 'goals', field: 'metadata_schema', value: '- rating: Rating (required, nmber)', content_hash });
+    expect((await v.fail('update_note_type', { type_name: 'goals', value: 'a', content_hash })).message).toMatch(
+      /value needs field/,
+    );
+    const bad = await v.fail('update_note_type', {
+      type_name: 'goals',
+      field: 'metadata_schema',
+      value: '- rating: Rating (required, nmber)',
+      content_hash,
+    });
     expect(bad).toMatchObject({ error: 'validation_failed', field: 'value' });
     expect(await v.read('goals/_description.md')).toBe(before);
   });
@@ -156,7 +224,9 @@ describe('update_note_type in the seed table form: field + value', () => {
 
 describe('vault config note_types (seed 000 .flint-note/config.yml)', () => {
   const config = (autoCreate: boolean, requireDescriptions: boolean) =>
-    v.setConfig(`default_note_type: general\nnote_types:\n  auto_create_directories: ${autoCreate}\n  require_descriptions: ${requireDescriptions}\n`);
+    v.setConfig(
+      `default_note_type: general\nnote_types:\n  auto_create_directories: ${autoCreate}\n  require_descriptions: ${requireDescriptions}\n`,
+    );
   afterAll(async () => {
     await config(true, true);
   });

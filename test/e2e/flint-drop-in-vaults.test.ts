@@ -32,10 +32,30 @@ beforeAll(async () => {
   session = await connectStdio(['serve', '--profile', 'flint', '--vault', path.join(base, 'home')], env);
   // flint-note's resources-integration test data set, as its test creates it.
   await ok(session, 'create_note_type', { type_name: 'project', description: 'Project tracking notes' });
-  await ok(session, 'create_note', { type: 'general', title: 'Test Note 1', content: 'This is a test note with [[project/sample-project]] link.', metadata: { tags: ['test', 'important'], priority: 'high' } });
-  await ok(session, 'create_note', { type: 'general', title: 'Test Note 2', content: 'Another test note without links.', metadata: { tags: ['test'], priority: 'low' } });
-  await ok(session, 'create_note', { type: 'project', title: 'Sample Project', content: 'This is a sample project note.\n\n## Status\nIn progress', metadata: { tags: ['project', 'important'], status: 'active' } });
-  await ok(session, 'create_note', { type: 'project', title: 'Another Project', content: 'Different project with links to [[general/test-note-1]].', metadata: { tags: ['project'], status: 'planning' } });
+  await ok(session, 'create_note', {
+    type: 'general',
+    title: 'Test Note 1',
+    content: 'This is a test note with [[project/sample-project]] link.',
+    metadata: { tags: ['test', 'important'], priority: 'high' },
+  });
+  await ok(session, 'create_note', {
+    type: 'general',
+    title: 'Test Note 2',
+    content: 'Another test note without links.',
+    metadata: { tags: ['test'], priority: 'low' },
+  });
+  await ok(session, 'create_note', {
+    type: 'project',
+    title: 'Sample Project',
+    content: 'This is a sample project note.\n\n## Status\nIn progress',
+    metadata: { tags: ['project', 'important'], status: 'active' },
+  });
+  await ok(session, 'create_note', {
+    type: 'project',
+    title: 'Another Project',
+    content: 'Different project with links to [[general/test-note-1]].',
+    metadata: { tags: ['project'], status: 'planning' },
+  });
 });
 afterAll(async () => {
   await session?.close();
@@ -57,22 +77,45 @@ describe('resource templates flint-note serves (its docs/MCP_RESOURCES.md)', () 
   it('lists all eight in resources/templates/list, and none of them as a fixed resource', async () => {
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(TEMPLATES);
-    for (const t of resourceTemplates) expect(t).toMatchObject({ mimeType: 'application/json', name: expect.any(String), description: expect.any(String) });
+    for (const t of resourceTemplates)
+      expect(t).toMatchObject({
+        mimeType: 'application/json',
+        name: expect.any(String),
+        description: expect.any(String),
+      });
     const { resources } = await session.client.listResources();
     expect(resources.map((r) => r.uri).filter((uri) => uri.includes('{'))).toEqual([]);
   });
 
   it('flint-note://note/general/test-note-1 reads the note (flint-note test "should read individual note resource"), .md optional', async () => {
-    const note = await read<{ id: string; type: string; title: string; filename: string; content: string; content_hash: string; metadata: { tags: string[] } }>(session, 'flint-note://note/general/test-note-1');
+    const note = await read<{
+      id: string;
+      type: string;
+      title: string;
+      filename: string;
+      content: string;
+      content_hash: string;
+      metadata: { tags: string[] };
+    }>(session, 'flint-note://note/general/test-note-1');
     expect(note.content).toContain('This is a test note');
     expect(note.metadata.tags).toEqual(expect.arrayContaining(['test', 'important']));
-    expect(note).toMatchObject({ id: 'general/test-note-1.md', type: 'general', title: 'Test Note 1', filename: 'test-note-1.md' });
+    expect(note).toMatchObject({
+      id: 'general/test-note-1.md',
+      type: 'general',
+      title: 'Test Note 1',
+      filename: 'test-note-1.md',
+    });
     expect(note.content_hash).toMatch(/^sha256:/);
-    expect(await read<{ id: string }>(session, 'flint-note://note/general/test-note-1.md')).toMatchObject({ id: note.id });
+    expect(await read<{ id: string }>(session, 'flint-note://note/general/test-note-1.md')).toMatchObject({
+      id: note.id,
+    });
   });
 
-  it('flint-note://notes/general lists the type\'s notes; flint-note://notes/tagged/important the tagged ones', async () => {
-    const general = await read<Array<{ id: string; type: string; title: string; filename: string }>>(session, 'flint-note://notes/general');
+  it("flint-note://notes/general lists the type's notes; flint-note://notes/tagged/important the tagged ones", async () => {
+    const general = await read<Array<{ id: string; type: string; title: string; filename: string }>>(
+      session,
+      'flint-note://notes/general',
+    );
     expect(general.map((n) => n.id).sort()).toEqual(['general/test-note-1.md', 'general/test-note-2.md']);
     for (const n of general) expect(n).toMatchObject({ type: 'general', filename: expect.stringMatching(/\.md$/) });
     const important = await read<Array<{ id: string; tags: string[] }>>(session, 'flint-note://notes/tagged/important');
@@ -80,42 +123,76 @@ describe('resource templates flint-note serves (its docs/MCP_RESOURCES.md)', () 
   });
 
   it('flint-note://links/incoming/project/sample-project lists the notes linking to it', async () => {
-    const incoming = await read<Array<{ source_note_id: string; target_note_id: string }>>(session, 'flint-note://links/incoming/project/sample-project');
+    const incoming = await read<Array<{ source_note_id: string; target_note_id: string }>>(
+      session,
+      'flint-note://links/incoming/project/sample-project',
+    );
     expect(incoming.map((l) => l.source_note_id)).toEqual(['general/test-note-1.md']);
     expect(incoming[0]?.target_note_id).toBe('project/sample-project.md');
   });
 
   it('the {vault_id} forms read another registered vault, without switching to it', async () => {
     await ok(session, 'create_vault', { vault_id: 'research', name: 'Research', path: path.join(base, 'research') });
-    await ok(session, 'create_note', { vault_id: 'research', type: 'general', title: 'Paper', content: 'See [[general/conclusions]]', metadata: { tags: ['urgent'] } });
+    await ok(session, 'create_note', {
+      vault_id: 'research',
+      type: 'general',
+      title: 'Paper',
+      content: 'See [[general/conclusions]]',
+      metadata: { tags: ['urgent'] },
+    });
     await ok(session, 'create_note', { vault_id: 'research', type: 'general', title: 'Conclusions', content: 'x' });
-    expect(await read<{ title: string }>(session, 'flint-note://note/research/general/paper')).toMatchObject({ title: 'Paper' });
-    expect((await read<Array<{ id: string }>>(session, 'flint-note://notes/research/general')).map((n) => n.id)).toEqual(
-      expect.arrayContaining(['general/paper.md', 'general/conclusions.md']),
-    );
-    expect((await read<Array<{ id: string }>>(session, 'flint-note://notes/tagged/research/urgent')).map((n) => n.id)).toEqual(['general/paper.md']);
-    expect((await read<Array<{ source_note_id: string }>>(session, 'flint-note://links/incoming/research/general/conclusions')).map((l) => l.source_note_id)).toEqual(['general/paper.md']);
+    expect(await read<{ title: string }>(session, 'flint-note://note/research/general/paper')).toMatchObject({
+      title: 'Paper',
+    });
+    expect(
+      (await read<Array<{ id: string }>>(session, 'flint-note://notes/research/general')).map((n) => n.id),
+    ).toEqual(expect.arrayContaining(['general/paper.md', 'general/conclusions.md']));
+    expect(
+      (await read<Array<{ id: string }>>(session, 'flint-note://notes/tagged/research/urgent')).map((n) => n.id),
+    ).toEqual(['general/paper.md']);
+    expect(
+      (
+        await read<Array<{ source_note_id: string }>>(
+          session,
+          'flint-note://links/incoming/research/general/conclusions',
+        )
+      ).map((l) => l.source_note_id),
+    ).toEqual(['general/paper.md']);
     expect(await ok(session, 'get_current_vault')).toMatchObject({ path: path.join(base, 'home') });
   });
 
   it('a note, type or vault that does not exist is a resource-not-found error naming it', async () => {
-    await expect(session.client.readResource({ uri: 'flint-note://note/general/no-such-note' })).rejects.toThrow(/no-such-note/);
-    await expect(session.client.readResource({ uri: 'flint-note://notes/recipes' })).rejects.toThrow(/Note type 'recipes' does not exist/);
-    await expect(session.client.readResource({ uri: 'flint-note://note/nowhere/general/x' })).rejects.toThrow(/nowhere/);
+    await expect(session.client.readResource({ uri: 'flint-note://note/general/no-such-note' })).rejects.toThrow(
+      /no-such-note/,
+    );
+    await expect(session.client.readResource({ uri: 'flint-note://notes/recipes' })).rejects.toThrow(
+      /Note type 'recipes' does not exist/,
+    );
+    await expect(session.client.readResource({ uri: 'flint-note://note/nowhere/general/x' })).rejects.toThrow(
+      /nowhere/,
+    );
   });
 });
 
 describe('answer shapes', () => {
-  it('list_note_types keeps flint-note\'s own row keys (the seed gives none); flint-note://vaults is a JSON list', async () => {
+  it("list_note_types keeps flint-note's own row keys (the seed gives none); flint-note://vaults is a JSON list", async () => {
     const types = await ok<Array<Record<string, unknown>>>(session, 'list_note_types');
-    expect(Object.keys(types[0] ?? {}).sort()).toEqual(['agentInstructions', 'hasDescription', 'lastModified', 'name', 'noteCount', 'path', 'purpose']);
+    expect(Object.keys(types[0] ?? {}).sort()).toEqual([
+      'agentInstructions',
+      'hasDescription',
+      'lastModified',
+      'name',
+      'noteCount',
+      'path',
+      'purpose',
+    ]);
     const vaults = await read<Array<{ id: string }>>(session, 'flint-note://vaults');
     expect(vaults.map((v) => v.id)).toContain('research');
   });
 });
 
 describe('moving from flint-note', () => {
-  it('serve --workspace <dir> serves that folder (flint-note\'s flag), and an empty folder gets the default note types but no sample note', async () => {
+  it("serve --workspace <dir> serves that folder (flint-note's flag), and an empty folder gets the default note types but no sample note", async () => {
     const folder = path.join(base, 'workspace');
     await fs.mkdir(folder);
     const s = await connectStdio(['serve', '--profile', 'flint', '--workspace', folder], env);
@@ -142,7 +219,10 @@ describe('moving from flint-note', () => {
   });
 
   it('--vault and --workspace naming different folders is a usage error', async () => {
-    const run = await runCli(['serve', '--profile', 'flint', '--vault', path.join(base, 'a'), '--workspace', path.join(base, 'b')], { env });
+    const run = await runCli(
+      ['serve', '--profile', 'flint', '--vault', path.join(base, 'a'), '--workspace', path.join(base, 'b')],
+      { env },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--vault and --workspace name different folders/);
   });
@@ -178,8 +258,18 @@ describe('moving from flint-note', () => {
     const ownEnv = { NOTEKERNEL_CONFIG_DIR: path.join(own, 'nk-config'), XDG_CONFIG_HOME: path.join(own, 'xdg') };
     const list = await runCli(['list', '--json'], { env: ownEnv });
     expect(list.code).toBe(0);
-    const listed = JSON.parse(list.stdout) as { vaults: Array<{ id: string; name: string; path: string; description: string }>; current_vault: string };
-    expect(listed.vaults).toEqual([expect.objectContaining({ id: 'work', name: 'Work Notes', path: workFolder, description: 'Professional projects and meeting notes' })]);
+    const listed = JSON.parse(list.stdout) as {
+      vaults: Array<{ id: string; name: string; path: string; description: string }>;
+      current_vault: string;
+    };
+    expect(listed.vaults).toEqual([
+      expect.objectContaining({
+        id: 'work',
+        name: 'Work Notes',
+        path: workFolder,
+        description: 'Professional projects and meeting notes',
+      }),
+    ]);
     expect(listed.current_vault).toBe('work');
     const registry = await fs.readFile(path.join(own, 'nk-config', 'vaults.yml'), 'utf8');
     expect(registry).toMatch(/imported_from_flint_note:/);
@@ -195,7 +285,9 @@ describe('moving from flint-note', () => {
     // Imported once: a vault removed afterwards stays removed; flint-note's file is never written.
     expect((await runCli(['remove', 'work', '--json'], { env: ownEnv })).code).toBe(0);
     expect(JSON.parse((await runCli(['list', '--json'], { env: ownEnv })).stdout)).toMatchObject({ vaults: [] });
-    expect(await fs.readFile(path.join(own, 'xdg', 'flint-note', 'config.yml'), 'utf8')).toContain('current_vault: work');
+    expect(await fs.readFile(path.join(own, 'xdg', 'flint-note', 'config.yml'), 'utf8')).toContain(
+      'current_vault: work',
+    );
   });
 });
 

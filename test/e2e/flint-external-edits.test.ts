@@ -48,15 +48,23 @@ afterAll(async () => {
 
 describe('external edits while serving', () => {
   it('sees a note added by another program', async () => {
-    await fs.writeFile(path.join(root, 'general', 'outside.md'), '---\ntitle: From outside\n---\n\nwritten by an editor\n');
+    await fs.writeFile(
+      path.join(root, 'general', 'outside.md'),
+      '---\ntitle: From outside\n---\n\nwritten by an editor\n',
+    );
     const ms = await within(SEEN_WITHIN_MS, async () => (await noteCount('general')) === 1);
     console.info(`a note added outside: counted after ${ms} ms`);
   });
 
   it('serves an external edit with a new hash', async () => {
-    const before = (await callTool(session.client, 'get_note', { identifier: 'general/outside.md' })).body as { content_hash: string };
+    const before = (await callTool(session.client, 'get_note', { identifier: 'general/outside.md' })).body as {
+      content_hash: string;
+    };
     await fs.writeFile(path.join(root, 'general', 'outside.md'), '---\ntitle: From outside, edited\n---\n\nchanged\n');
-    const after = (await callTool(session.client, 'get_note', { identifier: 'general/outside.md' })).body as { content_hash: string; title: string };
+    const after = (await callTool(session.client, 'get_note', { identifier: 'general/outside.md' })).body as {
+      content_hash: string;
+      title: string;
+    };
     expect(after.title).toBe('From outside, edited');
     expect(after.content_hash).not.toBe(before.content_hash);
   });

@@ -37,7 +37,11 @@ describe('flint profile over Streamable HTTP', () => {
     expect(text).toMatch(/^---\ntitle: Over HTTP\n/);
 
     const got = await callTool(client, 'get_note', { identifier: 'general/over-http.md' });
-    expect(got.body).toMatchObject({ title: 'Over HTTP', content: 'hello', content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(got.body).toMatchObject({
+      title: 'Over HTTP',
+      content: 'hello',
+      content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
 
     const bad = await callTool(client, 'get_note', {});
     expect(bad.isError).toBe(true);
@@ -48,8 +52,17 @@ describe('flint profile over Streamable HTTP', () => {
   it('refuses a cross-site browser Origin', async () => {
     const response = await fetch(server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'http://evil.example',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(response.status).toBe(403);
   });

@@ -49,7 +49,7 @@ describe('two server processes on one vault', () => {
       const winner = ra.isError ? `b${round}` : `a${round}`;
       const text = await fs.readFile(path.join(root, 'general', 'contended.md'), 'utf8');
       expect(text.endsWith(`\n\n${winner}`), `round ${round}`).toBe(true);
-      expect((losers[0]?.body as { current_hash: string }).current_hash).toBe(await hashOf(b, id));
+      expect((losers[0]!.body as { current_hash: string }).current_hash).toBe(await hashOf(b, id));
     }
   });
 
@@ -59,7 +59,11 @@ describe('two server processes on one vault', () => {
     const stale = await hashOf(a, id);
     const file = path.join(root, 'general', 'edited-outside.md');
     await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('v1', 'changed by an editor'));
-    const answer = await callTool(a.client, 'update_note', { identifier: id, content: 'agent overwrite', content_hash: stale });
+    const answer = await callTool(a.client, 'update_note', {
+      identifier: id,
+      content: 'agent overwrite',
+      content_hash: stale,
+    });
     expect(answer.isError).toBe(true);
     expect(answer.body).toMatchObject({ error: 'content_hash_mismatch', provided_hash: stale });
     expect(await fs.readFile(file, 'utf8')).toContain('changed by an editor');

@@ -34,7 +34,13 @@ const bookSchema = [
   { name: 'author', type: 'string', required: true, description: 'Author name' },
   { name: 'rating', type: 'number', required: true, description: 'Personal rating', constraints: { min: 1, max: 5 } },
   { name: 'isbn', type: 'string', description: 'ISBN', constraints: { pattern: '^[0-9-]{10,17}$' } },
-  { name: 'status', type: 'select', description: 'Reading status', constraints: { options: ['to-read', 'reading', 'completed'] }, default: 'to-read' },
+  {
+    name: 'status',
+    type: 'select',
+    description: 'Reading status',
+    constraints: { options: ['to-read', 'reading', 'completed'] },
+    default: 'to-read',
+  },
 ];
 
 describe('create_note_type', () => {
@@ -45,21 +51,33 @@ describe('create_note_type', () => {
       agent_instructions: ['Ask for the rating', 'Suggest related books'],
       metadata_schema: { fields: bookSchema },
     });
-    expect(answer).toMatchObject({ success: true, message: "Created note type 'book-reviews' successfully", type_name: 'book-reviews' });
+    expect(answer).toMatchObject({
+      success: true,
+      message: "Created note type 'book-reviews' successfully",
+      type_name: 'book-reviews',
+    });
     const text = await v.read('book-reviews/_description.md');
     expect(answer.content_hash).toBe(sha(text));
     expect(text).toContain('## Purpose\nReviews of books I read');
     expect(text).toContain('## Agent Instructions\n- Ask for the rating\n- Suggest related books');
     expect(text).toContain('- rating: Personal rating (required, number, min: 1, max: 5)');
     expect(text).toContain('- isbn: ISBN (optional, string, pattern: "^[0-9-]{10,17}$")');
-    expect(text).toContain('- status: Reading status (optional, select, options: ["to-read", "reading", "completed"], default: "to-read")');
+    expect(text).toContain(
+      '- status: Reading status (optional, select, options: ["to-read", "reading", "completed"], default: "to-read")',
+    );
     const types = await v.ok<Array<{ name: string }>>('list_note_types');
     expect(types.map((t) => t.name)).toContain('book-reviews');
   });
 
   it('refuses an existing type (any letter case) with conflict', async () => {
-    expect(await v.fail('create_note_type', { type_name: 'reading', description: 'again' })).toMatchObject({ error: 'conflict', type_name: 'reading' });
-    expect(await v.fail('create_note_type', { type_name: 'Book-Reviews', description: 'again' })).toMatchObject({ error: 'conflict', existing: 'book-reviews' });
+    expect(await v.fail('create_note_type', { type_name: 'reading', description: 'again' })).toMatchObject({
+      error: 'conflict',
+      type_name: 'reading',
+    });
+    expect(await v.fail('create_note_type', { type_name: 'Book-Reviews', description: 'again' })).toMatchObject({
+      error: 'conflict',
+      existing: 'book-reviews',
+    });
   });
 
   it.each([
@@ -98,7 +116,11 @@ describe('create_note_type', () => {
   });
 
   it('refuses an unknown field type at the argument level, naming the field', async () => {
-    const body = await v.fail('create_note_type', { type_name: 'odd', description: 'x', metadata_schema: [{ name: 'n', type: 'integer' }] });
+    const body = await v.fail('create_note_type', {
+      type_name: 'odd',
+      description: 'x',
+      metadata_schema: [{ name: 'n', type: 'integer' }],
+    });
     expect(body).toMatchObject({ error: 'validation_failed' });
     expect(body.message).toMatch(/metadata_schema/);
   });
@@ -124,7 +146,10 @@ describe('get_note_type_info', () => {
     const body = await v.fail('get_note_type_info', { type_name: 'nope' });
     expect(body).toMatchObject({ error: 'not_found', type_name: 'nope' });
     expect(body.available).toEqual(expect.arrayContaining(['general', 'reading', 'book-reviews']));
-    expect(await v.fail('get_note_type_info', { type_name: '../general' })).toMatchObject({ error: 'validation_failed', rule: 'traversal' });
+    expect(await v.fail('get_note_type_info', { type_name: '../general' })).toMatchObject({
+      error: 'validation_failed',
+      rule: 'traversal',
+    });
   });
 });
 
@@ -142,14 +167,32 @@ describe('a _description.md with a malformed schema', () => {
     expect(types.find((t) => t.name === 'recipes')?.purpose).toBe('Things to cook');
     const info = await v.ok<TypeInfo>('get_note_type_info', { type_name: 'recipes' });
     expect(info.metadata_schema.fields.map((f) => f.name)).toEqual(['servings']);
-    expect(info.schema_errors).toEqual([expect.stringMatching(/field 'time': unknown attribute 'integer'/), expect.stringMatching(/field 'cuisine': a select field needs options/)]);
+    expect(info.schema_errors).toEqual([
+      expect.stringMatching(/field 'time': unknown attribute 'integer'/),
+      expect.stringMatching(/field 'cuisine': a select field needs options/),
+    ]);
   });
 
   it('keeps applying the sound fields, and analyze_note reports the faults too', async () => {
-    expect(await v.fail('create_note', { type: 'recipes', title: 'Soup', content: 'Hot.', metadata: { servings: 0 } })).toMatchObject({ field: 'servings', rule: 'min', value: 0 });
-    const created = await v.ok<{ warnings: string[] }>('create_note', { type: 'recipes', title: 'Soup', content: 'Hot.', metadata: { servings: 2, time: 'ten' } });
-    expect(created.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/Unknown field 'time'/), expect.stringMatching(/schema of note type 'recipes' has faults/)]));
-    const analysis = await v.ok<{ schema: { valid: boolean; errors: string[] }; suggestions: string[] }>('analyze_note', { identifier: 'recipes/soup.md' });
+    expect(
+      await v.fail('create_note', { type: 'recipes', title: 'Soup', content: 'Hot.', metadata: { servings: 0 } }),
+    ).toMatchObject({ field: 'servings', rule: 'min', value: 0 });
+    const created = await v.ok<{ warnings: string[] }>('create_note', {
+      type: 'recipes',
+      title: 'Soup',
+      content: 'Hot.',
+      metadata: { servings: 2, time: 'ten' },
+    });
+    expect(created.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Unknown field 'time'/),
+        expect.stringMatching(/schema of note type 'recipes' has faults/),
+      ]),
+    );
+    const analysis = await v.ok<{ schema: { valid: boolean; errors: string[] }; suggestions: string[] }>(
+      'analyze_note',
+      { identifier: 'recipes/soup.md' },
+    );
     expect(analysis.schema.valid).toBe(false);
     expect(analysis.schema.errors).toHaveLength(2);
     expect(analysis.suggestions[0]).toMatch(/metadata schema of note type 'recipes' has faults/);
@@ -160,32 +203,53 @@ describe('update_note_type', () => {
   it('updates instructions, description and schema in place, keeping other sections', async () => {
     await fs.appendFile(path.join(v.root, 'book-reviews', '_description.md'), '\n## House Rules\nNo spoilers.\n');
     const before = await v.ok<TypeInfo>('get_note_type_info', { type_name: 'book-reviews' });
-    const answer = await v.ok<{ content_hash: string; fields_updated: string[]; updated_info: Record<string, unknown> }>('update_note_type', {
+    const answer = await v.ok<{
+      content_hash: string;
+      fields_updated: string[];
+      updated_info: Record<string, unknown>;
+    }>('update_note_type', {
       type_name: 'book-reviews',
       content_hash: before.content_hash,
       instructions: '- Ask what the book changed\nQuote one passage',
       description: 'Book reviews, spoiler-free',
-      metadata_schema: [{ name: 'rating', type: 'number', required: true, description: 'Stars', constraints: { min: 1, max: 10 } }],
+      metadata_schema: [
+        { name: 'rating', type: 'number', required: true, description: 'Stars', constraints: { min: 1, max: 10 } },
+      ],
     });
     expect(answer).toMatchObject({
       success: true,
       type_name: 'book-reviews',
       fields_updated: ['instructions', 'description', 'metadata_schema'],
-      updated_info: { name: 'book-reviews', purpose: 'Book reviews, spoiler-free', agent_instructions: ['Ask what the book changed', 'Quote one passage'] },
+      updated_info: {
+        name: 'book-reviews',
+        purpose: 'Book reviews, spoiler-free',
+        agent_instructions: ['Ask what the book changed', 'Quote one passage'],
+      },
     });
     const text = await v.read('book-reviews/_description.md');
     expect(answer.content_hash).toBe(sha(text));
     expect(text).toContain('## House Rules\nNo spoilers.');
     const after = await v.ok<TypeInfo>('get_note_type_info', { type_name: 'book-reviews' });
-    expect(after.metadata_schema.fields).toEqual([{ name: 'rating', type: 'number', required: true, description: 'Stars', constraints: { min: 1, max: 10 } }]);
+    expect(after.metadata_schema.fields).toEqual([
+      { name: 'rating', type: 'number', required: true, description: 'Stars', constraints: { min: 1, max: 10 } },
+    ]);
     // The new schema applies to the next write at once.
     await v.ok('create_note', { type: 'book-reviews', title: 'Dune', content: 'x', metadata: { rating: 9 } });
   });
 
   it('refuses a stale hash with current and provided hashes, and leaves the file alone', async () => {
     const text = await v.read('book-reviews/_description.md');
-    const body = await v.fail('update_note_type', { type_name: 'book-reviews', content_hash: 'sha256:stale', description: 'nope' });
-    expect(body).toMatchObject({ error: 'content_hash_mismatch', current_hash: sha(text), provided_hash: 'sha256:stale', type_name: 'book-reviews' });
+    const body = await v.fail('update_note_type', {
+      type_name: 'book-reviews',
+      content_hash: 'sha256:stale',
+      description: 'nope',
+    });
+    expect(body).toMatchObject({
+      error: 'content_hash_mismatch',
+      current_hash: sha(text),
+      provided_hash: 'sha256:stale',
+      type_name: 'book-reviews',
+    });
     expect(body.message).toMatch(/Note type definition has been modified/);
     expect(await v.read('book-reviews/_description.md')).toBe(text);
   });
@@ -195,9 +259,20 @@ describe('update_note_type', () => {
     expect(missing).toMatchObject({ error: 'validation_failed', fields: ['content_hash'] });
     expect(missing.message).toMatch(/get_note_type_info/);
     const hash = (await v.ok<TypeInfo>('get_note_type_info', { type_name: 'book-reviews' })).content_hash;
-    expect(await v.fail('update_note_type', { type_name: 'book-reviews', content_hash: hash })).toMatchObject({ error: 'validation_failed', fields: ['instructions'] });
-    expect(await v.fail('update_note_type', { type_name: 'ghost', content_hash: hash, description: 'x' })).toMatchObject({ error: 'not_found' });
-    expect(await v.fail('update_note_type', { type_name: 'book-reviews', content_hash: hash, metadata_schema: [{ name: 'x', type: 'number', constraints: { min: 3, max: 1 } }] })).toMatchObject({
+    expect(await v.fail('update_note_type', { type_name: 'book-reviews', content_hash: hash })).toMatchObject({
+      error: 'validation_failed',
+      fields: ['instructions'],
+    });
+    expect(
+      await v.fail('update_note_type', { type_name: 'ghost', content_hash: hash, description: 'x' }),
+    ).toMatchObject({ error: 'not_found' });
+    expect(
+      await v.fail('update_note_type', {
+        type_name: 'book-reviews',
+        content_hash: hash,
+        metadata_schema: [{ name: 'x', type: 'number', constraints: { min: 3, max: 1 } }],
+      }),
+    ).toMatchObject({
       error: 'validation_failed',
       field: 'metadata_schema',
     });

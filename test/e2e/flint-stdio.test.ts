@@ -16,7 +16,8 @@ let session: StdioSession;
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && !entry.parentPath.includes('.flint-note')) out.push(path.relative(dir, path.join(entry.parentPath, entry.name)));
+    if (entry.isFile() && !entry.parentPath.includes('.flint-note'))
+      out.push(path.relative(dir, path.join(entry.parentPath, entry.name)));
   }
   return out.sort();
 }
@@ -41,7 +42,9 @@ describe('flint profile over stdio', () => {
     for (const name of ['create_note', 'get_note', 'list_note_types']) expect(byName.has(name)).toBe(true);
     const create = byName.get('create_note');
     expect(create?.inputSchema.type).toBe('object');
-    expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['type', 'title', 'content', 'metadata', 'notes', 'vault_id']));
+    expect(Object.keys(create?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['type', 'title', 'content', 'metadata', 'notes', 'vault_id']),
+    );
     const props = create?.inputSchema.properties as Record<string, { description?: string }>;
     expect(props.title?.description).toBeTruthy();
     // MCP's defaults are left out of tools/list: a write has no readOnlyHint, a read no destructive/idempotent hints.
@@ -51,14 +54,27 @@ describe('flint profile over stdio', () => {
   });
 
   it('create_note writes general/<slug>.md with frontmatter, and get_note returns it with its hash', async () => {
-    const created = await callTool(session.client, 'create_note', { type: 'general', title: 'Meeting Notes: Q3 Plan', content: 'Decide the roadmap.\n', metadata: { tags: ['work'] } });
+    const created = await callTool(session.client, 'create_note', {
+      type: 'general',
+      title: 'Meeting Notes: Q3 Plan',
+      content: 'Decide the roadmap.\n',
+      metadata: { tags: ['work'] },
+    });
     expect(created.isError).toBe(false);
-    expect(created.body).toMatchObject({ id: 'general/meeting-notes-q3-plan.md', type: 'general', title: 'Meeting Notes: Q3 Plan', filename: 'meeting-notes-q3-plan.md' });
+    expect(created.body).toMatchObject({
+      id: 'general/meeting-notes-q3-plan.md',
+      type: 'general',
+      title: 'Meeting Notes: Q3 Plan',
+      filename: 'meeting-notes-q3-plan.md',
+    });
     expect(created.body).toHaveProperty('agent_instructions');
 
     const file = path.join(root, 'general', 'meeting-notes-q3-plan.md');
     const text = await fs.readFile(file, 'utf8');
-    const front = yaml.load(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '', { schema: yaml.CORE_SCHEMA }) as Record<string, unknown>;
+    const front = yaml.load(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '', { schema: yaml.CORE_SCHEMA }) as Record<
+      string,
+      unknown
+    >;
     expect(front).toMatchObject({ title: 'Meeting Notes: Q3 Plan', type: 'general', tags: ['work'] });
     expect(Date.parse(String(front.created))).not.toBeNaN();
     expect(front.updated).toBe(front.created);
@@ -66,18 +82,34 @@ describe('flint profile over stdio', () => {
 
     const got = await callTool(session.client, 'get_note', { identifier: 'general/meeting-notes-q3-plan.md' });
     expect(got.isError).toBe(false);
-    const expectedHash = `sha256:${createHash('sha256').update(await fs.readFile(file)).digest('hex')}`;
-    expect(got.body).toMatchObject({ id: 'general/meeting-notes-q3-plan.md', title: 'Meeting Notes: Q3 Plan', content: 'Decide the roadmap.\n', content_hash: expectedHash });
+    const expectedHash = `sha256:${createHash('sha256')
+      .update(await fs.readFile(file))
+      .digest('hex')}`;
+    expect(got.body).toMatchObject({
+      id: 'general/meeting-notes-q3-plan.md',
+      title: 'Meeting Notes: Q3 Plan',
+      content: 'Decide the roadmap.\n',
+      content_hash: expectedHash,
+    });
 
-    const filtered = await callTool(session.client, 'get_note', { identifier: 'general/meeting-notes-q3-plan', fields: ['title', 'content_hash', 'metadata.tags', 'nonsense'] });
-    expect(filtered.body).toEqual({ title: 'Meeting Notes: Q3 Plan', content_hash: expectedHash, metadata: { tags: ['work'] } });
+    const filtered = await callTool(session.client, 'get_note', {
+      identifier: 'general/meeting-notes-q3-plan',
+      fields: ['title', 'content_hash', 'metadata.tags', 'nonsense'],
+    });
+    expect(filtered.body).toEqual({
+      title: 'Meeting Notes: Q3 Plan',
+      content_hash: expectedHash,
+      metadata: { tags: ['work'] },
+    });
   });
 
   it('changes the hash when another program edits the note', async () => {
-    const before = (await callTool(session.client, 'get_note', { identifier: 'general/meeting-notes-q3-plan.md' })).body as { content_hash: string };
+    const before = (await callTool(session.client, 'get_note', { identifier: 'general/meeting-notes-q3-plan.md' }))
+      .body as { content_hash: string };
     const file = path.join(root, 'general', 'meeting-notes-q3-plan.md');
     await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('tags:\n  - work', 'tags:\n  - home'));
-    const after = (await callTool(session.client, 'get_note', { identifier: 'general/meeting-notes-q3-plan.md' })).body as { content_hash: string; metadata: { tags: string[] } };
+    const after = (await callTool(session.client, 'get_note', { identifier: 'general/meeting-notes-q3-plan.md' }))
+      .body as { content_hash: string; metadata: { tags: string[] } };
     expect(after.content_hash).not.toBe(before.content_hash);
     expect(after.metadata.tags).toEqual(['home']);
   });
@@ -99,7 +131,13 @@ describe('flint profile over stdio', () => {
   });
 
   it('refuses identifiers that leave the vault with path_outside_vault', async () => {
-    for (const identifier of ['../../etc/passwd', '/etc/passwd', 'general/../../x.md', 'general/a\u0000b.md', 'general\\..\\x.md']) {
+    for (const identifier of [
+      '../../etc/passwd',
+      '/etc/passwd',
+      'general/../../x.md',
+      'general/a\u0000b.md',
+      'general\\..\\x.md',
+    ]) {
       const answer = await callTool(session.client, 'get_note', { identifier });
       expect(answer.isError, identifier).toBe(true);
       expect((answer.body as { error: string }).error, identifier).toBe('path_outside_vault');

@@ -17,7 +17,9 @@ beforeAll(async () => {
   base = await tempDir('nk-e2e-vaults-');
   configDir = path.join(base, 'config');
   await fs.mkdir(path.join(base, 'home'));
-  session = await connectStdio(['serve', '--profile', 'flint', '--vault', path.join(base, 'home')], { NOTEKERNEL_CONFIG_DIR: configDir });
+  session = await connectStdio(['serve', '--profile', 'flint', '--vault', path.join(base, 'home')], {
+    NOTEKERNEL_CONFIG_DIR: configDir,
+  });
 });
 
 afterAll(async () => {
@@ -27,26 +29,56 @@ afterAll(async () => {
 
 describe('vault tools over MCP', () => {
   it('creates vaults with the default types and lists them', async () => {
-    const work = await callTool(session.client, 'create_vault', { vault_id: 'work', name: 'Work Notes', path: path.join(base, 'work'), description: 'Projects' });
+    const work = await callTool(session.client, 'create_vault', {
+      vault_id: 'work',
+      name: 'Work Notes',
+      path: path.join(base, 'work'),
+      description: 'Projects',
+    });
     expect(work.isError).toBe(false);
-    expect(work.body).toMatchObject({ success: true, vault: { id: 'work', name: 'Work Notes', description: 'Projects', is_current: true } });
-    expect(await fs.readFile(path.join(base, 'work', 'daily', '_description.md'), 'utf8')).toContain('## Agent Instructions');
+    expect(work.body).toMatchObject({
+      success: true,
+      vault: { id: 'work', name: 'Work Notes', description: 'Projects', is_current: true },
+    });
+    expect(await fs.readFile(path.join(base, 'work', 'daily', '_description.md'), 'utf8')).toContain(
+      '## Agent Instructions',
+    );
 
-    await callTool(session.client, 'create_vault', { vault_id: 'personal', name: 'Personal', path: path.join(base, 'personal') });
+    await callTool(session.client, 'create_vault', {
+      vault_id: 'personal',
+      name: 'Personal',
+      path: path.join(base, 'personal'),
+    });
     const listed = await callTool(session.client, 'list_vaults');
-    expect((listed.body as { vaults: Array<{ id: string }> }).vaults.map((v) => v.id).sort()).toEqual(['personal', 'work']);
+    expect((listed.body as { vaults: Array<{ id: string }> }).vaults.map((v) => v.id).sort()).toEqual([
+      'personal',
+      'work',
+    ]);
     expect(listed.body).toMatchObject({ current_vault: 'work' });
   });
 
   it('refuses a duplicate id and an unsafe one, naming them', async () => {
-    const dup = await callTool(session.client, 'create_vault', { vault_id: 'work', name: 'Again', path: path.join(base, 'again') });
+    const dup = await callTool(session.client, 'create_vault', {
+      vault_id: 'work',
+      name: 'Again',
+      path: path.join(base, 'again'),
+    });
     expect(dup.body).toMatchObject({ error: 'conflict' });
-    const bad = await callTool(session.client, 'create_vault', { vault_id: '../x', name: 'Bad', path: path.join(base, 'bad') });
+    const bad = await callTool(session.client, 'create_vault', {
+      vault_id: '../x',
+      name: 'Bad',
+      path: path.join(base, 'bad'),
+    });
     expect(bad.body).toMatchObject({ error: 'validation_failed' });
   });
 
   it('serves a call from another vault by vault_id, without switching', async () => {
-    const created = await callTool(session.client, 'create_note', { type: 'general', title: 'Routed', content: 'to personal', vault_id: 'personal' });
+    const created = await callTool(session.client, 'create_note', {
+      type: 'general',
+      title: 'Routed',
+      content: 'to personal',
+      vault_id: 'personal',
+    });
     expect(created.isError).toBe(false);
     await fs.access(path.join(base, 'personal', 'general', 'routed.md'));
     await expect(fs.access(path.join(base, 'home', 'general', 'routed.md'))).rejects.toThrow();
@@ -91,22 +123,36 @@ describe('vault tools over MCP', () => {
 describe('vault CLI', () => {
   it('create, list, switch, current, update, remove on the registry', async () => {
     const env = { NOTEKERNEL_CONFIG_DIR: path.join(base, 'cli-config') };
-    const created = await runCli(['create', 'research', 'Research', path.join(base, 'research'), '--description', 'Papers', '--json'], { env });
+    const created = await runCli(
+      ['create', 'research', 'Research', path.join(base, 'research'), '--description', 'Papers', '--json'],
+      { env },
+    );
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ success: true, vault: { id: 'research' } });
     await fs.access(path.join(base, 'research', 'reading', '_description.md'));
 
     expect((await runCli(['init', path.join(base, 'side'), '--id', 'side', '--name', 'Side'], { env })).code).toBe(0);
-    const listed = JSON.parse((await runCli(['list', '--json'], { env })).stdout) as { vaults: Array<{ id: string }>; current_vault: string };
+    const listed = JSON.parse((await runCli(['list', '--json'], { env })).stdout) as {
+      vaults: Array<{ id: string }>;
+      current_vault: string;
+    };
     expect(listed.vaults.map((v) => v.id).sort()).toEqual(['research', 'side']);
     expect(listed.current_vault).toBe('research');
 
     expect((await runCli(['switch', 'side'], { env })).code).toBe(0);
-    expect(JSON.parse((await runCli(['current', '--json'], { env })).stdout)).toMatchObject({ id: 'side', name: 'Side' });
-    expect(JSON.parse((await runCli(['update', 'side', '--name', 'Side Projects', '--json'], { env })).stdout)).toMatchObject({ vault: { name: 'Side Projects' } });
+    expect(JSON.parse((await runCli(['current', '--json'], { env })).stdout)).toMatchObject({
+      id: 'side',
+      name: 'Side',
+    });
+    expect(
+      JSON.parse((await runCli(['update', 'side', '--name', 'Side Projects', '--json'], { env })).stdout),
+    ).toMatchObject({ vault: { name: 'Side Projects' } });
 
     // With no --vault, tools run in the current vault; vault_id reaches the others.
-    const call = await runCli(['call', 'create_note', JSON.stringify({ title: 'Via CLI', content: 'x', vault_id: 'research' })], { env });
+    const call = await runCli(
+      ['call', 'create_note', JSON.stringify({ title: 'Via CLI', content: 'x', vault_id: 'research' })],
+      { env },
+    );
     expect(call.code).toBe(0);
     await fs.access(path.join(base, 'research', 'general', 'via-cli.md'));
 

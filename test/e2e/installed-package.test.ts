@@ -31,13 +31,21 @@ afterAll(async () => {
 
 /** The environment a user's shell gives: the global prefix's bin first on PATH. */
 function userEnv(): Record<string, string> {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), PATH: `${pkg.binDir}${path.delimiter}${process.env.PATH ?? ''}` };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PATH: `${pkg.binDir}${path.delimiter}${process.env.PATH ?? ''}`,
+  };
   delete env.NOTEKERNEL_LOG_LEVEL;
   return env;
 }
 
 async function serve(profile: string, vault: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: pkg.bin, args: ['serve', '--profile', profile, '--vault', vault], env: userEnv(), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: pkg.bin,
+    args: ['serve', '--profile', profile, '--vault', vault],
+    env: userEnv(),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'installed-package-e2e', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -75,10 +83,20 @@ describe('the packed package', () => {
       { tool: 'get_available_templates', args: {}, expectKey: 'templates' },
       { tool: 'start_draft_generation', args: { topic: 'spaced repetition' }, expectKey: 'next_action' },
     ],
-    'agent-memory': [{ tool: 'memory_capture', args: { title: 'Installed', body: 'From the tarball.', tags: ['pkg'] }, expectKey: 'id' }],
+    'agent-memory': [
+      {
+        tool: 'memory_capture',
+        args: { title: 'Installed', body: 'From the tarball.', tags: ['pkg'] },
+        expectKey: 'id',
+      },
+    ],
     // The model's weights come from the installed package (nothing fetched): a semantic search loads it.
     obsidian: [
-      { tool: 'create_file', args: { path: 'Installed Notes/From the tarball.md', content: 'Packed, installed and served.' }, expectKey: 'path' },
+      {
+        tool: 'create_file',
+        args: { path: 'Installed Notes/From the tarball.md', content: 'Packed, installed and served.' },
+        expectKey: 'path',
+      },
       { tool: 'search_vault', args: { query: 'package installation', mode: 'semantic' }, expectKey: 'results' },
     ],
   };
@@ -105,31 +123,50 @@ describe('the packed package', () => {
 });
 
 describe('the MCP client configs, pasted as they are', () => {
-  interface ServerEntry { command?: string; args?: string[]; url?: string }
+  interface ServerEntry {
+    command?: string;
+    args?: string[];
+    url?: string;
+  }
   const servers = async (file: string) =>
-    (JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'examples', file), 'utf8')) as { mcpServers: Record<string, ServerEntry> }).mcpServers;
-
-  it.each(['claude-desktop.json', 'cursor-mcp.json'])('%s starts the globally installed server (~ and ${workspaceFolder} as the clients give them)', async (file) => {
-    const home = path.join(dir, `home-${file}`);
-    await fs.mkdir(home);
-    for (const entry of Object.values(await servers(file))) {
-      if (!entry.command) continue;
-      expect(entry.args?.some((a) => a.includes('/path/to'))).toBe(false);
-      // Cursor expands ${workspaceFolder} itself; Claude Desktop passes ~ unexpanded (notekernel expands it).
-      const args = (entry.args ?? []).map((a) => a.replace('${workspaceFolder}', home));
-      const transport = new StdioClientTransport({ command: entry.command, args, env: { ...userEnv(), HOME: home }, stderr: 'pipe' });
-      const client = new Client({ name: 'config-e2e', version: '1.0.0' });
-      await client.connect(transport);
-      try {
-        expect((await callTool(client, 'create_note', { title: 'Pasted', content: 'works' })).isError).toBe(false);
-      } finally {
-        await client.close();
+    (
+      JSON.parse(await fs.readFile(path.join(REPO_ROOT, 'examples', file), 'utf8')) as {
+        mcpServers: Record<string, ServerEntry>;
       }
-      expect(await fs.readFile(path.join(home, 'notes', 'general', 'pasted.md'), 'utf8')).toContain('works');
-    }
-  });
+    ).mcpServers;
 
-  it.each([['claude-desktop.json', 'claude-desktop-npx.json'], ['cursor-mcp.json', 'cursor-mcp-npx.json']])('%s and %s start the same server', async (global, npx) => {
+  it.each(['claude-desktop.json', 'cursor-mcp.json'])(
+    '%s starts the globally installed server (~ and ${workspaceFolder} as the clients give them)',
+    async (file) => {
+      const home = path.join(dir, `home-${file}`);
+      await fs.mkdir(home);
+      for (const entry of Object.values(await servers(file))) {
+        if (!entry.command) continue;
+        expect(entry.args?.some((a) => a.includes('/path/to'))).toBe(false);
+        // Cursor expands ${workspaceFolder} itself; Claude Desktop passes ~ unexpanded (notekernel expands it).
+        const args = (entry.args ?? []).map((a) => a.replace('${workspaceFolder}', home));
+        const transport = new StdioClientTransport({
+          command: entry.command,
+          args,
+          env: { ...userEnv(), HOME: home },
+          stderr: 'pipe',
+        });
+        const client = new Client({ name: 'config-e2e', version: '1.0.0' });
+        await client.connect(transport);
+        try {
+          expect((await callTool(client, 'create_note', { title: 'Pasted', content: 'works' })).isError).toBe(false);
+        } finally {
+          await client.close();
+        }
+        expect(await fs.readFile(path.join(home, 'notes', 'general', 'pasted.md'), 'utf8')).toContain('works');
+      }
+    },
+  );
+
+  it.each([
+    ['claude-desktop.json', 'claude-desktop-npx.json'],
+    ['cursor-mcp.json', 'cursor-mcp-npx.json'],
+  ])('%s and %s start the same server', async (global, npx) => {
     const [a, b] = [(await servers(global)).notekernel, (await servers(npx)).notekernel];
     expect(b?.command).toBe('npx');
     expect(b?.args).toEqual(['-y', 'notekernel', ...(a?.args ?? [])]);
@@ -146,16 +183,32 @@ describe('the examples, against the installed package', () => {
     await fs.mkdir(path.join(modules, '@modelcontextprotocol'), { recursive: true });
     await fs.symlink(pkg.root, path.join(modules, 'notekernel'), 'dir');
     await fs.symlink(path.join(pkg.root, 'node_modules', 'zod'), path.join(modules, 'zod'), 'dir');
-    await fs.symlink(path.join(pkg.root, 'node_modules', '@modelcontextprotocol', 'sdk'), path.join(modules, '@modelcontextprotocol', 'sdk'), 'dir');
+    await fs.symlink(
+      path.join(pkg.root, 'node_modules', '@modelcontextprotocol', 'sdk'),
+      path.join(modules, '@modelcontextprotocol', 'sdk'),
+      'dir',
+    );
     // vitest, the optional peer `notekernel/testing` runs under: one copy, seen from the project and from the package.
     await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(modules, 'vitest'), 'dir');
-    await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(pkg.root, 'node_modules', 'vitest'), 'dir').catch(() => undefined);
-    await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+    await fs
+      .symlink(path.join(REPO_ROOT, 'node_modules', 'vitest'), path.join(pkg.root, 'node_modules', 'vitest'), 'dir')
+      .catch(() => undefined);
+    await fs.writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+    );
     await fs.cp(path.join(REPO_ROOT, 'examples'), path.join(project, 'src'), { recursive: true });
     const tsconfig = {
       compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true,
-        types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')], outDir: 'out', rootDir: 'src',
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [path.join(REPO_ROOT, 'node_modules', '@types')],
+        outDir: 'out',
+        rootDir: 'src',
       },
       include: ['src/*.ts', 'src/chat-agent/*.ts', 'src/memory-backend/*.ts'],
     };
@@ -181,11 +234,15 @@ describe('the examples, against the installed package', () => {
   it("memory-backend's own test passes both contract suites from notekernel/testing", async () => {
     const vitest = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
     const project = path.dirname(out);
-    const { stdout } = await run(process.execPath, [vitest, 'run', '--root', project, '--reporter=verbose', 'out/memory-backend'], { env: { ...userEnv(), CI: '' }, cwd: project, maxBuffer: 16 << 20 }).catch(
-      (err: { stdout?: string; stderr?: string }) => {
-        throw new Error(`the example's contract test failed against the installed package:\n${err.stdout ?? ''}${err.stderr ?? String(err)}`);
-      },
-    );
+    const { stdout } = await run(
+      process.execPath,
+      [vitest, 'run', '--root', project, '--reporter=verbose', 'out/memory-backend'],
+      { env: { ...userEnv(), CI: '' }, cwd: project, maxBuffer: 16 << 20 },
+    ).catch((err: { stdout?: string; stderr?: string }) => {
+      throw new Error(
+        `the example's contract test failed against the installed package:\n${err.stdout ?? ''}${err.stderr ?? String(err)}`,
+      );
+    });
     expect(stdout).toMatch(/Test Files\s+.*1 passed/);
     expect(stdout).toContain('NoteStore contract: memory (example)');
   }, 120_000);
@@ -208,7 +265,11 @@ describe('the examples, against the installed package', () => {
     await fs.mkdir(vault);
     const model = new FakeChatEndpoint();
     const env = { ...userEnv(), OPENAI_BASE_URL: await model.start(), OPENAI_MODEL: 'scripted' };
-    const child = spawn(process.execPath, [path.join(out, 'chat-agent', 'main.js'), '--vault', vault, '--profile', 'flint', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [path.join(out, 'chat-agent', 'main.js'), '--vault', vault, '--profile', 'flint', '--port', '0'],
+      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     try {
       let stderr = '';
       const url = await new Promise<string>((resolve, reject) => {
@@ -219,10 +280,20 @@ describe('the examples, against the installed package', () => {
         });
         child.once('exit', (code) => reject(new Error(`the chat agent exited with ${code}:\n${stderr}`)));
       });
-      model.reply(callTools({ name: 'create_note', arguments: { title: 'Chatted', content: 'Written by the model.' } }), say('Done.'));
-      const answer = await fetch(`${url}/chat`, { method: 'POST', body: JSON.stringify({ message: 'Write it down.' }) });
+      model.reply(
+        callTools({ name: 'create_note', arguments: { title: 'Chatted', content: 'Written by the model.' } }),
+        say('Done.'),
+      );
+      const answer = await fetch(`${url}/chat`, {
+        method: 'POST',
+        body: JSON.stringify({ message: 'Write it down.' }),
+      });
       expect(answer.status).toBe(200);
-      expect(await answer.json()).toMatchObject({ response: 'Done.', session_id: expect.any(String), tool_calls: [{ name: 'create_note', is_error: false }] });
+      expect(await answer.json()).toMatchObject({
+        response: 'Done.',
+        session_id: expect.any(String),
+        tool_calls: [{ name: 'create_note', is_error: false }],
+      });
       expect(await fs.readFile(path.join(vault, 'general', 'chatted.md'), 'utf8')).toContain('Written by the model.');
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -255,12 +326,17 @@ describe('a .ts config in a project that has typescript, read by the global comm
   async function project(name: string, withTypescript: boolean): Promise<string> {
     const folder = path.join(dir, name);
     await fs.mkdir(path.join(folder, 'node_modules'), { recursive: true });
-    if (withTypescript) await fs.symlink(path.join(REPO_ROOT, 'node_modules', 'typescript'), path.join(folder, 'node_modules', 'typescript'), 'dir');
+    if (withTypescript)
+      await fs.symlink(
+        path.join(REPO_ROOT, 'node_modules', 'typescript'),
+        path.join(folder, 'node_modules', 'typescript'),
+        'dir',
+      );
     await fs.writeFile(path.join(folder, 'notekernel.config.ts'), TS_CONFIG);
     return folder;
   }
 
-  it('found beside the vault, and named with --config from elsewhere: typescript is loaded from the config file\'s project', async () => {
+  it("found beside the vault, and named with --config from elsewhere: typescript is loaded from the config file's project", async () => {
     const vault = await project('ts-project', true);
     // The global install brings no typescript of its own.
     await expect(fs.stat(path.join(pkg.root, 'node_modules', 'typescript'))).rejects.toThrow();
@@ -268,7 +344,11 @@ describe('a .ts config in a project that has typescript, read by the global comm
     expect((JSON.parse(found.stdout) as Array<{ name: string }>).map((t) => t.name)).not.toContain('list_tags');
     const elsewhere = path.join(dir, 'ts-vault-elsewhere');
     await fs.mkdir(elsewhere);
-    const named = await run(pkg.bin, ['tools', '--vault', elsewhere, '--config', path.join(vault, 'notekernel.config.ts'), '--json'], { env: userEnv(), cwd: dir });
+    const named = await run(
+      pkg.bin,
+      ['tools', '--vault', elsewhere, '--config', path.join(vault, 'notekernel.config.ts'), '--json'],
+      { env: userEnv(), cwd: dir },
+    );
     expect((JSON.parse(named.stdout) as Array<{ name: string }>).map((t) => t.name)).not.toContain('list_tags');
     // The transpiled copy is gone: the project holds what it held.
     expect((await fs.readdir(vault)).filter((f) => f.endsWith('.mjs'))).toEqual([]);

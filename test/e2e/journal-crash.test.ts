@@ -32,14 +32,22 @@ function readFiles(root: string): Files {
   const out: Files = new Map();
   for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
     const rel = path.relative(root, path.join(entry.parentPath, entry.name));
-    if (entry.isFile() && !rel.split(path.sep).some((part) => part.startsWith('.'))) out.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
+    if (entry.isFile() && !rel.split(path.sep).some((part) => part.startsWith('.')))
+      out.set(rel, fs.readFileSync(path.join(root, rel), 'utf8'));
   }
   return out;
 }
 
 /** Temp files where notes live (the metadata folders hold no notes). */
 function tempFiles(root: string): string[] {
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((rel) => path.basename(rel).startsWith('.nk-tmp-') && !path.dirname(rel).split(path.sep).some((p) => p.startsWith('.')));
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter(
+    (rel) =>
+      path.basename(rel).startsWith('.nk-tmp-') &&
+      !path
+        .dirname(rel)
+        .split(path.sep)
+        .some((p) => p.startsWith('.')),
+  );
 }
 
 /** Closes the client and waits until the server process is gone (its folder may then be removed). */
@@ -87,11 +95,20 @@ async function measure(scenario: Scenario, root: string): Promise<number> {
   return ms;
 }
 
-async function crashAt(scenario: Scenario, seedRoot: string, point: { hook?: string; afterMs?: number }): Promise<{ root: string }> {
+async function crashAt(
+  scenario: Scenario,
+  seedRoot: string,
+  point: { hook?: string; afterMs?: number },
+): Promise<{ root: string }> {
   const root = await tempDir('nk-journal-crash-');
   dirs.push(root);
   fs.cpSync(seedRoot, root, { recursive: true });
-  const session = await connectStdio(scenario.serveArgs(root), point.hook !== undefined ? { NOTEKERNEL_TEST_DIE_AFTER_STEPS: point.hook, NODE_OPTIONS: `--require=${CRASH_PRELOAD}` } : {});
+  const session = await connectStdio(
+    scenario.serveArgs(root),
+    point.hook !== undefined
+      ? { NOTEKERNEL_TEST_DIE_AFTER_STEPS: point.hook, NODE_OPTIONS: `--require=${CRASH_PRELOAD}` }
+      : {},
+  );
   const pid = session.pid() as number;
   const exited = new Promise<void>((resolve) => {
     const poll = setInterval(() => {
@@ -130,7 +147,9 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
   const after = scenario.states(reference);
   expect([...after.values()].filter((v, i) => v !== [...before.values()][i]).length).toBeGreaterThan(0);
 
-  const timerPoints = Array.from({ length: 20 - hookPoints.length }, (_, i) => Math.round((ms * (i + 1)) / (20 - hookPoints.length + 1)));
+  const timerPoints = Array.from({ length: 20 - hookPoints.length }, (_, i) =>
+    Math.round((ms * (i + 1)) / (20 - hookPoints.length + 1)),
+  );
   const points = [...hookPoints.map((hook) => ({ hook })), ...timerPoints.map((afterMs) => ({ afterMs }))];
   const seen = { before: 0, after: 0, recovered: 0 };
   for (const point of points) {
@@ -140,7 +159,10 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
     await callTool(session.client, scenario.probe, {});
     const now = scenario.states(root);
     const label = JSON.stringify(point);
-    expect([...now.keys()].filter((k) => !before.has(k) && !after.has(k)), label).toEqual([]);
+    expect(
+      [...now.keys()].filter((k) => !before.has(k) && !after.has(k)),
+      label,
+    ).toEqual([]);
     let wholly: 'before' | 'after' | undefined;
     for (const key of new Set([...before.keys(), ...after.keys()])) {
       const state = now.get(key);
@@ -152,12 +174,16 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
     }
     // The recovery's own writes retire replaced versions under temp names and unlink them just
     // after (decision 010): none may be left, but some may still be in flight at the first answer.
-    for (let waited = 0; tempFiles(root).length > 0 && waited < 3_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; tempFiles(root).length > 0 && waited < 3_000; waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     expect(tempFiles(root), label).toEqual([]);
     // Link queries may answer from the link index as it stood while the start-up reconcile
     // catches up (decision 026): the answers must agree with the files within a few seconds.
     for (let tries = 0; ; tries++) {
-      const failure = await scenario.checkServed(session, wholly ?? 'before').then(() => undefined, (err: Error) => err);
+      const failure = await scenario.checkServed(session, wholly ?? 'before').then(
+        () => undefined,
+        (err: Error) => err,
+      );
       if (!failure) break;
       if (tries >= 30) throw new Error(`${label} (${wholly ?? 'before'}): ${failure.message}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -167,7 +193,9 @@ async function runScenario(name: string, scenario: Scenario, hookPoints: string[
     seen[wholly ?? 'before']++;
     await closeAndWait(session);
     const doctor = await runCli(['doctor', '--json', ...scenario.serveArgs(root).slice(1)]);
-    const journal = (JSON.parse(doctor.stdout) as { findings: Array<{ check: string; ok: boolean; detail: string }> }).findings.find((f) => f.check === 'journal');
+    const journal = (
+      JSON.parse(doctor.stdout) as { findings: Array<{ check: string; ok: boolean; detail: string }> }
+    ).findings.find((f) => f.check === 'journal');
     expect(journal?.ok, `${label} ${journal?.detail}`).toBe(true);
   }
   // Each hook point comes after the plan is durable: those always finish, and say so.
@@ -184,25 +212,57 @@ describe('kill -9 during journalled operations', () => {
       'rename',
       {
         async seed(root) {
-          const notes = [{ title: 'Hub', content: 'The hub.\n' }, ...Array.from({ length: LINKERS }, (_, i) => ({ title: `Linker ${i}`, content: `Note ${i} points to [[Hub]] and [[Hub|the hub]].\n` }))];
-          const made = await runCli(['call', 'create_note', JSON.stringify({ notes }), '--profile', 'flint', '--vault', root, '--json']);
+          const notes = [
+            { title: 'Hub', content: 'The hub.\n' },
+            ...Array.from({ length: LINKERS }, (_, i) => ({
+              title: `Linker ${i}`,
+              content: `Note ${i} points to [[Hub]] and [[Hub|the hub]].\n`,
+            })),
+          ];
+          const made = await runCli([
+            'call',
+            'create_note',
+            JSON.stringify({ notes }),
+            '--profile',
+            'flint',
+            '--vault',
+            root,
+            '--json',
+          ]);
           expect(made.code, made.stderr).toBe(0);
-          const hub = await runCli(['call', 'get_note', JSON.stringify({ identifier: 'general/hub.md' }), '--profile', 'flint', '--vault', root, '--json']);
+          const hub = await runCli([
+            'call',
+            'get_note',
+            JSON.stringify({ identifier: 'general/hub.md' }),
+            '--profile',
+            'flint',
+            '--vault',
+            root,
+            '--json',
+          ]);
           hash = (JSON.parse(hub.stdout) as { content_hash: string }).content_hash;
         },
         probe: 'list_note_types',
         serveArgs: (root) => ['serve', '--profile', 'flint', '--vault', root],
-        run: (session) => session.client.callTool({ name: 'rename_note', arguments: { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hash } }),
+        run: (session) =>
+          session.client.callTool({
+            name: 'rename_note',
+            arguments: { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hash },
+          }),
         states: (root) => new Map([...readFiles(root)].map(([rel, text]) => [rel, flintState(text)])),
         async checkServed(session, wholly) {
           const title = wholly === 'after' ? 'Central Hub' : 'Hub';
-          const hub = (await callTool(session.client, 'get_note', { identifier: 'general/hub.md' })).body as { title: string };
+          const hub = (await callTool(session.client, 'get_note', { identifier: 'general/hub.md' })).body as {
+            title: string;
+          };
           expect(hub.title).toBe(title);
-          const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: 'general/hub.md' })).body as { backlinks: unknown[] };
+          const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: 'general/hub.md' }))
+            .body as { backlinks: unknown[] };
           expect(backlinks.backlinks.length).toBe(LINKERS * 2);
           const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
           expect(broken.count).toBe(0);
-          const found = (await callTool(session.client, 'search_notes', { query: `"${title}"`, limit: 5 })).body as unknown;
+          const found = (await callTool(session.client, 'search_notes', { query: `"${title}"`, limit: 5 }))
+            .body as unknown;
           expect(JSON.stringify(found)).toContain('general/hub.md');
         },
       },
@@ -217,12 +277,24 @@ describe('kill -9 during journalled operations', () => {
       'memory',
       {
         async seed(root) {
-          fs.writeFileSync(path.join(root, 'target-entry id__Targ11.md'), '# Target entry\n\nthe entry everyone links to\n');
-          ids.forEach((id, i) => fs.writeFileSync(path.join(root, `entry-${i} ${id}.md`), `# Entry ${i}\n\nsee [[id__Targ11|Target entry]] and [[id__Targ11|my own words]]\n`));
+          fs.writeFileSync(
+            path.join(root, 'target-entry id__Targ11.md'),
+            '# Target entry\n\nthe entry everyone links to\n',
+          );
+          ids.forEach((id, i) =>
+            fs.writeFileSync(
+              path.join(root, `entry-${i} ${id}.md`),
+              `# Entry ${i}\n\nsee [[id__Targ11|Target entry]] and [[id__Targ11|my own words]]\n`,
+            ),
+          );
         },
         probe: 'memory_orphans',
         serveArgs: (root) => ['serve', '--profile', 'agent-memory', '--vault', root],
-        run: (session) => session.client.callTool({ name: 'memory_rename', arguments: { id: 'id__Targ11', new_title: 'Renamed target' } }),
+        run: (session) =>
+          session.client.callTool({
+            name: 'memory_rename',
+            arguments: { id: 'id__Targ11', new_title: 'Renamed target' },
+          }),
         states(root) {
           const byId = new Map<string, string>();
           for (const [rel, text] of readFiles(root)) {
@@ -236,7 +308,9 @@ describe('kill -9 during journalled operations', () => {
           const doctor = (await callTool(session.client, 'memory_doctor', {})).body;
           expect((doctor as { duplicateIds: unknown[]; ok: boolean }).duplicateIds).toEqual([]);
           expect((doctor as { ok: boolean }).ok).toBe(true);
-          const links = (await callTool(session.client, 'memory_links', { id: 'id__Targ11' })).body as { inbound: unknown[] };
+          const links = (await callTool(session.client, 'memory_links', { id: 'id__Targ11' })).body as {
+            inbound: unknown[];
+          };
           expect(links.inbound.length).toBe(100);
           const read = (await callTool(session.client, 'memory_read', { id: 'id__Targ11' })).body as { title: string };
           expect(read.title).toBe(wholly === 'after' ? 'Renamed target' : 'Target entry');
@@ -247,12 +321,25 @@ describe('kill -9 during journalled operations', () => {
   }, 600_000);
 
   it('a 500-note batch create: all notes or none, each complete, listed once', async () => {
-    const notes = Array.from({ length: 500 }, (_, i) => ({ type: 'general', title: `Batch note ${i}`, content: `body ${i}\n`.repeat(50) }));
+    const notes = Array.from({ length: 500 }, (_, i) => ({
+      type: 'general',
+      title: `Batch note ${i}`,
+      content: `body ${i}\n`.repeat(50),
+    }));
     await runScenario(
       'batch',
       {
         async seed(root) {
-          const made = await runCli(['call', 'create_note', JSON.stringify({ title: 'Seed', content: 'seed\n' }), '--profile', 'flint', '--vault', root, '--json']);
+          const made = await runCli([
+            'call',
+            'create_note',
+            JSON.stringify({ title: 'Seed', content: 'seed\n' }),
+            '--profile',
+            'flint',
+            '--vault',
+            root,
+            '--json',
+          ]);
           expect(made.code, made.stderr).toBe(0);
         },
         probe: 'list_note_types',
@@ -260,7 +347,10 @@ describe('kill -9 during journalled operations', () => {
         run: (session) => session.client.callTool({ name: 'create_note', arguments: { notes } }),
         states: (root) => new Map([...readFiles(root)].map(([rel, text]) => [rel, flintState(text)])),
         async checkServed(session, wholly) {
-          const types = (await callTool(session.client, 'list_note_types', {})).body as Array<{ name: string; noteCount: number }>;
+          const types = (await callTool(session.client, 'list_note_types', {})).body as Array<{
+            name: string;
+            noteCount: number;
+          }>;
           expect(types.find((t) => t.name === 'general')?.noteCount).toBe(wholly === 'after' ? 501 : 1);
         },
       },
@@ -280,12 +370,20 @@ describe('kill -9 during journalled operations', () => {
         async seed(root) {
           await cli('create_note_type', { type_name: 'drafts', description: 'drafts' }, root);
           await cli('create_note_type', { type_name: 'archive', description: 'the archive' }, root);
-          const notes = Array.from({ length: MIGRATED }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `Draft ${i} follows [[Draft ${(i + 1) % MIGRATED}]].\n` }));
+          const notes = Array.from({ length: MIGRATED }, (_, i) => ({
+            type: 'drafts',
+            title: `Draft ${i}`,
+            content: `Draft ${i} follows [[Draft ${(i + 1) % MIGRATED}]].\n`,
+          }));
           await cli('create_note', { notes }, root);
         },
         probe: 'list_note_types',
         serveArgs: (root) => ['serve', '--profile', 'flint', '--vault', root],
-        run: (session) => session.client.callTool({ name: 'delete_note_type', arguments: { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true } }),
+        run: (session) =>
+          session.client.callTool({
+            name: 'delete_note_type',
+            arguments: { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true },
+          }),
         states(root) {
           // Keyed by filename: a note in both folders (a move cut short) is never one state.
           const byName = new Map<string, string>();
@@ -298,11 +396,15 @@ describe('kill -9 during journalled operations', () => {
           return byName;
         },
         async checkServed(session, wholly) {
-          const types = (await callTool(session.client, 'list_note_types', {})).body as Array<{ name: string; noteCount: number }>;
+          const types = (await callTool(session.client, 'list_note_types', {})).body as Array<{
+            name: string;
+            noteCount: number;
+          }>;
           const [from, to] = wholly === 'after' ? ['drafts', 'archive'] : ['archive', 'drafts'];
           expect(types.find((t) => t.name === to)?.noteCount).toBe(MIGRATED);
           expect(types.find((t) => t.name === from)?.noteCount ?? 0).toBe(0);
-          const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: `${to}/draft-7.md` })).body as { backlinks: unknown[] };
+          const backlinks = (await callTool(session.client, 'get_backlinks', { identifier: `${to}/draft-7.md` }))
+            .body as { backlinks: unknown[] };
           expect(backlinks.backlinks.length).toBe(1);
           const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
           expect(broken.count, `${wholly} ${JSON.stringify(broken)}`).toBe(0);
@@ -319,13 +421,36 @@ describe('kill -9 during journalled operations', () => {
       {
         async seed(root) {
           const cli = async (tool: string, args: unknown) => {
-            const done = await runCli(['call', tool, JSON.stringify(args), '--profile', 'flint', '--vault', root, '--json']);
+            const done = await runCli([
+              'call',
+              tool,
+              JSON.stringify(args),
+              '--profile',
+              'flint',
+              '--vault',
+              root,
+              '--json',
+            ]);
             expect(done.code, done.stderr).toBe(0);
             return JSON.parse(done.stdout) as Record<string, unknown>;
           };
-          await cli('create_note', { notes: [{ title: 'Hub', content: 'The hub.\n' }, ...Array.from({ length: LINKERS }, (_, i) => ({ title: `Linker ${i}`, content: `Note ${i} points to [[Hub]].\n` }))] });
+          await cli('create_note', {
+            notes: [
+              { title: 'Hub', content: 'The hub.\n' },
+              ...Array.from({ length: LINKERS }, (_, i) => ({
+                title: `Linker ${i}`,
+                content: `Note ${i} points to [[Hub]].\n`,
+              })),
+            ],
+          });
           const hub = await cli('get_note', { identifier: 'general/hub.md' });
-          operationId = (await cli('rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash })).operation_id as string;
+          operationId = (
+            await cli('rename_note', {
+              identifier: 'general/hub.md',
+              new_title: 'Central Hub',
+              content_hash: hub.content_hash,
+            })
+          ).operation_id as string;
           expect(operationId).toBeTruthy();
         },
         probe: 'list_note_types',
@@ -334,13 +459,19 @@ describe('kill -9 during journalled operations', () => {
         states: (root) => new Map([...readFiles(root)].map(([rel, text]) => [rel, flintState(text)])),
         async checkServed(session, wholly) {
           const title = wholly === 'after' ? 'Hub' : 'Central Hub';
-          const hub = (await callTool(session.client, 'get_note', { identifier: 'general/hub.md' })).body as { title: string };
+          const hub = (await callTool(session.client, 'get_note', { identifier: 'general/hub.md' })).body as {
+            title: string;
+          };
           expect(hub.title).toBe(title);
           const broken = (await callTool(session.client, 'find_broken_links', {})).body as { count: number };
           expect(broken.count).toBe(0);
-          const listed = (await callTool(session.client, 'list_operations', {})).body as { operations: Array<{ id: string; state: string }> };
+          const listed = (await callTool(session.client, 'list_operations', {})).body as {
+            operations: Array<{ id: string; state: string }>;
+          };
           // Finished (at once or at the restart), the undo leaves the rename undone; rolled back, done.
-          expect(listed.operations.find((o) => o.id === operationId)?.state).toBe(wholly === 'after' ? 'undone' : 'done');
+          expect(listed.operations.find((o) => o.id === operationId)?.state).toBe(
+            wholly === 'after' ? 'undone' : 'done',
+          );
         },
       },
       ['0', '1', '100', '199', 'end'],

@@ -22,13 +22,11 @@ afterAll(async () => {
   await Promise.all(dirs.map(removeDir));
 });
 
-
 async function open(profile: string, root: string): Promise<StdioSession> {
   const session = await connectStdio(['serve', '--profile', profile, '--vault', root]);
   sessions.push(session);
   return session;
 }
-
 
 interface Operation {
   id: string;
@@ -41,13 +39,27 @@ interface Operation {
   undoable: boolean;
 }
 
-async function renameWithLinks(root: string, session: StdioSession, linkers: number): Promise<{ before: Map<string, string>; operationId: string }> {
+async function renameWithLinks(
+  root: string,
+  session: StdioSession,
+  linkers: number,
+): Promise<{ before: Map<string, string>; operationId: string }> {
   await callOk(session, 'create_note', {
-    notes: [{ title: 'Hub', content: 'The hub.\n' }, ...Array.from({ length: linkers }, (_, i) => ({ title: `Linker ${i}`, content: `Note ${i}: [[Hub]] and [[Hub|the hub]].\n` }))],
+    notes: [
+      { title: 'Hub', content: 'The hub.\n' },
+      ...Array.from({ length: linkers }, (_, i) => ({
+        title: `Linker ${i}`,
+        content: `Note ${i}: [[Hub]] and [[Hub|the hub]].\n`,
+      })),
+    ],
   });
   const hub = await callOk<{ content_hash: string }>(session, 'get_note', { identifier: 'general/hub.md' });
   const before = noteFiles(root);
-  const renamed = await callOk<{ operation_id: string; total_wikilinks_updated: number }>(session, 'rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash });
+  const renamed = await callOk<{ operation_id: string; total_wikilinks_updated: number }>(session, 'rename_note', {
+    identifier: 'general/hub.md',
+    new_title: 'Central Hub',
+    content_hash: hub.content_hash,
+  });
   expect(renamed.total_wikilinks_updated).toBe(linkers * 2);
   return { before, operationId: renamed.operation_id };
 }
@@ -94,11 +106,17 @@ describe('undo of a journalled operation', () => {
     expect(JSON.stringify(refused.body)).toContain('general/linker-2.md');
     expect(noteFiles(root)).toEqual(afterEdit);
 
-    const forced = await callOk<{ restored: string[]; conflict_copies: Array<{ id: string; copy: string }> }>(session, 'undo_operation', { operation_id: operationId, force: true });
+    const forced = await callOk<{ restored: string[]; conflict_copies: Array<{ id: string; copy: string }> }>(
+      session,
+      'undo_operation',
+      { operation_id: operationId, force: true },
+    );
     expect(forced.restored).toHaveLength(5);
     expect(forced.conflict_copies.map((c) => c.id)).toEqual(['general/linker-2.md']);
     expect(fs.readFileSync(edited, 'utf8')).toBe(afterEdit.get('general/linker-2.md'));
-    const copy = await callOk<{ content: string }>(session, 'get_note', { identifier: forced.conflict_copies[0]?.copy });
+    const copy = await callOk<{ content: string }>(session, 'get_note', {
+      identifier: forced.conflict_copies[0]?.copy,
+    });
     expect(copy.content).toBe('Note 2: [[Hub]] and [[Hub|the hub]].\n');
   }, 120_000);
 
@@ -107,9 +125,13 @@ describe('undo of a journalled operation', () => {
     dirs.push(root);
     const session = await open('flint', root);
     const before = noteFiles(root);
-    const created = await callOk<{ operation_id: string; successful: number }>(session, 'create_note', { notes: Array.from({ length: 20 }, (_, i) => ({ title: `Made ${i}`, content: `x${i}\n` })) });
+    const created = await callOk<{ operation_id: string; successful: number }>(session, 'create_note', {
+      notes: Array.from({ length: 20 }, (_, i) => ({ title: `Made ${i}`, content: `x${i}\n` })),
+    });
     expect(created.successful).toBe(20);
-    const undone = await callOk<{ deleted: string[] }>(session, 'undo_operation', { operation_id: created.operation_id });
+    const undone = await callOk<{ deleted: string[] }>(session, 'undo_operation', {
+      operation_id: created.operation_id,
+    });
     expect(undone.deleted).toHaveLength(20);
     expect(noteFiles(root)).toEqual(before);
   }, 120_000);
@@ -118,43 +140,83 @@ describe('undo of a journalled operation', () => {
     const root = await tempDir('nk-undo-delete-');
     dirs.push(root);
     const session = await open('flint', root);
-    await callOk(session, 'create_note', { notes: Array.from({ length: 8 }, (_, i) => ({ title: `Gone ${i}`, content: `text of ${i}\n#keep-me\n` })) });
-    const read = (id: string) => callOk<{ title: string; content: string; tags: string[] }>(session, 'get_note', { identifier: id });
+    await callOk(session, 'create_note', {
+      notes: Array.from({ length: 8 }, (_, i) => ({ title: `Gone ${i}`, content: `text of ${i}\n#keep-me\n` })),
+    });
+    const read = (id: string) =>
+      callOk<{ title: string; content: string; tags: string[] }>(session, 'get_note', { identifier: id });
     const ids = Array.from({ length: 8 }, (_, i) => `general/gone-${i}.md`);
     const before = await Promise.all(ids.map(read));
-    const deleted = await callOk<{ operation_id: string; summary: { successful: number } }>(session, 'bulk_delete_notes', { pattern: '^Gone', confirm: true });
+    const deleted = await callOk<{ operation_id: string; summary: { successful: number } }>(
+      session,
+      'bulk_delete_notes',
+      { pattern: '^Gone', confirm: true },
+    );
     expect(deleted.summary.successful).toBe(8);
     for (const id of ids) expect(fs.existsSync(path.join(root, id))).toBe(false);
 
-    const undone = await callOk<{ recreated: string[]; undo_operation_id: string }>(session, 'undo_operation', { operation_id: deleted.operation_id });
+    const undone = await callOk<{ recreated: string[]; undo_operation_id: string }>(session, 'undo_operation', {
+      operation_id: deleted.operation_id,
+    });
     expect(undone.recreated.sort()).toEqual([...ids].sort());
     const back = await Promise.all(ids.map(read));
-    expect(back.map((n) => ({ title: n.title, content: n.content, tags: n.tags }))).toEqual(before.map((n) => ({ title: n.title, content: n.content, tags: n.tags })));
+    expect(back.map((n) => ({ title: n.title, content: n.content, tags: n.tags }))).toEqual(
+      before.map((n) => ({ title: n.title, content: n.content, tags: n.tags })),
+    );
 
     const listed = await callOk<{ operations: Operation[] }>(session, 'list_operations', {});
     const undoEntry = listed.operations.find((o) => o.id === undone.undo_operation_id) as Operation;
-    expect(undoEntry).toMatchObject({ operation: 'undo_operation', undoes: deleted.operation_id, state: 'done', undoable: true, by: 'notekernel-e2e 1.0.0' });
-    expect(listed.operations.find((o) => o.id === deleted.operation_id)).toMatchObject({ operation: 'bulk_delete_notes', state: 'undone', by: 'notekernel-e2e 1.0.0' });
+    expect(undoEntry).toMatchObject({
+      operation: 'undo_operation',
+      undoes: deleted.operation_id,
+      state: 'done',
+      undoable: true,
+      by: 'notekernel-e2e 1.0.0',
+    });
+    expect(listed.operations.find((o) => o.id === deleted.operation_id)).toMatchObject({
+      operation: 'bulk_delete_notes',
+      state: 'undone',
+      by: 'notekernel-e2e 1.0.0',
+    });
 
     // Undoing the undo deletes them again, and the bulk delete is done (undoable) once more.
-    const redo = await callOk<{ deleted: string[] }>(session, 'undo_operation', { operation_id: undone.undo_operation_id });
+    const redo = await callOk<{ deleted: string[] }>(session, 'undo_operation', {
+      operation_id: undone.undo_operation_id,
+    });
     expect(redo.deleted.sort()).toEqual([...ids].sort());
     for (const id of ids) expect(fs.existsSync(path.join(root, id))).toBe(false);
     const relisted = await callOk<{ operations: Operation[] }>(session, 'list_operations', {});
-    expect(relisted.operations.find((o) => o.id === deleted.operation_id)).toMatchObject({ state: 'done', undoable: true });
+    expect(relisted.operations.find((o) => o.id === deleted.operation_id)).toMatchObject({
+      state: 'done',
+      undoable: true,
+    });
   }, 120_000);
 
   it('undoes a type migration: every moved note is its old file again, byte for byte', async () => {
     const root = await tempDir('nk-undo-migrate-');
     dirs.push(root);
     const session = await open('flint', root);
-    for (const type of ['drafts', 'archive']) await callOk(session, 'create_note_type', { type_name: type, description: `${type} notes` });
-    await callOk(session, 'create_note', { notes: Array.from({ length: 6 }, (_, i) => ({ type: 'drafts', title: `Draft ${i}`, content: `draft ${i} links [[Draft ${(i + 1) % 6}]]\n` })) });
+    for (const type of ['drafts', 'archive'])
+      await callOk(session, 'create_note_type', { type_name: type, description: `${type} notes` });
+    await callOk(session, 'create_note', {
+      notes: Array.from({ length: 6 }, (_, i) => ({
+        type: 'drafts',
+        title: `Draft ${i}`,
+        content: `draft ${i} links [[Draft ${(i + 1) % 6}]]\n`,
+      })),
+    });
     const before = noteFiles(root);
     const drafts = [...before.keys()].filter((rel) => rel.startsWith('drafts/') && !rel.endsWith('_description.md'));
-    const migrated = await callOk<{ operation_id: string }>(session, 'delete_note_type', { type_name: 'drafts', action: 'migrate', target_type: 'archive', confirm: true });
+    const migrated = await callOk<{ operation_id: string }>(session, 'delete_note_type', {
+      type_name: 'drafts',
+      action: 'migrate',
+      target_type: 'archive',
+      confirm: true,
+    });
     for (const rel of drafts) expect(fs.existsSync(path.join(root, rel.replace('drafts/', 'archive/')))).toBe(true);
-    const undone = await callOk<{ moved_back: string[] }>(session, 'undo_operation', { operation_id: migrated.operation_id });
+    const undone = await callOk<{ moved_back: string[] }>(session, 'undo_operation', {
+      operation_id: migrated.operation_id,
+    });
     expect(undone.moved_back.sort()).toEqual([...drafts].sort());
     const now = noteFiles(root);
     for (const rel of drafts) {
@@ -168,7 +230,21 @@ describe('undo of a journalled operation', () => {
   it('names the command line as who asked', async () => {
     const root = await tempDir('nk-undo-cli-');
     dirs.push(root);
-    const made = await runCli(['call', 'create_note', JSON.stringify({ notes: [{ title: 'A', content: 'a\n' }, { title: 'B', content: 'b\n' }] }), '--profile', 'flint', '--vault', root, '--json']);
+    const made = await runCli([
+      'call',
+      'create_note',
+      JSON.stringify({
+        notes: [
+          { title: 'A', content: 'a\n' },
+          { title: 'B', content: 'b\n' },
+        ],
+      }),
+      '--profile',
+      'flint',
+      '--vault',
+      root,
+      '--json',
+    ]);
     expect(made.code, made.stderr).toBe(0);
     const session = await open('flint', root);
     const listed = await callOk<{ operations: Operation[] }>(session, 'list_operations', {});

@@ -51,7 +51,11 @@ describe('links over MCP on a generated vault', () => {
     const { tools } = await session.client.listTools();
     if (!tools.some((t) => t.name === 'rename_note')) ctx.skip();
     const { content_hash } = await call<{ content_hash: string }>('get_note', { identifier: vault.hub.id });
-    const renamed = await call<{ total_wikilinks_updated: number; notes_with_updated_wikilinks: number; not_rewritten?: unknown[] }>('rename_note', {
+    const renamed = await call<{
+      total_wikilinks_updated: number;
+      notes_with_updated_wikilinks: number;
+      not_rewritten?: unknown[];
+    }>('rename_note', {
       identifier: vault.hub.id,
       new_title: 'Central Hub',
       content_hash,
@@ -59,13 +63,20 @@ describe('links over MCP on a generated vault', () => {
     expect(renamed).toMatchObject({ total_wikilinks_updated: 200, notes_with_updated_wikilinks: 200 });
     expect(renamed.not_rewritten).toBeUndefined();
     expect((await call<{ count: number }>('find_broken_links', { limit: 1 })).count).toBe(vault.broken);
-    expect((await call<{ backlinks: unknown[] }>('get_backlinks', { identifier: vault.hub.id })).backlinks).toHaveLength(200);
+    expect(
+      (await call<{ backlinks: unknown[] }>('get_backlinks', { identifier: vault.hub.id })).backlinks,
+    ).toHaveLength(200);
 
     const lost: string[] = [];
     for (const link of vault.hubLinks) {
       const text = await fs.readFile(path.join(root, link.source), 'utf8');
       const line = text.split('\n').find((l) => l.includes('Related: ')) ?? '';
-      if (/Hub Note|hub note/.test(line) || !line.includes('Central Hub') || (link.alias !== null && !line.includes(`|${link.alias}]]`))) lost.push(`${link.source}: ${line}`);
+      if (
+        /Hub Note|hub note/.test(line) ||
+        !line.includes('Central Hub') ||
+        (link.alias !== null && !line.includes(`|${link.alias}]]`))
+      )
+        lost.push(`${link.source}: ${line}`);
     }
     expect(lost).toEqual([]);
     // Code blocks and inline code were left alone.
@@ -81,7 +92,11 @@ describe('links over MCP on a generated vault', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect((await call<{ count: number }>('find_broken_links', { limit: 1 })).count).toBe(vault.broken);
 
-    const dry = await call<{ dry_run: boolean; moves: Array<{ from_id: string; to_id: string; how: string }>; edits: Array<{ after: string }> }>('links_repair', {});
+    const dry = await call<{
+      dry_run: boolean;
+      moves: Array<{ from_id: string; to_id: string; how: string }>;
+      edits: Array<{ after: string }>;
+    }>('links_repair', {});
     expect(dry.dry_run).toBe(true);
     expect(dry.moves).toEqual([expect.objectContaining({ from_id: from, to_id: to, how: 'content_hash' })]);
     expect(dry.edits).toHaveLength(vault.moverNameLinks);
@@ -89,21 +104,33 @@ describe('links over MCP on a generated vault', () => {
 
     const applied = await call<{ links_updated: number; not_rewritten: unknown[] }>('links_repair', { dry_run: false });
     expect(applied).toMatchObject({ links_updated: vault.moverNameLinks, not_rewritten: [] });
-    expect((await call<{ backlinks: unknown[] }>('get_backlinks', { identifier: to })).backlinks).toHaveLength(vault.inbound.get(from) ?? 0);
+    expect((await call<{ backlinks: unknown[] }>('get_backlinks', { identifier: to })).backlinks).toHaveLength(
+      vault.inbound.get(from) ?? 0,
+    );
     expect((await call<{ count: number }>('find_broken_links', { limit: 1 })).count).toBe(vault.broken);
-    expect((await call<{ edits: unknown[]; moves: unknown[] }>('links_repair', {}))).toMatchObject({ edits: [], moves: [] });
+    expect(await call<{ edits: unknown[]; moves: unknown[] }>('links_repair', {})).toMatchObject({
+      edits: [],
+      moves: [],
+    });
   });
 
   it('a move seen by `notekernel index` in another process is repaired by the running server', async () => {
-    const target = vault.notes.find((n) => (vault.inbound.get(n.id) ?? 0) > 0 && n.id !== vault.hub.id && n.id !== vault.mover.id) as { id: string; stem: string };
+    const target = vault.notes.find(
+      (n) => (vault.inbound.get(n.id) ?? 0) > 0 && n.id !== vault.hub.id && n.id !== vault.mover.id,
+    ) as { id: string; stem: string };
     const to = target.id.replace(`${target.stem}.md`, `${target.stem}-renamed.md`);
     await fs.rename(path.join(root, target.id), path.join(root, to));
     const indexed = await runCli(['index', '--profile', 'flint', '--vault', root, '--log-level', 'silent']);
     expect(indexed.code).toBe(0);
-    const repair = await call<{ moves: Array<{ from_id: string; to_id: string }>; not_rewritten: unknown[] }>('links_repair', { dry_run: false });
+    const repair = await call<{ moves: Array<{ from_id: string; to_id: string }>; not_rewritten: unknown[] }>(
+      'links_repair',
+      { dry_run: false },
+    );
     expect(repair.moves).toEqual([expect.objectContaining({ from_id: target.id, to_id: to })]);
     expect(repair.not_rewritten).toEqual([]);
-    expect((await call<{ backlinks: unknown[] }>('get_backlinks', { identifier: to })).backlinks).toHaveLength(vault.inbound.get(target.id) ?? 0);
+    expect((await call<{ backlinks: unknown[] }>('get_backlinks', { identifier: to })).backlinks).toHaveLength(
+      vault.inbound.get(target.id) ?? 0,
+    );
     expect((await call<{ count: number }>('find_broken_links', { limit: 1 })).count).toBe(vault.broken);
   });
 });

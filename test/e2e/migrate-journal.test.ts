@@ -25,16 +25,27 @@ const meta = (fields: Record<string, unknown>) => `<!-- agent-memory:meta ${JSON
 
 const V1: Record<string, string> = {
   '_top-of-mind igor-fullstack-developer id__Ab3xYz.md':
-    meta({ id: 'id__Ab3xYz', title: 'Igor — fullstack developer', tags: ['topic__people'], status: 'active', updatedAt: '2024-02-03T04:05:06.000Z', used: 12 }) + 'igor works on the [[id__Kf9mNp|console app]].\n',
-  'query-builder id__Qw2vBc.md': meta({ id: 'id__Qw2vBc', title: 'Query builder decisions', tags: [] }) + '# Query builder decisions\n\nuse [[id__Ab3xYz]].\n',
-  'orgs/axiom/console-app id__Kf9mNp.md': meta({ id: 'id__Kf9mNp', title: 'Console app', tags: ['project'], status: 'active' }) + 'the console app.\n',
+    meta({
+      id: 'id__Ab3xYz',
+      title: 'Igor — fullstack developer',
+      tags: ['topic__people'],
+      status: 'active',
+      updatedAt: '2024-02-03T04:05:06.000Z',
+      used: 12,
+    }) + 'igor works on the [[id__Kf9mNp|console app]].\n',
+  'query-builder id__Qw2vBc.md':
+    meta({ id: 'id__Qw2vBc', title: 'Query builder decisions', tags: [] }) +
+    '# Query builder decisions\n\nuse [[id__Ab3xYz]].\n',
+  'orgs/axiom/console-app id__Kf9mNp.md':
+    meta({ id: 'id__Kf9mNp', title: 'Console app', tags: ['project'], status: 'active' }) + 'the console app.\n',
   'archive/old-idea id__Old111.md': meta({ id: 'id__Old111', title: 'Old idea', status: 'archived' }) + 'dropped\n',
   'already-v2 id__New333.md': '# Already v2\n\n#fresh\n\nnothing to do\n',
   'broken id__Bad444.md': '<!-- agent-memory:meta {"id": "id__Bad444", "title": oops} -->\n\nkept as is\n',
 };
 
 const V2: Record<string, string> = {
-  'igor-fullstack-developer id__Ab3xYz.md': '# Igor — fullstack developer\n\n#topic__people\n\nigor works on the [[id__Kf9mNp|console app]].\n',
+  'igor-fullstack-developer id__Ab3xYz.md':
+    '# Igor — fullstack developer\n\n#topic__people\n\nigor works on the [[id__Kf9mNp|console app]].\n',
   'query-builder-decisions id__Qw2vBc.md': '# Query builder decisions\n\nuse [[id__Ab3xYz]].\n',
   'orgs/axiom/console-app id__Kf9mNp.md': '# Console app\n\n#project\n\nthe console app.\n',
   'archive/old-idea id__Old111.md': '# Old idea\n\ndropped\n',
@@ -60,7 +71,8 @@ function readTree(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
     const rel = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-    if (entry.isFile() && !rel.split('/').some((p) => p.startsWith('.'))) out[rel] = fs.readFileSync(path.join(root, rel), 'utf8');
+    if (entry.isFile() && !rel.split('/').some((p) => p.startsWith('.')))
+      out[rel] = fs.readFileSync(path.join(root, rel), 'utf8');
   }
   return out;
 }
@@ -77,7 +89,6 @@ async function open(root: string): Promise<StdioSession> {
   sessions.push(session);
   return session;
 }
-
 
 describe('migrate, journalled (MCP)', () => {
   it('dry run is the applied plan; the run is listed; undo after a restart puts the v1 files back byte for byte', async () => {
@@ -121,12 +132,18 @@ describe('migrate, journalled (MCP)', () => {
     await first.close();
 
     const second = await open(root);
-    const listed = await callOk<{ operations: Array<{ id: string; operation: string; notes: string[]; undoable: boolean }> }>(second, 'list_operations', {});
+    const listed = await callOk<{
+      operations: Array<{ id: string; operation: string; notes: string[]; undoable: boolean }>;
+    }>(second, 'list_operations', {});
     const op = listed.operations.find((o) => o.id === run.operation_id);
     expect(op).toMatchObject({ operation: 'migrate', undoable: true });
     expect(op?.notes.length).toBe(6);
 
-    const undone = await callOk<{ restored: string[]; deleted: string[]; recreated: string[] }>(second, 'undo_operation', { operation_id: run.operation_id });
+    const undone = await callOk<{ restored: string[]; deleted: string[]; recreated: string[] }>(
+      second,
+      'undo_operation',
+      { operation_id: run.operation_id },
+    );
     expect([undone.restored.length, undone.deleted.length, undone.recreated.length]).toEqual([2, 2, 2]);
     expect(readTree(root)).toEqual(V1);
     // Once undone, the migration can be run again and gives the same v2 tree.
@@ -146,8 +163,15 @@ describe('migrate, journalled (MCP)', () => {
     expect(readTree(root)).toEqual(V2);
 
     const session = await open(root);
-    const listed = await callOk<{ operations: Array<{ id: string; operation: string; undoable: boolean }> }>(session, 'list_operations', {});
-    expect(listed.operations.find((o) => o.id === report.operation_id)).toMatchObject({ operation: 'migrate', undoable: true });
+    const listed = await callOk<{ operations: Array<{ id: string; operation: string; undoable: boolean }> }>(
+      session,
+      'list_operations',
+      {},
+    );
+    expect(listed.operations.find((o) => o.id === report.operation_id)).toMatchObject({
+      operation: 'migrate',
+      undoable: true,
+    });
     await callOk(session, 'undo_operation', { operation_id: report.operation_id });
     expect(readTree(root)).toEqual(V1);
   });

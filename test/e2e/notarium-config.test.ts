@@ -19,11 +19,25 @@ let work: string;
 let env: Record<string, string>;
 
 function cacheFiles(dir: string): string[] {
-  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => /notarium-cache-[0-9a-f]{16}\.sqlite3$/.test(f)) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => /notarium-cache-[0-9a-f]{16}\.sqlite3$/.test(f))
+    : [];
 }
 
 function note(id: string, content: string, tags: string[]): void {
-  fake.bucket().post(id, { content, tags, systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' });
+  fake.bucket().post(id, {
+    content,
+    tags,
+    systemTags: [],
+    creationDate: 1700000000,
+    modificationDate: 1700000000,
+    deleted: false,
+    shareURL: '',
+    publishURL: '',
+  });
 }
 
 beforeAll(async () => {
@@ -62,16 +76,26 @@ describe('notarium configuration', () => {
   it('prints the values as used (clamped, normalised) and honours LOG_LEVEL and LOG_FILE_PATH', async () => {
     const cwd = path.join(work, 'with-logging');
     fs.mkdirSync(cwd);
-    fs.writeFileSync(path.join(cwd, '.env'), 'API_TIMEOUT_SECONDS=2\nSYNC_INTERVAL_SECONDS=10\nLOG_LEVEL=DEBUG\nLOG_FILE_PATH=notarium.log\n');
+    fs.writeFileSync(
+      path.join(cwd, '.env'),
+      'API_TIMEOUT_SECONDS=2\nSYNC_INTERVAL_SECONDS=10\nLOG_LEVEL=DEBUG\nLOG_FILE_PATH=notarium.log\n',
+    );
     const printed = await runCli(['serve', '--profile', 'notarium', '--print-config-vars'], { env, cwd });
     const line = (name: string) => printed.stdout.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
     expect(line('API_TIMEOUT_SECONDS')).toMatch(/\s5\s+\[\.env\]/);
     expect(line('SYNC_INTERVAL_SECONDS')).toMatch(/\s60\s+\[\.env\]/);
     expect(line('LOG_LEVEL')).toMatch(/\sdebug\s+\[\.env\]/);
     fs.mkdirSync(path.join(cwd, 'cache'));
-    const listed = await runCli(['call', 'list', '{}', '--profile', 'notarium', '--vault', path.join(cwd, 'cache')], { env, cwd });
+    const listed = await runCli(['call', 'list', '{}', '--profile', 'notarium', '--vault', path.join(cwd, 'cache')], {
+      env,
+      cwd,
+    });
     expect(listed.code, listed.stderr).toBe(0);
-    const logged = fs.readFileSync(path.join(cwd, 'notarium.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { level: number });
+    const logged = fs
+      .readFileSync(path.join(cwd, 'notarium.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { level: number });
     expect(logged.some((entry) => entry.level === 20)).toBe(true); // debug lines, as LOG_LEVEL asked
     expect(listed.stderr).not.toMatch(/"level":20/);
   });
@@ -79,16 +103,28 @@ describe('notarium configuration', () => {
   it('the same keys in the profile config, under the environment', async () => {
     const cwd = path.join(work, 'with-config');
     fs.mkdirSync(cwd);
-    fs.writeFileSync(path.join(cwd, 'notekernel.config.json'), JSON.stringify({ profile: 'notarium', storage: { options: { SYNC_INTERVAL_SECONDS: 600, SIMPLENOTE_USERNAME: 'config@example.com' } } }));
+    fs.writeFileSync(
+      path.join(cwd, 'notekernel.config.json'),
+      JSON.stringify({
+        profile: 'notarium',
+        storage: { options: { SYNC_INTERVAL_SECONDS: 600, SIMPLENOTE_USERNAME: 'config@example.com' } },
+      }),
+    );
     const { SIMPLENOTE_USERNAME: _user, ...withoutUser } = env;
-    const run = await runCli(['serve', '--print-config-vars'], { env: { ...withoutUser, SIMPLENOTE_USERNAME: '' }, cwd });
+    const run = await runCli(['serve', '--print-config-vars'], {
+      env: { ...withoutUser, SIMPLENOTE_USERNAME: '' },
+      cwd,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/SYNC_INTERVAL_SECONDS\s+600\s+\[config\]/);
     expect(run.stdout).toMatch(/SIMPLENOTE_USERNAME\s+config@example\.com\s+\[config, required\]/);
   });
 
   it('a missing credential: one line naming the variable, exit 1', async () => {
-    const run = await runCli(['serve', '--profile', 'notarium', '--vault', path.join(work, 'never-created')], { env: { ...env, SIMPLENOTE_PASSWORD: '' }, cwd: work });
+    const run = await runCli(['serve', '--profile', 'notarium', '--vault', path.join(work, 'never-created')], {
+      env: { ...env, SIMPLENOTE_PASSWORD: '' },
+      cwd: work,
+    });
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -97,7 +133,11 @@ describe('notarium configuration', () => {
   });
 
   it('the cache goes to XDG_CACHE_HOME/notekernel/simplenote, NOTARIUM_CACHE_DIR, or --vault DIR', async () => {
-    const list = (extra: Record<string, string>, args: string[] = []) => runCli(['call', 'list', '{}', '--profile', 'notarium', '--json', ...args], { env: { ...env, ...extra }, cwd: work });
+    const list = (extra: Record<string, string>, args: string[] = []) =>
+      runCli(['call', 'list', '{}', '--profile', 'notarium', '--json', ...args], {
+        env: { ...env, ...extra },
+        cwd: work,
+      });
     const xdg = await list({});
     expect(xdg.code, xdg.stderr).toBe(0);
     expect(JSON.parse(xdg.stdout).content).toHaveLength(3);
@@ -126,7 +166,12 @@ describe('notarium with the links and tags plugins added in a config file', () =
       const tags = await callTool(session.client, 'list_tags', {});
       expect(tags.isError, JSON.stringify(tags.body)).toBe(false);
       expect(JSON.stringify(tags.body)).toMatch(/"birds"/);
-      const counts = Object.fromEntries(((tags.body as { tags?: Array<{ tag?: string; name?: string; count: number }> }).tags ?? (tags.body as Array<{ tag?: string; name?: string; count: number }>)).map((t) => [t.tag ?? t.name, t.count]));
+      const counts = Object.fromEntries(
+        (
+          (tags.body as { tags?: Array<{ tag?: string; name?: string; count: number }> }).tags ??
+          (tags.body as Array<{ tag?: string; name?: string; count: number }>)
+        ).map((t) => [t.tag ?? t.name, t.count]),
+      );
       expect(counts).toMatchObject({ birds: 3, raptors: 1, index: 1 });
 
       const backlinks = await callTool(session.client, 'get_backlinks', { identifier: 'hub' });
@@ -134,7 +179,10 @@ describe('notarium with the links and tags plugins added in a config file', () =
       expect(JSON.stringify(backlinks.body)).toContain('heron');
 
       // A tag saved through the seed's tool reaches the tag index.
-      const saved = await callTool(session.client, 'save', { text: 'Kite notes\nlinks to [[Osprey notes]]', tags: ['raptors'] });
+      const saved = await callTool(session.client, 'save', {
+        text: 'Kite notes\nlinks to [[Osprey notes]]',
+        tags: ['raptors'],
+      });
       expect(saved.isError, JSON.stringify(saved.body)).toBe(false);
       const after = await callTool(session.client, 'list_tags', {});
       expect(JSON.stringify(after.body)).toMatch(/"raptors"[^}]*"count":\s*2|"count":\s*2[^}]*"raptors"/);
@@ -144,8 +192,15 @@ describe('notarium with the links and tags plugins added in a config file', () =
       // A note from another device, pulled by manage sync, reaches the tag and link indexes too.
       note('egret', 'Egret notes\nwading near [[Heron notes]]', ['waders']);
       expect((await callTool(session.client, 'manage', { action: 'sync' })).body).toMatchObject({ indexed: 1 });
-      await expect.poll(async () => JSON.stringify((await callTool(session.client, 'list_tags', {})).body), { timeout: 5000 }).toContain('waders');
-      await expect.poll(async () => JSON.stringify((await callTool(session.client, 'get_backlinks', { identifier: 'heron' })).body), { timeout: 5000 }).toContain('egret');
+      await expect
+        .poll(async () => JSON.stringify((await callTool(session.client, 'list_tags', {})).body), { timeout: 5000 })
+        .toContain('waders');
+      await expect
+        .poll(
+          async () => JSON.stringify((await callTool(session.client, 'get_backlinks', { identifier: 'heron' })).body),
+          { timeout: 5000 },
+        )
+        .toContain('egret');
     } finally {
       await session.close();
     }

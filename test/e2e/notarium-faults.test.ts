@@ -7,11 +7,9 @@
  * growing less than 50 MB), and `notekernel tools --profile notarium` never logs in.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSimperium, type FakeSimperium } from '../support/fake-simperium/index.js';
 import { callTool, connectStdio, type StdioSession } from '../support/mcp.js';
-import { runCli } from '../support/run-cli.js';
 import { envFor } from '../support/simplenote-subject.js';
 import { removeDir, tempDir } from '../support/temp.js';
 
@@ -41,7 +39,16 @@ async function call<T>(name: string, args: Record<string, unknown> = {}): Promis
 
 function deviceNote(id: string, content: string): void {
   const now = Date.now() / 1000;
-  fake.bucket().post(id, { content, tags: [], systemTags: [], creationDate: now, modificationDate: now, deleted: false, shareURL: '', publishURL: '' });
+  fake.bucket().post(id, {
+    content,
+    tags: [],
+    systemTags: [],
+    creationDate: now,
+    modificationDate: now,
+    deleted: false,
+    shareURL: '',
+    publishURL: '',
+  });
 }
 
 /** Another device edits the note: a new version on the server. */
@@ -67,7 +74,10 @@ beforeAll(async () => {
   deviceNote('rewind', 'Rewind note\nversion one');
   for (let i = 0; i < 5; i += 1) deviceNote(`n${i}`, `Filler ${i}\nbody`);
   dir = await tempDir('nk-e2e-notarium-faults-');
-  session = await connectStdio(['serve', '--profile', 'notarium', '--vault', dir], { ...(envFor(fake) as Record<string, string>), API_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) });
+  session = await connectStdio(['serve', '--profile', 'notarium', '--vault', dir], {
+    ...(envFor(fake) as Record<string, string>),
+    API_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
+  });
   await call('list', { limit: 1 }); // the first full sync has filled the cache
 }, 60_000);
 
@@ -88,7 +98,11 @@ describe('notarium: the cache only moves forward', () => {
     while (sinceCalls() === before) await new Promise((resolve) => setTimeout(resolve, 20));
     const read = await call<NoteData>('get', { id: 'race' });
     expect(read.local_version).toBe(phone);
-    const saved = await call<NoteData>('save', { id: 'race', local_version: phone, text: 'Race note\nthe agent wrote this later' });
+    const saved = await call<NoteData>('save', {
+      id: 'race',
+      local_version: phone,
+      text: 'Race note\nthe agent wrote this later',
+    });
     expect(saved.local_version).toBe(phone + 1);
     expect((await syncing).isError).toBe(false);
 
@@ -96,7 +110,13 @@ describe('notarium: the cache only moves forward', () => {
     expect(hit?.local_version).toBe(phone + 1);
     expect((await listed('phone')).map((item) => item.uuid)).not.toContain('race');
     const stats = await call<Stats>('manage', { action: 'get_stats' });
-    expect(stats.lastFeedAnomaly).toMatchObject({ id: 'race', kind: 'older', offered: phone, held: phone + 1, source: 'sync' });
+    expect(stats.lastFeedAnomaly).toMatchObject({
+      id: 'race',
+      kind: 'older',
+      offered: phone,
+      held: phone + 1,
+      source: 'sync',
+    });
     expect(session.stderr()).toContain('simperium offered an older version than the cache holds');
   }, 30_000);
 
@@ -126,7 +146,7 @@ describe('notarium: the cache only moves forward', () => {
 });
 
 describe('notarium: every request has a total deadline and a body cap', () => {
-  it('a 200 MB answer is refused as too_large, naming API_MAX_RESPONSE_MB, with the server\'s peak RSS growing < 50 MB', async () => {
+  it("a 200 MB answer is refused as too_large, naming API_MAX_RESPONSE_MB, with the server's peak RSS growing < 50 MB", async () => {
     const pid = session.pid()!;
     // Reset the peak (VmHWM) to the current RSS where the kernel allows it (echo 5 > clear_refs).
     let reset = true;
@@ -141,9 +161,15 @@ describe('notarium: every request has a total deadline and a body cap', () => {
     const answer = await callTool(session.client, 'get', { id: 'huge' });
     const after = procStatus(pid);
     expect(answer.isError).toBe(true);
-    expect(answer.body).toMatchObject({ error: 'too_large', setting: 'API_MAX_RESPONSE_MB', message: expect.stringContaining('API_MAX_RESPONSE_MB') });
+    expect(answer.body).toMatchObject({
+      error: 'too_large',
+      setting: 'API_MAX_RESPONSE_MB',
+      message: expect.stringContaining('API_MAX_RESPONSE_MB'),
+    });
     const growthMb = (after.hwm - before.rss) / 1024;
-    console.log(`200 MB body: refused after ${Date.now() - started} ms; server VmRSS before ${before.rss} kB, VmHWM after ${after.hwm} kB (peak reset: ${reset}); peak growth ${growthMb.toFixed(1)} MB`);
+    console.log(
+      `200 MB body: refused after ${Date.now() - started} ms; server VmRSS before ${before.rss} kB, VmHWM after ${after.hwm} kB (peak reset: ${reset}); peak growth ${growthMb.toFixed(1)} MB`,
+    );
     expect(growthMb).toBeLessThan(50);
     // The server goes on serving.
     expect((await call<ListOutput>('list', { limit: 1 })).content).toHaveLength(1);
@@ -158,14 +184,22 @@ describe('notarium: every request has a total deadline and a body cap', () => {
     const get = await callTool(session.client, 'get', { id: 'dripping' });
     const getMs = Date.now() - started;
     expect(get.isError).toBe(true);
-    expect(get.body).toMatchObject({ error: 'timeout', setting: 'API_TIMEOUT_SECONDS', message: expect.stringContaining('API_TIMEOUT_SECONDS') });
+    expect(get.body).toMatchObject({
+      error: 'timeout',
+      setting: 'API_TIMEOUT_SECONDS',
+      message: expect.stringContaining('API_TIMEOUT_SECONDS'),
+    });
 
     fake.faults.clear();
     // That timeout left Simperium taken for unreachable (requests fail fast for 15 s, get_stats
     // says so); the sync's own deadline is shown once requests go out again.
-    const stats = (await callTool(session.client, 'manage', { action: 'get_stats' })).body as { unreachable?: { since: string; until: string } };
+    const stats = (await callTool(session.client, 'manage', { action: 'get_stats' })).body as {
+      unreachable?: { since: string; until: string };
+    };
     expect(stats.unreachable?.until).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(stats.unreachable!.until) - Date.now() + 100)));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Date.parse(stats.unreachable!.until) - Date.now() + 100)),
+    );
     fake.faults.next(10, { kind: 'drip', everyMs: 2000 }, { path: /\/index$/ });
     started = Date.now();
     const sync = await callTool(session.client, 'manage', { action: 'sync' });
@@ -176,4 +210,3 @@ describe('notarium: every request has a total deadline and a body cap', () => {
     console.log(`drip: get ended after ${getMs} ms, sync after ${syncMs} ms (API_TIMEOUT_SECONDS=${TIMEOUT_SECONDS})`);
   }, 60_000);
 });
-

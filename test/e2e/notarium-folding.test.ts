@@ -23,17 +23,30 @@ async function call<T>(name: string, args: Record<string, unknown> = {}): Promis
   return answer.body as T;
 }
 
-const listed = async (query: string) => (await call<{ content: Array<{ uuid: string }> }>('list', { query })).content.map((i) => i.uuid).sort();
+const listed = async (query: string) =>
+  (await call<{ content: Array<{ uuid: string }> }>('list', { query })).content.map((i) => i.uuid).sort();
 
 beforeAll(async () => {
   fake = await startFakeSimperium();
   const note = (id: string, content: string) =>
-    fake.bucket().post(id, { content, tags: [], systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' });
+    fake.bucket().post(id, {
+      content,
+      tags: [],
+      systemTags: [],
+      creationDate: 1700000000,
+      modificationDate: 1700000000,
+      deleted: false,
+      shareURL: '',
+      publishURL: '',
+    });
   note('lodz', 'Trip to Łódź\nThe Straße by the river, where Bjørn sailed to Ærø in a long boat.');
   note('plain', 'Lodz in plain letters\nwritten without any accents');
   note('other', 'Groceries\nmilk, bread and apples');
   work = await tempDir('nk-e2e-notarium-fold-');
-  session = await connectStdio(['serve', '--profile', 'notarium', '--vault', path.join(work, 'cache')], envFor(fake) as Record<string, string>);
+  session = await connectStdio(
+    ['serve', '--profile', 'notarium', '--vault', path.join(work, 'cache')],
+    envFor(fake) as Record<string, string>,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -53,6 +66,8 @@ describe('notarium search folds letters beyond accents', () => {
     expect(await listed('Łódź')).toEqual(['lodz', 'plain']);
     expect(await listed('ŁÓDŹ AND plain')).toEqual(['plain']);
     // A question: the note holding both words first.
-    expect((await call<{ content: Array<{ uuid: string }> }>('list', { query: 'ŁÓDŹ plain' })).content[0]?.uuid).toBe('plain');
+    expect((await call<{ content: Array<{ uuid: string }> }>('list', { query: 'ŁÓDŹ plain' })).content[0]?.uuid).toBe(
+      'plain',
+    );
   });
 });

@@ -29,7 +29,13 @@ interface Stats {
   failedSyncs: number;
   lastError?: string;
   lastSyncAt?: string;
-  sync: { state: string; intervalSeconds: number; consecutiveFailures: number; nextSyncAt?: string; credentialsRefused?: string };
+  sync: {
+    state: string;
+    intervalSeconds: number;
+    consecutiveFailures: number;
+    nextSyncAt?: string;
+    credentialsRefused?: string;
+  };
 }
 
 const TIMEOUT_SECONDS = 10;
@@ -41,7 +47,16 @@ let session: StdioSession | undefined;
 
 function deviceNote(id: string, content: string): void {
   const now = Date.now() / 1000;
-  fake.bucket().post(id, { content, tags: ['offline'], systemTags: [], creationDate: now, modificationDate: now, deleted: false, shareURL: '', publishURL: '' });
+  fake.bucket().post(id, {
+    content,
+    tags: ['offline'],
+    systemTags: [],
+    creationDate: now,
+    modificationDate: now,
+    deleted: false,
+    shareURL: '',
+    publishURL: '',
+  });
 }
 
 async function serve(extra: Record<string, string> = {}): Promise<StdioSession> {
@@ -92,7 +107,8 @@ async function until<T>(probe: () => Promise<T | undefined>, ms: number): Promis
 
 beforeAll(async () => {
   fake = await startFakeSimperium();
-  for (let i = 0; i < NOTES; i += 1) deviceNote(`off${i}`, i === 7 ? `\n\nBlank first line ${i}\nbody` : `Offline note ${i}\nbody ${i}`);
+  for (let i = 0; i < NOTES; i += 1)
+    deviceNote(`off${i}`, i === 7 ? `\n\nBlank first line ${i}\nbody` : `Offline note ${i}\nbody ${i}`);
   dir = await tempDir('nk-e2e-notarium-offline-');
   env = { ...(envFor(fake) as Record<string, string>), API_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) };
   await serve();
@@ -124,7 +140,10 @@ describe('notarium offline-first', () => {
     const writesBefore = fake.requests.length;
     const save = await timed('save', { id: 'off3', local_version: 1, text: 'Offline note 3\nchanged while down' });
     expect(save.isError).toBe(true);
-    expect(save.body).toMatchObject({ error: 'backend_unavailable', message: expect.stringMatching(/unreachable|failed after/) });
+    expect(save.body).toMatchObject({
+      error: 'backend_unavailable',
+      message: expect.stringMatching(/unreachable|failed after/),
+    });
     expect(save.ms).toBeLessThan(TIMEOUT_SECONDS * 1000);
     const created = await timed('save', { text: 'Written while down\nnever stored' });
     expect(created.isError).toBe(true);
@@ -144,7 +163,12 @@ describe('notarium offline-first', () => {
     const told = await ok<NoteData>('get', { id: 'off3' });
     expect(told.notices?.[0]).toMatch(/cached copy/);
     expect(told.notices?.slice(1).join(' ')).toMatch(/^simplenote sync: .*retried with backoff/);
-    expect(await until(async () => (session!.stderr().includes('simplenote sync failed; backing off') ? true : undefined), 5_000)).toBe(true);
+    expect(
+      await until(
+        async () => (session!.stderr().includes('simplenote sync failed; backing off') ? true : undefined),
+        5_000,
+      ),
+    ).toBe(true);
     await closeSession();
     fake.faults.clear();
   }, 90_000);
@@ -199,7 +223,12 @@ describe('notarium offline-first', () => {
     }, 15_000);
     expect(stats?.sync.credentialsRefused).toMatch(/login failed/);
     // The log line may reach the pipe a moment after get_stats answers.
-    expect(await until(async () => (session!.stderr().includes('Simplenote refused the credentials') ? true : undefined), 5_000)).toBe(true);
+    expect(
+      await until(
+        async () => (session!.stderr().includes('Simplenote refused the credentials') ? true : undefined),
+        5_000,
+      ),
+    ).toBe(true);
     expect(session!.stderr()).not.toContain('not-the-password');
     expect((await everyPage(50)).ids.length).toBeGreaterThanOrEqual(NOTES);
     const read = await ok<NoteData>('get', { id: 'off1' });

@@ -53,7 +53,10 @@ async function call<T>(name: string, args: Record<string, unknown> = {}): Promis
   return answer.body as T;
 }
 
-async function refused(name: string, args: Record<string, unknown>): Promise<{ error: string; message: string; field?: string; hint?: string }> {
+async function refused(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ error: string; message: string; field?: string; hint?: string }> {
   const answer = await callTool(session.client, name, args);
   expect(answer.isError, `${name} ${JSON.stringify(args).slice(0, 200)} should fail`).toBe(true);
   return answer.body as { error: string; message: string; field?: string; hint?: string };
@@ -65,7 +68,16 @@ function writes(): number {
 }
 
 function deviceNote(id: string, content: string, tags: string[], modified: number): void {
-  fake.bucket().post(id, { content, tags, systemTags: [], creationDate: modified - DAY, modificationDate: modified, deleted: false, shareURL: '', publishURL: '' });
+  fake.bucket().post(id, {
+    content,
+    tags,
+    systemTags: [],
+    creationDate: modified - DAY,
+    modificationDate: modified,
+    deleted: false,
+    shareURL: '',
+    publishURL: '',
+  });
 }
 
 function onServer(text: string): string[] {
@@ -89,7 +101,13 @@ async function allIds(extra: Record<string, unknown> = {}): Promise<string[]> {
 beforeAll(async () => {
   fake = await startFakeSimperium();
   // 30 notes written earlier on another device: one a day through January 2024.
-  for (let i = 0; i < 30; i += 1) deviceNote(`dev${i}`, `Garden log ${i}\nwatered the ${i % 2 ? 'roses' : 'tomatoes'} today`, i % 3 === 0 ? ['garden', 'daily'] : ['garden'], JAN_2024 + i * DAY + 3600);
+  for (let i = 0; i < 30; i += 1)
+    deviceNote(
+      `dev${i}`,
+      `Garden log ${i}\nwatered the ${i % 2 ? 'roses' : 'tomatoes'} today`,
+      i % 3 === 0 ? ['garden', 'daily'] : ['garden'],
+      JAN_2024 + i * DAY + 3600,
+    );
   cacheDir = await tempDir('nk-e2e-notarium-');
   env = { ...(envFor(fake) as Record<string, string>), API_TIMEOUT_SECONDS: '5' };
   session = await connectStdio(['serve', '--profile', 'notarium', '--vault', cacheDir], env);
@@ -105,7 +123,7 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
   let id = '';
   let version = 0;
 
-  it('serves the seed\'s four tools', async () => {
+  it("serves the seed's four tools", async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['get', 'list', 'manage', 'save']);
     const manage = tools.find((t) => t.name === 'manage')!;
@@ -113,14 +131,35 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
   });
 
   it('save creates a note on Simplenote; list finds it by words, by tag: and by date', async () => {
-    const created = await call<NoteData>('save', { text: 'Kestrel launch plan\nline two\nline three\nline four', tags: ['birds', 'work'] });
-    expect(created).toMatchObject({ local_version: 1, server_version: 1, text: 'Kestrel launch plan\nline two\nline three\nline four', tags: ['birds', 'work'], trash: false });
+    const created = await call<NoteData>('save', {
+      text: 'Kestrel launch plan\nline two\nline three\nline four',
+      tags: ['birds', 'work'],
+    });
+    expect(created).toMatchObject({
+      local_version: 1,
+      server_version: 1,
+      text: 'Kestrel launch plan\nline two\nline three\nline four',
+      tags: ['birds', 'work'],
+      trash: false,
+    });
     id = created.id;
     version = created.local_version;
-    expect(fake.bucket().get(id)?.data).toMatchObject({ content: created.text, tags: ['birds', 'work'], deleted: false });
+    expect(fake.bucket().get(id)?.data).toMatchObject({
+      content: created.text,
+      tags: ['birds', 'work'],
+      deleted: false,
+    });
 
     const byWords = await call<ListOutput>('list', { query: 'kestrel plan' });
-    expect(byWords.content[0]).toEqual({ type: 'text', uuid: id, text: 'Kestrel launch plan', local_version: 1, tags: ['birds', 'work'], modified_at: created.modified_at, trash: false });
+    expect(byWords.content[0]).toEqual({
+      type: 'text',
+      uuid: id,
+      text: 'Kestrel launch plan',
+      local_version: 1,
+      tags: ['birds', 'work'],
+      modified_at: created.modified_at,
+      trash: false,
+    });
     expect((await call<ListOutput>('list', { query: 'tag:birds' })).content.map((i) => i.uuid)).toEqual([id]);
     expect((await call<ListOutput>('list', { query: 'launch tag:nope' })).content).toEqual([]);
     const roses = await call<ListOutput>('list', { query: 'roses', limit: 100 });
@@ -129,10 +168,27 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
 
     const january = await call<ListOutput>('list', { query: 'after:2024-01-10 before:2024-01-12', limit: 100 });
     expect(january.content.map((i) => i.uuid)).toEqual(['dev11', 'dev10', 'dev9']); // Jan 10–12, newest first
-    const args = await call<ListOutput>('list', { date_after: '2024-01-10', date_before: '2024-01-11', tags: ['daily'], sort_by: 'created_at', sort_order: 'ASC' });
+    const args = await call<ListOutput>('list', {
+      date_after: '2024-01-10',
+      date_before: '2024-01-11',
+      tags: ['daily'],
+      sort_by: 'created_at',
+      sort_order: 'ASC',
+    });
     expect(args.content.map((i) => i.uuid)).toEqual(['dev9']);
     const daily = await call<ListOutput>('list', { tags: ['daily'], sort_order: 'ASC', limit: 100 });
-    expect(daily.content.map((i) => i.uuid)).toEqual(['dev0', 'dev3', 'dev6', 'dev9', 'dev12', 'dev15', 'dev18', 'dev21', 'dev24', 'dev27']);
+    expect(daily.content.map((i) => i.uuid)).toEqual([
+      'dev0',
+      'dev3',
+      'dev6',
+      'dev9',
+      'dev12',
+      'dev15',
+      'dev18',
+      'dev21',
+      'dev24',
+      'dev27',
+    ]);
   });
 
   it('pages: next_page until the last page, every note once', async () => {
@@ -153,17 +209,27 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
 
   it('get returns a line range with text_is_partial and text_total_lines', async () => {
     const part = await call<NoteData>('get', { id, range_line_start: 2, range_line_count: 2 });
-    expect(part).toMatchObject({ id, local_version: 1, text: 'line two\nline three', text_is_partial: true, text_total_lines: 4, range_line_start: 2, range_line_count: 2 });
+    expect(part).toMatchObject({
+      id,
+      local_version: 1,
+      text: 'line two\nline three',
+      text_is_partial: true,
+      text_total_lines: 4,
+      range_line_start: 2,
+      range_line_count: 2,
+    });
     const tail = await call<NoteData>('get', { id, range_line_start: 3, range_line_count: 99 });
     expect(tail).toMatchObject({ text: 'line three\nline four', text_is_partial: true, range_line_count: 2 });
     expect(await call<NoteData>('get', { id })).toMatchObject({ text_is_partial: false, text_total_lines: 4 });
     // local_version: the same version answers plainly; an older one is told the note moved on.
     expect((await call<NoteData & { notices?: string[] }>('get', { id, local_version: 1 })).notices).toBeUndefined();
     const moved = await call<NoteData & { notices?: string[] }>('get', { id, local_version: 0 });
-    expect(moved.notices).toEqual(['local_version 0: the note is at version 1 now (changed since that version was read); this is version 1.']);
+    expect(moved.notices).toEqual([
+      'local_version 0: the note is at version 1 now (changed since that version was read); this is version 1.',
+    ]);
   });
 
-  it('save applies a text_patch in the seed\'s order against the text of that local_version', async () => {
+  it("save applies a text_patch in the seed's order against the text of that local_version", async () => {
     const saved = await call<NoteData>('save', {
       id,
       local_version: version,
@@ -185,15 +251,25 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     expect(stale).toMatchObject({ error: 'conflict', field: 'local_version', current_local_version: 2 });
     expect(stale.hint).toMatch(/get/);
     // Another device changes the note: our version is stale now too.
-    fake.bucket().post(id, { content: 'Kestrel launch plan\nedited on the phone', modificationDate: Date.now() / 1000 });
-    expect(await refused('manage', { action: 'trash', id, local_version: version })).toMatchObject({ error: 'conflict', field: 'local_version', current_local_version: 3 });
+    fake
+      .bucket()
+      .post(id, { content: 'Kestrel launch plan\nedited on the phone', modificationDate: Date.now() / 1000 });
+    expect(await refused('manage', { action: 'trash', id, local_version: version })).toMatchObject({
+      error: 'conflict',
+      field: 'local_version',
+      current_local_version: 3,
+    });
     expect(writes()).toBe(before);
     version = (await call<NoteData>('get', { id })).local_version;
     expect(version).toBe(3);
   });
 
   it('trash → untrash → delete_permanently', async () => {
-    const trashed = await call<{ id: string; status: string; new_local_version: number }>('manage', { action: 'trash', id, local_version: version });
+    const trashed = await call<{ id: string; status: string; new_local_version: number }>('manage', {
+      action: 'trash',
+      id,
+      local_version: version,
+    });
     expect(trashed).toMatchObject({ id, status: 'trashed', new_local_version: 4, new_server_version: 4 });
     expect(fake.bucket().get(id)?.data.deleted).toBe(true);
     expect(await allIds()).not.toContain(id);
@@ -204,12 +280,22 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     expect(await allIds({ query: 'trash:any' })).toContain(id);
     expect(await allIds({ query: 'trash:0' })).not.toContain(id);
     expect(await allIds({ query: 'trash:1', trash_status: 0 })).not.toContain(id);
-    expect(await refused('list', { query: 'trash:maybe' })).toMatchObject({ error: 'validation_failed', field: 'query' });
+    expect(await refused('list', { query: 'trash:maybe' })).toMatchObject({
+      error: 'validation_failed',
+      field: 'query',
+    });
     expect(await allIds({ trash_status: 2 })).toContain(id);
-    const untrashed = await call<{ status: string; new_local_version: number }>('manage', { action: 'untrash', id, local_version: 4 });
+    const untrashed = await call<{ status: string; new_local_version: number }>('manage', {
+      action: 'untrash',
+      id,
+      local_version: 4,
+    });
     expect(untrashed).toMatchObject({ status: 'untrashed', new_local_version: 5 });
     expect(await allIds()).toContain(id);
-    expect(await call('manage', { action: 'delete_permanently', id, local_version: 5 })).toEqual({ id, status: 'deleted' });
+    expect(await call('manage', { action: 'delete_permanently', id, local_version: 5 })).toEqual({
+      id,
+      status: 'deleted',
+    });
     expect(fake.bucket().get(id)).toBeUndefined();
     expect(await allIds({ trash_status: 2 })).not.toContain(id);
     expect(await refused('get', { id })).toMatchObject({ error: 'not_found', field: 'id' });
@@ -227,7 +313,15 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     fake.bucket().delete('phone1');
     expect(await call('manage', { action: 'sync' })).toMatchObject({ removed: 1 });
     expect((await call<ListOutput>('list', { query: 'heron' })).content).toEqual([]);
-    const stats = await call<{ notes: number; trashed: number; cursor: string; syncs: number; lastSync: { removed: number }; lastSyncAt: string; cacheBytes: number }>('manage', { action: 'get_stats' });
+    const stats = await call<{
+      notes: number;
+      trashed: number;
+      cursor: string;
+      syncs: number;
+      lastSync: { removed: number };
+      lastSyncAt: string;
+      cacheBytes: number;
+    }>('manage', { action: 'get_stats' });
     expect(stats).toMatchObject({ notes: 30, trashed: 0, syncs: before.syncs + 2, lastSync: { removed: 1 } });
     expect(stats.cursor).not.toBe(before.cursor);
     expect(Date.parse(stats.lastSyncAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -238,10 +332,33 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     const listed = await call<ListOutput>('list', { limit: 100, trash_status: 2 });
     const before = writes();
     const cases: Array<[string, Record<string, unknown>, string]> = [
-      ['save', { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'deletion', line_number: 9 }] }, 'text_patch.0.line_number'],
-      ['save', { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'addition', line_number: 5, value: 'x' }] }, 'text_patch.0.line_number'],
+      [
+        'save',
+        { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'deletion', line_number: 9 }] },
+        'text_patch.0.line_number',
+      ],
+      [
+        'save',
+        {
+          id: 'dev1',
+          local_version: target.local_version,
+          text_patch: [{ operation: 'addition', line_number: 5, value: 'x' }],
+        },
+        'text_patch.0.line_number',
+      ],
       // Below a deletion, "line 2" is one line in the text read and the next after the deletion.
-      ['save', { id: 'dev1', local_version: target.local_version, text_patch: [{ operation: 'deletion', line_number: 1 }, { operation: 'modification', line_number: 2, value: 'x' }] }, 'text_patch.1.line_number'],
+      [
+        'save',
+        {
+          id: 'dev1',
+          local_version: target.local_version,
+          text_patch: [
+            { operation: 'deletion', line_number: 1 },
+            { operation: 'modification', line_number: 2, value: 'x' },
+          ],
+        },
+        'text_patch.1.line_number',
+      ],
       ['save', { id: 'dev1', text: 'Garden log 1\nno version' }, 'local_version'],
       ['save', { id: 'no-such-note', local_version: 1, text: 'Ghost' }, 'id'],
       ['get', { id: 'no-such-note' }, 'id'],
@@ -259,7 +376,9 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
       expect(body.message).toContain(field);
     }
     // 10 MB: refused by the one message limit before any tool runs; the session goes on.
-    await expect(session.client.callTool({ name: 'save', arguments: { text: `Huge\n${'x'.repeat(10_000_000)}` } })).rejects.toThrow(/above the size limit of 4194304 bytes/);
+    await expect(
+      session.client.callTool({ name: 'save', arguments: { text: `Huge\n${'x'.repeat(10_000_000)}` } }),
+    ).rejects.toThrow(/above the size limit of 4194304 bytes/);
     expect(writes()).toBe(before);
     expect(await call<ListOutput>('list', { limit: 100, trash_status: 2 })).toEqual(listed);
     expect(fake.bucket().get('dev1')?.version).toBe(target.local_version);
@@ -315,7 +434,10 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     const saved = await call<NoteData>('save', { text: 'Trail diary\nwent running past the connections at dawn' });
     for (const query of ['run', 'connection', 'runs']) {
       const listed = await call<ListOutput>('list', { query });
-      expect(listed.content.map((item) => item.uuid), query).toContain(saved.id);
+      expect(
+        listed.content.map((item) => item.uuid),
+        query,
+      ).toContain(saved.id);
     }
   });
 
@@ -330,7 +452,10 @@ describe('notarium over MCP stdio against a fake Simperium', () => {
     ] as const) {
       const answer = await callTool(session.client, tool, args);
       expect(answer.isError).toBe(true);
-      expect(answer.body).toMatchObject({ error: 'validation_failed', message: expect.stringMatching(new RegExp(`${field.replace('.', '\\.')}: at most 255 characters`)) });
+      expect(answer.body).toMatchObject({
+        error: 'validation_failed',
+        message: expect.stringMatching(new RegExp(`${field.replace('.', '\\.')}: at most 255 characters`)),
+      });
       expect((answer.body as { message: string }).message.length).toBeLessThan(1_000);
     }
     // The sync at start may still be talking to the service: none of its requests names the id.
@@ -352,11 +477,23 @@ describe('notarium start-up and config', () => {
 
   it('answers initialize before the first full sync of a large account is done', async () => {
     const big = await startFakeSimperium();
-    for (let i = 0; i < 3000; i += 1) big.bucket().post(`b${i}`, { content: `Bulk ${i}\nbody`, tags: [], systemTags: [], creationDate: 1, modificationDate: 1, deleted: false, shareURL: '', publishURL: '' });
+    for (let i = 0; i < 3000; i += 1)
+      big.bucket().post(`b${i}`, {
+        content: `Bulk ${i}\nbody`,
+        tags: [],
+        systemTags: [],
+        creationDate: 1,
+        modificationDate: 1,
+        deleted: false,
+        shareURL: '',
+        publishURL: '',
+      });
     big.faults.next(30, { kind: 'delay', ms: 100 }, { path: /\/index$/ });
     const dir = await tempDir('nk-e2e-notarium-big-');
     const started = Date.now();
-    const slow = await connectStdio(['serve', '--profile', 'notarium', '--vault', dir], { ...(envFor(big) as Record<string, string>) });
+    const slow = await connectStdio(['serve', '--profile', 'notarium', '--vault', dir], {
+      ...(envFor(big) as Record<string, string>),
+    });
     try {
       const connectedMs = Date.now() - started;
       const syncedIndexCalls = big.requests.filter((r) => r.path.endsWith('/index')).length;

@@ -18,7 +18,9 @@ async function viaCli(args: string[]): Promise<{ code: number; out: string }> {
   const write = process.stdout.write.bind(process.stdout);
   const writeErr = process.stderr.write.bind(process.stderr);
   let out = '';
-  process.stdout.write = ((chunk: string | Uint8Array) => ((out += chunk.toString()), true)) as typeof process.stdout.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => (
+    (out += chunk.toString()), true
+  )) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
     const code = await main(args);
@@ -54,7 +56,12 @@ for (const profile of PROFILES) {
 
     it('lists the same tools over MCP as the library serves', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((x) => x.name).sort()).toEqual(t.vault.tools().map((x) => x.name).sort());
+      expect(tools.map((x) => x.name).sort()).toEqual(
+        t.vault
+          .tools()
+          .map((x) => x.name)
+          .sort(),
+      );
       expect(tools.length).toBeGreaterThan(0);
     });
 
@@ -71,7 +78,18 @@ for (const profile of PROFILES) {
         expect(mcp.isError === true, tool.name).toBe(library.isError);
         expect(stable(mcpBody), tool.name).toEqual(stable(library.body));
 
-        const cli = await viaCli(['call', tool.name, '{}', '--vault', t.root, '--profile', profile, '--log-level', 'silent', '--json']);
+        const cli = await viaCli([
+          'call',
+          tool.name,
+          '{}',
+          '--vault',
+          t.root,
+          '--profile',
+          profile,
+          '--log-level',
+          'silent',
+          '--json',
+        ]);
         expect(cli.code !== 0, tool.name).toBe(library.isError);
         expect(stable(JSON.parse(cli.out)), tool.name).toEqual(stable(library.body));
       }

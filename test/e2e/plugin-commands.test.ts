@@ -13,7 +13,8 @@ afterAll(async () => {
   await Promise.all(dirs.map(removeDir));
 });
 
-const V1 = '<!-- agent-memory:meta {"id":"id__Ab3xYz","title":"Igor — developer","tags":["area__work"],"status":"active","used":3} -->\n\nworks on [[id__Kf9mNp|the console]].\n';
+const V1 =
+  '<!-- agent-memory:meta {"id":"id__Ab3xYz","title":"Igor — developer","tags":["area__work"],"status":"active","used":3} -->\n\nworks on [[id__Kf9mNp|the console]].\n';
 const V2 = '# Igor — developer\n\n#area__work\n\nworks on [[id__Kf9mNp|the console]].\n';
 
 describe('plugin commands from the shell', () => {

@@ -48,7 +48,9 @@ describe('letter folding over MCP', () => {
 
   it('links resolve folded too', async () => {
     const answer = await callTool(session.client, 'get_backlinks', { identifier: 'general/lodz.md' });
-    expect((answer.body as { backlinks: Array<{ source_note_id: string }> }).backlinks.map((b) => b.source_note_id)).toEqual(['general/plain.md']);
+    expect(
+      (answer.body as { backlinks: Array<{ source_note_id: string }> }).backlinks.map((b) => b.source_note_id),
+    ).toEqual(['general/plain.md']);
     const oresund = await callTool(session.client, 'get_backlinks', { identifier: 'general/oresund.md' });
     expect((oresund.body as { backlinks: unknown[] }).backlinks).toHaveLength(1);
   });

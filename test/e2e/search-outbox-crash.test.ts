@@ -57,10 +57,14 @@ async function seededVault(): Promise<Vault> {
   const root = path.join(sandbox, 'vault');
   fs.mkdirSync(path.join(root, 'Seed'), { recursive: true });
   const seed = (from: number, to: number): void => {
-    for (let i = from; i < to; i++) fs.writeFileSync(path.join(root, seedPath(i)), `Seed note ${i}: ${tokenOf(seedPath(i))}.\n`);
+    for (let i = from; i < to; i++)
+      fs.writeFileSync(path.join(root, seedPath(i)), `Seed note ${i}: ${tokenOf(seedPath(i))}.\n`);
   };
   const config = path.join(sandbox, 'obsidian.yaml');
-  fs.writeFileSync(config, 'profile: obsidian\nsearch:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n');
+  fs.writeFileSync(
+    config,
+    'profile: obsidian\nsearch:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n',
+  );
   const env = { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config') };
   seed(0, INDEXED);
   const first = await runCli(['index', '--config', config, '--vault', root, '--log-level', 'warn'], { env });
@@ -80,8 +84,12 @@ function walk(root: string, hidden: boolean, rel = ''): string[] {
   return out;
 }
 
-const noteFiles = (root: string): string[] => walk(root, false).filter((rel) => rel.endsWith('.md') && !path.basename(rel).startsWith('.')).sort();
-const tempFiles = (root: string): string[] => walk(root, true).filter((rel) => path.basename(rel).startsWith('.nk-tmp-'));
+const noteFiles = (root: string): string[] =>
+  walk(root, false)
+    .filter((rel) => rel.endsWith('.md') && !path.basename(rel).startsWith('.'))
+    .sort();
+const tempFiles = (root: string): string[] =>
+  walk(root, true).filter((rel) => path.basename(rel).startsWith('.nk-tmp-'));
 
 /** What the hybrid index file holds, read on a read-only connection (the server may be dead or alive). */
 function indexed(root: string): { ids: string[]; chunks: number; duplicateChunks: number; ftsRows: number } {
@@ -91,7 +99,9 @@ function indexed(root: string): { ids: string[]; chunks: number; duplicateChunks
     return {
       ids: (db.prepare('SELECT id FROM notes ORDER BY id').all() as Array<{ id: string }>).map((row) => row.id),
       chunks: count('SELECT count(*) AS n FROM chunks'),
-      duplicateChunks: count('SELECT count(*) AS n FROM (SELECT note_id, seq FROM chunks GROUP BY 1, 2 HAVING count(*) > 1)'),
+      duplicateChunks: count(
+        'SELECT count(*) AS n FROM (SELECT note_id, seq FROM chunks GROUP BY 1, 2 HAVING count(*) > 1)',
+      ),
       ftsRows: count('SELECT count(*) AS n FROM chunks_fts'),
     };
   } finally {
@@ -122,7 +132,10 @@ async function writeAndKill(vault: Vault): Promise<Crash> {
   const calls = Array.from({ length: NOTES }, async (_, i) => {
     const rel = newPath(i);
     try {
-      const answer = await callTool(session.client, 'create_file', { path: rel, content: `New note ${i}: ${tokenOf(rel)}.\n${FILLER}` });
+      const answer = await callTool(session.client, 'create_file', {
+        path: rel,
+        content: `New note ${i}: ${tokenOf(rel)}.\n${FILLER}`,
+      });
       if (answer.isError) throw new Error(`create_file ${rel}: ${JSON.stringify(answer.body)}`);
       answered.push(rel);
       if (answered.length >= KILL_AFTER && !killed) {
@@ -138,7 +151,10 @@ async function writeAndKill(vault: Vault): Promise<Crash> {
   await session.close().catch(() => undefined);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
-  if (!killed) throw new Error(`only ${answered.length} of ${NOTES} writes were answered and the server was never killed:\n${session.stderr()}`);
+  if (!killed)
+    throw new Error(
+      `only ${answered.length} of ${NOTES} writes were answered and the server was never killed:\n${session.stderr()}`,
+    );
   const onDisk = noteFiles(vault.root);
   const held = new Set(indexed(vault.root).ids);
   return {
@@ -167,7 +183,10 @@ describe('a server killed between note writes and their search index updates', (
       if (crash.answeredMissing.length > 0) hit = { ...crash, vault };
     }
     console.info(tries.join('\n'));
-    if (!hit) throw new Error(`the kill never fell between an answered write and its index update in ${ATTEMPTS} attempts:\n${tries.join('\n')}`);
+    if (!hit)
+      throw new Error(
+        `the kill never fell between an answered write and its index update in ${ATTEMPTS} attempts:\n${tries.join('\n')}`,
+      );
     const { vault, onDisk } = hit;
     // Every answered write is on disk, and nothing but the seeded and new notes is.
     expect(hit.answered.filter((rel) => !onDisk.includes(rel))).toEqual([]);
@@ -177,9 +196,16 @@ describe('a server killed between note writes and their search index updates', (
     const session = await connectStdio(vault.serve, vault.env);
     try {
       for (const rel of onDisk) {
-        const answer = await callTool(session.client, 'search_vault', { query: tokenOf(rel), mode: 'keyword', n_results: 10 });
+        const answer = await callTool(session.client, 'search_vault', {
+          query: tokenOf(rel),
+          mode: 'keyword',
+          n_results: 10,
+        });
         expect(answer.isError, JSON.stringify(answer.body)).toBe(false);
-        expect((answer.body as { results: Array<{ source: string }> }).results.map((r) => r.source), tokenOf(rel)).toEqual([rel]);
+        expect(
+          (answer.body as { results: Array<{ source: string }> }).results.map((r) => r.source),
+          tokenOf(rel),
+        ).toEqual([rel]);
       }
       // The index holds every note, each once: one passage and one keyword row per (short) note.
       const after = indexed(vault.root);

@@ -29,7 +29,12 @@ type Outcome = 'refused' | 'timeout' | 'error' | 'capped';
 // [description, SQL, what must happen, for a refusal: the reason it must give]
 const HOSTILE: Array<[string, string, Outcome, string?]> = [
   ['delete', 'DELETE FROM notes', 'refused', 'write'],
-  ['insert', "INSERT INTO notes (id, title, type, filename, path, created, updated, content_hash, mtime_ms) VALUES ('x','x','x','x','x','x','x','x',0)", 'refused', 'write'],
+  [
+    'insert',
+    "INSERT INTO notes (id, title, type, filename, path, created, updated, content_hash, mtime_ms) VALUES ('x','x','x','x','x','x','x','x',0)",
+    'refused',
+    'write',
+  ],
   ['update', "UPDATE notes SET title = 'pwned'", 'refused', 'write'],
   ['replace', "REPLACE INTO note_metadata (note_id, key, value) VALUES ('a', 'b', 'c')", 'refused', 'write'],
   ['drop', 'DROP TABLE notes', 'refused', 'write'],
@@ -59,21 +64,46 @@ const HOSTILE: Array<[string, string, Outcome, string?]> = [
   ['savepoint', 'SAVEPOINT s', 'refused', 'transaction'],
   ['explain', 'EXPLAIN DELETE FROM notes', 'refused', 'not_select'],
   ['quotes left open to swallow a statement', "SELECT 'x'; DELETE FROM notes; SELECT '", 'refused', 'unterminated'],
-  ['statement hidden in an escaped string', "SELECT 'a'';DELETE FROM notes;--' AS s; DELETE FROM notes", 'refused', 'multiple_statements'],
-  ['never-ending recursive CTE', 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', 'timeout'],
-  ['cartesian join of the FTS table with itself', 'SELECT count(*) FROM notes_fts a, notes_fts b, notes_fts c WHERE a.content || b.content || c.content LIKE \'%zzz%\'', 'timeout'],
-  ['cartesian join through MATCH', "SELECT count(*) FROM notes_fts a, notes_fts b, notes_fts c WHERE a.notes_fts MATCH 'the' AND b.content || c.title LIKE '%' || a.title || '%'", 'timeout'],
+  [
+    'statement hidden in an escaped string',
+    "SELECT 'a'';DELETE FROM notes;--' AS s; DELETE FROM notes",
+    'refused',
+    'multiple_statements',
+  ],
+  [
+    'never-ending recursive CTE',
+    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+    'timeout',
+  ],
+  [
+    'cartesian join of the FTS table with itself',
+    "SELECT count(*) FROM notes_fts a, notes_fts b, notes_fts c WHERE a.content || b.content || c.content LIKE '%zzz%'",
+    'timeout',
+  ],
+  [
+    'cartesian join through MATCH',
+    "SELECT count(*) FROM notes_fts a, notes_fts b, notes_fts c WHERE a.notes_fts MATCH 'the' AND b.content || c.title LIKE '%' || a.title || '%'",
+    'timeout',
+  ],
   ['endless rows', 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c', 'capped'],
   ['huge blob', 'SELECT randomblob(2000000000)', 'error'],
   ['large blob over the byte cap', 'SELECT zeroblob(100000000) AS b', 'error'],
   ['no such function (writefile)', "SELECT writefile('<dir>/x.txt', 'data')", 'error'],
-  ['fts3_tokenizer pointer trick', "SELECT fts3_tokenizer('simple', x'4141414141414141')", 'refused', 'unsafe_function'],
+  [
+    'fts3_tokenizer pointer trick',
+    "SELECT fts3_tokenizer('simple', x'4141414141414141')",
+    'refused',
+    'unsafe_function',
+  ],
 ];
 
 beforeAll(async () => {
   root = await tempDir('nk-e2e-sqlsafety-');
   generateVault(root, 400);
-  fs.writeFileSync(path.join(root, 'notekernel.config.yaml'), `profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: ${TIMEOUT_MS}\n    sqlMaxRows: 200\n`);
+  fs.writeFileSync(
+    path.join(root, 'notekernel.config.yaml'),
+    `profile: flint\nplugins:\n  search:\n    sqlTimeoutMs: ${TIMEOUT_MS}\n    sqlMaxRows: 200\n`,
+  );
   session = await connectStdio(['serve', '--vault', root]);
   dbFile = path.join(root, '.flint-note', 'notekernel.db');
   // Start-up work (indexing, plugins' tables, the WAL checkpoint 500 ms after the last write) is
@@ -97,32 +127,44 @@ describe('hostile SQL', () => {
     expect(HOSTILE.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(HOSTILE)('%s: refused or stopped, server still answering, index unchanged', async (_label, sql, outcome, reason) => {
-    const started = Date.now();
-    const answer = await callTool(session.client, 'search_notes_sql', { query: sql.replaceAll('<dir>', root), limit: 200 });
-    const body = answer.body as { error?: string; reason?: string; message?: string; results?: unknown[]; has_more?: boolean };
-    if (outcome === 'capped') {
-      expect(answer.isError).toBe(false);
-      expect(body.results).toHaveLength(200);
-      expect(body.has_more).toBe(true);
-    } else {
-      expect(answer.isError, JSON.stringify(body)).toBe(true);
-      if (outcome === 'refused') {
-        expect(body).toMatchObject({ error: 'validation_failed', reason });
-        expect(body.message).toMatch(/SQL refused: .+/);
+  it.each(HOSTILE)(
+    '%s: refused or stopped, server still answering, index unchanged',
+    async (_label, sql, outcome, reason) => {
+      const started = Date.now();
+      const answer = await callTool(session.client, 'search_notes_sql', {
+        query: sql.replaceAll('<dir>', root),
+        limit: 200,
+      });
+      const body = answer.body as {
+        error?: string;
+        reason?: string;
+        message?: string;
+        results?: unknown[];
+        has_more?: boolean;
+      };
+      if (outcome === 'capped') {
+        expect(answer.isError).toBe(false);
+        expect(body.results).toHaveLength(200);
+        expect(body.has_more).toBe(true);
+      } else {
+        expect(answer.isError, JSON.stringify(body)).toBe(true);
+        if (outcome === 'refused') {
+          expect(body).toMatchObject({ error: 'validation_failed', reason });
+          expect(body.message).toMatch(/SQL refused: .+/);
+        }
+        if (outcome === 'timeout') {
+          expect(body.error).toBe('timeout');
+          console.info(`${_label}: stopped after ${Date.now() - started} ms (limit ${TIMEOUT_MS} ms)`);
+        }
+        if (outcome === 'error') expect(body.error).toBe('validation_failed');
       }
-      if (outcome === 'timeout') {
-        expect(body.error).toBe('timeout');
-        console.info(`${_label}: stopped after ${Date.now() - started} ms (limit ${TIMEOUT_MS} ms)`);
-      }
-      if (outcome === 'error') expect(body.error).toBe('validation_failed');
-    }
-    // The server answers the next call, and nothing was written.
-    const probe = await callTool(session.client, 'search_notes', { query: 'zyxplanted100' });
-    expect(probe.isError).toBe(false);
-    expect((probe.body as { results: Array<{ id: string }> }).results[0]?.id).toBe('general/note-100.md');
-    expect(indexHash()).toBe(hashBefore);
-  });
+      // The server answers the next call, and nothing was written.
+      const probe = await callTool(session.client, 'search_notes', { query: 'zyxplanted100' });
+      expect(probe.isError).toBe(false);
+      expect((probe.body as { results: Array<{ id: string }> }).results[0]?.id).toBe('general/note-100.md');
+      expect(indexHash()).toBe(hashBefore);
+    },
+  );
 
   it('left no file behind (ATTACH, VACUUM INTO, writefile)', () => {
     for (const name of ['evil.db', 'copy.db', 'x.txt']) expect(fs.existsSync(path.join(root, name)), name).toBe(false);

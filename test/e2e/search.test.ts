@@ -66,14 +66,21 @@ describe('search_notes on a generated vault', () => {
 
   it('use_regex finds exactly the planted notes a pattern describes', async () => {
     const body = await call('search_notes', { query: 'zyxplanted1\\d00\\b', use_regex: true, limit: 100 });
-    const expected = vault.notes.filter((n) => n.phrase && /^zyxplanted1\d00 /.test(n.phrase)).map((n) => n.id).sort();
+    const expected = vault.notes
+      .filter((n) => n.phrase && /^zyxplanted1\d00 /.test(n.phrase))
+      .map((n) => n.id)
+      .sort();
     expect(body.results.map((r) => r.id).sort()).toEqual(expected);
     expect(body.total).toBe(10);
   });
 
   it('an empty query lists the most recently updated, with type_filter', async () => {
     const body = await call('search_notes', { query: '', type_filter: 'daily', limit: 3 });
-    const expected = vault.notes.filter((n) => n.type === 'daily').slice(-3).reverse().map((n) => n.id);
+    const expected = vault.notes
+      .filter((n) => n.type === 'daily')
+      .slice(-3)
+      .reverse()
+      .map((n) => n.id);
     expect(body.results.map((r) => r.id)).toEqual(expected);
     expect(body).toMatchObject({ total: 400, has_more: true });
   });
@@ -83,18 +90,29 @@ describe('search_notes_advanced on a generated vault', () => {
   it('two metadata filters return exactly the planted set', async () => {
     const results = await allPages({
       type: 'todos',
-      metadata_filters: [{ key: 'status', value: 'in_progress' }, { key: 'priority', operator: '>=', value: 3 }],
+      metadata_filters: [
+        { key: 'status', value: 'in_progress' },
+        { key: 'priority', operator: '>=', value: 3 },
+      ],
       fields: ['id'],
     });
-    const expected = vault.notes.filter((n) => n.type === 'todos' && n.status === 'in_progress' && n.priority >= 3).map((n) => n.id);
+    const expected = vault.notes
+      .filter((n) => n.type === 'todos' && n.status === 'in_progress' && n.priority >= 3)
+      .map((n) => n.id);
     expect(expected.length).toBeGreaterThan(20);
     expect(results.map((r) => r.id).sort()).toEqual([...expected].sort());
   });
 
   it('IN over a list and a tag element, sorted by priority then recency', async () => {
     const results = await allPages({
-      metadata_filters: [{ key: 'status', operator: 'IN', value: ['on_hold', 'completed'] }, { key: 'tags', value: 'kernel' }],
-      sort: [{ field: 'metadata.priority', order: 'desc' }, { field: 'updated', order: 'desc' }],
+      metadata_filters: [
+        { key: 'status', operator: 'IN', value: ['on_hold', 'completed'] },
+        { key: 'tags', value: 'kernel' },
+      ],
+      sort: [
+        { field: 'metadata.priority', order: 'desc' },
+        { field: 'updated', order: 'desc' },
+      ],
     });
     const expected = vault.notes
       .filter((n) => (n.status === 'on_hold' || n.status === 'completed') && n.tags.includes('kernel'))
@@ -106,7 +124,9 @@ describe('search_notes_advanced on a generated vault', () => {
   it('created windows select by the planted timestamps', async () => {
     // Note i was created at 2024-01-01 + i minutes: [100, 200) is a window of 100 notes.
     const results = await allPages({ created_after: '2024-01-01T01:40:00Z', created_before: '2024-01-01T03:20:00Z' });
-    expect(results.map((r) => indexOf(r.id)).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, k) => 100 + k));
+    expect(results.map((r) => indexOf(r.id)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 100 }, (_, k) => 100 + k),
+    );
   });
 });
 
@@ -130,7 +150,11 @@ ORDER BY n.updated DESC`;
       "SELECT m.value as attendee, COUNT(*) as meeting_count FROM notes n JOIN note_metadata m ON n.id = m.note_id AND m.key = 'attendees' WHERE n.type = 'meeting' AND n.created >= datetime('now', '-30 days') GROUP BY m.value ORDER BY meeting_count DESC",
     ];
     for (const query of seed) {
-      const answer = await callTool(session.client, 'search_notes_sql', { query, limit: 50, fields: ['id', 'title', 'type', 'updated', 'metadata.status', 'metadata.priority'] });
+      const answer = await callTool(session.client, 'search_notes_sql', {
+        query,
+        limit: 50,
+        fields: ['id', 'title', 'type', 'updated', 'metadata.status', 'metadata.priority'],
+      });
       expect(answer.isError, query).toBe(false);
     }
   });
@@ -138,12 +162,21 @@ ORDER BY n.updated DESC`;
 
 describe('the index follows the vault', () => {
   it('a note written through a tool is found at once', async () => {
-    await callTool(session.client, 'create_note', { type: 'general', title: 'Pangolin census', content: 'Counting pangolins at dusk.' });
-    expect((await call('search_notes', { query: 'pangolins' })).results.map((r) => r.id)).toEqual(['general/pangolin-census.md']);
+    await callTool(session.client, 'create_note', {
+      type: 'general',
+      title: 'Pangolin census',
+      content: 'Counting pangolins at dusk.',
+    });
+    expect((await call('search_notes', { query: 'pangolins' })).results.map((r) => r.id)).toEqual([
+      'general/pangolin-census.md',
+    ]);
   });
 
   it('a note written by another program is found through the watcher', async () => {
-    await fs.writeFile(path.join(root, 'general', 'outside.md'), '---\ntitle: Narwhal sighting\n---\n\nA narwhal off the coast.\n');
+    await fs.writeFile(
+      path.join(root, 'general', 'outside.md'),
+      '---\ntitle: Narwhal sighting\n---\n\nA narwhal off the coast.\n',
+    );
     const start = Date.now();
     for (;;) {
       const body = await call('search_notes', { query: 'narwhal' });
@@ -156,7 +189,11 @@ describe('the index follows the vault', () => {
 
 describe('bad input over MCP', () => {
   it.each<[string, Record<string, unknown>, string]>([
-    ['search_notes_advanced', { metadata_filters: [{ key: 'status', operator: 'contains', value: 'x' }] }, 'metadata_filters.0.operator'],
+    [
+      'search_notes_advanced',
+      { metadata_filters: [{ key: 'status', operator: 'contains', value: 'x' }] },
+      'metadata_filters.0.operator',
+    ],
     ['search_notes_advanced', { updated_within: 'a week' }, 'updated_within'],
     ['search_notes_advanced', { sort: [{ field: 'colour', order: 'asc' }] }, 'sort.0.field'],
     ['search_notes', { query: 'x', limit: 0 }, 'limit'],
@@ -169,6 +206,10 @@ describe('bad input over MCP', () => {
   });
 
   it('a query matching nothing is an empty answer', async () => {
-    expect(await call('search_notes', { query: 'zzzznothingzzzz' })).toEqual({ results: [], total: 0, has_more: false });
+    expect(await call('search_notes', { query: 'zzzznothingzzzz' })).toEqual({
+      results: [],
+      total: 0,
+      has_more: false,
+    });
   });
 });

@@ -45,7 +45,10 @@ describe('serving from the last index while the opening refresh runs', () => {
 
     // While no server runs: the note's words and links change, and every other file is touched,
     // so the opening refresh re-reads all 3,000 files.
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('oldmarkerword', 'newmarkerword') + '\nSee [[Hub Note]].\n');
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('oldmarkerword', 'newmarkerword') + '\nSee [[Hub Note]].\n',
+    );
     const later = new Date(Date.now() + 5000);
     for (const note of vault.notes) if (note !== changed) fs.utimesSync(path.join(root, note.id), later, later);
     const hubBefore = new Set(vault.hubLinks.map((l) => l.source));
@@ -81,7 +84,11 @@ describe('serving from the last index while the opening refresh runs', () => {
       expect(await backlinkSources(session, vault.hub.id)).toEqual(new Set([...hubBefore, changed.id]));
 
       // A write waits for the refresh, and the next search sees what it wrote.
-      const created = await callTool(session.client, 'create_note', { type: 'general', title: 'Written now', content: 'writtenmarkerword here' });
+      const created = await callTool(session.client, 'create_note', {
+        type: 'general',
+        title: 'Written now',
+        content: 'writtenmarkerword here',
+      });
       expect(created.isError).toBe(false);
       expect((await search(session, 'writtenmarkerword')).results).toHaveLength(1);
     } finally {

@@ -40,14 +40,18 @@ describe('serve --vault on a folder that cannot be made', () => {
     expect(run.lines[0]).not.toMatch(/internal|ENOTDIR: not a directory, mkdir|\n\s+at /);
   }, 30_000);
 
-  it.runIf(fs.existsSync('/proc/self'))('on /proc: exit 2 at once, one line naming the path and why', async () => {
-    const run = await serve(['serve', '--profile', 'flint', '--vault', '/proc/x/notes']);
-    expect(run.code).toBe(2);
-    expect(run.ms).toBeLessThan(20_000);
-    expect(run.lines).toHaveLength(1);
-    expect(run.lines[0]).toContain('/proc/x/notes');
-    expect(run.lines[0]).toMatch(/file system at \/proc does not take new folders/);
-  }, 30_000);
+  it.runIf(fs.existsSync('/proc/self'))(
+    'on /proc: exit 2 at once, one line naming the path and why',
+    async () => {
+      const run = await serve(['serve', '--profile', 'flint', '--vault', '/proc/x/notes']);
+      expect(run.code).toBe(2);
+      expect(run.ms).toBeLessThan(20_000);
+      expect(run.lines).toHaveLength(1);
+      expect(run.lines[0]).toContain('/proc/x/notes');
+      expect(run.lines[0]).toMatch(/file system at \/proc does not take new folders/);
+    },
+    30_000,
+  );
 
   it('init says the same, and a folder that can be made still is', async () => {
     const run = await serve(['init', path.join(sandbox, 'a-file.md', 'sub')]);
@@ -55,7 +59,10 @@ describe('serve --vault on a folder that cannot be made', () => {
     expect(run.lines).toHaveLength(1);
     expect(run.lines[0]).toContain('is a file, not a folder');
     const fresh = path.join(sandbox, 'new', 'deep', 'vault');
-    const made = await runCli(['call', 'search_by_folder', '{"folder": ""}', '--profile', 'obsidian', '--vault', fresh], { env, cwd: sandbox });
+    const made = await runCli(
+      ['call', 'search_by_folder', '{"folder": ""}', '--profile', 'obsidian', '--vault', fresh],
+      { env, cwd: sandbox },
+    );
     expect(made.code).not.toBe(0); // call opens, it does not create
     const init = await runCli(['init', fresh, '--profile', 'obsidian'], { env, cwd: sandbox });
     expect(init.code, init.stderr).toBe(0);

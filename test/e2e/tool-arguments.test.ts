@@ -30,7 +30,11 @@ describe('tool arguments', () => {
   });
 
   it('keeps open objects open: metadata takes any key', async () => {
-    const answer = await callTool(session.client, 'create_note', { title: 'Beta', content: 'b', metadata: { anything: 1, status: 'x' } });
+    const answer = await callTool(session.client, 'create_note', {
+      title: 'Beta',
+      content: 'b',
+      metadata: { anything: 1, status: 'x' },
+    });
     expect(answer.isError, JSON.stringify(answer.body)).toBe(false);
   });
 
@@ -54,7 +58,11 @@ describe('tool arguments', () => {
   });
 
   it('create_note_type takes agent_instructions as one string', async () => {
-    const answer = await callTool(session.client, 'create_note_type', { type_name: 'meetings', description: 'Meeting notes', agent_instructions: 'Always list attendees' });
+    const answer = await callTool(session.client, 'create_note_type', {
+      type_name: 'meetings',
+      description: 'Meeting notes',
+      agent_instructions: 'Always list attendees',
+    });
     expect(answer.isError, JSON.stringify(answer.body)).toBe(false);
     const info = await callTool(session.client, 'get_note_type_info', { type_name: 'meetings' });
     expect(JSON.stringify(info.body)).toContain('Always list attendees');

@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 async function open(root: string): Promise<StdioSession> {
-  const session = await connectStdio(['serve', '--profile', 'flint', '--vault', root], { NOTEKERNEL_CONFIG_DIR: path.join(root, '..', `${path.basename(root)}-registry`) });
+  const session = await connectStdio(['serve', '--profile', 'flint', '--vault', root], {
+    NOTEKERNEL_CONFIG_DIR: path.join(root, '..', `${path.basename(root)}-registry`),
+  });
   sessions.push(session);
   return session;
 }
@@ -56,7 +58,11 @@ describe('undo_operation restores bytes', () => {
     const before = noteFiles(root);
     const first = await open(root);
     const hub = await callOk<{ content_hash: string }>(first, 'get_note', { identifier: 'general/hub.md' });
-    const renamed = await callOk<{ operation_id: string; total_wikilinks_updated: number }>(first, 'rename_note', { identifier: 'general/hub.md', new_title: 'Central Hub', content_hash: hub.content_hash });
+    const renamed = await callOk<{ operation_id: string; total_wikilinks_updated: number }>(first, 'rename_note', {
+      identifier: 'general/hub.md',
+      new_title: 'Central Hub',
+      content_hash: hub.content_hash,
+    });
     expect(renamed.total_wikilinks_updated).toBeGreaterThanOrEqual(LINKERS);
     const afterRename = noteFiles(root);
     // The rename wrote the store's keys into the hand-written files: what the undo must take out.
@@ -64,16 +70,21 @@ describe('undo_operation restores bytes', () => {
     await first.close();
 
     const second = await open(root);
-    const undone = await callOk<{ restored: string[]; undo_operation_id: string }>(second, 'undo_operation', { operation_id: renamed.operation_id });
+    const undone = await callOk<{ restored: string[]; undo_operation_id: string }>(second, 'undo_operation', {
+      operation_id: renamed.operation_id,
+    });
     expect(undone.restored).toHaveLength(LINKERS + 1);
     const restored = noteFiles(root);
     const differing = [...before.keys()].filter((rel) => restored.get(rel) !== before.get(rel));
     expect(differing).toEqual([]);
     expect(restored).toEqual(before);
-    for (const rel of ['general/linker-0.md', 'general/linker-2.md', 'general/linker-3.md']) expect(fs.readFileSync(path.join(root, rel))).toEqual(Buffer.from(before.get(rel) as string));
+    for (const rel of ['general/linker-0.md', 'general/linker-2.md', 'general/linker-3.md'])
+      expect(fs.readFileSync(path.join(root, rel))).toEqual(Buffer.from(before.get(rel) as string));
     // The link index follows the restored files: the hub is Hub again, linked from every note.
     expect((await callOk<{ title: string }>(second, 'get_note', { identifier: 'general/hub.md' })).title).toBe('Hub');
-    const backlinks = await callOk<{ backlinks: Array<{ source_note_id: string }> }>(second, 'get_backlinks', { identifier: 'general/hub.md' });
+    const backlinks = await callOk<{ backlinks: Array<{ source_note_id: string }> }>(second, 'get_backlinks', {
+      identifier: 'general/hub.md',
+    });
     expect(new Set(backlinks.backlinks.map((b) => b.source_note_id)).size).toBe(LINKERS);
 
     await callOk(second, 'undo_operation', { operation_id: undone.undo_operation_id });
@@ -84,7 +95,11 @@ describe('undo_operation restores bytes', () => {
     const root = await vaultOfHandWrittenNotes('nk-undo-bytes-delete-');
     const before = noteFiles(root);
     const session = await open(root);
-    const deleted = await callOk<{ operation_id: string; summary: { successful: number } }>(session, 'bulk_delete_notes', { pattern: '^[Ll]inker[- ]1[0-9]$', confirm: true });
+    const deleted = await callOk<{ operation_id: string; summary: { successful: number } }>(
+      session,
+      'bulk_delete_notes',
+      { pattern: '^[Ll]inker[- ]1[0-9]$', confirm: true },
+    );
     expect(deleted.summary.successful).toBeGreaterThan(0);
     expect(noteFiles(root).size).toBeLessThan(before.size);
     await callOk(session, 'undo_operation', { operation_id: deleted.operation_id });

@@ -9,8 +9,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, type StdioSession } from '../support/mcp.js';
 import { runAgent, type NextAction } from './zettelkasten/agent.js';
 import {
-  branchScript, DRAFT, EDITED_DRAFT, expectedGeneral, HEADING, HOSTILE_FILENAMES, listTree, meetingScript, P1, P2, P3, REVISED,
-  STAGE_1, straightScript, userA, userB, withoutTime, writeUserConfig,
+  branchScript,
+  DRAFT,
+  EDITED_DRAFT,
+  expectedGeneral,
+  HEADING,
+  HOSTILE_FILENAMES,
+  listTree,
+  meetingScript,
+  P1,
+  P2,
+  P3,
+  REVISED,
+  STAGE_1,
+  straightScript,
+  userA,
+  userB,
+  withoutTime,
+  writeUserConfig,
 } from './zettelkasten/fixtures.js';
 import { createHarness, plantPathSandbox } from './zettelkasten/harness.js';
 
@@ -43,26 +59,51 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     const run = await runAgent(session.client, straightScript);
     expect(run.calls).toEqual([
       ...STAGE_1,
-      'start_card_generation', 'title_reflection', 'content_reflection', 'heading_reflection', 'template_selector', 'apply_template', 'save_card',
+      'start_card_generation',
+      'title_reflection',
+      'content_reflection',
+      'heading_reflection',
+      'template_selector',
+      'apply_template',
+      'save_card',
     ]);
-    for (const step of run.steps) expect(step.body.warnings, `${step.tool} warns although next_action was followed`).toBeUndefined();
+    for (const step of run.steps)
+      expect(step.body.warnings, `${step.tool} warns although next_action was followed`).toBeUndefined();
 
     const generate = run.steps.find((s) => s.tool === 'generate_title')?.body;
-    expect(generate).toMatchObject({ mode: 'first_draft', stage: 'draft', examples: expect.arrayContaining(['20251021-MCP-Tool-Driven-Design']) });
+    expect(generate).toMatchObject({
+      mode: 'first_draft',
+      stage: 'draft',
+      examples: expect.arrayContaining(['20251021-MCP-Tool-Driven-Design']),
+    });
     expect(generate?.embedded_prompt).toContain('You are generating a Zettelkasten card title');
     expect(generate?.embedded_prompt).toContain(straightScript.contextSummary);
     expect(generate?.naming_conventions).toContain('Card naming conventions');
     const content = run.steps.find((s) => s.tool === 'generate_content')?.body;
-    expect(content).toMatchObject({ confirmed_title: '20251021-Stateless-Tool-Chain-By-Design', key_points_reminder: straightScript.keyPoints });
+    expect(content).toMatchObject({
+      confirmed_title: '20251021-Stateless-Tool-Chain-By-Design',
+      key_points_reminder: straightScript.keyPoints,
+    });
     expect(content?.embedded_prompt).toContain('Length: 300-800 words');
     const draft = run.steps.find((s) => s.tool === 'commit_draft')?.body;
-    expect(draft).toMatchObject({ status: 'draft_completed', next_stage: 'card_generation', draft: { word_count: DRAFT.split(/\s+/).length } });
-    expect((draft?.next_action as NextAction).wait_for_user).toBe(true);
+    expect(draft).toMatchObject({
+      status: 'draft_completed',
+      next_stage: 'card_generation',
+      draft: { word_count: DRAFT.split(/\s+/).length },
+    });
+    expect((draft!.next_action as NextAction).wait_for_user).toBe(true);
     expect(run.steps.find((s) => s.tool === 'template_selector')?.body).toMatchObject({
-      recommended: 'general', confidence: 0.85, available_templates: ['general', 'literature', 'meeting', 'project'],
+      recommended: 'general',
+      confidence: 0.85,
+      available_templates: ['general', 'literature', 'meeting', 'project'],
     });
 
-    expect(run.saved).toMatchObject({ status: 'saved', created: true, backup_created: false, note_id: '20251021-Stateless-Tool-Chain-By-Design.md' });
+    expect(run.saved).toMatchObject({
+      status: 'saved',
+      created: true,
+      backup_created: false,
+      note_id: '20251021-Stateless-Tool-Chain-By-Design.md',
+    });
     const file = path.join(vault, '20251021-Stateless-Tool-Chain-By-Design.md');
     expect(run.saved.filepath).toBe(file);
     const onDisk = await fs.readFile(file, 'utf8');
@@ -75,27 +116,46 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     const since = Date.now();
     const run = await runAgent(session.client, branchScript);
     expect(run.calls).toEqual([
-      'start_draft_generation', 'title_thinker', 'generate_title', 'commit_title', 'generate_title', 'commit_title',
-      'content_thinker', 'generate_content', 'commit_draft',
-      'start_card_generation', 'title_reflection', 'generate_title', 'commit_title',
-      'content_reflection', 'generate_content', 'commit_content',
-      'heading_reflection', 'generate_heading', 'commit_heading',
-      'template_selector', 'apply_template', 'save_card',
+      'start_draft_generation',
+      'title_thinker',
+      'generate_title',
+      'commit_title',
+      'generate_title',
+      'commit_title',
+      'content_thinker',
+      'generate_content',
+      'commit_draft',
+      'start_card_generation',
+      'title_reflection',
+      'generate_title',
+      'commit_title',
+      'content_reflection',
+      'generate_content',
+      'commit_content',
+      'heading_reflection',
+      'generate_heading',
+      'commit_heading',
+      'template_selector',
+      'apply_template',
+      'save_card',
     ]);
     for (const step of run.steps) expect(step.body.warnings, step.tool).toBeUndefined();
 
     const rejected = run.steps[3]?.body;
     expect(rejected).toMatchObject({ status: 'title_rejected', next_action: { tool: 'generate_title' } });
     // The length is advice (seed 001 confirms its own 42- and 44-character titles): only the format refuses.
-    expect((rejected?.violations as Array<{ rule: string; example: string }>).map((v) => v.rule)).toEqual(['format']);
-    expect((rejected?.violations as Array<{ example: string }>)[0]?.example).toBe('20251021-MCP-Tool-Driven-Design');
+    expect((rejected!.violations as Array<{ rule: string; example: string }>).map((v) => v.rule)).toEqual(['format']);
+    expect((rejected!.violations as Array<{ example: string }>)[0]?.example).toBe('20251021-MCP-Tool-Driven-Design');
     expect(run.steps[4]?.body).toMatchObject({ mode: 'revision', stage: 'draft' });
 
     const [titleRevision, contentRevision] = [run.steps[11]?.body, run.steps[14]?.body];
     expect(titleRevision).toMatchObject({ stage: 'card', mode: 'revision' });
     expect(titleRevision?.embedded_prompt).toContain('Regenerate the card title based on user feedback');
     expect(titleRevision?.embedded_prompt).toContain('Feedback: Emphasise the action chaining');
-    expect(run.steps[12]?.body).toMatchObject({ status: 'title_confirmed', next_action: { tool: 'content_reflection' } });
+    expect(run.steps[12]?.body).toMatchObject({
+      status: 'title_confirmed',
+      next_action: { tool: 'content_reflection' },
+    });
     expect(contentRevision?.embedded_prompt).toContain('Regenerate the content based on user feedback');
     expect(contentRevision?.embedded_prompt).toContain(EDITED_DRAFT);
     expect(run.steps[16]?.body).toMatchObject({ needs_heading: true });
@@ -106,15 +166,23 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     const onDisk = await fs.readFile(path.join(vault, `${title}.md`), 'utf8');
     expect(onDisk).toBe(run.memory.card);
     const [r1, ...rest] = REVISED.split('\n\n');
-    expect(withoutTime(onDisk, since)).toBe(expectedGeneral(title, '[MCP, WorkflowDesign]', HEADING, [r1 as string, ...rest]));
+    expect(withoutTime(onDisk, since)).toBe(
+      expectedGeneral(title, '[MCP, WorkflowDesign]', HEADING, [r1 as string, ...rest]),
+    );
   });
 
   it('keeps no session state: two agents interleaved on one server each get their own card', async () => {
     const since = Date.now();
     const again = { ...straightScript, draftTitles: ['20251022-Stateless-Tool-Chain-By-Design'] };
-    const [meeting, plain] = await Promise.all([runAgent(session.client, meetingScript), runAgent(session.client, again)]);
+    const [meeting, plain] = await Promise.all([
+      runAgent(session.client, meetingScript),
+      runAgent(session.client, again),
+    ]);
     expect(meeting.calls).toContain('generate_heading');
-    expect(meeting.steps.find((s) => s.tool === 'template_selector')?.body).toMatchObject({ recommended: 'meeting', confidence: 0.9 });
+    expect(meeting.steps.find((s) => s.tool === 'template_selector')?.body).toMatchObject({
+      recommended: 'meeting',
+      confidence: 0.9,
+    });
     const card = await fs.readFile(path.join(vault, '20251021-Weekly-Sync-Decisions.md'), 'utf8');
     expect(withoutTime(card, since)).toBe(
       '---\ntitle: 20251021-Weekly-Sync-Decisions\ntags: [Meeting, Team]\ncreated: <TIME>\ntype: meeting\n---\n\n' +
@@ -127,12 +195,22 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     const title = '20251021-Stateless-Tool-Chain-By-Design';
     const before = await fs.readFile(path.join(vault, `${title}.md`), 'utf8');
     const saved = await callTool(session.client, 'save_card', { formatted_card: '# changed\n', filename: title });
-    expect(saved.body).toMatchObject({ status: 'saved', created: false, backup_created: true, backup_path: path.join(vault, `${title}.md.backup`) });
+    expect(saved.body).toMatchObject({
+      status: 'saved',
+      created: false,
+      backup_created: true,
+      backup_path: path.join(vault, `${title}.md.backup`),
+    });
     expect(await fs.readFile(path.join(vault, `${title}.md.backup`), 'utf8')).toBe(before);
 
     const bare = await callTool(session.client, 'commit_title', { title });
-    expect(bare).toMatchObject({ isError: false, body: { status: 'title_confirmed', next_action: { tool: 'content_thinker' } } });
-    expect((bare.body as { warnings: string[] }).warnings[0]).toMatch(/got no thinking_record_id and its workflow shows no title_thinker step/);
+    expect(bare).toMatchObject({
+      isError: false,
+      body: { status: 'title_confirmed', next_action: { tool: 'content_thinker' } },
+    });
+    expect((bare.body as { warnings: string[] }).warnings[0]).toMatch(
+      /got no thinking_record_id and its workflow shows no title_thinker step/,
+    );
   });
 
   it('find_cards finds saved cards by words and reads one whole', async () => {
@@ -140,18 +218,38 @@ describe('zettelkasten: an agent that follows only next_action (no config: shipp
     const cards = (found.body as { cards: Array<{ filename: string }> }).cards;
     expect(cards.map((c) => c.filename)).toContain('20251021-Stateless-Tool-Chain-By-Design.md');
     const read = await callTool(session.client, 'find_cards', { filename: '20251021-Stateless-Tool-Chain-By-Design' });
-    expect(read.body).toMatchObject({ filename: '20251021-Stateless-Tool-Chain-By-Design.md', content: expect.any(String) });
-    expect((await callTool(session.client, 'find_cards', { filename: 'nope' })).body).toMatchObject({ error: 'not_found' });
+    expect(read.body).toMatchObject({
+      filename: '20251021-Stateless-Tool-Chain-By-Design.md',
+      content: expect.any(String),
+    });
+    expect((await callTool(session.client, 'find_cards', { filename: 'nope' })).body).toMatchObject({
+      error: 'not_found',
+    });
   });
 
   it('next_action toward heading_reflection carries the title and a content summary', async () => {
-    const content = 'Stateless tools pass context along. Every answer names the next call. A third sentence is left out.';
-    const reflected = await callTool(session.client, 'content_reflection', { original_content: content, title: 'Stateless Tools' });
+    const content =
+      'Stateless tools pass context along. Every answer names the next call. A third sentence is left out.';
+    const reflected = await callTool(session.client, 'content_reflection', {
+      original_content: content,
+      title: 'Stateless Tools',
+    });
     expect(reflected.body).toMatchObject({
-      next_action: { tool: 'heading_reflection', arguments: { title: 'Stateless Tools', content_summary: 'Stateless tools pass context along. Every answer names the next call.' } },
+      next_action: {
+        tool: 'heading_reflection',
+        arguments: {
+          title: 'Stateless Tools',
+          content_summary: 'Stateless tools pass context along. Every answer names the next call.',
+        },
+      },
     });
     const committed = await callTool(session.client, 'commit_content', { content, title: 'Stateless Tools' });
-    expect(committed.body).toMatchObject({ next_action: { tool: 'heading_reflection', arguments: { title: 'Stateless Tools', content_summary: expect.any(String) } } });
+    expect(committed.body).toMatchObject({
+      next_action: {
+        tool: 'heading_reflection',
+        arguments: { title: 'Stateless Tools', content_summary: expect.any(String) },
+      },
+    });
     const args = (reflected.body as { next_action: { arguments: Record<string, unknown> } }).next_action.arguments;
     expect((await callTool(session.client, 'heading_reflection', args)).isError).toBe(false);
   });
@@ -167,7 +265,10 @@ describe('zettelkasten: save_card path safety', () => {
 
     const saved: string[] = [];
     for (const filename of HOSTILE_FILENAMES) {
-      const answer = await callTool(session.client, 'save_card', { formatted_card: `hostile ${JSON.stringify(filename)}\n`, filename });
+      const answer = await callTool(session.client, 'save_card', {
+        formatted_card: `hostile ${JSON.stringify(filename)}\n`,
+        filename,
+      });
       const body = answer.body as { error?: string; filepath?: string; filename?: string };
       if (answer.isError) {
         expect(['path_outside_vault', 'validation_failed'], JSON.stringify(filename)).toContain(body.error);
@@ -178,23 +279,45 @@ describe('zettelkasten: save_card path safety', () => {
       saved.push(body.filename as string);
     }
     expect(saved.length).toBeGreaterThan(5);
-    for (const refused of ['../escape.md', '/etc/passwd', 'card\u0000.md', '..', 'link-out.md', 'link-in.md', '\uff0e\uff0e\uff0fescape.md']) {
+    for (const refused of [
+      '../escape.md',
+      '/etc/passwd',
+      'card\u0000.md',
+      '..',
+      'link-out.md',
+      'link-in.md',
+      '\uff0e\uff0e\uff0fescape.md',
+    ]) {
       const answer = await callTool(session.client, 'save_card', { formatted_card: 'x\n', filename: refused });
       expect(answer.isError, JSON.stringify(refused)).toBe(true);
     }
 
     const after = await listTree(root);
     const added = after.filter((file) => !before.includes(file));
-    for (const file of added) expect(file, 'written outside the output directory').toMatch(/^vault\/(cards\/[^/]+|\.notekernel\/.+)$/);
-    expect(added.filter((f) => f.startsWith('vault/cards/')).map((f) => path.basename(f)).sort()).toEqual([...new Set(saved)].sort());
+    for (const file of added)
+      expect(file, 'written outside the output directory').toMatch(/^vault\/(cards\/[^/]+|\.notekernel\/.+)$/);
+    expect(
+      added
+        .filter((f) => f.startsWith('vault/cards/'))
+        .map((f) => path.basename(f))
+        .sort(),
+    ).toEqual([...new Set(saved)].sort());
     expect(await fs.readFile(outside, 'utf8')).toBe('untouched\n');
     expect(await fs.readFile(path.join(vault, 'other.md'), 'utf8')).toBe('also untouched\n');
-    expect(saved).toEqual(expect.arrayContaining(['hidden.md', 'underscore.md', 'name-with-spaces-and-quotes.md', 'evilgnp.md', 'line-break.md']));
+    expect(saved).toEqual(
+      expect.arrayContaining([
+        'hidden.md',
+        'underscore.md',
+        'name-with-spaces-and-quotes.md',
+        'evilgnp.md',
+        'line-break.md',
+      ]),
+    );
   });
 });
 
 describe('zettelkasten: two users, two config files, no code change', () => {
-  it('validates titles and formats cards by each user\'s own conventions and templates', async () => {
+  it("validates titles and formats cards by each user's own conventions and templates", async () => {
     const root = await sandbox('nk-zk-users-');
     const [vaultA, vaultB] = [path.join(root, 'vault-a'), path.join(root, 'vault-b')];
     await Promise.all([fs.mkdir(vaultA), fs.mkdir(vaultB)]);
@@ -203,29 +326,57 @@ describe('zettelkasten: two users, two config files, no code change', () => {
 
     const dashed = '20251021-Stateless-Workflow-Design';
     const snake = '2025-10-21_stateless_workflow';
-    expect((await callTool(a.client, 'commit_title', { title: dashed })).body).toMatchObject({ status: 'title_confirmed' });
-    expect((await callTool(b.client, 'commit_title', { title: dashed })).body).toMatchObject({
-      status: 'title_rejected', violations: [{ rule: 'format', example: snake }], next_action: { tool: 'generate_title' },
+    expect((await callTool(a.client, 'commit_title', { title: dashed })).body).toMatchObject({
+      status: 'title_confirmed',
     });
-    expect((await callTool(b.client, 'commit_title', { title: snake })).body).toMatchObject({ status: 'title_confirmed' });
-    expect((await callTool(a.client, 'commit_title', { title: snake })).body).toMatchObject({ status: 'title_rejected' });
-    expect(((await callTool(b.client, 'generate_title', {})).body as { embedded_prompt: string }).embedded_prompt).toContain('User B: ISO date');
+    expect((await callTool(b.client, 'commit_title', { title: dashed })).body).toMatchObject({
+      status: 'title_rejected',
+      violations: [{ rule: 'format', example: snake }],
+      next_action: { tool: 'generate_title' },
+    });
+    expect((await callTool(b.client, 'commit_title', { title: snake })).body).toMatchObject({
+      status: 'title_confirmed',
+    });
+    expect((await callTool(a.client, 'commit_title', { title: snake })).body).toMatchObject({
+      status: 'title_rejected',
+    });
+    expect(
+      ((await callTool(b.client, 'generate_title', {})).body as { embedded_prompt: string }).embedded_prompt,
+    ).toContain('User B: ISO date');
 
-    const parts = { content: 'One idea.\n\nWhy it matters.', heading: 'A heading', template_type: 'general', tags: ['#x', '#y'] };
-    const cardA = (await callTool(a.client, 'apply_template', { ...parts, title: dashed })).body as { formatted_card: string };
-    const cardB = (await callTool(b.client, 'apply_template', { ...parts, title: snake })).body as { formatted_card: string };
-    expect(withoutTime(cardA.formatted_card, 0)).toBe(`---\ntitle: ${dashed}\ntags: [x, y]\ncreated: <TIME>\n---\n\n# A heading\n\nOne idea.\n\nWhy it matters.\n`);
+    const parts = {
+      content: 'One idea.\n\nWhy it matters.',
+      heading: 'A heading',
+      template_type: 'general',
+      tags: ['#x', '#y'],
+    };
+    const cardA = (await callTool(a.client, 'apply_template', { ...parts, title: dashed })).body as {
+      formatted_card: string;
+    };
+    const cardB = (await callTool(b.client, 'apply_template', { ...parts, title: snake })).body as {
+      formatted_card: string;
+    };
+    expect(withoutTime(cardA.formatted_card, 0)).toBe(
+      `---\ntitle: ${dashed}\ntags: [x, y]\ncreated: <TIME>\n---\n\n# A heading\n\nOne idea.\n\nWhy it matters.\n`,
+    );
     expect(cardB.formatted_card.replace(/Created: \S+/, 'Created: <TIME>')).toBe(
       `# ${snake}\n\n> A heading\n\n## Idea\n\nOne idea.\n\n## Why it matters\n\nWhy it matters.\n\nTags: #x, #y | Created: <TIME>\n`,
     );
-    expect((await callTool(a.client, 'save_card', { formatted_card: cardA.formatted_card, filename: dashed })).body).toMatchObject({ filepath: path.join(vaultA, 'cards-a', `${dashed}.md`) });
-    expect((await callTool(b.client, 'save_card', { formatted_card: cardB.formatted_card, filename: snake })).body).toMatchObject({ filepath: path.join(vaultB, `${snake}.md`) });
+    expect(
+      (await callTool(a.client, 'save_card', { formatted_card: cardA.formatted_card, filename: dashed })).body,
+    ).toMatchObject({ filepath: path.join(vaultA, 'cards-a', `${dashed}.md`) });
+    expect(
+      (await callTool(b.client, 'save_card', { formatted_card: cardB.formatted_card, filename: snake })).body,
+    ).toMatchObject({ filepath: path.join(vaultB, `${snake}.md`) });
   });
 });
 
 describe('zettelkasten: bad input', () => {
   it('a missing templates directory stops start-up, naming the path', async () => {
-    const { code, stderr, root } = await startFails(userA, async (r) => void (await fs.rm(path.join(r, 'user', 'templates'), { recursive: true })));
+    const { code, stderr, root } = await startFails(
+      userA,
+      async (r) => void (await fs.rm(path.join(r, 'user', 'templates'), { recursive: true })),
+    );
     expect(code).toBe(2);
     expect(stderr).toContain('config_invalid');
     expect(stderr).toContain(`templates directory ${path.join(root, 'user', 'templates')} does not exist`);
@@ -244,7 +395,9 @@ describe('zettelkasten: bad input', () => {
   });
 
   it('an output directory leaving the vault stops start-up', async () => {
-    expect((await startFails({ ...userA, output: '../elsewhere' })).stderr).toMatch(/output_directory: "..\/elsewhere" is outside the vault/);
+    expect((await startFails({ ...userA, output: '../elsewhere' })).stderr).toMatch(
+      /output_directory: "..\/elsewhere" is outside the vault/,
+    );
     const linked = await startFails({ ...userA, output: 'escape' }, async (r) => {
       await fs.mkdir(path.join(r, 'outside'));
       await fs.symlink(path.join(r, 'outside'), path.join(r, 'vault', 'escape'));
@@ -256,16 +409,36 @@ describe('zettelkasten: bad input', () => {
   it('one malformed template is reported while the rest load; unknown placeholders stay visible', async () => {
     const root = await sandbox('nk-zk-tpl-');
     await fs.mkdir(path.join(root, 'vault'));
-    const templates = { ...userA.templates, 'broken.md': '# {{title}\n\n{{content}}\n', 'signed.md': '# {{title}}\n\n{{content}}\n\n-- {{author}}\n' };
+    const templates = {
+      ...userA.templates,
+      'broken.md': '# {{title}\n\n{{content}}\n',
+      'signed.md': '# {{title}}\n\n{{content}}\n\n-- {{author}}\n',
+    };
     const config = await writeUserConfig(path.join(root, 'user'), { ...userA, templates });
     const session = await serve(['--config', config, '--vault', path.join(root, 'vault')]);
-    const list = (await callTool(session.client, 'get_available_templates')).body as { templates: Array<{ name: string }>; invalid_templates: Array<{ name: string; error: string; path: string }> };
+    const list = (await callTool(session.client, 'get_available_templates')).body as {
+      templates: Array<{ name: string }>;
+      invalid_templates: Array<{ name: string; error: string; path: string }>;
+    };
     expect(list.templates.map((t) => t.name)).toEqual(['general', 'signed']);
-    expect(list.invalid_templates).toEqual([{ name: 'broken', path: path.join(root, 'user', 'templates', 'broken.md'), error: expect.stringMatching(/line 1: malformed placeholder/) }]);
+    expect(list.invalid_templates).toEqual([
+      {
+        name: 'broken',
+        path: path.join(root, 'user', 'templates', 'broken.md'),
+        error: expect.stringMatching(/line 1: malformed placeholder/),
+      },
+    ]);
 
-    const broken = await callTool(session.client, 'apply_template', { title: 'T', content: 'C', template_type: 'broken', tags: [] });
+    const broken = await callTool(session.client, 'apply_template', {
+      title: 'T',
+      content: 'C',
+      template_type: 'broken',
+      tags: [],
+    });
     expect(broken).toMatchObject({ isError: true, body: { error: 'validation_failed', template: 'broken' } });
-    const signed = (await callTool(session.client, 'apply_template', { title: 'T', content: 'C', template_type: 'signed', tags: [] })).body as Record<string, unknown>;
+    const signed = (
+      await callTool(session.client, 'apply_template', { title: 'T', content: 'C', template_type: 'signed', tags: [] })
+    ).body as Record<string, unknown>;
     expect(signed.formatted_card).toBe('# T\n\nC\n\n-- {{author}}\n');
     expect(signed.unknown_placeholders).toEqual(['author']);
     expect((signed.warnings as string[])[0]).toContain('{{author}}');

@@ -11,5 +11,6 @@ export const REPO_ROOT = [path.resolve(here, '../..'), path.resolve(here, '../..
 export const CLI = path.join(REPO_ROOT, 'dist', 'app', 'cli', 'bin.cjs');
 
 export function assertBuilt(): void {
-  if (!fs.existsSync(CLI)) throw new Error(`The CLI is not built (${CLI} missing): run npm run build first (npm test does).`);
+  if (!fs.existsSync(CLI))
+    throw new Error(`The CLI is not built (${CLI} missing): run npm run build first (npm test does).`);
 }

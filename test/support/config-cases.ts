@@ -6,7 +6,8 @@ export const JSON_CONFIG = JSON.stringify({ plugins: { tags: false } });
 export const YAML_CONFIG = 'plugins:\n  tags: false\n';
 export const CJS_CONFIG = 'module.exports = { plugins: { tags: false } };\n';
 export const ESM_CONFIG = 'export default { plugins: { tags: false } };\n';
-export const TS_CONFIG = 'const config: { plugins: Record<string, boolean> } = { plugins: { tags: false } };\nexport default config;\n';
+export const TS_CONFIG =
+  'const config: { plugins: Record<string, boolean> } = { plugins: { tags: false } };\nexport default config;\n';
 
 /** Files written into the vault folder (parent folders made as needed); the case name says which format is under test. */
 export const CONFIG_CASES: Array<[string, Record<string, string>]> = [
@@ -14,7 +15,10 @@ export const CONFIG_CASES: Array<[string, Record<string, string>]> = [
   ['notekernel.config.yaml', { 'notekernel.config.yaml': YAML_CONFIG }],
   ['notekernel.config.yml', { 'notekernel.config.yml': YAML_CONFIG }],
   ['notekernel.config.js (CommonJS)', { 'notekernel.config.js': CJS_CONFIG }],
-  ['notekernel.config.js (ES module, "type": "module")', { 'package.json': '{"type":"module"}', 'notekernel.config.js': ESM_CONFIG }],
+  [
+    'notekernel.config.js (ES module, "type": "module")',
+    { 'package.json': '{"type":"module"}', 'notekernel.config.js': ESM_CONFIG },
+  ],
   ['notekernel.config.mjs', { 'notekernel.config.mjs': ESM_CONFIG }],
   ['notekernel.config.cjs', { 'notekernel.config.cjs': CJS_CONFIG }],
   ['notekernel.config.ts', { 'notekernel.config.ts': TS_CONFIG }],
@@ -35,5 +39,8 @@ export const CONFIG_CASES: Array<[string, Record<string, string>]> = [
   ['.config/notekernelrc.mjs', { '.config/notekernelrc.mjs': ESM_CONFIG }],
   ['.config/notekernelrc.cjs', { '.config/notekernelrc.cjs': CJS_CONFIG }],
   ['.config/notekernelrc.ts', { '.config/notekernelrc.ts': TS_CONFIG }],
-  ['package.json "notekernel" key', { 'package.json': JSON.stringify({ name: 'my-notes', notekernel: { plugins: { tags: false } } }) }],
+  [
+    'package.json "notekernel" key',
+    { 'package.json': JSON.stringify({ name: 'my-notes', notekernel: { plugins: { tags: false } } }) },
+  ],
 ];

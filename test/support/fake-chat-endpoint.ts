@@ -18,7 +18,10 @@ export interface ReceivedRequest {
   body: {
     model: string;
     messages: ReceivedMessage[];
-    tools?: Array<{ type: string; function: { name: string; description?: string; parameters: Record<string, unknown> } }>;
+    tools?: Array<{
+      type: string;
+      function: { name: string; description?: string; parameters: Record<string, unknown> };
+    }>;
     tool_choice?: string;
   };
 }
@@ -27,10 +30,18 @@ export interface ReceivedRequest {
  * What the model says next: words, or calls of tools (`arguments` sent JSON-encoded, as OpenAI
  * does). `until` holds the answer back until it settles (a model still thinking).
  */
-export type ScriptedReply = ({ content: string } | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }> }) & { until?: Promise<unknown> };
+export type ScriptedReply = (
+  | { content: string }
+  | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }> }
+) & { until?: Promise<unknown> };
 
-export const say = (content: string, until?: Promise<unknown>): ScriptedReply => ({ content, ...(until ? { until } : {}) });
-export const callTools = (...toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }>): ScriptedReply => ({ toolCalls });
+export const say = (content: string, until?: Promise<unknown>): ScriptedReply => ({
+  content,
+  ...(until ? { until } : {}),
+});
+export const callTools = (
+  ...toolCalls: Array<{ name: string; arguments: Record<string, unknown> | string }>
+): ScriptedReply => ({ toolCalls });
 
 export class FakeChatEndpoint {
   readonly requests: ReceivedRequest[] = [];
@@ -62,7 +73,8 @@ export class FakeChatEndpoint {
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let text = '';
     for await (const chunk of req as AsyncIterable<Buffer>) text += chunk.toString('utf8');
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return this.send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+      return this.send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     const body = JSON.parse(text) as ReceivedRequest['body'];
     this.requests.push({ headers: req.headers, body });
     const next = this.script.shift();
@@ -81,11 +93,20 @@ export class FakeChatEndpoint {
             tool_calls: reply.toolCalls.map((call) => ({
               id: `call_${++this.calls}`,
               type: 'function',
-              function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+              function: {
+                name: call.name,
+                arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+              },
             })),
           };
     const finish = 'content' in reply ? 'stop' : 'tool_calls';
-    return { id: `chatcmpl-${this.requests.length}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, message, finish_reason: finish }] };
+    return {
+      id: `chatcmpl-${this.requests.length}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+    };
   }
 
   private send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -73,13 +73,20 @@ export class FakeEmbeddingEndpoint {
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let text = '';
     for await (const chunk of req as AsyncIterable<Buffer>) text += chunk.toString('utf8');
-    if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings')
+      return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     const body = JSON.parse(text) as { model: string; input: string | string[] };
     const input = typeof body.input === 'string' ? [body.input] : body.input;
-    this.requests.push({ model: body.model, input, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
-    if (this.requiredKey !== undefined && req.headers.authorization !== `Bearer ${this.requiredKey}`) return send(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } });
+    this.requests.push({
+      model: body.model,
+      input,
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
+    if (this.requiredKey !== undefined && req.headers.authorization !== `Bearer ${this.requiredKey}`)
+      return send(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error' } });
     if (this.behaviour === 'hang') return; // never answers; the client's timeout ends it
-    if (this.behaviour === 'fail') return send(res, 500, { error: { message: 'the fake endpoint was told to fail', type: 'server_error' } });
+    if (this.behaviour === 'fail')
+      return send(res, 500, { error: { message: 'the fake endpoint was told to fail', type: 'server_error' } });
     const data = input.map((t, index) => ({ object: 'embedding', index, embedding: this.vector(body.model, t) }));
     if (this.behaviour === 'shuffle') data.reverse();
     send(res, 200, { object: 'list', model: body.model, data, usage: { prompt_tokens: 0, total_tokens: 0 } });

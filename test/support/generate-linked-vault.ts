@@ -12,7 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { rng } from './generate-vault.js';
 
-const WORDS = 'plan project meeting review design system idea research reading book team goal habit focus draft sync index search link graph agent memory vault kernel plugin storage schema'.split(' ');
+const WORDS =
+  'plan project meeting review design system idea research reading book team goal habit focus draft sync index search link graph agent memory vault kernel plugin storage schema'.split(
+    ' ',
+  );
 const TYPES = ['general', 'projects', 'reading'] as const;
 
 export interface LinkedNote {
@@ -102,7 +105,14 @@ export function generateLinkedVault(root: string, count: number, options: Linked
       lines.push(`Waiting on [[Nowhere ${i}]].`);
       broken++;
     }
-    if (i % 4 === 0) lines.push('', '```md', `[[${hub.title}]] #not-a-tag`, '```', `Inline \`[[${hub.title}]]\` is code too, see https://example.com/${i}#frag.`);
+    if (i % 4 === 0)
+      lines.push(
+        '',
+        '```md',
+        `[[${hub.title}]] #not-a-tag`,
+        '```',
+        `Inline \`[[${hub.title}]]\` is code too, see https://example.com/${i}#frag.`,
+      );
     lines.push('', prose(random, pick, options.proseWords ?? 60), '');
     const text = `---\ntitle: ${JSON.stringify(notes[i]?.title)}\ntype: ${(notes[i] as LinkedNote).id.split('/')[0]}\ntags: [${pick(WORDS)}]\n---\n\n${lines.join('\n')}\n`;
     fs.writeFileSync(path.join(root, (notes[i] as LinkedNote).id), text);

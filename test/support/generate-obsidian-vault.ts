@@ -10,7 +10,10 @@ import path from 'node:path';
 import { rng } from './generate-vault.js';
 
 const PREFIXES = ['Project', 'Meeting', 'Idea', 'Book', 'Person', 'Topic'] as const;
-const CODENAMES = 'Quasar Nebula Aurora Falcon Cobalt Granite Juniper Meridian Orchid Pioneer Quartz Saffron Tundra Vertex Willow Zephyr'.split(' ');
+const CODENAMES =
+  'Quasar Nebula Aurora Falcon Cobalt Granite Juniper Meridian Orchid Pioneer Quartz Saffron Tundra Vertex Willow Zephyr'.split(
+    ' ',
+  );
 const WORDS = (
   'the of and to in is was for on that with as by at from this be are or an it not have plan project meeting review design ' +
   'system idea research reading book team goal habit focus draft sync index search link graph agent memory vault notes ' +
@@ -61,7 +64,9 @@ export function generateObsidianVault(root: string, count: number, options: { se
     const paragraphs = 3 + Math.floor(random() * 6);
     const linked = new Set<string>();
     for (let p = 0; p < paragraphs; p++) {
-      const words = Array.from({ length: 20 + Math.floor(random() * 40) }, () => (random() < 0.08 ? String(Math.floor(random() * 60)) : pick(WORDS)));
+      const words = Array.from({ length: 20 + Math.floor(random() * 40) }, () =>
+        random() < 0.08 ? String(Math.floor(random() * 60)) : pick(WORDS),
+      );
       if (random() < 0.7) {
         const target = pick(notes);
         if (target !== note) {

@@ -47,7 +47,11 @@ export function rng(seed: number): () => number {
   };
 }
 
-export function generateVault(root: string, count: number, options: { seed?: number; plantEvery?: number } = {}): GeneratedVault {
+export function generateVault(
+  root: string,
+  count: number,
+  options: { seed?: number; plantEvery?: number } = {},
+): GeneratedVault {
   const random = rng(options.seed ?? 42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const plantEvery = options.plantEvery ?? 100;

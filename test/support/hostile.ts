@@ -4,6 +4,9 @@
 export function aliasBomb(levels = 12): string {
   const names = 'abcdefghijklmnopqrstuvwxyz';
   let text = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-  for (let i = 1; i < levels; i++) text += `${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(',')}]\n`;
+  for (let i = 1; i < levels; i++)
+    text += `${names[i]}: &${names[i]} [${Array(9)
+      .fill(`*${names[i - 1]}`)
+      .join(',')}]\n`;
   return text;
 }

@@ -26,7 +26,9 @@ export function freshSchema(): string {
 
 /** Drops a schema the test made. */
 export async function dropSchema(schema: string): Promise<void> {
-  const { Pool } = createRequire(import.meta.url)('pg') as { Pool: new (c: { connectionString: string }) => { query(q: string): Promise<unknown>; end(): Promise<void> } };
+  const { Pool } = createRequire(import.meta.url)('pg') as {
+    Pool: new (c: { connectionString: string }) => { query(q: string): Promise<unknown>; end(): Promise<void> };
+  };
   const pool = new Pool({ connectionString: PG_URL! });
   try {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

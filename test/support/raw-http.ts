@@ -8,9 +8,13 @@ export interface RawAnswer {
 }
 
 /** `body` is sent as JSON; a string body is sent as it is (already serialised, or not JSON at all). */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<RawAnswer> {
   const target = new URL(url);
-  const body = options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -44,7 +48,14 @@ export const INITIALIZE = {
 };
 
 /** The body of a JSON response, or of the first `data:` line of an SSE one. */
-export function jsonOf(answer: RawAnswer): { jsonrpc?: string; id?: unknown; result?: unknown; error?: { code: number; message: string } } {
-  const text = answer.headers['content-type']?.includes('text/event-stream') ? (/^data: (.*)$/m.exec(answer.body)?.[1] ?? 'null') : answer.body;
+export function jsonOf(answer: RawAnswer): {
+  jsonrpc?: string;
+  id?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string };
+} {
+  const text = answer.headers['content-type']?.includes('text/event-stream')
+    ? (/^data: (.*)$/m.exec(answer.body)?.[1] ?? 'null')
+    : answer.body;
   return JSON.parse(text) as ReturnType<typeof jsonOf>;
 }

@@ -23,7 +23,10 @@ export interface RawStdioServer {
 
 export async function startRawStdio(args: string[], env: Record<string, string> = {}): Promise<RawStdioServer> {
   assertBuilt();
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { env: { ...process.env, NOTEKERNEL_LOG_LEVEL: 'info', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+    env: { ...process.env, NOTEKERNEL_LOG_LEVEL: 'info', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let stderr = '';
   let buffered = '';
@@ -49,9 +52,11 @@ export async function startRawStdio(args: string[], env: Record<string, string> 
       for (;;) {
         const line = lines.find((l) => JSON.stringify(parseOrNull(l)?.id) === wanted);
         if (line) return JSON.parse(line) as RawFrame;
-        if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before answering ${wanted}:\n${stderr}`);
+        if (child.exitCode !== null)
+          throw new Error(`the server exited (${child.exitCode}) before answering ${wanted}:\n${stderr}`);
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no answer to ${wanted} within ${timeoutMs} ms; stdout so far:\n${lines.join('\n')}`);
+        if (left <= 0)
+          throw new Error(`no answer to ${wanted} within ${timeoutMs} ms; stdout so far:\n${lines.join('\n')}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           wake = () => {

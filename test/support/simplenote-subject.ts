@@ -22,17 +22,43 @@ export interface SimplenoteSubject {
 }
 
 export function envFor(fake: FakeSimperium): NodeJS.ProcessEnv {
-  return { SIMPERIUM_AUTH_URL: fake.url, SIMPERIUM_API_URL: fake.url, SIMPERIUM_APP_ID: fake.appId, SIMPERIUM_API_KEY: fake.apiKey, SIMPLENOTE_USERNAME: 'user@example.com', SIMPLENOTE_PASSWORD: 'secret-password' };
+  return {
+    SIMPERIUM_AUTH_URL: fake.url,
+    SIMPERIUM_API_URL: fake.url,
+    SIMPERIUM_APP_ID: fake.appId,
+    SIMPERIUM_API_KEY: fake.apiKey,
+    SIMPLENOTE_USERNAME: 'user@example.com',
+    SIMPLENOTE_PASSWORD: 'secret-password',
+  };
 }
 
 export async function openSimplenote(
-  options: { fake?: FakeSimperium; folder?: string; options?: Partial<SimplenoteOptions>; client?: Partial<SimperiumConfig> } = {},
+  options: {
+    fake?: FakeSimperium;
+    folder?: string;
+    options?: Partial<SimplenoteOptions>;
+    client?: Partial<SimperiumConfig>;
+  } = {},
 ): Promise<SimplenoteSubject> {
   const fake = options.fake ?? (await startFakeSimperium());
   const folder = options.folder ?? (await tempDir('nk-simplenote-'));
-  const definition = simplenoteBackendWith({ env: envFor(fake), client: { baseDelayMs: 5, maxDelayMs: 50, ...options.client } });
+  const definition = simplenoteBackendWith({
+    env: envFor(fake),
+    client: { baseDelayMs: 5, maxDelayMs: 50, ...options.client },
+  });
   const open = (extra: Partial<SimplenoteOptions> = {}) =>
-    definition.create({ folder, options: simplenoteOptions.parse({ syncIntervalSeconds: 0, persistDelayMs: 10, watchIntervalMs: 200, ...options.options, ...extra }), logger: silentLogger(), readOnly: false });
+    definition.create({
+      folder,
+      options: simplenoteOptions.parse({
+        syncIntervalSeconds: 0,
+        persistDelayMs: 10,
+        watchIntervalMs: 200,
+        ...options.options,
+        ...extra,
+      }),
+      logger: silentLogger(),
+      readOnly: false,
+    });
   const instance = await open();
   const bucket = () => fake.bucket('note');
   const outside: OutsideWorld = {
@@ -42,7 +68,9 @@ export async function openSimplenote(
       return Buffer.from(canonicalJson(found.data));
     },
     async replace(note, bytes) {
-      bucket().post(note.id, JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>, { replace: true });
+      bucket().post(note.id, JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>, {
+        replace: true,
+      });
     },
     async append(note, text) {
       const found = bucket().get(note.id)!;

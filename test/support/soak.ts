@@ -52,7 +52,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   let sessions = 0;
   const started = Date.now();
   const rss: Array<[number, number]> = [[0, rssMb(pid)]];
-  const sampler = setInterval(() => rss.push([Math.round((Date.now() - started) / 1000), rssMb(pid)]), options.sampleMs ?? 1000);
+  const sampler = setInterval(
+    () => rss.push([Math.round((Date.now() - started) / 1000), rssMb(pid)]),
+    options.sampleMs ?? 1000,
+  );
   const deadline = started + options.durationMs;
 
   const worker = async (n: number) => {
@@ -102,7 +105,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   };
 }
 
-const WORDS = ['plan', 'project', 'meeting', 'review', 'design', 'agent memory', 'search query', 'deadline', 'customer feedback', 'release'];
+const WORDS = [
+  'plan',
+  'project',
+  'meeting',
+  'review',
+  'design',
+  'agent memory',
+  'search query',
+  'deadline',
+  'customer feedback',
+  'release',
+];
 
 /**
  * One call of the mix; answers the failure's description, or undefined. Every other create is a
@@ -110,7 +124,13 @@ const WORDS = ['plan', 'project', 'meeting', 'review', 'design', 'agent memory',
  * (at 220 calls/s, 13,000 notes in 10 minutes) grows every index with it, which says nothing
  * about whether caches are bounded.
  */
-async function oneCall(client: Client, worker: number, step: number, ids: string[], created: string[]): Promise<string | undefined> {
+async function oneCall(
+  client: Client,
+  worker: number,
+  step: number,
+  ids: string[],
+  created: string[],
+): Promise<string | undefined> {
   const id = ids[(worker * 7919 + step * 104_729) % ids.length] as string;
   const word = WORDS[(worker + step) % WORDS.length] as string;
   const kind = step % 10;
@@ -118,20 +138,37 @@ async function oneCall(client: Client, worker: number, step: number, ids: string
   let args: Record<string, unknown> = {};
   if (kind <= 2) [name, args] = ['get_note', { identifier: id }];
   else if (kind <= 4) [name, args] = ['search_notes', { query: word, limit: 20 }];
-  else if (kind === 5) [name, args] = ['search_notes_advanced', { type: 'projects', metadata_filters: [{ key: 'priority', operator: '>=', value: 3 }], limit: 20 }];
+  else if (kind === 5)
+    [name, args] = [
+      'search_notes_advanced',
+      { type: 'projects', metadata_filters: [{ key: 'priority', operator: '>=', value: 3 }], limit: 20 },
+    ];
   else if (kind === 6) [name, args] = ['get_backlinks', { identifier: id }];
-  else if (kind === 7 && step % 20 === 17 && created.length > 0) [name, args] = ['delete_note', { identifier: created.shift(), confirm: true }];
-  else if (kind === 7) [name, args] = ['create_note', { type: 'general', title: `Soak ${worker} ${step}`, content: `soak note, links to [[${id.replace(/\.md$/, '')}]] #soak` }];
+  else if (kind === 7 && step % 20 === 17 && created.length > 0)
+    [name, args] = ['delete_note', { identifier: created.shift(), confirm: true }];
+  else if (kind === 7)
+    [name, args] = [
+      'create_note',
+      {
+        type: 'general',
+        title: `Soak ${worker} ${step}`,
+        content: `soak note, links to [[${id.replace(/\.md$/, '')}]] #soak`,
+      },
+    ];
   else if (kind === 8) {
     const read = await callTool(client, 'get_note', { identifier: id });
     const hash = (read.body as { content_hash?: string }).content_hash;
-    [name, args] = ['update_note', { identifier: id, content_hash: hash, content: `updated by ${worker} at ${step}\n\nabout ${word}` }];
+    [name, args] = [
+      'update_note',
+      { identifier: id, content_hash: hash, content: `updated by ${worker} at ${step}\n\nabout ${word}` },
+    ];
   } else [name, args] = ['list_notes_by_type', { type: 'daily', limit: 20 }];
   try {
     const answer = await callTool(client, name, args);
     if (name === 'create_note' && !answer.isError) created.push((answer.body as { id: string }).id);
     // Two clients may update one note at once: the loser's hash conflict is the right answer.
-    if (answer.isError && !(name === 'update_note' && JSON.stringify(answer.body).includes('content_hash'))) return `${name}: ${JSON.stringify(answer.body).slice(0, 200)}`;
+    if (answer.isError && !(name === 'update_note' && JSON.stringify(answer.body).includes('content_hash')))
+      return `${name}: ${JSON.stringify(answer.body).slice(0, 200)}`;
   } catch (err) {
     return `${name}: ${(err as Error).message}`;
   }
@@ -147,7 +184,10 @@ function median(values: number[]): number {
  * RSS just after warm-up against RSS at the end, each the median of a window (a quarter of what
  * follows warm-up), so one sample taken before or after a garbage collection decides nothing.
  */
-export function growthAfter(report: SoakReport, warmUpSeconds: number): { atWarmUp: number; highest: number; end: number } {
+export function growthAfter(
+  report: SoakReport,
+  warmUpSeconds: number,
+): { atWarmUp: number; highest: number; end: number } {
   const after = report.rss.filter(([s]) => s >= warmUpSeconds).map(([, mb]) => mb);
   const window = Math.max(1, Math.floor(after.length / 4));
   return { atWarmUp: median(after.slice(0, window)), highest: Math.max(...after), end: median(after.slice(-window)) };

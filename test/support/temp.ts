@@ -28,7 +28,9 @@ export interface TestKernel {
 
 /** A kernel on a fresh temp vault (initialised with the profile's defaults unless `init: false`). */
 export async function createTestKernel(
-  options: { profile?: string; config?: UserConfig; root?: string; init?: boolean } & Partial<Pick<KernelOptions, 'catalogue' | 'readOnly'>> = {},
+  options: { profile?: string; config?: UserConfig; root?: string; init?: boolean } & Partial<
+    Pick<KernelOptions, 'catalogue' | 'readOnly'>
+  > = {},
 ): Promise<TestKernel> {
   const root = options.root ?? (await tempDir());
   const kernel = await createKernel({

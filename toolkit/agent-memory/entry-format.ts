@@ -57,20 +57,34 @@ export function renderEntry(title: string, tags: readonly string[], content: str
  * keep it as written; a title or tag change rewrites it to the canonical shape, moving an
  * inline heading to the top.
  */
-export function applyChange(parsed: ParsedEntry, fallbackTitle: string, change: { title?: string; content?: string; tags?: readonly string[] }): string {
+export function applyChange(
+  parsed: ParsedEntry,
+  fallbackTitle: string,
+  change: { title?: string; content?: string; tags?: readonly string[] },
+): string {
   if (parsed.shape === 'top') {
-    return renderEntry(change.title ?? (parsed.title as string), change.tags ?? parsed.tagLine, change.content ?? parsed.content);
+    return renderEntry(
+      change.title ?? (parsed.title as string),
+      change.tags ?? parsed.tagLine,
+      change.content ?? parsed.content,
+    );
   }
   const content = change.content ?? parsed.content;
   if (change.title === undefined && change.tags === undefined) return content;
-  const withoutHeading = parsed.shape === 'inline' && change.content === undefined ? content.replace(INLINE_HEADING, '').replace(/^\n+/, '') : content;
+  const withoutHeading =
+    parsed.shape === 'inline' && change.content === undefined
+      ? content.replace(INLINE_HEADING, '').replace(/^\n+/, '')
+      : content;
   return renderEntry(change.title ?? parsed.title ?? fallbackTitle, change.tags ?? [], withoutHeading);
 }
 
 export function assertTitle(title: string): string {
-  if (title.trim() === '') throw new ValidationError('A title cannot be empty: it becomes the entry\'s "# heading".', { field: 'title' });
-  if (/[\r\n]/.test(title)) throw new ValidationError('A title is one line: it becomes the entry\'s "# heading".', { field: 'title' });
-  if (title.includes('\0')) throw new ValidationError('title contains a NUL byte, which an entry file cannot hold.', { field: 'title' });
+  if (title.trim() === '')
+    throw new ValidationError('A title cannot be empty: it becomes the entry\'s "# heading".', { field: 'title' });
+  if (/[\r\n]/.test(title))
+    throw new ValidationError('A title is one line: it becomes the entry\'s "# heading".', { field: 'title' });
+  if (title.includes('\0'))
+    throw new ValidationError('title contains a NUL byte, which an entry file cannot hold.', { field: 'title' });
   return title;
 }
 

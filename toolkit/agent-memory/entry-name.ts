@@ -40,7 +40,10 @@ export function normaliseId(input: string, field = 'id'): string {
   const trimmed = input.trim();
   const id = ID_TOKEN.test(trimmed) ? trimmed : ID_TOKEN.test(`id__${trimmed}`) ? `id__${trimmed}` : undefined;
   if (id === undefined) {
-    throw new ValidationError(`"${trimmed}" is not an entry id: use the id__XXXXXX token from a link (or its 6 characters).`, { field, value: trimmed });
+    throw new ValidationError(
+      `"${trimmed}" is not an entry id: use the id__XXXXXX token from a link (or its 6 characters).`,
+      { field, value: trimmed },
+    );
   }
   return id;
 }
@@ -91,7 +94,10 @@ export function placedPath(relPath: string, target: Placement): string {
 /** An org is one folder name: letters, digits, `.`, `_`, `-`; not hidden, not `..`. */
 export function assertOrgName(org: string): string {
   if (!/^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u.test(org)) {
-    throw new ValidationError(`Invalid org "${org.replace(/\0/g, '\\0')}": use letters, digits, ".", "_" and "-" (starting with a letter or digit).`, { field: 'org', value: org });
+    throw new ValidationError(
+      `Invalid org "${org.replace(/\0/g, '\\0')}": use letters, digits, ".", "_" and "-" (starting with a letter or digit).`,
+      { field: 'org', value: org },
+    );
   }
   return org;
 }

@@ -39,7 +39,11 @@ export interface AtomicWriteOptions {
 }
 
 /** Returns the written file's stats (the rename keeps the inode, so they are the target's). */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<fs.Stats> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<fs.Stats> {
   const dir = path.dirname(target);
   const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -63,7 +67,8 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
       try {
         fs.linkSync(temp, target);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ConflictError(`File already exists: ${path.basename(target)}`, { path: target });
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new ConflictError(`File already exists: ${path.basename(target)}`, { path: target });
         throw err;
       }
       fs.unlinkSync(temp);

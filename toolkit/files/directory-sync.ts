@@ -15,14 +15,16 @@ export class DirectorySync {
     if (joined) return joined;
     const inFlight = this.running.get(dir) ?? Promise.resolve();
     // setImmediate lets renames completing in the same I/O turn join before the sync starts.
-    const next = inFlight.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
-      this.waiting.delete(dir);
-      const run = fsyncDirectory(dir);
-      this.running.set(dir, run);
-      return run.finally(() => {
-        if (this.running.get(dir) === run) this.running.delete(dir);
+    const next = inFlight
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.waiting.delete(dir);
+        const run = fsyncDirectory(dir);
+        this.running.set(dir, run);
+        return run.finally(() => {
+          if (this.running.get(dir) === run) this.running.delete(dir);
+        });
       });
-    });
     this.waiting.set(dir, next);
     return next;
   }

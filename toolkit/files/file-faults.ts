@@ -42,7 +42,11 @@ export function openFault(err: unknown, file: string, root: string): NotekernelE
     if (fault) return fault;
   }
   const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-  return new BackendUnavailableError(`${name}: ${message}.`, { path: name, cause: (err as { code?: string }).code ?? 'unknown' }, err);
+  return new BackendUnavailableError(
+    `${name}: ${message}.`,
+    { path: name, cause: (err as { code?: string }).code ?? 'unknown' },
+    err,
+  );
 }
 
 /** Whether a fault is the environment's (space, permission, read-only), which a stand-in can work around. */

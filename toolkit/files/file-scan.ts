@@ -36,7 +36,12 @@ export const STATS_PER_FILE = 4;
  * `underscoreNotes` (a vault where `_Index.md` is a note like any other: Obsidian's).
  */
 export function isNoteFileName(name: string, underscoreNotes = false): boolean {
-  return name.toLowerCase().endsWith('.md') && !name.startsWith('.') && (underscoreNotes || !name.startsWith('_')) && !name.startsWith(TEMP_PREFIX);
+  return (
+    name.toLowerCase().endsWith('.md') &&
+    !name.startsWith('.') &&
+    (underscoreNotes || !name.startsWith('_')) &&
+    !name.startsWith(TEMP_PREFIX)
+  );
 }
 
 /** What a scan gathers besides the read rules: `underscoreNotes` as in isNoteFileName. */
@@ -61,7 +66,12 @@ export function scanFiles(root: string, rules: ScanRules = {}): FileScan {
  * served vault answers requests while a large folder tree is being stat-ed. `pause` may
  * reject (the vault is closing) to stop the scan there.
  */
-export async function scanFilesInSlices(root: string, pause: () => Promise<void>, sliceMs = 4, rules: ScanRules = {}): Promise<FileScan> {
+export async function scanFilesInSlices(
+  root: string,
+  pause: () => Promise<void>,
+  sliceMs = 4,
+  rules: ScanRules = {},
+): Promise<FileScan> {
   const scan = emptyScan();
   const values: number[] = [];
   const steps = walk(root, '', scan, values, rules);
@@ -92,7 +102,11 @@ function* walk(root: string, folder: string, scan: FileScan, values: number[], r
   } catch (err) {
     // Removed while scanning: nothing to tell. Unreadable: its notes are left out, and said so.
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') scan.skipped.push({ path: `${folder || '.'}/`, reason: `unreadable folder (${code ?? 'error'}): the notes in it are left out until it can be read` });
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      scan.skipped.push({
+        path: `${folder || '.'}/`,
+        reason: `unreadable folder (${code ?? 'error'}): the notes in it are left out until it can be read`,
+      });
     return;
   }
   const summary: FolderSummary = { digest: 0, notes: 0 };
@@ -106,7 +120,11 @@ function* walk(root: string, folder: string, scan: FileScan, values: number[], r
     if (!(temp || isNoteFileName(entry.name, rules.underscoreNotes === true))) continue;
     if (!entry.isFile()) {
       // Symbolic links are not followed (silently, as ever); a FIFO or socket named *.md is reported.
-      if (!entry.isSymbolicLink() && !temp) scan.skipped.push({ path: rel, reason: 'not a regular file (a FIFO, socket or device); only regular files are read' });
+      if (!entry.isSymbolicLink() && !temp)
+        scan.skipped.push({
+          path: rel,
+          reason: 'not a regular file (a FIFO, socket or device); only regular files are read',
+        });
       continue;
     }
     // String concatenation, not path.join: the names come from readdir, already normal.

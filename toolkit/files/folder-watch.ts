@@ -20,7 +20,12 @@ export interface WatchLayout {
 
 const SETTLE_MS = 40;
 
-export function watchNoteFiles(root: string, layout: WatchLayout, logger: Logger, onBatch: (relPaths: string[]) => Promise<void>): () => Promise<void> {
+export function watchNoteFiles(
+  root: string,
+  layout: WatchLayout,
+  logger: Logger,
+  onBatch: (relPaths: string[]) => Promise<void>,
+): () => Promise<void> {
   const pending = new Set<string>();
   const watchers = new Map<string, fs.FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
@@ -31,10 +36,13 @@ export function watchNoteFiles(root: string, layout: WatchLayout, logger: Logger
     timer = undefined;
     const batch = [...pending];
     pending.clear();
-    running = running.then(() => onBatch(batch)).catch((err: unknown) => logger.error({ err }, 'applying external changes failed'));
+    running = running
+      .then(() => onBatch(batch))
+      .catch((err: unknown) => logger.error({ err }, 'applying external changes failed'));
   };
 
-  const skipped = (name: string) => name.startsWith('.') || name === 'node_modules' || name === layout.metaDir || name.startsWith(TEMP_PREFIX);
+  const skipped = (name: string) =>
+    name.startsWith('.') || name === 'node_modules' || name === layout.metaDir || name.startsWith(TEMP_PREFIX);
 
   const note = (rel: string) => {
     if (!rel.toLowerCase().endsWith('.md') || rel.split('/').some(skipped)) return;

@@ -10,7 +10,8 @@ interface Waiting<T> {
 }
 
 /** Starts `flush` on the next turn of the event loop, after the I/O callbacks of this one. */
-export const nextTurn = (flush: () => Promise<void>): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
+export const nextTurn = (flush: () => Promise<void>): Promise<void> =>
+  new Promise<void>((resolve) => setImmediate(resolve)).then(flush);
 
 export class GroupCommit<T> {
   private waiting: Array<Waiting<T>> = [];

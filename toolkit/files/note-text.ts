@@ -23,7 +23,13 @@ export async function readNoteText(files: VaultFiles, relPath: string): Promise<
 }
 
 /** NoteService.writeText: the exact text, compare-and-swapped, indexed and announced. */
-export async function writeNoteText(notes: NoteService, files: VaultFiles, relPath: string, text: string, expectedHash: string | null): Promise<Note | undefined> {
+export async function writeNoteText(
+  notes: NoteService,
+  files: VaultFiles,
+  relPath: string,
+  text: string,
+  expectedHash: string | null,
+): Promise<Note | undefined> {
   void files; // the store's own files: NoteService reaches them itself
   return notes.writeText(relPath, text, expectedHash);
 }

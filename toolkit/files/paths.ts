@@ -13,13 +13,19 @@ export function normaliseRelative(input: string): string {
   if (typeof input !== 'string' || input.length === 0) throw new PathOutsideVaultError(String(input), 'it is empty');
   if (input.includes('\0')) throw new PathOutsideVaultError(input, 'it contains a NUL byte');
   if (input.includes('\\')) throw new PathOutsideVaultError(input, 'backslashes are not path separators here');
-  if (path.posix.isAbsolute(input) || /^[a-zA-Z]:/.test(input)) throw new PathOutsideVaultError(input, 'absolute paths are not allowed');
+  if (path.posix.isAbsolute(input) || /^[a-zA-Z]:/.test(input))
+    throw new PathOutsideVaultError(input, 'absolute paths are not allowed');
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.some((s) => s === '..')) throw new PathOutsideVaultError(input, '".." segments are not allowed');
   if (segments.length === 0) throw new PathOutsideVaultError(input, 'it names the vault root itself');
   for (const segment of segments) {
     const reason = nonPortableReason(segment);
-    if (reason) throw new ValidationError(`Path "${input}" is not allowed: "${segment}" ${reason}; choose another name.`, { field: 'path', path: input, reason });
+    if (reason)
+      throw new ValidationError(`Path "${input}" is not allowed: "${segment}" ${reason}; choose another name.`, {
+        field: 'path',
+        path: input,
+        reason,
+      });
   }
   return segments.join('/');
 }

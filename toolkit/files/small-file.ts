@@ -77,14 +77,19 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
  * The file's bytes and stats; undefined when nothing (or a folder) is there; `skipped` with the
  * reason for what is there but not a readable file (skipReason). Never blocks on a FIFO.
  */
-export async function readSmallFile(absolute: string, rules: ReadRules = {}): Promise<FileRead | SkippedFile | undefined> {
+export async function readSmallFile(
+  absolute: string,
+  rules: ReadRules = {},
+): Promise<FileRead | SkippedFile | undefined> {
   const opened = openChecked(absolute, rules);
   if (!opened || 'skipped' in opened) return opened;
   const { fd, stats } = opened;
   try {
     if (stats.size > SYNC_READ_LIMIT) {
       // The same descriptor, read through the thread pool: the file checked is the file read.
-      const bytes = await new Promise<Buffer>((resolve, reject) => fs.readFile(fd, (err, data) => (err ? reject(err) : resolve(data))));
+      const bytes = await new Promise<Buffer>((resolve, reject) =>
+        fs.readFile(fd, (err, data) => (err ? reject(err) : resolve(data))),
+      );
       return { bytes, stats };
     }
     return { bytes: readAll(fd, stats.size), stats };
@@ -112,7 +117,8 @@ function openChecked(absolute: string, rules: ReadRules): { fd: number; stats: f
   } catch (err) {
     if (isMissing(err)) return undefined;
     // ENXIO: a socket (or a FIFO opened for writing only); never a note.
-    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return { skipped: 'not a regular file (a socket); only regular files are read' };
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO')
+      return { skipped: 'not a regular file (a socket); only regular files are read' };
     throw err;
   }
   let stats: fs.Stats;

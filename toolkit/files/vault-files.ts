@@ -16,7 +16,8 @@ export function createVaultFiles(root: string, locks: WriteLocks): VaultFiles {
   const readText = async (relPath: string): Promise<string | undefined> => {
     // Never a FIFO (it would hold a thread until a writer came) nor a hard link (maybe a file outside).
     const read = await readSmallFile(resolveInside(root, relPath));
-    if (isSkipped(read)) throw new ValidationError(`${relPath} is not read: ${read.skipped}.`, { path: relPath, reason: read.skipped });
+    if (isSkipped(read))
+      throw new ValidationError(`${relPath} is not read: ${read.skipped}.`, { path: relPath, reason: read.skipped });
     return read?.bytes.toString('utf8');
   };
   /** The compare of a compare-and-swap: '' stands for no file. */

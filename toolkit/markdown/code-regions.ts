@@ -50,7 +50,8 @@ function fencedRanges(text: string): Range[] {
         const rest = match[2] ?? '';
         if (!open) {
           // A backtick fence's info string may not contain backticks (CommonMark).
-          if (!(marker[0] === '`' && rest.includes('`'))) open = { start: lineStart, char: marker[0] as string, length: marker.length };
+          if (!(marker[0] === '`' && rest.includes('`')))
+            open = { start: lineStart, char: marker[0] as string, length: marker.length };
         } else if (marker[0] === open.char && marker.length >= open.length && rest.trim() === '') {
           out.push({ start: open.start, end: lineEnd });
           open = undefined;

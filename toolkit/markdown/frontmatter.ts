@@ -80,15 +80,25 @@ export function loadYamlBounded(text: string, bounds: YamlBounds = FRONTMATTER_B
   const budget = { left: bounds.maxValues };
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     const out: Metadata = {};
-    for (const [key, value] of Object.entries(data as Record<string, unknown>)) out[key] = copy(value, 2, key, budget, bounds);
+    for (const [key, value] of Object.entries(data as Record<string, unknown>))
+      out[key] = copy(value, 2, key, budget, bounds);
     return out;
   }
   return copy(data, 1, undefined, budget, bounds);
 }
 
-function copy(value: unknown, depth: number, field: string | undefined, budget: { left: number }, bounds: YamlBounds): MetadataValue {
+function copy(
+  value: unknown,
+  depth: number,
+  field: string | undefined,
+  budget: { left: number },
+  bounds: YamlBounds,
+): MetadataValue {
   if (--budget.left < 0) {
-    throw new YamlBoundError(`expands to more than ${bounds.maxValues} values (YAML aliases repeat what they name)`, field);
+    throw new YamlBoundError(
+      `expands to more than ${bounds.maxValues} values (YAML aliases repeat what they name)`,
+      field,
+    );
   }
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
@@ -97,7 +107,8 @@ function copy(value: unknown, depth: number, field: string | undefined, budget: 
   if (depth > bounds.maxDepth) throw new YamlBoundError(`nests deeper than ${bounds.maxDepth} levels`, field);
   if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1, field, budget, bounds));
   const out: Metadata = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) out[key] = copy(item, depth + 1, field, budget, bounds);
+  for (const [key, item] of Object.entries(value as Record<string, unknown>))
+    out[key] = copy(item, depth + 1, field, budget, bounds);
   return out;
 }
 
@@ -130,11 +141,14 @@ export function assertReadableFrontmatter(text: string, path: string): void {
     loadYamlBounded(yamlText);
   } catch (err) {
     if (err instanceof YamlBoundError) {
-      throw new ValidationError(`The frontmatter of ${path} is refused: ${err.message}.`, { path, field: err.field ?? '(frontmatter)', reason: err.reason });
+      throw new ValidationError(`The frontmatter of ${path} is refused: ${err.message}.`, {
+        path,
+        field: err.field ?? '(frontmatter)',
+        reason: err.reason,
+      });
     }
   }
 }
-
 
 /** The metadata of a markdown text for an edit: a mapping, or a ValidationError saying why it cannot be edited safely. */
 export function editableFrontmatter(text: string, path: string): Metadata {
@@ -144,12 +158,19 @@ export function editableFrontmatter(text: string, path: string): Metadata {
   try {
     data = loadYamlBounded(yamlText);
   } catch (err) {
-    const reason = err instanceof YamlBoundError ? err.message : ((err as Error).message.split('\n')[0] ?? 'parse error');
-    throw new ValidationError(`The frontmatter of ${path} cannot be edited: ${reason}. Fix it by hand first; nothing was written.`, { path, field: 'frontmatter', reason });
+    const reason =
+      err instanceof YamlBoundError ? err.message : ((err as Error).message.split('\n')[0] ?? 'parse error');
+    throw new ValidationError(
+      `The frontmatter of ${path} cannot be edited: ${reason}. Fix it by hand first; nothing was written.`,
+      { path, field: 'frontmatter', reason },
+    );
   }
   if (data === null) return {};
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new ValidationError(`The frontmatter of ${path} is not a YAML mapping; nothing was written.`, { path, field: 'frontmatter' });
+    throw new ValidationError(`The frontmatter of ${path} is not a YAML mapping; nothing was written.`, {
+      path,
+      field: 'frontmatter',
+    });
   }
   return data;
 }
@@ -158,12 +179,17 @@ export function editableFrontmatter(text: string, path: string): Metadata {
 export function dumpFrontmatter(metadata: Metadata): string {
   const deep = tooDeepField(metadata);
   if (deep !== undefined) {
-    throw new ValidationError(`Metadata field "${deep}" nests deeper than ${FRONTMATTER_BOUNDS.maxDepth} levels, which could not be read back; flatten it.`, {
-      field: deep,
-      maxDepth: FRONTMATTER_BOUNDS.maxDepth,
-    });
+    throw new ValidationError(
+      `Metadata field "${deep}" nests deeper than ${FRONTMATTER_BOUNDS.maxDepth} levels, which could not be read back; flatten it.`,
+      {
+        field: deep,
+        maxDepth: FRONTMATTER_BOUNDS.maxDepth,
+      },
+    );
   }
-  return Object.keys(metadata).length === 0 ? '' : yaml.dump(metadata, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
+  return Object.keys(metadata).length === 0
+    ? ''
+    : yaml.dump(metadata, { schema: yaml.CORE_SCHEMA, lineWidth: -1, noRefs: true });
 }
 
 /** A new markdown text: frontmatter (when any key is given), then the body as given. */
@@ -196,7 +222,8 @@ interface YamlEntry {
   lines: string[];
 }
 
-const TOP_LEVEL_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:#]*?|-[^\s:#][^:#]*?))[ \t]*:(?:[ \t]|$)/;
+const TOP_LEVEL_KEY =
+  /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:#]*?|-[^\s:#][^:#]*?))[ \t]*:(?:[ \t]|$)/;
 
 /** The YAML block as top-level entries (a key with its continuation lines); leading comments are an entry of their own. */
 function entriesOf(yamlText: string): YamlEntry[] | undefined {
@@ -242,9 +269,20 @@ function editKeyByKey(yamlText: string, next: Metadata, eol: string): string | u
     seen.add(key);
     if (!(key in next)) continue;
     if (sameValue(current[key], next[key])) out.push(...entry.lines);
-    else out.push(...dumpFrontmatter({ [key]: next[key] as MetadataValue }).replace(/\n$/, '').split('\n'));
+    else
+      out.push(
+        ...dumpFrontmatter({ [key]: next[key] as MetadataValue })
+          .replace(/\n$/, '')
+          .split('\n'),
+      );
   }
-  for (const [key, value] of Object.entries(next)) if (!seen.has(key)) out.push(...dumpFrontmatter({ [key]: value }).replace(/\n$/, '').split('\n'));
+  for (const [key, value] of Object.entries(next))
+    if (!seen.has(key))
+      out.push(
+        ...dumpFrontmatter({ [key]: value })
+          .replace(/\n$/, '')
+          .split('\n'),
+      );
   while (out.length && out[out.length - 1] === '') out.pop();
   return out.join(eol);
 }
@@ -252,7 +290,9 @@ function editKeyByKey(yamlText: string, next: Metadata, eol: string): string | u
 function readsBackAs(yamlText: string, expected: Metadata): boolean {
   try {
     const data = yamlText.trim() === '' ? {} : loadYamlBounded(yamlText);
-    return sameValue(data, expected) && JSON.stringify(Object.keys(data as object)) === JSON.stringify(Object.keys(expected));
+    return (
+      sameValue(data, expected) && JSON.stringify(Object.keys(data as object)) === JSON.stringify(Object.keys(expected))
+    );
   } catch {
     return false;
   }

@@ -12,7 +12,8 @@ import type { ExternalLink, NoteLink } from './types.js';
 const WIKILINK = /(!?)\[\[([^[\]\n\r]+)\]\]/g;
 /** seed 002: `id__` and six letters or digits; anything else after `id__` is malformed. */
 export const ID_REF = /^id__[A-Za-z0-9]{6}$/;
-const ATTACHMENT = /\.(png|jpe?g|gif|svg|webp|bmp|avif|pdf|mp3|mp4|m4a|wav|webm|ogg|ogv|mov|mkv|flac|canvas|excalidraw|zip|csv|xlsx?|docx?|pptx?)$/i;
+const ATTACHMENT =
+  /\.(png|jpe?g|gif|svg|webp|bmp|avif|pdf|mp3|mp4|m4a|wav|webm|ogg|ogv|mov|mkv|flac|canvas|excalidraw|zip|csv|xlsx?|docx?|pptx?)$/i;
 
 // [text](destination "title"): one level of nested brackets in the text (badges:
 // [![alt](img)](url)), a destination in <...> or without spaces, with balanced parentheses.
@@ -22,7 +23,14 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const BARE_URL = /\b(?:https?|ftp):\/\/[^\s<>"'`[\]{}|\\^]+/g;
 const TRAILING_PUNCTUATION = /[.,:;!?'"*_~]+$/;
 
-export function scanWikilinks(text: string, code: readonly Range[], lines: LineIndex, links: NoteLink[], externals: ExternalLink[], taken: Range[]): void {
+export function scanWikilinks(
+  text: string,
+  code: readonly Range[],
+  lines: LineIndex,
+  links: NoteLink[],
+  externals: ExternalLink[],
+  taken: Range[],
+): void {
   const cursor = new RangeCursor(code);
   WIKILINK.lastIndex = 0;
   for (let m = WIKILINK.exec(text); m; m = WIKILINK.exec(text)) {
@@ -37,7 +45,16 @@ export function scanWikilinks(text: string, code: readonly Range[], lines: LineI
     const line = lines.line(start);
     const column = start - lines.lineStart(line) + 1;
     if (ATTACHMENT.test(parsed.target)) {
-      externals.push({ kind: embed ? 'embed' : 'url', raw: m[0], url: parsed.target, title: parsed.alias, line, column, start, end });
+      externals.push({
+        kind: embed ? 'embed' : 'url',
+        raw: m[0],
+        url: parsed.target,
+        title: parsed.alias,
+        line,
+        column,
+        start,
+        end,
+      });
       continue;
     }
     // Built field by field (no spreads): this loop runs once per link in the vault.
@@ -120,7 +137,7 @@ export function scanMarkdownLinks(
     const classified = classify(rawDestination, image);
     if (!classified) continue;
     const pos = lines.position(start, end);
-    const title = unescape(label).trim() || null;
+    const title = unescapeBackslashes(label).trim() || null;
     if (classified.kind === 'note') {
       links.push({
         kind: 'markdown',
@@ -144,7 +161,9 @@ export function scanMarkdownLinks(
 type Classified = { kind: 'note'; path: string; fragment: string | null } | { kind: 'external'; url: string };
 
 function classify(rawDestination: string, image: boolean): Classified | null {
-  const dest = unescape(rawDestination.startsWith('<') ? rawDestination.slice(1, -1) : rawDestination).trim();
+  const dest = unescapeBackslashes(
+    rawDestination.startsWith('<') ? rawDestination.slice(1, -1) : rawDestination,
+  ).trim();
   if (dest === '' || dest.startsWith('#')) return null; // an anchor in the same note
   if (SCHEME.test(dest)) return { kind: 'external', url: dest };
   const hash = dest.indexOf('#');
@@ -156,7 +175,13 @@ function classify(rawDestination: string, image: boolean): Classified | null {
   return { kind: 'external', url: dest };
 }
 
-export function scanBareUrls(text: string, blocked: readonly Range[], lines: LineIndex, externals: ExternalLink[], taken: Range[]): void {
+export function scanBareUrls(
+  text: string,
+  blocked: readonly Range[],
+  lines: LineIndex,
+  externals: ExternalLink[],
+  taken: Range[],
+): void {
   const cursor = new RangeCursor(blocked);
   BARE_URL.lastIndex = 0;
   for (let m = BARE_URL.exec(text); m; m = BARE_URL.exec(text)) {
@@ -188,7 +213,7 @@ function isEscaped(text: string, index: number): boolean {
   return slashes % 2 === 1;
 }
 
-function unescape(text: string): string {
+function unescapeBackslashes(text: string): string {
   return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 

@@ -1,5 +1,8 @@
 /** Text with several non-overlapping ranges replaced at once (offsets into the original text). */
-export function applyReplacements(text: string, replacements: ReadonlyArray<{ start: number; end: number; text: string }>): string {
+export function applyReplacements(
+  text: string,
+  replacements: ReadonlyArray<{ start: number; end: number; text: string }>,
+): string {
   let out = '';
   let at = 0;
   for (const r of [...replacements].sort((a, b) => a.start - b.start)) {

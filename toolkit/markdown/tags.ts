@@ -9,7 +9,7 @@ import { RangeCursor, type Range } from './code-regions.js';
 import type { LineIndex } from './line-index.js';
 import type { InlineTag } from './types.js';
 
-const TAG = /(?<![^\s(\[{"'*,;!|>])#([\p{L}\p{N}\p{M}_/-]+)/gu;
+const TAG = /(?<![^\s([{"'*,;!|>])#([\p{L}\p{N}\p{M}_/-]+)/gu;
 const HAS_LETTER = /[\p{L}_]/u;
 const HEX = /^[0-9a-f]+$/i;
 
@@ -28,7 +28,13 @@ export function scanTags(text: string, blocked: readonly Range[], lines: LineInd
 
 /** A tag name (without `#`) that the scanner would accept; also validates rename_tag's input. */
 export function isTagName(tag: string): boolean {
-  return /^[\p{L}\p{N}\p{M}_/-]+$/u.test(tag) && !tag.startsWith('/') && !tag.includes('//') && HAS_LETTER.test(tag) && !isHexColour(tag);
+  return (
+    /^[\p{L}\p{N}\p{M}_/-]+$/u.test(tag) &&
+    !tag.startsWith('/') &&
+    !tag.includes('//') &&
+    HAS_LETTER.test(tag) &&
+    !isHexColour(tag)
+  );
 }
 
 /**

@@ -33,7 +33,10 @@ export function fileOf(files: Pick<VaultFiles, 'root'>, state: Pick<NoteState, '
 }
 
 /** The steps with each update's and delete's before state carrying its file's exact text. */
-export async function keepFileTexts(steps: readonly JournalStep[], files: VaultFiles | undefined): Promise<JournalStep[]> {
+export async function keepFileTexts(
+  steps: readonly JournalStep[],
+  files: VaultFiles | undefined,
+): Promise<JournalStep[]> {
   if (!files) return [...steps];
   const kept = [...steps];
   for (let i = 0; i < kept.length; i += READ_SLICE) {
@@ -42,7 +45,8 @@ export async function keepFileTexts(steps: readonly JournalStep[], files: VaultF
         if (step.kind !== 'update' && step.kind !== 'delete') return;
         const rel = fileOf(files, step.before);
         const text = rel === undefined ? undefined : await files.readText(rel).catch(() => undefined);
-        if (text !== undefined && contentHash(text) === step.before.hash) kept[i + k] = { ...step, before: { ...step.before, text } };
+        if (text !== undefined && contentHash(text) === step.before.hash)
+          kept[i + k] = { ...step, before: { ...step.before, text } };
       }),
     );
   }
@@ -54,7 +58,11 @@ export async function keepFileTexts(steps: readonly JournalStep[], files: VaultF
  * now, when the note is still the same file. Undefined (the state is written back instead) when
  * no text was kept, the store has no `files`, or the note's file moved.
  */
-export async function exactRestore(notes: ExactReads, before: NoteState, current: Note): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
+export async function exactRestore(
+  notes: ExactReads,
+  before: NoteState,
+  current: Note,
+): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
   const files = notes.store.files;
   if (before.text === undefined || !files) return undefined;
   const rel = fileOf(files, current);
@@ -65,7 +73,10 @@ export async function exactRestore(notes: ExactReads, before: NoteState, current
 }
 
 /** A deleted note made again as its old bytes, at its old path, when that path is free. */
-export async function exactRecreation(notes: ExactReads, before: NoteState): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
+export async function exactRecreation(
+  notes: ExactReads,
+  before: NoteState,
+): Promise<Extract<JournalStep, { kind: 'text' }> | undefined> {
   const files = notes.store.files;
   if (before.text === undefined || !files) return undefined;
   const rel = fileOf(files, before);

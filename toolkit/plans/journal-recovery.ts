@@ -22,13 +22,22 @@ export interface RecoveryReport {
   problems: string[];
 }
 
-export async function recoverJournal(journal: OperationJournal, notes: NoteService, logger: Logger): Promise<RecoveryReport[]> {
+export async function recoverJournal(
+  journal: OperationJournal,
+  notes: NoteService,
+  logger: Logger,
+): Promise<RecoveryReport[]> {
   const reports: RecoveryReport[] = [];
   let plainFiles = false;
   for (const entry of await journal.unfinished()) {
     const report = await recoverEntry(entry, notes);
     plainFiles ||= entry.steps.some((step) => step.kind === 'text' && step.file === true);
-    const recovery: JournalRecovery = { at: new Date().toISOString(), outcome: report.outcome, problems: report.problems, applied: report.applied };
+    const recovery: JournalRecovery = {
+      at: new Date().toISOString(),
+      outcome: report.outcome,
+      problems: report.problems,
+      applied: report.applied,
+    };
     await journal.finish({ ...entry, state: report.outcome, recovery });
     // An undo finished at start-up leaves the operation it undid undone, as a finished undo does.
     if (report.outcome === 'rolled-forward' && entry.undoes !== undefined) {
@@ -36,7 +45,14 @@ export async function recoverJournal(journal: OperationJournal, notes: NoteServi
       if (undone) await journal.finish({ ...undone, state: 'undone' });
     }
     logger.warn(
-      { entry: entry.id, operation: entry.operation, outcome: report.outcome, notes: entry.steps.length, applied: report.applied, problems: report.problems },
+      {
+        entry: entry.id,
+        operation: entry.operation,
+        outcome: report.outcome,
+        notes: entry.steps.length,
+        applied: report.applied,
+        problems: report.problems,
+      },
       `journal: an operation interrupted by a crash was ${report.outcome === 'rolled-forward' ? 'finished' : 'rolled back'}`,
     );
     reports.push(report);
@@ -62,7 +78,13 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
     const result = entry.results?.[k] ?? undefined;
     if (step.kind === 'text') {
       const now = await readText(notes, step.path);
-      looked.push({ step, result, current: undefined, moved: undefined, condition: textCondition(step, now?.hash ?? null) });
+      looked.push({
+        step,
+        result,
+        current: undefined,
+        moved: undefined,
+        condition: textCondition(step, now?.hash ?? null),
+      });
       continue;
     }
     const id = step.kind === 'create' ? result?.id : step.id;
@@ -71,7 +93,10 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
     looked.push({ step, result, current, moved, condition: conditionOf(step, result, current, moved) });
   }
   const changed = looked.filter((l) => l.condition === 'changed');
-  const problems = changed.map((l) => `${noteName(l)}: changed since the operation was planned (neither its before nor its after state); left as it is`);
+  const problems = changed.map(
+    (l) =>
+      `${noteName(l)}: changed since the operation was planned (neither its before nor its after state); left as it is`,
+  );
   let applied = 0;
   if (changed.length === 0) {
     for (const l of looked.filter((x) => x.condition === 'before')) {
@@ -81,7 +106,9 @@ async function recoverEntry(entry: JournalEntry, notes: NoteService): Promise<Re
     }
     return { entry: entry.id, operation: entry.operation, outcome: 'rolled-forward', applied, problems };
   }
-  for (const l of looked.filter((x) => x.condition === 'after' || (x.condition === 'before' && halfMoved(x.step, x.current, x.moved)))) {
+  for (const l of looked.filter(
+    (x) => x.condition === 'after' || (x.condition === 'before' && halfMoved(x.step, x.current, x.moved)),
+  )) {
     const failure = await rollBack(l, notes);
     if (failure) problems.push(`${noteName(l)}: ${failure}`);
     else applied++;
@@ -93,7 +120,8 @@ async function rollForward({ step, current, moved }: Looked, notes: NoteService)
   try {
     if (step.kind === 'update') await writeRecorded(notes, step.id, step.change, step.before.hash);
     else if (step.kind === 'text') await applyText(notes, step);
-    else if (step.kind === 'move' && moved && halfMoved(step, current, moved)) await finishMove(notes, step.id, step.before.hash, moved);
+    else if (step.kind === 'move' && moved && halfMoved(step, current, moved))
+      await finishMove(notes, step.id, step.before.hash, moved);
     else if (step.kind === 'move') await notes.move(step.id, step.type, step.before.hash);
     else if (step.kind === 'delete') await notes.delete(step.id, step.before.hash);
     else await createOnce(step, notes);
@@ -118,14 +146,23 @@ async function createOnce(step: Extract<JournalStep, { kind: 'create' }>, notes:
 async function rollBack({ step, current, moved }: Looked, notes: NoteService): Promise<string | undefined> {
   try {
     if (step.kind === 'text') {
-      await applyText(notes, { ...step, before: step.text === null ? null : { text: step.text, hash: textHash(step.text) as string }, text: step.before?.text ?? null });
+      await applyText(notes, {
+        ...step,
+        before: step.text === null ? null : { text: step.text, hash: textHash(step.text) as string },
+        text: step.before?.text ?? null,
+      });
     } else if (step.kind === 'move' && moved) {
       // Cut short: the old file is whole, the copy goes; done: the note moves back.
       if (current) await notes.delete(moved.id, moved.contentHash);
       else await moveBack(notes, step, moved);
     } else if (step.kind === 'update' && current) {
       const { title, content, metadata, tags } = step.before;
-      await writeRecorded(notes, step.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, current.contentHash);
+      await writeRecorded(
+        notes,
+        step.id,
+        { title, content, metadata, tags, ...recordedUpdate(metadata) },
+        current.contentHash,
+      );
     } else if (step.kind === 'create' && current) {
       await notes.delete(current.id, current.contentHash);
     } else if (step.kind === 'delete') {
@@ -139,10 +176,19 @@ async function rollBack({ step, current, moved }: Looked, notes: NoteService): P
 }
 
 /** Back to its type, then its kept state (with its kept `updated`), so the file is as it was. */
-export async function moveBack(notes: NoteService, step: Extract<JournalStep, { kind: 'move' }>, moved: Note): Promise<Note> {
+export async function moveBack(
+  notes: NoteService,
+  step: Extract<JournalStep, { kind: 'move' }>,
+  moved: Note,
+): Promise<Note> {
   const back = await notes.move(moved.id, step.before.type ?? '', moved.contentHash);
   const { title, content, metadata, tags } = step.before;
-  return writeRecorded(notes, back.id, { title, content, metadata, tags, ...recordedUpdate(metadata) }, back.contentHash);
+  return writeRecorded(
+    notes,
+    back.id,
+    { title, content, metadata, tags, ...recordedUpdate(metadata) },
+    back.contentHash,
+  );
 }
 
 function noteName(l: Looked): string {

@@ -70,16 +70,34 @@ type Outcome = keyof Pick<UndoReport, 'restored' | 'deleted' | 'recreated' | 'mo
  * crash mid-way is finished or rolled back at the next start like any other, and undoing the
  * undo puts the operation's changes back (its entry is then `done` again).
  */
-export async function undoOperation(journal: OperationJournal, notes: NoteService, entryId: string, force: boolean): Promise<UndoReport> {
+export async function undoOperation(
+  journal: OperationJournal,
+  notes: NoteService,
+  entryId: string,
+  force: boolean,
+): Promise<UndoReport> {
   const entries = await listOperations(journal);
   const entry = entries.find((e) => e.id === entryId);
-  if (!entry) throw new NotFoundError(`No operation ${entryId} in the journal (it keeps the most recent ones): list_operations shows them.`, { field: 'operation_id', operation_id: entryId });
-  if (!isUndoable(entry)) throw new ValidationError(`Operation ${entryId} (${entry.operation}) is ${entry.state}: only a completed operation can be undone.`, { field: 'operation_id', state: entry.state });
+  if (!entry)
+    throw new NotFoundError(
+      `No operation ${entryId} in the journal (it keeps the most recent ones): list_operations shows them.`,
+      { field: 'operation_id', operation_id: entryId },
+    );
+  if (!isUndoable(entry))
+    throw new ValidationError(
+      `Operation ${entryId} (${entry.operation}) is ${entry.state}: only a completed operation can be undone.`,
+      { field: 'operation_id', state: entry.state },
+    );
   const touched: Touched[] = [];
   for (const [k, step] of entry.steps.entries()) {
     const result = entry.results?.[k];
     if (!result || result.error !== undefined || result.id === undefined) continue; // the step did not happen
-    touched.push({ step, result, current: await notes.get(result.id), ...(step.kind === 'text' ? { file: (await readText(notes, step.path)) ?? null } : {}) });
+    touched.push({
+      step,
+      result,
+      current: await notes.get(result.id),
+      ...(step.kind === 'text' ? { file: (await readText(notes, step.path)) ?? null } : {}),
+    });
   }
   const changed = touched.filter((t) => {
     if (t.step.kind === 'text') return (t.file?.hash ?? null) !== textHash(t.step.text);
@@ -99,24 +117,73 @@ export async function undoOperation(journal: OperationJournal, notes: NoteServic
     if (step.kind === 'text') {
       if (changed.includes(t)) {
         if (step.before === null) continue; // a file it made that someone worked on since stays
-        plan.push({ id, outcome: 'conflict_copy', step: { kind: 'text', path: conflictPath(step.path, entryId), before: null, text: step.before.text, ...fileFlag(step) } });
+        plan.push({
+          id,
+          outcome: 'conflict_copy',
+          step: {
+            kind: 'text',
+            path: conflictPath(step.path, entryId),
+            before: null,
+            text: step.before.text,
+            ...fileFlag(step),
+          },
+        });
       } else {
         const outcome = step.before === null ? 'deleted' : step.text === null ? 'recreated' : 'restored';
-        plan.push({ id, outcome, step: { kind: 'text', path: step.path, before: t.file ?? null, text: step.before?.text ?? null, ...fileFlag(step) } });
+        plan.push({
+          id,
+          outcome,
+          step: {
+            kind: 'text',
+            path: step.path,
+            before: t.file ?? null,
+            text: step.before?.text ?? null,
+            ...fileFlag(step),
+          },
+        });
       }
       continue;
     }
     if (changed.includes(t)) {
       if (step.kind === 'create') continue; // a created note someone worked on since stays
       const before = step.before;
-      plan.push({ id, outcome: 'conflict_copy', step: { kind: 'create', input: { ...recreation(before), title: `${before.title} (conflict copy ${entryId})`, slug: `${before.title} conflict copy ${entryId}` } } });
+      plan.push({
+        id,
+        outcome: 'conflict_copy',
+        step: {
+          kind: 'create',
+          input: {
+            ...recreation(before),
+            title: `${before.title} (conflict copy ${entryId})`,
+            slug: `${before.title} conflict copy ${entryId}`,
+          },
+        },
+      });
     } else if (step.kind === 'update' && current) {
       // The old bytes where they were kept (a store with files): the note as it was, no key added.
       const exact = await exactRestore(notes, step.before, current);
       if (exact) plan.push({ id, outcome: 'restored', step: exact });
-      else plan.push({ id, outcome: 'restored', previous: current, titleChanged: current.title !== step.before.title, step: { kind: 'update', id, before: stateOf(current), change: keptChange(step.before) } });
+      else
+        plan.push({
+          id,
+          outcome: 'restored',
+          previous: current,
+          titleChanged: current.title !== step.before.title,
+          step: { kind: 'update', id, before: stateOf(current), change: keptChange(step.before) },
+        });
     } else if (step.kind === 'move' && current) {
-      plan.push({ id, outcome: 'moved_back', step: { kind: 'move', id, before: stateOf(current), type: step.before.type ?? '', to: step.id, change: keptChange(step.before) } });
+      plan.push({
+        id,
+        outcome: 'moved_back',
+        step: {
+          kind: 'move',
+          id,
+          before: stateOf(current),
+          type: step.before.type ?? '',
+          to: step.id,
+          change: keptChange(step.before),
+        },
+      });
     } else if (step.kind === 'create' && current) {
       plan.push({ id, outcome: 'deleted', step: { kind: 'delete', id, before: stateOf(current) } });
     } else if (step.kind === 'delete') {
@@ -125,7 +192,15 @@ export async function undoOperation(journal: OperationJournal, notes: NoteServic
     }
   }
   const applied = await applyRecorded(notes, 'undo_operation', plan, entryId);
-  const report: UndoReport = { operation_id: entryId, ...(applied.entryId ? { undo_operation_id: applied.entryId } : {}), restored: [], deleted: [], recreated: [], moved_back: [], conflict_copies: [] };
+  const report: UndoReport = {
+    operation_id: entryId,
+    ...(applied.entryId ? { undo_operation_id: applied.entryId } : {}),
+    restored: [],
+    deleted: [],
+    recreated: [],
+    moved_back: [],
+    conflict_copies: [],
+  };
   const failed: NonNullable<UndoReport['failed']> = [];
   plan.forEach((p, k) => {
     const result = applied.results[k] as PromiseSettledResult<Note>;
@@ -159,7 +234,11 @@ export async function listOperations(journal: OperationJournal): Promise<Journal
 }
 
 /** The entry is `undone`; when it was itself an undo, the entry it undid is `done` again (its changes are back). */
-export async function markUndone(journal: OperationJournal, entry: JournalEntry, entries?: JournalEntry[]): Promise<void> {
+export async function markUndone(
+  journal: OperationJournal,
+  entry: JournalEntry,
+  entries?: JournalEntry[],
+): Promise<void> {
   await journal.finish({ ...entry, state: 'undone' });
   if (entry.undoes === undefined) return;
   const undone = (entries ?? (await journal.list())).find((e) => e.id === entry.undoes);
@@ -185,5 +264,12 @@ function keptChange(before: NoteState): NoteChange {
 /** A deleted note made again: its kept state, under its old filename where the store keeps one. */
 function recreation(before: NoteState): NewNote {
   const { title, content, metadata, tags, type } = before;
-  return { title, content, metadata, tags, ...(type !== undefined ? { type } : {}), ...(typeof metadata.filename === 'string' ? { slug: metadata.filename } : {}) };
+  return {
+    title,
+    content,
+    metadata,
+    tags,
+    ...(type !== undefined ? { type } : {}),
+    ...(typeof metadata.filename === 'string' ? { slug: metadata.filename } : {}),
+  };
 }

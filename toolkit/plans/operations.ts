@@ -32,12 +32,20 @@ export type StepCondition = 'before' | 'after' | 'changed';
  * Where one step's note stands now. `after` is recognised by the recorded hash, else by the
  * title and content the step was to write (a store may stamp other fields, such as `updated`).
  */
-export function conditionOf(step: JournalStep, result: StepResult | undefined, current: Note | undefined, moved?: Note): StepCondition {
+export function conditionOf(
+  step: JournalStep,
+  result: StepResult | undefined,
+  current: Note | undefined,
+  moved?: Note,
+): StepCondition {
   if (step.kind === 'move') return moveCondition(step, result, current, moved);
   if (step.kind === 'text') throw new Error('a text step is judged by its file (textCondition)');
   if (step.kind === 'create') {
     if (!current) return 'before';
-    return result?.hash === current.contentHash || (current.title === step.input.title && current.content === step.input.content) ? 'after' : 'changed';
+    return result?.hash === current.contentHash ||
+      (current.title === step.input.title && current.content === step.input.content)
+      ? 'after'
+      : 'changed';
   }
   if (step.kind === 'delete') {
     if (!current) return 'after';
@@ -47,7 +55,9 @@ export function conditionOf(step: JournalStep, result: StepResult | undefined, c
   if (current.contentHash === step.before.hash) return 'before';
   if (result?.hash !== undefined && result.hash === current.contentHash) return 'after';
   const { title, content } = step.change;
-  return (title === undefined || current.title === title) && (content === undefined || current.content === content) ? 'after' : 'changed';
+  return (title === undefined || current.title === title) && (content === undefined || current.content === content)
+    ? 'after'
+    : 'changed';
 }
 
 /**
@@ -55,9 +65,18 @@ export function conditionOf(step: JournalStep, result: StepResult | undefined, c
  * one with the note's title and text, is a move cut short — still `before` (rolling forward
  * removes the old file; rolling back the new one, see `halfMoved`).
  */
-function moveCondition(step: Extract<JournalStep, { kind: 'move' }>, result: StepResult | undefined, current: Note | undefined, moved: Note | undefined): StepCondition {
-  const movedIsIt = moved !== undefined && (result?.hash === moved.contentHash || (moved.title === step.before.title && moved.content === step.before.content));
-  if (current) return current.contentHash === step.before.hash && (moved === undefined || movedIsIt) ? 'before' : 'changed';
+function moveCondition(
+  step: Extract<JournalStep, { kind: 'move' }>,
+  result: StepResult | undefined,
+  current: Note | undefined,
+  moved: Note | undefined,
+): StepCondition {
+  const movedIsIt =
+    moved !== undefined &&
+    (result?.hash === moved.contentHash ||
+      (moved.title === step.before.title && moved.content === step.before.content));
+  if (current)
+    return current.contentHash === step.before.hash && (moved === undefined || movedIsIt) ? 'before' : 'changed';
   return movedIsIt ? 'after' : 'changed';
 }
 

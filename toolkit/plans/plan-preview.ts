@@ -30,22 +30,52 @@ export interface PlanPreview {
 export function describeStep(step: JournalStep, index: number): PlannedNote {
   if (step.kind === 'create') {
     const { input } = step;
-    return { index, action: 'create', title: { before: null, after: input.title }, metadata_changed: Object.keys(input.metadata ?? {}).sort(), diff: unifiedDiff('', input.content) };
+    return {
+      index,
+      action: 'create',
+      title: { before: null, after: input.title },
+      metadata_changed: Object.keys(input.metadata ?? {}).sort(),
+      diff: unifiedDiff('', input.content),
+    };
   }
   if (step.kind === 'delete') {
-    return { index, action: 'delete', id: step.id, title: { before: step.before.title, after: null }, metadata_changed: [], diff: unifiedDiff(step.before.content, '') };
+    return {
+      index,
+      action: 'delete',
+      id: step.id,
+      title: { before: step.before.title, after: null },
+      metadata_changed: [],
+      diff: unifiedDiff(step.before.content, ''),
+    };
   }
   if (step.kind === 'text') {
     const name = step.path.replace(/^.*\//, '').replace(/\.md$/i, '');
     const action = step.before === null ? 'create' : step.text === null ? 'delete' : 'update';
-    return { index, action, id: step.path, title: { before: step.before === null ? null : name, after: step.text === null ? null : name }, metadata_changed: [], diff: unifiedDiff(step.before?.text ?? '', step.text ?? '') };
+    return {
+      index,
+      action,
+      id: step.path,
+      title: { before: step.before === null ? null : name, after: step.text === null ? null : name },
+      metadata_changed: [],
+      diff: unifiedDiff(step.before?.text ?? '', step.text ?? ''),
+    };
   }
   if (step.kind === 'move') {
-    return { index, action: 'move', id: step.id, to: step.to, title: { before: step.before.title, after: step.before.title }, metadata_changed: step.before.type === step.type ? [] : ['type'], diff: '' };
+    return {
+      index,
+      action: 'move',
+      id: step.id,
+      to: step.to,
+      title: { before: step.before.title, after: step.before.title },
+      metadata_changed: step.before.type === step.type ? [] : ['type'],
+      diff: '',
+    };
   }
   const { before, change } = step;
   const metadata = change.metadata ?? before.metadata;
-  const keys = [...new Set([...Object.keys(before.metadata), ...Object.keys(metadata)])].filter((k) => JSON.stringify(before.metadata[k]) !== JSON.stringify(metadata[k]));
+  const keys = [...new Set([...Object.keys(before.metadata), ...Object.keys(metadata)])].filter(
+    (k) => JSON.stringify(before.metadata[k]) !== JSON.stringify(metadata[k]),
+  );
   return {
     index,
     action: 'update',
@@ -55,4 +85,3 @@ export function describeStep(step: JournalStep, index: number): PlannedNote {
     diff: unifiedDiff(before.content, change.content ?? before.content),
   };
 }
-

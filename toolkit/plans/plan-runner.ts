@@ -7,7 +7,13 @@
  */
 import { callCaller } from '../../kernel/caller.js';
 import { callProgress } from '../../kernel/progress.js';
-import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError, toNotekernelError } from '../../kernel/errors.js';
+import {
+  ConflictError,
+  ContentHashMismatchError,
+  NotFoundError,
+  ValidationError,
+  toNotekernelError,
+} from '../../kernel/errors.js';
 import { operationJournal, type JournalEntry, type JournalStep, type ReplacedBy } from './journal.js';
 import type { NewNote, Note, NoteChange } from '../../kernel/note.js';
 import type { NoteService } from '../../kernel/notes.js';
@@ -26,7 +32,14 @@ export type PlanItem =
   /** To another type; `to` is the id the store gives it there (the journal finds it by it after a crash). */
   | { kind: 'move'; id: string; type: string; to: string; expectedHash: string }
   /** A note file's exact new text (`null`: removed), if it is still at `expectedHash` (`null`: no file yet). */
-  | { kind: 'text'; path: string; text: string | null; expectedHash: string | null; file?: true; replacedBy?: ReplacedBy };
+  | {
+      kind: 'text';
+      path: string;
+      text: string | null;
+      expectedHash: string | null;
+      file?: true;
+      replacedBy?: ReplacedBy;
+    };
 
 export interface AppliedPlan {
   /** The journal entry, where the store keeps a journal (undo names it). */
@@ -38,14 +51,20 @@ export interface AppliedPlan {
 
 export type { PlannedNote, PlanPreview };
 
-export async function applyPlan(notes: NoteService, operation: string, items: readonly PlanItem[]): Promise<AppliedPlan> {
+export async function applyPlan(
+  notes: NoteService,
+  operation: string,
+  items: readonly PlanItem[],
+): Promise<AppliedPlan> {
   const prepared = await Promise.allSettled(items.map((item) => prepareStep(notes, item)));
   const ready = prepared.flatMap((p, index) => (p.status === 'fulfilled' ? [{ index, ...p.value }] : []));
   const { entryId, outcomes } = await runPlan(notes, operation, ready);
   const byIndex = new Map(ready.map((r, k) => [r.index, outcomes[k] as PromiseSettledResult<Note>]));
   return {
     ...(entryId ? { entryId } : {}),
-    results: prepared.map((p, index) => (p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>))),
+    results: prepared.map((p, index) =>
+      p.status === 'rejected' ? p : (byIndex.get(index) as PromiseSettledResult<Note>),
+    ),
     warnings: prepared.map((p) => (p.status === 'fulfilled' ? (p.value.warnings ?? []) : [])),
   };
 }
@@ -54,7 +73,12 @@ export async function applyPlan(notes: NoteService, operation: string, items: re
  * Steps recorded already (an undo puts notes back into states the journal kept): journalled and
  * applied as `applyPlan` applies its own, with no hooks run again. `undoes` names the entry undone.
  */
-export async function applyRecorded(notes: NoteService, operation: string, steps: ReadonlyArray<Prepared>, undoes?: string): Promise<AppliedPlan> {
+export async function applyRecorded(
+  notes: NoteService,
+  operation: string,
+  steps: ReadonlyArray<Prepared>,
+  undoes?: string,
+): Promise<AppliedPlan> {
   const { entryId, outcomes } = await runPlan(notes, operation, steps, undoes);
   return { ...(entryId ? { entryId } : {}), results: outcomes, warnings: outcomes.map(() => []) };
 }
@@ -63,23 +87,47 @@ export async function applyRecorded(notes: NoteService, operation: string, steps
  * What `applyPlan` would do with the same items, writing nothing: every note it would change,
  * with a unified diff of its text, and the items it would refuse already, each with its reason.
  */
-export async function previewPlan(notes: NoteService, operation: string, items: readonly PlanItem[]): Promise<PlanPreview> {
+export async function previewPlan(
+  notes: NoteService,
+  operation: string,
+  items: readonly PlanItem[],
+): Promise<PlanPreview> {
   const prepared = await Promise.allSettled(items.map((item) => prepareStep(notes, item)));
   const planned: PlannedNote[] = [];
   const refused: PlanPreview['refused'] = [];
   prepared.forEach((p, index) => {
-    if (p.status === 'rejected') refused.push({ index, code: toNotekernelError(p.reason).code, error: toNotekernelError(p.reason).message });
+    if (p.status === 'rejected')
+      refused.push({ index, code: toNotekernelError(p.reason).code, error: toNotekernelError(p.reason).message });
     else planned.push(describeStep(p.value.step, index));
   });
   return { dry_run: true, operation, notes: planned, refused };
 }
 
 /** Plan durably, apply, close (decision 025). */
-async function runPlan(notes: NoteService, operation: string, ready: ReadonlyArray<Prepared>, undoes?: string): Promise<{ entryId?: string; outcomes: Array<PromiseSettledResult<Note>> }> {
+async function runPlan(
+  notes: NoteService,
+  operation: string,
+  ready: ReadonlyArray<Prepared>,
+  undoes?: string,
+): Promise<{ entryId?: string; outcomes: Array<PromiseSettledResult<Note>> }> {
   const journal = ready.length ? operationJournal(notes.store) : undefined;
   // Each changed note's exact bytes go in the journal too, so an undo can put them back as they were.
-  const steps = journal ? await keepFileTexts(ready.map((r) => r.step), notes.store.files) : ready.map((r) => r.step);
-  const entry: JournalEntry = { id: newEntryId(), operation, by: callCaller(), ...(undoes ? { undoes } : {}), at: new Date().toISOString(), state: 'pending', steps, results: [] };
+  const steps = journal
+    ? await keepFileTexts(
+        ready.map((r) => r.step),
+        notes.store.files,
+      )
+    : ready.map((r) => r.step);
+  const entry: JournalEntry = {
+    id: newEntryId(),
+    operation,
+    by: callCaller(),
+    ...(undoes ? { undoes } : {}),
+    at: new Date().toISOString(),
+    state: 'pending',
+    steps,
+    results: [],
+  };
   if (journal) await journal.begin(entry);
   const outcomes: Array<PromiseSettledResult<Note>> = new Array(ready.length);
   // The calling tool starts the progress with its item count (callProgress, kernel/progress.ts).
@@ -87,7 +135,10 @@ async function runPlan(notes: NoteService, operation: string, ready: ReadonlyArr
   await applySteps(notes, ready, (k, outcome) => {
     outcomes[k] = outcome;
     progress.tick();
-    const result = outcome.status === 'fulfilled' ? { id: outcome.value.id, hash: outcome.value.contentHash } : { error: toNotekernelError(outcome.reason).message };
+    const result =
+      outcome.status === 'fulfilled'
+        ? { id: outcome.value.id, hash: outcome.value.contentHash }
+        : { error: toNotekernelError(outcome.reason).message };
     (entry.results as unknown[])[k] = result;
     journal?.progress(entry.id, k, result);
   });
@@ -99,14 +150,21 @@ async function prepareStep(notes: NoteService, item: PlanItem): Promise<Prepared
   if (item.kind === 'update') {
     const previous = item.previous?.contentHash === item.expectedHash ? item.previous : await notes.require(item.id);
     // A stale hash is refused before the plan: the plan's before state is the caller's.
-    if (previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
+    if (previous.contentHash !== item.expectedHash)
+      throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
     const drafted = await notes.draftUpdate(previous, item.change);
-    return { step: { kind: 'update', id: item.id, before: stateOf(previous), change: drafted.change }, previous, titleChanged: drafted.titleChanged, warnings: drafted.warnings };
+    return {
+      step: { kind: 'update', id: item.id, before: stateOf(previous), change: drafted.change },
+      previous,
+      titleChanged: drafted.titleChanged,
+      warnings: drafted.warnings,
+    };
   }
   if (item.kind === 'text') return prepareText(notes, item);
   if (item.kind === 'move' || item.kind === 'delete') {
     const previous = await notes.require(item.id);
-    if (item.expectedHash !== undefined && previous.contentHash !== item.expectedHash) throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
+    if (item.expectedHash !== undefined && previous.contentHash !== item.expectedHash)
+      throw new ContentHashMismatchError(previous.contentHash, item.expectedHash, { identifier: item.id });
     if (item.kind === 'delete') return { step: { kind: 'delete', id: previous.id, before: stateOf(previous) } };
     return { step: { kind: 'move', id: previous.id, before: stateOf(previous), type: item.type, to: item.to } };
   }
@@ -117,11 +175,20 @@ async function prepareStep(notes: NoteService, item: PlanItem): Promise<Prepared
 async function prepareText(notes: NoteService, item: Extract<PlanItem, { kind: 'text' }>): Promise<Prepared> {
   const before = await readText(notes, item.path);
   if ((before?.hash ?? null) !== item.expectedHash) {
-    if (item.expectedHash === null) throw new ConflictError(`${item.path} already exists; nothing was overwritten.`, { path: item.path });
+    if (item.expectedHash === null)
+      throw new ConflictError(`${item.path} already exists; nothing was overwritten.`, { path: item.path });
     if (!before) throw new NotFoundError(`No note at ${item.path}.`, { path: item.path });
     throw new ContentHashMismatchError(before.hash, item.expectedHash, { identifier: item.path });
   }
-  if (!item.file && item.text !== null && notes.store.readsNoteAt?.(item.path) === false) throw new ValidationError(`${item.path} is not where this vault keeps a note.`, { path: item.path });
-  const step: JournalStep = { kind: 'text', path: item.path, before: before ?? null, text: item.text, ...(item.file ? { file: true as const } : {}), ...(item.replacedBy ? { replacedBy: item.replacedBy } : {}) };
+  if (!item.file && item.text !== null && notes.store.readsNoteAt?.(item.path) === false)
+    throw new ValidationError(`${item.path} is not where this vault keeps a note.`, { path: item.path });
+  const step: JournalStep = {
+    kind: 'text',
+    path: item.path,
+    before: before ?? null,
+    text: item.text,
+    ...(item.file ? { file: true as const } : {}),
+    ...(item.replacedBy ? { replacedBy: item.replacedBy } : {}),
+  };
   return { step };
 }

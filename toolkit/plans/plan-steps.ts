@@ -25,36 +25,60 @@ const UPDATE_BATCH = 256;
 
 export async function applySteps(notes: NoteService, ready: ReadonlyArray<Prepared>, record: Record): Promise<void> {
   const indexed = ready.map((r, k) => ({ ...r, k }));
-  const of = <K extends JournalStep['kind']>(kind: K) => indexed.filter((r) => r.step.kind === kind) as Array<(typeof indexed)[number] & { step: Extract<JournalStep, { kind: K }> }>;
+  const of = <K extends JournalStep['kind']>(kind: K) =>
+    indexed.filter((r) => r.step.kind === kind) as Array<
+      (typeof indexed)[number] & { step: Extract<JournalStep, { kind: K }> }
+    >;
   const creates = of('create');
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < creates.length; i = next++) {
       const { step, k } = creates[i] as (typeof creates)[number];
       const outcome = await settle(notes.store.create(step.input));
-      record(k, outcome.status === 'fulfilled' ? await settle(notes.announceCreate(outcome.value).then(() => outcome.value)) : outcome);
+      record(
+        k,
+        outcome.status === 'fulfilled'
+          ? await settle(notes.announceCreate(outcome.value).then(() => outcome.value))
+          : outcome,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(CREATE_CONCURRENCY, creates.length) }, worker));
   const updates = of('update');
   for (let i = 0; i < updates.length; i += UPDATE_BATCH) {
     const batch = updates.slice(i, i + UPDATE_BATCH);
-    const stored = await updateEach(notes.store, batch.map((r) => ({ id: r.step.id, change: r.step.change, expectedHash: r.step.before.hash })));
+    const stored = await updateEach(
+      notes.store,
+      batch.map((r) => ({ id: r.step.id, change: r.step.change, expectedHash: r.step.before.hash })),
+    );
     await Promise.all(
       batch.map(async (r, j) => {
         const outcome = stored[j] as PromiseSettledResult<Note>;
-        record(r.k, outcome.status === 'rejected' ? outcome : await settle(notes.announceUpdate(outcome.value, r.previous as Note, r.titleChanged === true).then(() => outcome.value)));
+        record(
+          r.k,
+          outcome.status === 'rejected'
+            ? outcome
+            : await settle(
+                notes
+                  .announceUpdate(outcome.value, r.previous as Note, r.titleChanged === true)
+                  .then(() => outcome.value),
+              ),
+        );
       }),
     );
   }
   // Exact texts: new files first (a move's copy), then rewrites, then removals (a move's source).
   const phase = (t: TextStep) => (t.before === null ? 0 : t.text === null ? 2 : 1);
-  for (const r of of('text').sort((a, b) => phase(a.step) - phase(b.step))) record(r.k, await settle(applyText(notes, r.step)));
+  for (const r of of('text').sort((a, b) => phase(a.step) - phase(b.step)))
+    record(r.k, await settle(applyText(notes, r.step)));
   for (const r of of('move')) {
     const { step } = r;
     const moved = notes.move(step.id, step.type, step.before.hash);
     const { change } = step;
-    record(r.k, await settle(change ? moved.then((note) => writeRecorded(notes, note.id, change, note.contentHash)) : moved));
+    record(
+      r.k,
+      await settle(change ? moved.then((note) => writeRecorded(notes, note.id, change, note.contentHash)) : moved),
+    );
   }
   for (const r of of('delete')) record(r.k, await settle(notes.delete(r.step.id, r.step.before.hash)));
 }

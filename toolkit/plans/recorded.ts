@@ -13,7 +13,12 @@ import { contentHash } from '../hash.js';
 export type TextStep = Extract<JournalStep, { kind: 'text' }>;
 
 /** Writes exactly `change` and tells the listeners. */
-export async function writeRecorded(notes: NoteService, id: string, change: NoteChange, expectedHash: string): Promise<Note> {
+export async function writeRecorded(
+  notes: NoteService,
+  id: string,
+  change: NoteChange,
+  expectedHash: string,
+): Promise<Note> {
   let previous: Note | undefined;
   const note = await notes.store.update(
     id,
@@ -57,7 +62,10 @@ export async function applyText(notes: NoteService, step: TextStep): Promise<Not
   if (step.file) return applyFileText(notes, step);
   if (step.text === null) return notes.delete(step.path, step.before?.hash);
   const note = await notes.writeText(step.path, step.text, step.before?.hash ?? null);
-  if (!note) throw new ValidationError(`${step.path} was written but is not where this vault keeps a note.`, { path: step.path });
+  if (!note)
+    throw new ValidationError(`${step.path} was written but is not where this vault keeps a note.`, {
+      path: step.path,
+    });
   return note;
 }
 
@@ -69,12 +77,17 @@ export async function applyText(notes: NoteService, step: TextStep): Promise<Not
  */
 async function applyFileText(notes: NoteService, step: TextStep): Promise<Note> {
   const files = notes.files('a file step');
-  if (step.text !== null) return (await notes.writeText(step.path, step.text, step.before?.hash ?? null)) ?? fileAnswer(step.path, step.text);
+  if (step.text !== null)
+    return (await notes.writeText(step.path, step.text, step.before?.hash ?? null)) ?? fileAnswer(step.path, step.text);
   const now = await readText(notes, step.path);
   if (!now) throw new NotFoundError(`No file at ${step.path}.`, { path: step.path });
-  if (step.before && now.hash !== step.before.hash) throw new ContentHashMismatchError(now.hash, step.before.hash, { identifier: step.path });
+  if (step.before && now.hash !== step.before.hash)
+    throw new ContentHashMismatchError(now.hash, step.before.hash, { identifier: step.path });
   if (step.replacedBy && (await readText(notes, step.replacedBy.path))?.hash !== step.replacedBy.hash) {
-    throw new ConflictError(`${step.path} was kept: ${step.replacedBy.path}, which replaces it, is not in place as planned.`, { path: step.path, replaced_by: step.replacedBy.path });
+    throw new ConflictError(
+      `${step.path} was kept: ${step.replacedBy.path}, which replaces it, is not in place as planned.`,
+      { path: step.path, replaced_by: step.replacedBy.path },
+    );
   }
   // Compared again under the file's write lock: a write landing since the check above is kept.
   await files.remove(step.path, step.before ? { expectedHash: step.before.hash } : {});
@@ -84,5 +97,14 @@ async function applyFileText(notes: NoteService, step: TextStep): Promise<Note> 
 /** What a `file` step answers for a plain file: its path and hash (a removed file: the empty text's). */
 function fileAnswer(relPath: string, text: string): Note {
   const now = new Date().toISOString();
-  return { id: relPath, title: path.posix.basename(relPath).replace(/\.md$/i, ''), content: text, tags: [], metadata: {}, created: now, updated: now, contentHash: contentHash(text) };
+  return {
+    id: relPath,
+    title: path.posix.basename(relPath).replace(/\.md$/i, ''),
+    content: text,
+    tags: [],
+    metadata: {},
+    created: now,
+    updated: now,
+    contentHash: contentHash(text),
+  };
 }

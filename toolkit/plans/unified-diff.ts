@@ -12,7 +12,10 @@ export function unifiedDiff(before: string, after: string): string {
   if (before === after) return '';
   const a = splitLines(before);
   const b = splitLines(after);
-  const ops = (a.length + 1) * (b.length + 1) > MAX_CELLS ? [...a.map((line) => ({ kind: '-' as const, line })), ...b.map((line) => ({ kind: '+' as const, line }))] : lcsOps(a, b);
+  const ops =
+    (a.length + 1) * (b.length + 1) > MAX_CELLS
+      ? [...a.map((line) => ({ kind: '-' as const, line })), ...b.map((line) => ({ kind: '+' as const, line }))]
+      : lcsOps(a, b);
   return hunks(ops).join('');
 }
 
@@ -30,7 +33,8 @@ function lcsOps(a: string[], b: string[]): Op[] {
   for (let i = n - 1; i >= 0; i--) {
     const row = table[i] as Uint32Array;
     const below = table[i + 1] as Uint32Array;
-    for (let j = m - 1; j >= 0; j--) row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+    for (let j = m - 1; j >= 0; j--)
+      row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
   }
   const ops: Op[] = [];
   let i = 0;
@@ -40,7 +44,8 @@ function lcsOps(a: string[], b: string[]): Op[] {
       ops.push({ kind: ' ', line: a[i] as string });
       i++;
       j++;
-    } else if ((table[i + 1] as Uint32Array)[j] as number >= ((table[i] as Uint32Array)[j + 1] as number)) ops.push({ kind: '-', line: a[i++] as string });
+    } else if (((table[i + 1] as Uint32Array)[j] as number) >= ((table[i] as Uint32Array)[j + 1] as number))
+      ops.push({ kind: '-', line: a[i++] as string });
     else ops.push({ kind: '+', line: b[j++] as string });
   }
   while (i < n) ops.push({ kind: '-', line: a[i++] as string });
@@ -65,7 +70,8 @@ function hunks(ops: Op[]): string[] {
     const start = Math.max(0, k - CONTEXT);
     let end = k;
     // A hunk runs on while the next change is within two contexts of the last one.
-    for (let quiet = 0; end < ops.length && quiet <= 2 * CONTEXT; end++) quiet = (ops[end] as Op).kind === ' ' ? quiet + 1 : 0;
+    for (let quiet = 0; end < ops.length && quiet <= 2 * CONTEXT; end++)
+      quiet = (ops[end] as Op).kind === ' ' ? quiet + 1 : 0;
     end = Math.min(ops.length, trimTail(ops, end) + CONTEXT);
     const slice = ops.slice(start, end);
     const oldCount = slice.filter((o) => o.kind !== '+').length;

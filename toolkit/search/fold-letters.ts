@@ -10,10 +10,38 @@
  */
 
 const LETTERS: Readonly<Record<string, string>> = {
-  Æ: 'AE', æ: 'ae', Ð: 'D', ð: 'd', Ø: 'O', ø: 'o', Þ: 'TH', þ: 'th', ß: 'ss', ẞ: 'SS',
-  Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ĳ: 'IJ', ĳ: 'ij', ĸ: 'k', Ŀ: 'L', ŀ: 'l',
-  Ł: 'L', ł: 'l', ŉ: 'n', Ŋ: 'NG', ŋ: 'ng', Œ: 'OE', œ: 'oe', Ŧ: 'T', ŧ: 't', ſ: 's',
-  ª: 'a', º: 'o',
+  Æ: 'AE',
+  æ: 'ae',
+  Ð: 'D',
+  ð: 'd',
+  Ø: 'O',
+  ø: 'o',
+  Þ: 'TH',
+  þ: 'th',
+  ß: 'ss',
+  ẞ: 'SS',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ĳ: 'IJ',
+  ĳ: 'ij',
+  ĸ: 'k',
+  Ŀ: 'L',
+  ŀ: 'l',
+  Ł: 'L',
+  ł: 'l',
+  ŉ: 'n',
+  Ŋ: 'NG',
+  ŋ: 'ng',
+  Œ: 'OE',
+  œ: 'oe',
+  Ŧ: 'T',
+  ŧ: 't',
+  ſ: 's',
+  ª: 'a',
+  º: 'o',
 };
 
 const UNDECOMPOSED = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'gu');
@@ -28,7 +56,11 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function foldLetters(text: string): string {
   // Most notes are ASCII: one scan, no copy.
   if (!NON_ASCII.test(text)) return text;
-  return text.normalize('NFD').replace(ATTACHED_MARKS, '').replace(UNDECOMPOSED, (ch) => LETTERS[ch] ?? ch).normalize('NFC');
+  return text
+    .normalize('NFD')
+    .replace(ATTACHED_MARKS, '')
+    .replace(UNDECOMPOSED, (ch) => LETTERS[ch] ?? ch)
+    .normalize('NFC');
 }
 
 /** The letters the table folds (the test walks them). */

@@ -92,7 +92,12 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
     const words = queryWords(source).slice(0, MAX_WORDS_PER_TERM);
     if (words.length === 0) continue;
     const prefix = quoted !== undefined ? star === '*' : source.endsWith('*');
-    const term: QueryTerm = { words, phrase: quoted !== undefined || words.length > 1, prefix, ...(quoted !== undefined ? { quoted: true } : {}) };
+    const term: QueryTerm = {
+      words,
+      phrase: quoted !== undefined || words.length > 1,
+      prefix,
+      ...(quoted !== undefined ? { quoted: true } : {}),
+    };
     if (negated || prefix) question = false;
     if (negated) {
       if (none.length < MAX_TERMS) none.push(term);
@@ -109,7 +114,9 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
  * words are, at the apostrophe (`don't` → `don`, `t`): words hold no apostrophe. `won` (of
  * `won't`) is a word in its own right and stays searchable.
  */
-const STOP_WORDS: ReadonlySet<string> = new Set(['a', ...stopwords.flatMap((w) => w.split("'"))].filter((w) => w !== 'won'));
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  ['a', ...stopwords.flatMap((w) => w.split("'"))].filter((w) => w !== 'won'),
+);
 
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
@@ -142,7 +149,9 @@ export function questionTerms(query: ParsedQuery): QueryTerm[] | undefined {
  * "sourdough bread" -rye`) is dropped, as in a question, unless nothing else is left.
  */
 export function requiredGroups(query: ParsedQuery): QueryTerm[][] {
-  const kept = query.all.filter((group) => group.length > 1 || group[0]!.phrase || group[0]!.prefix || !STOP_WORDS.has(group[0]!.words[0]!));
+  const kept = query.all.filter(
+    (group) => group.length > 1 || group[0]!.phrase || group[0]!.prefix || !STOP_WORDS.has(group[0]!.words[0]!),
+  );
   return kept.length ? kept : query.all;
 }
 

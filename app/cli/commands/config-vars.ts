@@ -15,14 +15,20 @@ export function backendSettings(kernel: Kernel): BackendSetting[] {
 export function printConfigVars(kernel: Kernel, out: (text: string) => void): void {
   const settings = backendSettings(kernel);
   if (settings.length === 0) {
-    out(`# backend "${kernel.plan.storage.definition.id}" reads no environment variables; its settings are in the config file\n`);
+    out(
+      `# backend "${kernel.plan.storage.definition.id}" reads no environment variables; its settings are in the config file\n`,
+    );
     return;
   }
-  out(`# ${kernel.config.profile} (backend ${kernel.plan.storage.definition.id}): environment variables, .env, or storage.options in the config\n`);
+  out(
+    `# ${kernel.config.profile} (backend ${kernel.plan.storage.definition.id}): environment variables, .env, or storage.options in the config\n`,
+  );
   const width = Math.max(...settings.map((s) => s.name.length));
   for (const setting of settings) {
     const value = setting.value === undefined ? '(unset)' : setting.secret ? '********' : setting.value;
-    out(`${setting.name.padEnd(width)}  ${value}  [${setting.source}${setting.required ? ', required' : ''}]  ${setting.purpose}\n`);
+    out(
+      `${setting.name.padEnd(width)}  ${value}  [${setting.source}${setting.required ? ', required' : ''}]  ${setting.purpose}\n`,
+    );
   }
 }
 
@@ -30,6 +36,8 @@ export function printConfigVars(kernel: Kernel, out: (text: string) => void): vo
 export function checkRequiredSettings(kernel: Kernel, err: (text: string) => void): void {
   const missing = backendSettings(kernel).find((s) => s.required && s.value === undefined);
   if (!missing) return;
-  err(`notekernel: ${missing.name} is not set — ${missing.purpose}; set it in the environment, in .env, or as storage.options.${missing.name} in the config\n`);
+  err(
+    `notekernel: ${missing.name} is not set — ${missing.purpose}; set it in the environment, in .env, or as storage.options.${missing.name} in the config\n`,
+  );
   throw new ExitCode(1);
 }

@@ -30,12 +30,15 @@ interface Finding {
 }
 
 export function addDoctorCommand(program: Command): void {
-  withJsonOption(withCommonOptions(program.command('doctor').description('check the vault, its index and the install, and say what to do')))
-    .action(async (options: CommonOptions & { json?: boolean }) => {
-      const findings = await diagnose(options);
-      emit(options, { ok: findings.every((f) => f.ok), findings }, renderFindings);
-      if (!findings.every((f) => f.ok)) throw new ExitCode(1);
-    });
+  withJsonOption(
+    withCommonOptions(
+      program.command('doctor').description('check the vault, its index and the install, and say what to do'),
+    ),
+  ).action(async (options: CommonOptions & { json?: boolean }) => {
+    const findings = await diagnose(options);
+    emit(options, { ok: findings.every((f) => f.ok), findings }, renderFindings);
+    if (!findings.every((f) => f.ok)) throw new ExitCode(1);
+  });
 }
 
 async function diagnose(options: CommonOptions): Promise<Finding[]> {
@@ -43,7 +46,12 @@ async function diagnose(options: CommonOptions): Promise<Finding[]> {
   const findings: Finding[] = [nodeVersion(), nativeAddon()];
   findings.push(await configFile(options, vault));
   if (!fs.existsSync(vault)) {
-    findings.push({ check: 'vault', ok: false, detail: `${vault} does not exist`, fix: `notekernel init ${vault} (or notekernel serve, which creates it)` });
+    findings.push({
+      check: 'vault',
+      ok: false,
+      detail: `${vault} does not exist`,
+      fix: `notekernel init ${vault} (or notekernel serve, which creates it)`,
+    });
     return findings;
   }
   findings.push({ check: 'vault', ok: true, detail: vault }, ...staleLocks(vault));
@@ -53,7 +61,12 @@ async function diagnose(options: CommonOptions): Promise<Finding[]> {
 
 function nodeVersion(): Finding {
   const major = Number.parseInt(process.versions.node, 10);
-  return { check: 'node', ok: major >= 20, detail: `Node ${process.versions.node}`, ...(major >= 20 ? {} : { fix: 'install Node 20 or newer' }) };
+  return {
+    check: 'node',
+    ok: major >= 20,
+    detail: `Node ${process.versions.node}`,
+    ...(major >= 20 ? {} : { fix: 'install Node 20 or newer' }),
+  };
 }
 
 function nativeAddon(): Finding {
@@ -62,16 +75,32 @@ function nativeAddon(): Finding {
     new Database(':memory:').close();
     return { check: 'sqlite', ok: true, detail: 'better-sqlite3 loads' };
   } catch (err) {
-    return { check: 'sqlite', ok: false, detail: `better-sqlite3 does not load: ${(err as Error).message.split('\n')[0]}`, fix: 'npm rebuild better-sqlite3 (it needs a C++ toolchain when no prebuilt binary fits this Node)' };
+    return {
+      check: 'sqlite',
+      ok: false,
+      detail: `better-sqlite3 does not load: ${(err as Error).message.split('\n')[0]}`,
+      fix: 'npm rebuild better-sqlite3 (it needs a C++ toolchain when no prebuilt binary fits this Node)',
+    };
   }
 }
 
 async function configFile(options: CommonOptions, vault: string): Promise<Finding> {
   try {
-    const loaded = await loadUserConfig(options.config ? { configPath: options.config } : { searchFrom: [vault, process.cwd()] });
-    return { check: 'config', ok: true, detail: loaded.filepath ? `found ${loaded.filepath}` : 'no config file: the profile\'s defaults apply' };
+    const loaded = await loadUserConfig(
+      options.config ? { configPath: options.config } : { searchFrom: [vault, process.cwd()] },
+    );
+    return {
+      check: 'config',
+      ok: true,
+      detail: loaded.filepath ? `found ${loaded.filepath}` : "no config file: the profile's defaults apply",
+    };
   } catch (err) {
-    return { check: 'config', ok: false, detail: toNotekernelError(err).message, fix: 'fix the file named above (or pass --config with another one)' };
+    return {
+      check: 'config',
+      ok: false,
+      detail: toNotekernelError(err).message,
+      fix: 'fix the file named above (or pass --config with another one)',
+    };
   }
 }
 
@@ -87,54 +116,98 @@ function staleLocks(vault: string): Finding[] {
     }
   }
   if (!dead.length) return [{ check: 'locks', ok: true, detail: 'no lock left by a process that died' }];
-  return [{
-    check: 'locks',
-    ok: false,
-    detail: `${dead.length} lock owner file(s) of processes that are no longer running: ${dead.join(', ')}`,
-    fix: 'nothing is lost: the next write breaks these locks by itself; to tidy now, delete the locks folder while no notekernel runs on this vault',
-  }];
+  return [
+    {
+      check: 'locks',
+      ok: false,
+      detail: `${dead.length} lock owner file(s) of processes that are no longer running: ${dead.join(', ')}`,
+      fix: 'nothing is lost: the next write breaks these locks by itself; to tidy now, delete the locks folder while no notekernel runs on this vault',
+    },
+  ];
 }
 
 async function openAndInspect(options: CommonOptions, vault: string): Promise<Finding[]> {
   const warnings: Array<{ msg: string; file?: string; source?: string }> = [];
   // The opening's summary of skipped files is the `skipped` finding already.
-  const logger = pino({ level: 'warn' }, {
-    write: (line: string) => {
-      const record = JSON.parse(line) as { msg: string; file?: string; skippedFiles?: number; source?: string };
-      // Faults (a `source`) have findings of their own, below.
-      if (record.skippedFiles === undefined && record.source === undefined) warnings.push(record);
+  const logger = pino(
+    { level: 'warn' },
+    {
+      write: (line: string) => {
+        const record = JSON.parse(line) as { msg: string; file?: string; skippedFiles?: number; source?: string };
+        // Faults (a `source`) have findings of their own, below.
+        if (record.skippedFiles === undefined && record.source === undefined) warnings.push(record);
+      },
     },
-  });
+  );
   const findings: Finding[] = [];
   let kernel;
   try {
-    kernel = await createKernel({ ...(options.profile ? { profile: options.profile } : {}), ...(options.config ? { configPath: options.config } : { searchFrom: [vault, process.cwd()] }), logger });
+    kernel = await createKernel({
+      ...(options.profile ? { profile: options.profile } : {}),
+      ...(options.config ? { configPath: options.config } : { searchFrom: [vault, process.cwd()] }),
+      logger,
+    });
     const open = await kernel.openVault(vault);
     const report = await refreshStore(open.notes.store);
-    findings.push({ check: 'index', ok: true, detail: `${report.scanned} file(s) seen, ${report.indexed} re-read (profile ${open.info.profile})` });
+    findings.push({
+      check: 'index',
+      ok: true,
+      detail: `${report.scanned} file(s) seen, ${report.indexed} re-read (profile ${open.info.profile})`,
+    });
     if (report.skipped.length) {
       const groups = groupSkipped(report.skipped).map((g) => `${g.count} ${g.reason} (e.g. ${g.examples.join(', ')})`);
-      findings.push({ check: 'skipped', ok: false, detail: `${report.skipped.length} file(s) not read as notes: ${groups.join('; ')}`, fix: 'these files are not notes for this profile: move them, or choose the profile that reads them (notekernel index --vault <dir> lists them)' });
+      findings.push({
+        check: 'skipped',
+        ok: false,
+        detail: `${report.skipped.length} file(s) not read as notes: ${groups.join('; ')}`,
+        fix: 'these files are not notes for this profile: move them, or choose the profile that reads them (notekernel index --vault <dir> lists them)',
+      });
     }
-    if (open.info.readOnlyReason) findings.push({ check: 'access', ok: true, detail: `served read-only: ${open.info.readOnlyReason}` });
+    if (open.info.readOnlyReason)
+      findings.push({ check: 'access', ok: true, detail: `served read-only: ${open.info.readOnlyReason}` });
     for (const fault of open.faults()) {
-      findings.push({ check: 'fault', ok: false, detail: `${fault.source}: ${fault.code}: ${fault.message} ${fault.consequence}`, fix: FAULT_FIXES[fault.code] ?? 'see the message, then run doctor again' });
+      findings.push({
+        check: 'fault',
+        ok: false,
+        detail: `${fault.source}: ${fault.code}: ${fault.message} ${fault.consequence}`,
+        fix: FAULT_FIXES[fault.code] ?? 'see the message, then run doctor again',
+      });
     }
     const journal = operationJournal(open.notes.store);
     if (journal) findings.push(journalFinding(await journal.list()));
     if (open.hasTool('find_broken_links')) {
       const broken = (await open.call('find_broken_links', {})) as { count?: number };
       const count = broken.count ?? 0;
-      findings.push({ check: 'links', ok: count === 0, detail: `${count} broken link(s)`, ...(count ? { fix: 'notekernel call find_broken_links --vault <dir> lists them; create the missing notes or fix the links' } : {}) });
+      findings.push({
+        check: 'links',
+        ok: count === 0,
+        detail: `${count} broken link(s)`,
+        ...(count
+          ? {
+              fix: 'notekernel call find_broken_links --vault <dir> lists them; create the missing notes or fix the links',
+            }
+          : {}),
+      });
     }
   } catch (err) {
     const error = toNotekernelError(err);
-    findings.push({ check: 'open', ok: false, detail: `${error.code}: ${error.message}`, fix: 'see the message; notekernel index --vault <dir> rebuilds an index from the files' });
+    findings.push({
+      check: 'open',
+      ok: false,
+      detail: `${error.code}: ${error.message}`,
+      fix: 'see the message; notekernel index --vault <dir> rebuilds an index from the files',
+    });
   } finally {
     await kernel?.close();
   }
   // The journal's recoveries have their own finding.
-  for (const w of warnings.filter((x) => !x.msg.startsWith('journal:'))) findings.push({ check: 'warning', ok: false, detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`, fix: 'handled while opening: run doctor again to see whether it comes back' });
+  for (const w of warnings.filter((x) => !x.msg.startsWith('journal:')))
+    findings.push({
+      check: 'warning',
+      ok: false,
+      detail: `${w.msg}${w.file ? ` (${w.file})` : ''}`,
+      fix: 'handled while opening: run doctor again to see whether it comes back',
+    });
   return findings;
 }
 
@@ -145,7 +218,10 @@ const FAULT_FIXES: Partial<Record<ErrorCode, string>> = {
 };
 
 function renderFindings(report: { ok: boolean; findings: Finding[] }, style: Style): string {
-  const lines = report.findings.map((f) => `${f.ok ? style.green('ok  ') : style.red('FAIL')} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}`);
+  const lines = report.findings.map(
+    (f) =>
+      `${f.ok ? style.green('ok  ') : style.red('FAIL')} ${f.check}: ${f.detail}${f.fix ? `\n     → ${f.fix}` : ''}`,
+  );
   const failed = report.findings.filter((f) => !f.ok).length;
   lines.push('', report.ok ? style.green('nothing to fix') : style.red(`${failed} problem(s) found; see the → lines`));
   return lines.join('\n');
@@ -161,7 +237,19 @@ function journalFinding(entries: readonly JournalEntry[]): Finding {
     .map((e) => `${e.operation} (${e.steps.length} notes, planned ${e.at}) ${e.recovery?.outcome} at ${e.recovery?.at}`)
     .join('; ');
   const detail = `${entries.length} operation(s) journalled; ${recovered.length} interrupted by a crash and recovered${summary ? `: ${summary}` : ''}`;
-  if (open.length) return { check: 'journal', ok: false, detail: `${detail}; ${open.length} still open`, fix: 'open the vault writable (notekernel serve or call) to finish them' };
-  if (problems.length) return { check: 'journal', ok: false, detail: `${detail}; notes left as they were: ${problems.join('; ')}`, fix: 'those notes were changed by someone else mid-operation: check them by hand' };
+  if (open.length)
+    return {
+      check: 'journal',
+      ok: false,
+      detail: `${detail}; ${open.length} still open`,
+      fix: 'open the vault writable (notekernel serve or call) to finish them',
+    };
+  if (problems.length)
+    return {
+      check: 'journal',
+      ok: false,
+      detail: `${detail}; notes left as they were: ${problems.join('; ')}`,
+      fix: 'those notes were changed by someone else mid-operation: check them by hand',
+    };
   return { check: 'journal', ok: true, detail };
 }

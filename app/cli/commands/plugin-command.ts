@@ -19,7 +19,11 @@ export function addPluginCommands(program: Command, catalogue: Catalogue): void 
     for (const declared of plugin.commands ?? []) {
       if (seen.has(declared.name)) continue;
       seen.add(declared.name);
-      const command = withCommonOptions(program.command(declared.name).description(`${declared.summary ?? `a command of the ${plugin.id} plugin`} (plugin ${plugin.id})`));
+      const command = withCommonOptions(
+        program
+          .command(declared.name)
+          .description(`${declared.summary ?? `a command of the ${plugin.id} plugin`} (plugin ${plugin.id})`),
+      );
       for (const argument of declared.arguments ?? []) command.argument(argument.name, argument.description);
       // The arguments first, as the commands' own usage lines read (`migrate <step> [options]`).
       if (declared.arguments?.length) command.usage(`${declared.arguments.map((a) => a.name).join(' ')} [options]`);
@@ -27,7 +31,10 @@ export function addPluginCommands(program: Command, catalogue: Catalogue): void 
       command.action(async (...params: unknown[]) => {
         const parsed = params[params.length - 1] as Command;
         const all = parsed.opts<CommonOptions & Record<string, string | boolean | undefined>>();
-        const input: CliInput = { args: parsed.processedArgs.filter((a): a is string => typeof a === 'string'), options: ownOptions(declared, all) };
+        const input: CliInput = {
+          args: parsed.processedArgs.filter((a): a is string => typeof a === 'string'),
+          options: ownOptions(declared, all),
+        };
         const code = await runPluginCommand(declared, input, all, catalogue);
         if (code !== 0) throw new ExitCode(code);
       });
@@ -46,21 +53,36 @@ function ownOptions(declared: CliCommandDeclaration, all: Record<string, unknown
   return own;
 }
 
-async function runPluginCommand(declared: CliCommandDeclaration, input: CliInput, options: CommonOptions, catalogue: Catalogue): Promise<number> {
+async function runPluginCommand(
+  declared: CliCommandDeclaration,
+  input: CliInput,
+  options: CommonOptions,
+  catalogue: Catalogue,
+): Promise<number> {
   const { name } = declared;
   const ids = new Set(catalogue.plugins.filter((p) => p.commands?.some((c) => c.name === name)).map((p) => p.id));
   // With no --profile, the first profile that loads a plugin with this command serves it.
-  const profile = options.profile ?? catalogue.profiles.find((p) => Object.keys(p.plugins).some((id) => ids.has(id)))?.id;
+  const profile =
+    options.profile ?? catalogue.profiles.find((p) => Object.keys(p.plugins).some((id) => ids.has(id)))?.id;
   const fromOption = declared.vaultOption ? input.options[new Option(declared.vaultOption).attributeName()] : undefined;
   const vault = options.vault ?? (typeof fromOption === 'string' ? fromOption : undefined) ?? process.cwd();
-  const { kernel, vault: open } = await openFromOptions({ ...options, ...(profile ? { profile } : {}), vault: path.resolve(vault) }, { defaultLogLevel: 'warn' });
+  const { kernel, vault: open } = await openFromOptions(
+    { ...options, ...(profile ? { profile } : {}), vault: path.resolve(vault) },
+    { defaultLogLevel: 'warn' },
+  );
   try {
     const command = open.cliCommands().find((c) => c.name === name);
     if (!command) {
-      process.stderr.write(`notekernel: "${name}" is not available in profile ${open.info.profile}; its plugin is not loaded.\n`);
+      process.stderr.write(
+        `notekernel: "${name}" is not available in profile ${open.info.profile}; its plugin is not loaded.\n`,
+      );
       return 2;
     }
-    return await command.run(input, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), progress: progressBar() });
+    return await command.run(input, {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      progress: progressBar(),
+    });
   } finally {
     await kernel.close();
   }

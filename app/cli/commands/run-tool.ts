@@ -10,7 +10,12 @@ import { renderToolResult } from '../output/tool-result.js';
 import { progressBar } from '../progress-bar.js';
 
 /** `flags` maps a tool argument to the CLI flag that sets it, so messages name what a person types. */
-export async function runTool(options: CommonOptions & OutputOptions, tool: string, args: unknown, flags: Record<string, string> = {}): Promise<void> {
+export async function runTool(
+  options: CommonOptions & OutputOptions,
+  tool: string,
+  args: unknown,
+  flags: Record<string, string> = {},
+): Promise<void> {
   const { kernel, router } = await openFromOptions(options, { defaultLogLevel: 'warn' });
   try {
     const result = await router.call(tool, args, { progress: progressBar(), caller: 'cli' });
@@ -18,7 +23,10 @@ export async function runTool(options: CommonOptions & OutputOptions, tool: stri
   } catch (err) {
     const error = toNotekernelError(err);
     let message = error.message;
-    for (const [arg, flag] of Object.entries(flags)) message = message.replace(new RegExp(`Set ${arg}=true`, 'g'), `Pass ${flag}`).replace(new RegExp(`\\b${arg}=true`, 'g'), flag);
+    for (const [arg, flag] of Object.entries(flags))
+      message = message
+        .replace(new RegExp(`Set ${arg}=true`, 'g'), `Pass ${flag}`)
+        .replace(new RegExp(`\\b${arg}=true`, 'g'), flag);
     printError(options.json === true, error, message);
     throw new ExitCode(1);
   } finally {

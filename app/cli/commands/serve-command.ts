@@ -7,11 +7,24 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Vault } from '../../../kernel/vault.js';
-import { expandHome, kernelFromOptions, openFromOptions, withCommonOptions, withWorkspaceAsVault, type CommonOptions } from '../open.js';
+import {
+  expandHome,
+  kernelFromOptions,
+  openFromOptions,
+  withCommonOptions,
+  withWorkspaceAsVault,
+  type CommonOptions,
+} from '../open.js';
 import { makeVaultFolder } from '../vault-folder.js';
 import { checkRequiredSettings, printConfigVars } from './config-vars.js';
 
-type ServeOptions = CommonOptions & { http?: boolean; host?: string; port?: number; token?: string; printConfigVars?: boolean };
+type ServeOptions = CommonOptions & {
+  http?: boolean;
+  host?: string;
+  port?: number;
+  token?: string;
+  printConfigVars?: boolean;
+};
 
 export function addServeCommand(program: Command): void {
   withCommonOptions(program.command('serve').description('serve the vault over MCP (stdio by default)'))
@@ -19,7 +32,12 @@ export function addServeCommand(program: Command): void {
     .addOption(new Option('--host <host>', 'HTTP bind address').default(undefined))
     .addOption(new Option('--port <port>', 'HTTP port (0 picks a free one)').argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--token <token>', 'bearer token required on HTTP').env('NOTEKERNEL_HTTP_TOKEN'))
-    .addOption(new Option('--print-config-vars', "list the storage backend's environment settings with their effective values (secrets masked), and exit"))
+    .addOption(
+      new Option(
+        '--print-config-vars',
+        "list the storage backend's environment settings with their effective values (secrets masked), and exit",
+      ),
+    )
     .action(serve);
 }
 
@@ -50,16 +68,19 @@ async function serve(given: ServeOptions): Promise<void> {
   if (!options.http) {
     const { serveStdio } = await import('../../mcp/stdio.js');
     // In a terminal nothing else would tell a person that the silence is expected.
-    if (process.stderr.isTTY) process.stderr.write(`notekernel: serving ${vault.info.profile} (${vault.info.root ?? vault.info.id}) on stdio — waiting for an MCP client\n`);
+    if (process.stderr.isTTY)
+      process.stderr.write(
+        `notekernel: serving ${vault.info.profile} (${vault.info.root ?? vault.info.id}) on stdio — waiting for an MCP client\n`,
+      );
     await serveStdio(router, shutdown, kernel.config.limits.messageBytes);
     return;
   }
   const { serveHttp } = await import('../../mcp/http.js');
   const http = kernel.config.http;
   const handle = await serveHttp(router, {
-    ...(options.host ?? http.host ? { host: options.host ?? http.host } : {}),
+    ...((options.host ?? http.host) ? { host: options.host ?? http.host } : {}),
     ...((options.port ?? http.port) !== undefined ? { port: options.port ?? http.port } : {}),
-    ...(options.token ?? http.token ? { token: options.token ?? http.token } : {}),
+    ...((options.token ?? http.token) ? { token: options.token ?? http.token } : {}),
     ...(http.allowedOrigins ? { allowedOrigins: http.allowedOrigins } : {}),
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.sessionIdleSeconds ? { sessionIdleMs: http.sessionIdleSeconds * 1000 } : {}),
@@ -83,7 +104,8 @@ async function serve(given: ServeOptions): Promise<void> {
 async function createMissingVault(dir: string): Promise<boolean> {
   const root = path.resolve(expandHome(dir));
   const existing = await fs.stat(root).catch(() => undefined);
-  if (existing) return existing.isDirectory() && (await fs.readdir(root).catch(() => ['?'])).every((name) => name.startsWith('.'));
+  if (existing)
+    return existing.isDirectory() && (await fs.readdir(root).catch(() => ['?'])).every((name) => name.startsWith('.'));
   // One level at a time: a folder that cannot be made (under a file, on /proc) is one line, exit 2.
   await makeVaultFolder(root);
   process.stderr.write(`notekernel: created the vault folder ${root} (it did not exist)\n`);
@@ -98,5 +120,7 @@ async function createMissingVault(dir: string): Promise<boolean> {
 async function initialiseEmptyVault(vault: Vault): Promise<void> {
   if (vault.info.readOnly) return;
   await vault.init({ sampleNotes: false });
-  process.stderr.write(`notekernel: the vault folder was empty: wrote the ${vault.info.profile} profile's default content (as notekernel init, without its welcome note)\n`);
+  process.stderr.write(
+    `notekernel: the vault folder was empty: wrote the ${vault.info.profile} profile's default content (as notekernel init, without its welcome note)\n`,
+  );
 }

@@ -16,7 +16,11 @@ import { fields, plural, table } from '../output/table.js';
 type Options = CommonOptions & OutputOptions;
 
 /** Opens a kernel (no vault), prints what `fn` returns, and always closes. */
-async function withKernel<T>(options: Options, fn: (kernel: Kernel) => Promise<T>, render: (value: T, style: Style) => string): Promise<void> {
+async function withKernel<T>(
+  options: Options,
+  fn: (kernel: Kernel) => Promise<T>,
+  render: (value: T, style: Style) => string,
+): Promise<void> {
   const kernel = await kernelFromOptions(options, 'warn');
   try {
     emit(options, await fn(kernel), render);
@@ -27,29 +31,46 @@ async function withKernel<T>(options: Options, fn: (kernel: Kernel) => Promise<T
 
 function describe(entry: VaultEntry, style: Style): string {
   return fields(
-    [['id', style.bold(entry.id)], ['name', entry.name], ['path', entry.path], ...(entry.description ? [['description', entry.description] as const] : [])],
+    [
+      ['id', style.bold(entry.id)],
+      ['name', entry.name],
+      ['path', entry.path],
+      ...(entry.description ? [['description', entry.description] as const] : []),
+    ],
     style,
     '  ',
   );
 }
 
 export function addVaultCommands(program: Command): void {
-  withJsonOption(withRegistryOptions(program.command('list').description('list the registered vaults'))).action((options: Options) =>
-    withKernel(
-      options,
-      async (kernel) => {
-        const current = await kernel.registry.currentId();
-        return { vaults: (await kernel.registry.list()).map((v) => ({ ...v, is_current: v.id === current })), current_vault: current ?? null };
-      },
-      ({ vaults }, style) => {
-        if (!vaults.length) return `${style.dim('no vaults registered')}\n(register one: notekernel create <id> <name> <path>, or notekernel init <dir> --id <id>)`;
-        const rows = vaults.map((v) => [v.is_current ? style.green('*') : ' ', v.is_current ? style.bold(v.id) : v.id, v.name, v.path]);
-        return `${table([' ', 'id', 'name', 'path'], rows, style)}\n${style.dim(`${plural(vaults.length, 'vault')}; * marks the current one`)}`;
-      },
-    ),
+  withJsonOption(withRegistryOptions(program.command('list').description('list the registered vaults'))).action(
+    (options: Options) =>
+      withKernel(
+        options,
+        async (kernel) => {
+          const current = await kernel.registry.currentId();
+          return {
+            vaults: (await kernel.registry.list()).map((v) => ({ ...v, is_current: v.id === current })),
+            current_vault: current ?? null,
+          };
+        },
+        ({ vaults }, style) => {
+          if (!vaults.length)
+            return `${style.dim('no vaults registered')}\n(register one: notekernel create <id> <name> <path>, or notekernel init <dir> --id <id>)`;
+          const rows = vaults.map((v) => [
+            v.is_current ? style.green('*') : ' ',
+            v.is_current ? style.bold(v.id) : v.id,
+            v.name,
+            v.path,
+          ]);
+          return `${table([' ', 'id', 'name', 'path'], rows, style)}\n${style.dim(`${plural(vaults.length, 'vault')}; * marks the current one`)}`;
+        },
+      ),
   );
 
-  withJsonOption(withCommonOptions(program.command('create').description('create and register a vault with the default note types')))
+  withJsonOption(
+    withCommonOptions(program.command('create').description('create and register a vault with the default note types')),
+  )
     .argument('<id>', 'vault id')
     .argument('<name>', 'display name')
     .argument('<path>', 'folder (created if missing)')
@@ -60,12 +81,18 @@ export function addVaultCommands(program: Command): void {
         async (kernel) => {
           const root = path.resolve(folder);
           await fs.mkdir(root, { recursive: true });
-          const entry = await kernel.registry.add({ id, name, path: root, ...(options.description ? { description: options.description } : {}) });
+          const entry = await kernel.registry.add({
+            id,
+            name,
+            path: root,
+            ...(options.description ? { description: options.description } : {}),
+          });
           const vault = await kernel.openVault(root, { id });
           await vault.init();
           return { success: true, vault: entry };
         },
-        ({ vault }, style) => `${style.green('✓')} created and registered vault ${style.bold(vault.id)}\n${describe(vault, style)}`,
+        ({ vault }, style) =>
+          `${style.green('✓')} created and registered vault ${style.bold(vault.id)}\n${describe(vault, style)}`,
       ),
     );
 
@@ -75,19 +102,24 @@ export function addVaultCommands(program: Command): void {
       withKernel(
         options,
         async (kernel) => ({ success: true, vault: await kernel.registry.setCurrent(id) }),
-        ({ vault }, style) => `${style.green('✓')} current vault is now ${style.bold(vault.id)}\n${describe(vault, style)}`,
+        ({ vault }, style) =>
+          `${style.green('✓')} current vault is now ${style.bold(vault.id)}\n${describe(vault, style)}`,
       ),
     );
 
-  withJsonOption(withRegistryOptions(program.command('current').description('show the current vault'))).action((options: Options) =>
-    withKernel(
-      options,
-      async (kernel): Promise<VaultEntry | { current_vault: null }> => {
-        const id = await kernel.registry.currentId();
-        return id ? kernel.registry.require(id) : { current_vault: null };
-      },
-      (value, style) => ('id' in value ? `current vault ${style.bold(value.id)}\n${describe(value, style)}` : `${style.dim('no current vault')} (choose one: notekernel switch <id>)`),
-    ),
+  withJsonOption(withRegistryOptions(program.command('current').description('show the current vault'))).action(
+    (options: Options) =>
+      withKernel(
+        options,
+        async (kernel): Promise<VaultEntry | { current_vault: null }> => {
+          const id = await kernel.registry.currentId();
+          return id ? kernel.registry.require(id) : { current_vault: null };
+        },
+        (value, style) =>
+          'id' in value
+            ? `current vault ${style.bold(value.id)}\n${describe(value, style)}`
+            : `${style.dim('no current vault')} (choose one: notekernel switch <id>)`,
+      ),
   );
 
   withJsonOption(withRegistryOptions(program.command('update').description("change a vault's name or description")))
@@ -99,19 +131,25 @@ export function addVaultCommands(program: Command): void {
         options,
         async (kernel) => ({
           success: true,
-          vault: await kernel.registry.update(id, { ...(options.name ? { name: options.name } : {}), ...(options.description ? { description: options.description } : {}) }),
+          vault: await kernel.registry.update(id, {
+            ...(options.name ? { name: options.name } : {}),
+            ...(options.description ? { description: options.description } : {}),
+          }),
         }),
         ({ vault }, style) => `${style.green('✓')} updated vault ${style.bold(vault.id)}\n${describe(vault, style)}`,
       ),
     );
 
-  withJsonOption(withRegistryOptions(program.command('remove').description('remove a vault from the registry (its files are kept)')))
+  withJsonOption(
+    withRegistryOptions(program.command('remove').description('remove a vault from the registry (its files are kept)')),
+  )
     .argument('<id>', 'vault id')
     .action((id: string, options: Options) =>
       withKernel(
         options,
         async (kernel) => ({ success: true, removed: await kernel.registry.remove(id) }),
-        ({ removed }, style) => `${style.green('✓')} removed vault ${style.bold(removed.id)} from the registry; its files are kept in ${removed.path}`,
+        ({ removed }, style) =>
+          `${style.green('✓')} removed vault ${style.bold(removed.id)} from the registry; its files are kept in ${removed.path}`,
       ),
     );
 }

@@ -21,7 +21,14 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 
-const COLOR: Style = { bold: wrap(1, 22), dim: wrap(2, 22), green: wrap(32, 39), yellow: wrap(33, 39), red: wrap(31, 39), cyan: wrap(36, 39) };
+const COLOR: Style = {
+  bold: wrap(1, 22),
+  dim: wrap(2, 22),
+  green: wrap(32, 39),
+  yellow: wrap(33, 39),
+  red: wrap(31, 39),
+  cyan: wrap(36, 39),
+};
 const same = (text: string) => text;
 const PLAIN: Style = { bold: same, dim: same, green: same, yellow: same, red: same, cyan: same };
 

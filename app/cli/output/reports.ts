@@ -7,11 +7,21 @@ import { fields, oneLine, plural, table } from './table.js';
 export function renderInit(result: { vault: string; profile: string; types: string[] }, style: Style): string {
   return [
     `${style.green('✓')} vault ready: ${style.bold(result.vault)}`,
-    fields([['profile', result.profile], ['note types', result.types.length ? result.types.join(', ') : style.dim('(none: this profile has no types)')]], style, '  '),
+    fields(
+      [
+        ['profile', result.profile],
+        ['note types', result.types.length ? result.types.join(', ') : style.dim('(none: this profile has no types)')],
+      ],
+      style,
+      '  ',
+    ),
   ].join('\n');
 }
 
-export function renderIndex(report: RefreshReport & { vault?: string; vectors?: { embedded: number; ms: number } }, style: Style): string {
+export function renderIndex(
+  report: RefreshReport & { vault?: string; vectors?: { embedded: number; ms: number } },
+  style: Style,
+): string {
   const lines = [
     `${style.green('✓')} index up to date${report.vault ? ` for ${style.bold(report.vault)}` : ''} in ${report.ms} ms`,
     fields(
@@ -20,7 +30,9 @@ export function renderIndex(report: RefreshReport & { vault?: string; vectors?: 
         ['re-read', String(report.indexed)],
         ['removed', String(report.removed)],
         ['skipped', report.skipped.length ? style.yellow(String(report.skipped.length)) : '0'],
-        ...(report.vectors ? [['passages embedded', `${report.vectors.embedded} in ${report.vectors.ms} ms`] as [string, string]] : []),
+        ...(report.vectors
+          ? [['passages embedded', `${report.vectors.embedded} in ${report.vectors.ms} ms`] as [string, string]]
+          : []),
       ],
       style,
       '  ',
@@ -36,7 +48,8 @@ export function renderSkipped(skipped: RefreshReport['skipped'], style: Style, e
   for (const group of groupSkipped(skipped, examples)) {
     lines.push(`  ${style.bold(String(group.count))} ${group.reason}`);
     for (const example of group.examples) lines.push(`      ${example}`);
-    if (group.count > group.examples.length) lines.push(style.dim(`      … and ${group.count - group.examples.length} more (--json lists every one)`));
+    if (group.count > group.examples.length)
+      lines.push(style.dim(`      … and ${group.count - group.examples.length} more (--json lists every one)`));
   }
   return lines.join('\n');
 }

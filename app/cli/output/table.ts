@@ -1,10 +1,19 @@
 /** Aligned columns for the CLI's readable output: header, rows, widths measured without colour codes. */
 import { visibleLength, type Style } from './ansi-style.js';
 
-export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, style: Style, indent = ''): string {
+export function table(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  style: Style,
+  indent = '',
+): string {
   const widths = header.map((h, i) => Math.max(visibleLength(h), ...rows.map((row) => visibleLength(row[i] ?? ''))));
   const line = (cells: readonly string[]) =>
-    indent + cells.map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell)))).join('  ').trimEnd();
+    indent +
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell))))
+      .join('  ')
+      .trimEnd();
   return [style.dim(line(header)), ...rows.map(line)].join('\n');
 }
 

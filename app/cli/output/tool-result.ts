@@ -12,7 +12,21 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Record_ = { [key: string]: Json };
 
 /** Columns worth showing for a record, in this order, when present. */
-const PREFERRED = ['id', 'identifier', 'name', 'title', 'type', 'score', 'noteCount', 'count', 'path', 'filename', 'snippet', 'description', 'message'];
+const PREFERRED = [
+  'id',
+  'identifier',
+  'name',
+  'title',
+  'type',
+  'score',
+  'noteCount',
+  'count',
+  'path',
+  'filename',
+  'snippet',
+  'description',
+  'message',
+];
 const MAX_COLUMNS = 5;
 
 export function renderToolResult(value: unknown, style: Style): string {
@@ -22,7 +36,10 @@ export function renderToolResult(value: unknown, style: Style): string {
 function render(value: Json, style: Style): string {
   if (value === null || value === undefined) return style.dim('(nothing)');
   if (typeof value !== 'object') return String(value);
-  if (Array.isArray(value)) return value.length ? `${renderList(value, style)}\n${style.dim(plural(value.length, 'item'))}` : renderList(value, style);
+  if (Array.isArray(value))
+    return value.length
+      ? `${renderList(value, style)}\n${style.dim(plural(value.length, 'item'))}`
+      : renderList(value, style);
   if (isNote(value)) return renderNote(value, style);
   return renderObject(value, style);
 }
@@ -40,7 +57,9 @@ function isNote(value: Record_): boolean {
 }
 
 function renderNote(note: Record_, style: Style): string {
-  const header = Object.entries(note).filter(([key, v]) => key !== 'content' && key !== 'title' && isScalar(v)).map(([key, v]) => [key, String(v)] as const);
+  const header = Object.entries(note)
+    .filter(([key, v]) => key !== 'content' && key !== 'title' && isScalar(v))
+    .map(([key, v]) => [key, String(v)] as const);
   const nested = Object.fromEntries(Object.entries(note).filter(([key, v]) => key !== 'content' && !isScalar(v)));
   const parts = [style.bold(String(note.title ?? note.id)), fields(header, style)];
   if (Object.keys(nested).length) parts.push(dumpYaml(nested).trimEnd());
@@ -62,7 +81,8 @@ function renderList(items: Json[], style: Style, indent = ''): string {
 
 function columnsOf(items: Record_[]): string[] {
   const scalarKeys = new Set<string>();
-  for (const item of items) for (const [key, v] of Object.entries(item)) if (isScalar(v) && v !== null) scalarKeys.add(key);
+  for (const item of items)
+    for (const [key, v] of Object.entries(item)) if (isScalar(v) && v !== null) scalarKeys.add(key);
   const preferred = PREFERRED.filter((key) => scalarKeys.has(key));
   const rest = [...scalarKeys].filter((key) => !PREFERRED.includes(key));
   return [...preferred, ...rest].slice(0, MAX_COLUMNS);
@@ -81,7 +101,8 @@ function renderObject(value: Record_, style: Style): string {
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === 'string' && v.includes('\n')) blocks.push(`${style.bold(key)}\n${indentText(v.trimEnd(), '  ')}`);
     else if (isScalar(v)) scalars.push([key, String(v)]);
-    else if (Array.isArray(v)) blocks.push(`${style.bold(key)} ${style.dim(`(${plural(v.length, 'item')})`)}\n${renderList(v, style, '  ')}`);
+    else if (Array.isArray(v))
+      blocks.push(`${style.bold(key)} ${style.dim(`(${plural(v.length, 'item')})`)}\n${renderList(v, style, '  ')}`);
     else blocks.push(`${style.bold(key)}\n${indentText(dumpYaml(v).trimEnd(), '  ')}`);
   }
   if (scalars.length) blocks.unshift(fields(scalars, style));
@@ -93,5 +114,10 @@ function dumpYaml(value: Json): string {
 }
 
 function indentText(text: string, indent: string): string {
-  return indent ? text.split('\n').map((line) => (line ? indent + line : line)).join('\n') : text;
+  return indent
+    ? text
+        .split('\n')
+        .map((line) => (line ? indent + line : line))
+        .join('\n')
+    : text;
 }

@@ -45,7 +45,14 @@ function sectionsOf(content: string): Array<{ heading: string; paragraphs: strin
     else sections[sections.length - 1]!.lines.push(line);
   }
   return sections
-    .map((s) => ({ heading: s.heading, paragraphs: s.lines.join('\n').split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean) }))
+    .map((s) => ({
+      heading: s.heading,
+      paragraphs: s.lines
+        .join('\n')
+        .split(/\n\s*\n/)
+        .map((p) => p.trim())
+        .filter(Boolean),
+    }))
     .filter((s) => s.heading || s.paragraphs.length);
 }
 
@@ -55,7 +62,12 @@ function cut(paragraph: string, maxChars: number): string[] {
   let rest = paragraph;
   while (rest.length > maxChars) {
     const window = rest.slice(0, maxChars);
-    const sentenceEnd = Math.max(window.lastIndexOf('. '), window.lastIndexOf('? '), window.lastIndexOf('! '), window.lastIndexOf('\n'));
+    const sentenceEnd = Math.max(
+      window.lastIndexOf('. '),
+      window.lastIndexOf('? '),
+      window.lastIndexOf('! '),
+      window.lastIndexOf('\n'),
+    );
     const space = window.lastIndexOf(' ');
     const at = sentenceEnd > maxChars / 2 ? sentenceEnd + 1 : space > maxChars / 2 ? space : maxChars;
     pieces.push(rest.slice(0, at).trim());

@@ -6,7 +6,11 @@ const embedder = useLiteEmbedder();
 
 parentPort?.on('message', (message: { texts: string[] }) => {
   embedder.embed(message.texts).then(
-    (vectors) => parentPort?.postMessage({ vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
+    (vectors) =>
+      parentPort?.postMessage(
+        { vectors },
+        vectors.map((v) => v.buffer as ArrayBuffer),
+      ),
     (err: unknown) => parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) }),
   );
 });

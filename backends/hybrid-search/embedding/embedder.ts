@@ -26,13 +26,21 @@ export function normalise(vector: Float32Array): Float32Array {
 }
 
 /** Splits a long list into batches so one embed call never holds every text of a vault at once. */
-export async function embedInBatches(embedder: Embedder, texts: readonly string[], batchSize = 32): Promise<Float32Array[]> {
+export async function embedInBatches(
+  embedder: Embedder,
+  texts: readonly string[],
+  batchSize = 32,
+): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (let start = 0; start < texts.length; start += batchSize) {
     const vectors = await embedder.embed(texts.slice(start, start + batchSize));
-    if (vectors.length !== Math.min(batchSize, texts.length - start)) throw new Error(`Embedder "${embedder.id}" returned ${vectors.length} vectors for ${Math.min(batchSize, texts.length - start)} texts.`);
+    if (vectors.length !== Math.min(batchSize, texts.length - start))
+      throw new Error(
+        `Embedder "${embedder.id}" returned ${vectors.length} vectors for ${Math.min(batchSize, texts.length - start)} texts.`,
+      );
     for (const vector of vectors) {
-      if (vector.length !== embedder.dim) throw new Error(`Embedder "${embedder.id}" returned a ${vector.length}-d vector; it declares ${embedder.dim}.`);
+      if (vector.length !== embedder.dim)
+        throw new Error(`Embedder "${embedder.id}" returned a ${vector.length}-d vector; it declares ${embedder.dim}.`);
       out.push(normalise(vector));
     }
   }

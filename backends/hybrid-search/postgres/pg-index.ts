@@ -5,7 +5,16 @@
  * syntax and fusion contract as the embedded engine; ranking happens in the database, one
  * statement per search (`pg-search.ts`). Decision 023 records the choice and the figures.
  */
-import type { BackgroundReport, Logger, Note, ReconcileReport, ReconcileSource, SearchIndex, SearchPage, SearchQuery } from '../../../kernel/index.js';
+import type {
+  BackgroundReport,
+  Logger,
+  Note,
+  ReconcileReport,
+  ReconcileSource,
+  SearchIndex,
+  SearchPage,
+  SearchQuery,
+} from '../../../kernel/index.js';
 import type { ProgressReporter } from '../../../kernel/progress.js';
 import { DEFAULT_CHUNK_CHARS } from '../embedding/chunks.js';
 import type { Embedder } from '../embedding/embedder.js';
@@ -55,11 +64,17 @@ export class PgHybridIndex implements SearchIndex {
   }
 
   static async open(options: PgIndexOptions): Promise<PgHybridIndex> {
-    if (!SCHEMA_NAME.test(options.schema)) throw new Error(`schema "${options.schema}" is not a plain lower-case SQL name`);
+    if (!SCHEMA_NAME.test(options.schema))
+      throw new Error(`schema "${options.schema}" is not a plain lower-case SQL name`);
     const { Pool } = loadPg();
     const candidates = options.candidates ?? 200;
     // The HNSW search keeps ef_search candidates: at least as many as the semantic leg asks for.
-    const pool = new Pool({ connectionString: options.url, max: 4, options: `-c hnsw.ef_search=${Math.max(40, candidates)}`, connectionTimeoutMillis: 10_000 });
+    const pool = new Pool({
+      connectionString: options.url,
+      max: 4,
+      options: `-c hnsw.ef_search=${Math.max(40, candidates)}`,
+      connectionTimeoutMillis: 10_000,
+    });
     pool.on('error', (err) => options.logger?.warn({ err }, 'postgres connection lost; the pool reconnects'));
     try {
       await ensureSchema(pool, options.schema, `${options.embedder.id}/${options.embedder.dim}`, options.embedder.dim);
@@ -91,10 +106,15 @@ export class PgHybridIndex implements SearchIndex {
     return this.exclusive(async () => {
       const report: ReconcileReport = { upserted: 0, removed: 0, unchanged: 0 };
       const listed = await source.list();
-      const indexed = new Map((await this.pool.query<{ id: string; content_hash: string }>(`SELECT id, content_hash FROM ${this.s}.notes`)).rows.map((r) => [r.id, r.content_hash]));
+      const indexed = new Map(
+        (
+          await this.pool.query<{ id: string; content_hash: string }>(`SELECT id, content_hash FROM ${this.s}.notes`)
+        ).rows.map((r) => [r.id, r.content_hash]),
+      );
       const present = new Set(listed.map((summary) => summary.id));
       const gone = [...indexed.keys()].filter((id) => !present.has(id));
-      if (gone.length) for (const hash of await this.transaction((client) => this.forget(client, gone))) this.queue.forget(hash);
+      if (gone.length)
+        for (const hash of await this.transaction((client) => this.forget(client, gone))) this.queue.forget(hash);
       report.removed = gone.length;
       const changed = listed.filter((summary) => indexed.get(summary.id) !== summary.contentHash);
       report.unchanged = listed.length - changed.length;
@@ -133,7 +153,9 @@ export class PgHybridIndex implements SearchIndex {
     ).rows[0]!;
     const ready = Number(counts.ready);
     const total = Number(counts.total);
-    return ready >= total ? page : { ...page, vectors: { ready, total }, notice: vectorsNotice(ready, total, this.queue.failure) };
+    return ready >= total
+      ? page
+      : { ...page, vectors: { ready, total }, notice: vectorsNotice(ready, total, this.queue.failure) };
   }
 
   finishBackground(progress?: ProgressReporter): Promise<BackgroundReport> {
@@ -160,11 +182,33 @@ export class PgHybridIndex implements SearchIndex {
   /** Notes' passages and keywords in one transaction; passages whose text has no vector yet are queued. */
   private async write(notes: readonly Note[], urgent: boolean): Promise<void> {
     if (notes.length === 0) return;
-    const planned = notes.map((note) => ({ note, passages: passagesOf(note, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS) }));
+    const planned = notes.map((note) => ({
+      note,
+      passages: passagesOf(note, this.options.maxChunkChars ?? DEFAULT_CHUNK_CHARS),
+    }));
     const dropped = await this.transaction(async (client) => {
-      const old = await this.forget(client, notes.map((n) => n.id), false);
-      const rows = { id: [] as string[], title: [] as string[], type: [] as Array<string | null>, updated: [] as string[], hash: [] as string[] };
-      const chunks = { note: [] as string[], seq: [] as number[], hash: [] as string[], heading: [] as string[], text: [] as string[], title: [] as string[], fHeading: [] as string[], fText: [] as string[] };
+      const old = await this.forget(
+        client,
+        notes.map((n) => n.id),
+        false,
+      );
+      const rows = {
+        id: [] as string[],
+        title: [] as string[],
+        type: [] as Array<string | null>,
+        updated: [] as string[],
+        hash: [] as string[],
+      };
+      const chunks = {
+        note: [] as string[],
+        seq: [] as number[],
+        hash: [] as string[],
+        heading: [] as string[],
+        text: [] as string[],
+        title: [] as string[],
+        fHeading: [] as string[],
+        fText: [] as string[],
+      };
       for (const { note, passages } of planned) {
         rows.id.push(note.id);
         rows.title.push(note.title);
@@ -191,20 +235,41 @@ export class PgHybridIndex implements SearchIndex {
         `INSERT INTO ${this.s}.chunks (note_id, seq, hash, heading, text, tsv)
          SELECT n, q, h, hd, t, ${tsvectorOf(this.s, 'ft', 'fh', 'fx')}
          FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(n, q, h, hd, t, ft, fh, fx)`,
-        [chunks.note, chunks.seq, chunks.hash, chunks.heading, chunks.text, chunks.title, chunks.fHeading, chunks.fText],
+        [
+          chunks.note,
+          chunks.seq,
+          chunks.hash,
+          chunks.heading,
+          chunks.text,
+          chunks.title,
+          chunks.fHeading,
+          chunks.fText,
+        ],
       );
       // After the new rows: a text the note kept keeps its vector.
       return this.dropOrphans(client, old);
     });
     for (const hash of dropped) this.queue.forget(hash);
     const hashes = [...new Set(planned.flatMap((p) => p.passages.map((passage) => passage.hash)))];
-    const have = new Set((await this.pool.query<{ hash: string }>(`SELECT hash FROM ${this.s}.vectors WHERE hash = ANY($1::text[])`, [hashes])).rows.map((r) => r.hash));
-    for (const passage of planned.flatMap((p) => p.passages)) if (!have.has(passage.hash)) this.queue.add(passage.hash, passage.embedded, urgent);
+    const have = new Set(
+      (
+        await this.pool.query<{ hash: string }>(`SELECT hash FROM ${this.s}.vectors WHERE hash = ANY($1::text[])`, [
+          hashes,
+        ])
+      ).rows.map((r) => r.hash),
+    );
+    for (const passage of planned.flatMap((p) => p.passages))
+      if (!have.has(passage.hash)) this.queue.add(passage.hash, passage.embedded, urgent);
   }
 
   /** Deletes notes (their chunks cascade); returns the hashes their passages held (`dropOrphans`: those no passage holds now). */
   private async forget(client: PgClient, ids: string[], dropOrphans = true): Promise<string[]> {
-    const old = (await client.query<{ hash: string }>(`SELECT DISTINCT hash FROM ${this.s}.chunks WHERE note_id = ANY($1::text[])`, [ids])).rows.map((r) => r.hash);
+    const old = (
+      await client.query<{ hash: string }>(
+        `SELECT DISTINCT hash FROM ${this.s}.chunks WHERE note_id = ANY($1::text[])`,
+        [ids],
+      )
+    ).rows.map((r) => r.hash);
     await client.query(`DELETE FROM ${this.s}.notes WHERE id = ANY($1::text[])`, [ids]);
     return dropOrphans ? this.dropOrphans(client, old) : old;
   }
@@ -213,7 +278,10 @@ export class PgHybridIndex implements SearchIndex {
   private async dropOrphans(client: PgClient, hashes: string[]): Promise<string[]> {
     if (hashes.length === 0) return [];
     const unused = (
-      await client.query<{ h: string }>(`SELECT h FROM unnest($1::text[]) AS u(h) WHERE NOT EXISTS (SELECT 1 FROM ${this.s}.chunks c WHERE c.hash = u.h)`, [hashes])
+      await client.query<{ h: string }>(
+        `SELECT h FROM unnest($1::text[]) AS u(h) WHERE NOT EXISTS (SELECT 1 FROM ${this.s}.chunks c WHERE c.hash = u.h)`,
+        [hashes],
+      )
     ).rows.map((r) => r.h);
     if (unused.length) await client.query(`DELETE FROM ${this.s}.vectors WHERE hash = ANY($1::text[])`, [unused]);
     return unused;

@@ -74,19 +74,33 @@ export async function ensureSchema(pool: PgPool, schema: string, embedderKey: st
     await client.query(`CREATE INDEX IF NOT EXISTS chunks_tsv ON ${s}.chunks USING gin (tsv)`);
     await client.query(`CREATE INDEX IF NOT EXISTS chunks_note ON ${s}.chunks (note_id)`);
     await client.query(`CREATE INDEX IF NOT EXISTS chunks_hash ON ${s}.chunks (hash)`);
-    const stored = (await client.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'embedder'`)).rows[0]?.value;
+    const stored = (await client.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'embedder'`)).rows[0]
+      ?.value;
     if (stored !== embedderKey) {
       await client.query(`DROP TABLE IF EXISTS ${s}.vectors`);
       await client.query(`DELETE FROM ${s}.notes`);
-      await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('embedder', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [embedderKey]);
+      await client.query(
+        `INSERT INTO ${s}.meta (key, value) VALUES ('embedder', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [embedderKey],
+      );
     }
     await ensureTsConfig(client, schema, s);
-    if ((await client.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'keywords'`)).rows[0]?.value !== KEYWORDS) {
+    if (
+      (await client.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'keywords'`)).rows[0]?.value !==
+      KEYWORDS
+    ) {
       await rekeyChunks(client, s);
-      await client.query(`INSERT INTO ${s}.meta (key, value) VALUES ('keywords', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [KEYWORDS]);
+      await client.query(
+        `INSERT INTO ${s}.meta (key, value) VALUES ('keywords', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [KEYWORDS],
+      );
     }
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.vectors (hash text PRIMARY KEY, embedding vector(${dim}) NOT NULL)`);
-    await client.query(`CREATE INDEX IF NOT EXISTS vectors_hnsw ON ${s}.vectors USING hnsw (embedding vector_cosine_ops)`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.vectors (hash text PRIMARY KEY, embedding vector(${dim}) NOT NULL)`,
+    );
+    await client.query(
+      `CREATE INDEX IF NOT EXISTS vectors_hnsw ON ${s}.vectors USING hnsw (embedding vector_cosine_ops)`,
+    );
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);

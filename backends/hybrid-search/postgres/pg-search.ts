@@ -51,10 +51,13 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
   const excluded = tsExcluded(parsed);
   const accept = (alias: string, type = (typeParam ??= p.add(query.type ?? null))) =>
     `(${type}::text IS NULL OR ${alias}.type = ${type})` +
-    (excluded === undefined ? '' : ` AND NOT EXISTS (SELECT 1 FROM ${s}.chunks x WHERE x.note_id = ${alias}.id AND x.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(excluded)}))`);
+    (excluded === undefined
+      ? ''
+      : ` AND NOT EXISTS (SELECT 1 FROM ${s}.chunks x WHERE x.note_id = ${alias}.id AND x.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(excluded)}))`);
   // Without a filter the notes table has nothing to say: joining it cost a scan of every note.
   const filtered = query.type !== undefined || excluded !== undefined;
-  const noteFilter = (alias: string, noteId: string) => (filtered ? `JOIN ${s}.notes ${alias} ON ${alias}.id = ${noteId}` : '');
+  const noteFilter = (alias: string, noteId: string) =>
+    filtered ? `JOIN ${s}.notes ${alias} ON ${alias}.id = ${noteId}` : '';
   const where = (alias: string) => (filtered ? ` AND ${accept(alias)}` : '');
   const limit = p.add(query.limit);
   const offset = p.add(query.offset ?? 0);
@@ -74,10 +77,15 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
       const strict = mode === 'hybrid' && state.fusionKeywords === 'all' && expressions.every !== undefined;
       const kq = p.add(strict ? expressions.every : expressions.match);
       // A question's passages holding every word rank first, as in the embedded engine.
-      const tier = expressions.every !== undefined && !strict ? `(c.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(expressions.every)}))::int` : '0';
+      const tier =
+        expressions.every !== undefined && !strict
+          ? `(c.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(expressions.every)}))::int`
+          : '0';
       // The share of a question's terms the passage holds: the keyword leg's factor in the fusion.
       const terms = strict ? undefined : expressions.terms;
-      const coverage = terms ? `(${terms.map((t) => `(c.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(t)}))::int`).join(' + ')})::float8 / ${terms.length}` : '1';
+      const coverage = terms
+        ? `(${terms.map((t) => `(c.tsv @@ to_tsquery('${tsConfig(s)}', ${p.add(t)}))::int`).join(' + ')})::float8 / ${terms.length}`
+        : '1';
       ctes.push(`kw AS (
         SELECT DISTINCT ON (c.note_id) c.note_id, c.id AS chunk_id, ${tier} AS tier, ${coverage} AS coverage,
           ts_rank('{0.1, 0, 0.3, 1.0}', c.tsv, to_tsquery('${tsConfig(s)}', ${kq}), 1) AS score
@@ -104,7 +112,9 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
         FROM near JOIN ${s}.chunks c ON c.hash = near.hash ${noteFilter('n', 'c.note_id')}
         WHERE near.score >= ${p.add(state.minSimilarity)}${where('n')}
         ORDER BY c.note_id, near.score DESC, c.id)`);
-      ctes.push(`sem_ranked AS (SELECT note_id, chunk_id, score, score AS share, 1 AS coverage, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`);
+      ctes.push(
+        `sem_ranked AS (SELECT note_id, chunk_id, score, score AS share, 1 AS coverage, row_number() OVER (ORDER BY score DESC, note_id) AS rank FROM sem)`,
+      );
       legs.push('sem_ranked');
     }
     if (legs.length === 2) {
@@ -136,9 +146,14 @@ export async function pgSearch(state: PgSearchState, query: SearchQuery): Promis
   }
   const rows = (await state.pool.query<Row>(sql, p.values)).rows;
   const words = markableWords(parsed);
-  const hits: SearchHit[] = rows.map((row) => ({ id: row.note_id, score: Number(row.score), snippet: markedSnippet(row.heading ?? '', row.text ?? '', words) }));
+  const hits: SearchHit[] = rows.map((row) => ({
+    id: row.note_id,
+    score: Number(row.score),
+    snippet: markedSnippet(row.heading ?? '', row.text ?? '', words),
+  }));
   let total = rows.length ? Number(rows[0]!.total) : 0;
   // Past the last page the window count is gone: count the matches without paging.
-  if (rows.length === 0 && (query.offset ?? 0) > 0) total = (await pgSearch(state, { ...query, offset: 0, limit: 1 })).total;
+  if (rows.length === 0 && (query.offset ?? 0) > 0)
+    total = (await pgSearch(state, { ...query, offset: 0, limit: 1 })).total;
   return { hits, total };
 }

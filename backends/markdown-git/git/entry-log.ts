@@ -53,7 +53,8 @@ export async function entryLog(input: EntryLogInput): Promise<EntryLog | undefin
     const before = paths.size;
     for (const commit of commits) {
       if (!commit.changes.some((c) => c.added)) continue;
-      for (const oid of [commit.oid, ...commit.parents]) for (const path of pathsOfId(reader, oid, location.prefix, idOf, id).keys()) paths.add(path);
+      for (const oid of [commit.oid, ...commit.parents])
+        for (const path of pathsOfId(reader, oid, location.prefix, idOf, id).keys()) paths.add(path);
     }
     if (paths.size === before) return { times: timesFrom(commits), headBlobs };
     logged = logPaths(location, head, [...paths]);
@@ -96,16 +97,32 @@ function logPaths(location: GitLocation, head: string, relPaths: string[]): Prom
     `--work-tree=${location.workTree}`,
     '--no-replace-objects',
     // A user's config must not change what is listed: no rename following, root commits shown.
-    '-c', 'log.follow=false',
-    '-c', 'log.showRoot=true',
-    '-c', 'log.showSignature=false',
-    'log', '--full-history', '--no-renames', '-c', '--name-status', '-z', '--format=%x01%H %at %P', head, '--',
+    '-c',
+    'log.follow=false',
+    '-c',
+    'log.showRoot=true',
+    '-c',
+    'log.showSignature=false',
+    'log',
+    '--full-history',
+    '--no-renames',
+    '-c',
+    '--name-status',
+    '-z',
+    '--format=%x01%H %at %P',
+    head,
+    '--',
     ...relPaths.map((p) => `:(literal)${prefix}${p}`),
   ];
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: location.workTree, encoding: 'buffer', maxBuffer: 1 << 28, windowsHide: true }, (err, stdout) => {
-      resolve(err ? undefined : parseLog(stdout.toString('utf8'), prefix));
-    });
+    execFile(
+      'git',
+      args,
+      { cwd: location.workTree, encoding: 'buffer', maxBuffer: 1 << 28, windowsHide: true },
+      (err, stdout) => {
+        resolve(err ? undefined : parseLog(stdout.toString('utf8'), prefix));
+      },
+    );
   });
 }
 
@@ -135,12 +152,19 @@ function parseLog(text: string, prefix: string): LoggedCommit[] {
 }
 
 /** The id's `.md` paths in a commit's tree (at the vault's prefix), with their blob oids. */
-function pathsOfId(reader: GitObjectReader, commitOid: string, prefix: readonly string[], idOf: (path: string) => string | undefined, id: string): Map<string, string> {
+function pathsOfId(
+  reader: GitObjectReader,
+  commitOid: string,
+  prefix: readonly string[],
+  idOf: (path: string) => string | undefined,
+  id: string,
+): Map<string, string> {
   const out = new Map<string, string>();
   const object = reader.read(commitOid);
   if (object?.type !== 'commit') return out; // beyond a shallow clone's end
   const rootTree = object.data.toString('latin1', 5, 45);
   const tree = prefix.length ? subtreeAt(reader, rootTree, prefix) : rootTree;
-  if (tree !== null) findNamed(reader, tree, '', Buffer.from(id), (path, blob) => idOf(path) === id && out.set(path, blob));
+  if (tree !== null)
+    findNamed(reader, tree, '', Buffer.from(id), (path, blob) => idOf(path) === id && out.set(path, blob));
   return out;
 }

@@ -57,7 +57,8 @@ export function walkHistory(input: WalkInput): WalkResult {
     }
     return commit;
   };
-  const subtree = (commit: Commit): string | null => (prefix.length ? subtreeAt(reader, commit.tree, prefix) : commit.tree);
+  const subtree = (commit: Commit): string | null =>
+    prefix.length ? subtreeAt(reader, commit.tree, prefix) : commit.tree;
 
   const updatedHere = new Set<string>();
   const addSeen = new Set<string>();
@@ -108,7 +109,11 @@ export function walkHistory(input: WalkInput): WalkResult {
 }
 
 /** `.md` paths added (true) or changed (false) by a commit against its parents. */
-function changedPaths(reader: GitObjectReader, tree: string | null, parentTrees: Array<string | null>): Map<string, boolean> {
+function changedPaths(
+  reader: GitObjectReader,
+  tree: string | null,
+  parentTrees: Array<string | null>,
+): Map<string, boolean> {
   const out = new Map<string, boolean>();
   if (parentTrees.length === 0) {
     if (tree !== null) listTree(reader, tree, '', (path) => out.set(path, true));
@@ -122,7 +127,8 @@ function changedPaths(reader: GitObjectReader, tree: string | null, parentTrees:
     diffTrees(reader, other, tree, '', (path, before) => again.set(path, before === null));
     for (const [path, added] of out) {
       const there = again.get(path);
-      if (there === undefined) out.delete(path); // same as that parent: not this merge's change
+      if (there === undefined)
+        out.delete(path); // same as that parent: not this merge's change
       else out.set(path, added && there);
     }
   }

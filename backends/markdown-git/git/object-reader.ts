@@ -160,7 +160,8 @@ export class GitObjectReader {
 
 function loadPack(idxPath: string, id: number): Pack {
   const idx = fs.readFileSync(idxPath);
-  if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new Error(`${idxPath}: only pack index v2 is supported`);
+  if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2)
+    throw new Error(`${idxPath}: only pack index v2 is supported`);
   const count = idx.readUInt32BE(8 + 255 * 4);
   const oidsStart = 8 + 256 * 4;
   const offsetsStart = oidsStart + count * 20 + count * 4;
@@ -173,7 +174,8 @@ function loadPack(idxPath: string, id: number): Pack {
   const data = fs.readFileSync(idxPath.replace(/\.idx$/, '.pack'));
   const sorted = [...offsets].sort((a, b) => a - b);
   const ends = new Map<number, number>();
-  for (let i = 0; i < sorted.length; i++) ends.set(sorted[i] as number, i + 1 < sorted.length ? (sorted[i + 1] as number) : data.length - 20);
+  for (let i = 0; i < sorted.length; i++)
+    ends.set(sorted[i] as number, i + 1 < sorted.length ? (sorted[i + 1] as number) : data.length - 20);
   return { id, data, oids: idx.subarray(oidsStart, oidsStart + count * 20), offsets, ends, count };
 }
 

@@ -47,7 +47,8 @@ export function loadCache(file: string, location: GitLocation): TimestampState |
   } catch {
     return undefined;
   }
-  if (parsed?.version !== 2 || parsed.gitdir !== location.gitdir || parsed.prefix !== location.prefix.join('/')) return undefined;
+  if (parsed?.version !== 2 || parsed.gitdir !== location.gitdir || parsed.prefix !== location.prefix.join('/'))
+    return undefined;
   // A cache from elsewhere (or damaged) is refused here, as a whole, so the maps built later cannot fail.
   return wellFormed(parsed) ? new LoadedState(parsed) : undefined;
 }
@@ -80,7 +81,8 @@ class LoadedState implements TimestampState {
     if (this.timesMap) return this.timesMap;
     const times = new Map<string, EntryTimes>();
     const ids = this.file.ids ? this.file.ids.split('\n') : [];
-    for (let i = 0; i < ids.length; i++) times.set(ids[i] as string, [this.file.created[i] as number, this.file.updated[i] as number]);
+    for (let i = 0; i < ids.length; i++)
+      times.set(ids[i] as string, [this.file.created[i] as number, this.file.updated[i] as number]);
     return (this.timesMap = times);
   }
 
@@ -95,7 +97,8 @@ class LoadedState implements TimestampState {
     if (this.blobMap) return this.blobMap;
     const headBlobs = new Map<string, string>();
     const paths = this.file.paths ? this.file.paths.split('\n') : [];
-    for (let i = 0; i < paths.length; i++) headBlobs.set(paths[i] as string, this.file.blobs.slice(i * 40, i * 40 + 40));
+    for (let i = 0; i < paths.length; i++)
+      headBlobs.set(paths[i] as string, this.file.blobs.slice(i * 40, i * 40 + 40));
     return (this.blobMap = headBlobs);
   }
 
@@ -133,7 +136,8 @@ function lineIndex(joined: string, key: string): number {
   if (!joined || !key || key.includes('\n')) return -1;
   for (let at = joined.indexOf(key); at >= 0; at = joined.indexOf(key, at + 1)) {
     const end = at + key.length;
-    if ((at === 0 || joined.charCodeAt(at - 1) === 10) && (end === joined.length || joined.charCodeAt(end) === 10)) return newlinesBefore(joined, at);
+    if ((at === 0 || joined.charCodeAt(at - 1) === 10) && (end === joined.length || joined.charCodeAt(end) === 10))
+      return newlinesBefore(joined, at);
   }
   return -1;
 }
@@ -173,5 +177,6 @@ export async function saveCache(file: string, location: GitLocation, state: Time
 export async function ensureMetaDir(dir: string): Promise<void> {
   await fs_promises.mkdir(dir, { recursive: true });
   const ignore = path.join(dir, '.gitignore');
-  if (!fs.existsSync(ignore)) await fs_promises.writeFile(ignore, '# notekernel caches and locks: never committed\n*\n');
+  if (!fs.existsSync(ignore))
+    await fs_promises.writeFile(ignore, '# notekernel caches and locks: never committed\n*\n');
 }

@@ -83,7 +83,14 @@ export class GitTimestamps {
     // A burst of reads is served by the walk: each log costs git a third of a whole walk.
     if (head !== undefined && !this.state && !this.syncing && this.entryLogs < MAX_ENTRY_LOGS) {
       this.entryLogs++;
-      const one = await entryLog({ location, reader: new GitObjectReader(location.commondir), head, id, relPaths, idOf: this.idOf })
+      const one = await entryLog({
+        location,
+        reader: new GitObjectReader(location.commondir),
+        head,
+        id,
+        relPaths,
+        idOf: this.idOf,
+      })
         .catch((err: unknown) => {
           this.logger.debug({ err, id }, 'git log for one entry failed; walking the history instead');
           return undefined;
@@ -92,7 +99,9 @@ export class GitTimestamps {
       if (one) {
         if (!one.times) return {};
         const [created, updated] = one.times;
-        return one.headBlobs.get(relPath) === blobOid ? { created: created * 1000, updated: updated * 1000 } : { created: created * 1000 };
+        return one.headBlobs.get(relPath) === blobOid
+          ? { created: created * 1000, updated: updated * 1000 }
+          : { created: created * 1000 };
       }
     }
     await this.sync();
@@ -128,19 +137,30 @@ export class GitTimestamps {
     const started = performance.now();
     const reader = new GitObjectReader(location.commondir);
     const previous = this.state ? { commits: this.state.commits, times: this.state.times } : undefined;
-    let result = walkHistory({ reader, head, prefix: location.prefix, idOf: this.idOf, ...(previous ? { previous } : {}) });
+    let result = walkHistory({
+      reader,
+      head,
+      prefix: location.prefix,
+      idOf: this.idOf,
+      ...(previous ? { previous } : {}),
+    });
     // HEAD moved somewhere the cached walk does not lead (reset, rebase, another branch): the
     // cached times may hold commits that are gone, so walk everything again.
     if (previous && !result.stoppedAt.has((this.state as State).head)) {
       result = walkHistory({ reader, head, prefix: location.prefix, idOf: this.idOf });
     }
     const headBlobs = new Map<string, string>();
-    const commitTree = /^tree ([0-9a-f]{40})/.exec(reader.require(head, 'commit').toString('latin1', 0, 45))?.[1] as string;
+    const commitTree = /^tree ([0-9a-f]{40})/.exec(
+      reader.require(head, 'commit').toString('latin1', 0, 45),
+    )?.[1] as string;
     const tree = location.prefix.length ? subtreeAt(reader, commitTree, location.prefix) : commitTree;
     if (tree !== null) listTree(reader, tree, '', (path, _before, blob) => headBlobs.set(path, blob));
     this.state = { head, times: result.times, commits: result.commits, headBlobs };
     this.dirty = true;
-    this.logger.debug({ head, commits: result.visited, entries: result.times.size, ms: Math.round(performance.now() - started) }, 'git timestamps walked');
+    this.logger.debug(
+      { head, commits: result.visited, entries: result.times.size, ms: Math.round(performance.now() - started) },
+      'git timestamps walked',
+    );
   }
 
   private fallback(reason: string): void {
@@ -173,6 +193,7 @@ function readText(file: string): string | undefined {
 /** `<oid> <ref>` lines of `packed-refs`, where `git gc` moves loose refs. */
 function packedRef(commondir: string, ref: string): string | undefined {
   const packed = readText(`${commondir}/packed-refs`);
-  for (const line of packed?.split('\n') ?? []) if (line.endsWith(` ${ref}`) && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40);
+  for (const line of packed?.split('\n') ?? [])
+    if (line.endsWith(` ${ref}`) && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40);
   return undefined;
 }

@@ -18,7 +18,13 @@ interface Cursor {
 }
 
 /** Reports every `.md` blob that is new or different in `after` compared with `before`. */
-export function diffTrees(reader: GitObjectReader, before: string | null, after: string | null, base: string, onChange: OnChange): void {
+export function diffTrees(
+  reader: GitObjectReader,
+  before: string | null,
+  after: string | null,
+  base: string,
+  onChange: OnChange,
+): void {
   if (after === null || before === after) return;
   const a: Cursor = { buf: before === null ? Buffer.alloc(0) : reader.require(before, 'tree'), pos: 0 };
   const b: Cursor = { buf: reader.require(after, 'tree'), pos: 0 };
@@ -38,7 +44,14 @@ export function diffTrees(reader: GitObjectReader, before: string | null, after:
     if (ea && order === 0) {
       a.pos = ea.next;
       if (a.buf.compare(b.buf, eb.nul + 1, eb.next, ea.nul + 1, ea.next) !== 0 || ea.tree !== eb.tree) {
-        report(reader, b.buf, eb, ea.tree === eb.tree ? a.buf.toString('hex', ea.nul + 1, ea.next) : null, base, onChange);
+        report(
+          reader,
+          b.buf,
+          eb,
+          ea.tree === eb.tree ? a.buf.toString('hex', ea.nul + 1, ea.next) : null,
+          base,
+          onChange,
+        );
       }
     } else {
       report(reader, b.buf, eb, null, base, onChange);
@@ -56,7 +69,13 @@ export function listTree(reader: GitObjectReader, tree: string, base: string, on
  * Every `.md` blob under a tree whose name contains `needle` (an entry id): names are decoded
  * only for those and for folders, so one entry is found among thousands without a string per file.
  */
-export function findNamed(reader: GitObjectReader, tree: string, base: string, needle: Buffer, onFound: (path: string, blob: string) => void): void {
+export function findNamed(
+  reader: GitObjectReader,
+  tree: string,
+  base: string,
+  needle: Buffer,
+  onFound: (path: string, blob: string) => void,
+): void {
   const buf = reader.require(tree, 'tree');
   let hit = buf.indexOf(needle);
   for (let pos = 0; pos < buf.length; ) {
@@ -66,7 +85,8 @@ export function findNamed(reader: GitObjectReader, tree: string, base: string, n
     if (entry.commit) continue;
     if (entry.tree) {
       const name = buf.toString('utf8', entry.nameStart, entry.nul);
-      if (!name.startsWith('.')) findNamed(reader, buf.toString('hex', entry.nul + 1, entry.next), `${base}${name}/`, needle, onFound);
+      if (!name.startsWith('.'))
+        findNamed(reader, buf.toString('hex', entry.nul + 1, entry.next), `${base}${name}/`, needle, onFound);
       continue;
     }
     if (hit === -1 || hit >= entry.nul) continue;
@@ -109,7 +129,13 @@ function entryAt(buf: Buffer, pos: number): Entry {
   const nul = buf.indexOf(0, space);
   const first = buf[pos];
   // Modes: 40000 tree, 100644/100755 blob, 120000 symlink, 160000 gitlink.
-  return { nameStart: space + 1, nul, next: nul + 21, tree: first === 0x34, commit: first === 0x31 && buf[pos + 1] === 0x36 };
+  return {
+    nameStart: space + 1,
+    nul,
+    next: nul + 21,
+    tree: first === 0x34,
+    commit: first === 0x31 && buf[pos + 1] === 0x36,
+  };
 }
 
 /** git's tree order: bytewise, a tree's name compared as if it ended in `/`. */
@@ -171,7 +197,14 @@ function same(a: Cursor, b: Cursor, from: number, len: number): boolean {
   return a.buf.compare(b.buf, b.pos + from, b.pos + from + len, a.pos + from, a.pos + from + len) === 0;
 }
 
-function report(reader: GitObjectReader, buf: Buffer, entry: Entry, before: string | null, base: string, onChange: OnChange): void {
+function report(
+  reader: GitObjectReader,
+  buf: Buffer,
+  entry: Entry,
+  before: string | null,
+  base: string,
+  onChange: OnChange,
+): void {
   if (entry.commit) return;
   const name = buf.toString('utf8', entry.nameStart, entry.nul);
   const after = buf.toString('hex', entry.nul + 1, entry.next);

@@ -60,7 +60,8 @@ export async function openCacheDatabase(file: string, logger: Logger): Promise<O
   try {
     bytes = fs.readFileSync(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.info({ file, error: (err as Error).message }, 'simplenote cache unreadable; rebuilding');
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      logger.info({ file, error: (err as Error).message }, 'simplenote cache unreadable; rebuilding');
   }
   if (bytes) {
     const found = usable(SQL, bytes);
@@ -69,7 +70,8 @@ export async function openCacheDatabase(file: string, logger: Logger): Promise<O
       const db = new SQL.Database(bytes);
       const failed = upgrade(db, found);
       if (failed === undefined) {
-        if (found < CACHE_SCHEMA_VERSION) logger.info({ file, from: found, to: CACHE_SCHEMA_VERSION }, 'simplenote cache upgraded in place');
+        if (found < CACHE_SCHEMA_VERSION)
+          logger.info({ file, from: found, to: CACHE_SCHEMA_VERSION }, 'simplenote cache upgraded in place');
         return { db };
       }
       db.close();
@@ -120,7 +122,9 @@ function usable(SQL: SqlJsStatic, bytes: Buffer): number | { problem: string } {
     for (let at = version; at < CACHE_SCHEMA_VERSION; at += 1) {
       if (!UPGRADES[at]) return { problem: `schema ${version} is older than ${CACHE_SCHEMA_VERSION}` };
     }
-    db.exec("SELECT count(*) FROM notes; SELECT count(*) FROM notes_fts; SELECT count(*) FROM sync_metadata; PRAGMA quick_check");
+    db.exec(
+      'SELECT count(*) FROM notes; SELECT count(*) FROM notes_fts; SELECT count(*) FROM sync_metadata; PRAGMA quick_check',
+    );
     const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
     return check === 'ok' ? version : { problem: `integrity check: ${String(check)}` };
   } catch (err) {

@@ -35,8 +35,11 @@ export function cacheQuery(text: string): CacheQuery | undefined {
   const asked = questionTerms(query);
   const groups = asked ? [] : requiredGroups(query);
   const positive = asked ?? groups.flat();
-  if (positive.length === 0) return query.none.length ? { excluded: query.none.map(render).join(' OR '), every: false, terms: [] } : undefined;
-  const terms = positive.flatMap((t) => indexed(t).map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })));
+  if (positive.length === 0)
+    return query.none.length ? { excluded: query.none.map(render).join(' OR '), every: false, terms: [] } : undefined;
+  const terms = positive.flatMap((t) =>
+    indexed(t).map((word, i) => ({ word, prefix: t.prefix && i === t.words.length - 1 })),
+  );
   if (asked) return { expression: asked.map(render).join(' OR '), every: asked.length > 1, terms };
   const all = groups.map((g) => (g.length > 1 ? `(${g.map(render).join(' OR ')})` : render(g[0]!))).join(' ');
   const none = query.none.map((t) => ` NOT ${render(t)}`).join('');
@@ -44,7 +47,12 @@ export function cacheQuery(text: string): CacheQuery | undefined {
 }
 
 /** Okapi BM25 from FTS4's matchinfo('pcnalx') blob, with a weight per column (title, text, tags). */
-export function bm25(matchinfo: Uint8Array, weights: readonly number[], k1 = 1.2, b = 0.75): { score: number; every: boolean } {
+export function bm25(
+  matchinfo: Uint8Array,
+  weights: readonly number[],
+  k1 = 1.2,
+  b = 0.75,
+): { score: number; every: boolean } {
   const ints = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength / 4);
   const phrases = ints[0]!;
   const columns = ints[1]!;

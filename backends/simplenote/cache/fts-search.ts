@@ -20,10 +20,14 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   if (parsed?.expression === undefined) {
     // No word to look for: the most recently modified, less those an exclusion names.
     const excluded = parsed?.excluded;
-    const where = excluded === undefined ? '' : 'WHERE rowid NOT IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?)';
+    const where =
+      excluded === undefined ? '' : 'WHERE rowid NOT IN (SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?)';
     const args = excluded === undefined ? [] : [excluded];
     const total = Number(cache.all(`SELECT count(*) FROM notes ${where}`, args)[0]![0]);
-    const rows = cache.all(`SELECT id, server_version, object, content_hash FROM notes ${where} ORDER BY modified_at DESC, id DESC LIMIT ? OFFSET ?`, [...args, query.limit, offset]);
+    const rows = cache.all(
+      `SELECT id, server_version, object, content_hash FROM notes ${where} ORDER BY modified_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [...args, query.limit, offset],
+    );
     const hits = rows.map((row): SearchHit => {
       const object = JSON.parse(row[2] as string) as Record<string, unknown>;
       const note = summaryOf(row[0] as string, Number(row[1]), object, row[3] as string);
@@ -41,7 +45,9 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
     // A question's rows holding every word come first; their scores are lifted above the rest.
     return { rowid: row[0] as number, score, first: parsed.every && every, modified: row[2] as number };
   });
-  scored.sort((a, b) => Number(b.first) - Number(a.first) || b.score - a.score || b.modified - a.modified || a.rowid - b.rowid);
+  scored.sort(
+    (a, b) => Number(b.first) - Number(a.first) || b.score - a.score || b.modified - a.modified || a.rowid - b.rowid,
+  );
   const shown = liftFirstTier(scored, (s) => s.first);
   const hits = shown.slice(offset, offset + query.limit).map(({ rowid, score }): SearchHit => {
     const [row] = cache.all('SELECT id, server_version, object, content_hash FROM notes WHERE rowid = ?', [rowid]);
@@ -51,7 +57,6 @@ export function searchCache(cache: NoteCache, query: SearchQuery): SearchPage {
   });
   return { hits, total: scored.length };
 }
-
 
 /**
  * A word as written: letters and digits with their accents (a decomposed `Łódź` is one word),
@@ -71,7 +76,9 @@ function snippetOf(text: string, terms: CacheQuery['terms']): string {
     const word = foldWords(written);
     // A stem keeps its word's first letters: only a word that starts as the stem does is stemmed
     // (stemming every word up to the first match made a search 3.7× slower).
-    return terms.some((t) => (t.prefix ? word.startsWith(t.word) : word.startsWith(t.word.slice(0, 2)) && stemWord(word) === t.word));
+    return terms.some((t) =>
+      t.prefix ? word.startsWith(t.word) : word.startsWith(t.word.slice(0, 2)) && stemWord(word) === t.word,
+    );
   };
   let first = -1;
   for (const m of text.matchAll(WORD)) {

@@ -57,13 +57,26 @@ export class NoteCache {
     if (existing) {
       const held = Number(existing[2]);
       if (version < held) return { kind: 'older', held };
-      if (version === held) return existing[1] === contentHash ? { kind: 'unchanged', held } : { kind: 'conflicting', held };
+      if (version === held)
+        return existing[1] === contentHash ? { kind: 'unchanged', held } : { kind: 'conflicting', held };
     }
     const text = typeof object.content === 'string' ? object.content : '';
     const { title } = splitText(text);
     const tags = JSON.stringify(Array.isArray(object.tags) ? object.tags : []);
     const numberOf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
-    const values: SqlValue[] = [id, title, text, tags, numberOf(object.creationDate), numberOf(object.modificationDate), version, version, isTrashed(object) ? 1 : 0, canonicalJson(object), contentHash];
+    const values: SqlValue[] = [
+      id,
+      title,
+      text,
+      tags,
+      numberOf(object.creationDate),
+      numberOf(object.modificationDate),
+      version,
+      version,
+      isTrashed(object) ? 1 : 0,
+      canonicalJson(object),
+      contentHash,
+    ];
     this.run(
       `INSERT INTO notes (id, title, text, tags, created_at, modified_at, local_version, server_version, trash, object, content_hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -74,7 +87,10 @@ export class NoteCache {
     );
     const rowid = this.one('SELECT rowid FROM notes WHERE id = ?', [id])![0] as number;
     this.run('DELETE FROM notes_fts WHERE rowid = ?', [rowid]);
-    this.run('INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)', searchRow(rowid, title, text, object.tags));
+    this.run(
+      'INSERT INTO notes_fts (rowid, title, text, tags) VALUES (?, ?, ?, ?)',
+      searchRow(rowid, title, text, object.tags),
+    );
     return { kind: 'written', ...(existing ? { held: Number(existing[2]) } : {}) };
   }
 
@@ -96,7 +112,10 @@ export class NoteCache {
     const column = ORDER_COLUMNS[query.orderBy ?? 'updated'];
     const direction = query.direction === 'asc' ? 'ASC' : 'DESC';
     const limit = query.limit ?? -1;
-    const rows = this.all(`SELECT id, server_version, object, content_hash FROM notes ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`, [limit, query.offset ?? 0]);
+    const rows = this.all(
+      `SELECT id, server_version, object, content_hash FROM notes ORDER BY ${column} ${direction}, id ${direction} LIMIT ? OFFSET ?`,
+      [limit, query.offset ?? 0],
+    );
     return rows.map((row) => {
       const cached = rowToCached(row);
       return summaryOf(cached.id, cached.version, cached.object, cached.contentHash);
@@ -130,7 +149,11 @@ export class NoteCache {
 
   setMeta(key: string, value: string | undefined): void {
     if (value === undefined) this.run('DELETE FROM sync_metadata WHERE key = ?', [key]);
-    else this.run('INSERT INTO sync_metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+    else
+      this.run(
+        'INSERT INTO sync_metadata (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+        [key, value],
+      );
   }
 
   all(sql: string, params: SqlValue[] = []): SqlValue[][] {
@@ -173,7 +196,12 @@ export class NoteCache {
 }
 
 function rowToCached(row: SqlValue[]): CachedNote {
-  return { id: row[0] as string, version: Number(row[1]), object: JSON.parse(row[2] as string) as NoteObject, contentHash: row[3] as string };
+  return {
+    id: row[0] as string,
+    version: Number(row[1]),
+    object: JSON.parse(row[2] as string) as NoteObject,
+    contentHash: row[3] as string,
+  };
 }
 
 function tagsText(tags: unknown): string {

@@ -50,7 +50,10 @@ export function intervalFromEnv(value: string | undefined): number {
 }
 
 /** The seed's environment variables, with its defaults (API_TIMEOUT_SECONDS 30, at least 5), and API_MAX_RESPONSE_MB (24, at least 1). */
-export function simperiumConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<SimperiumConfig> = {}): SimperiumConfig {
+export function simperiumConfigFromEnv(
+  env: NodeJS.ProcessEnv,
+  overrides: Partial<SimperiumConfig> = {},
+): SimperiumConfig {
   const timeoutSeconds = timeoutSecondsOf(env.API_TIMEOUT_SECONDS);
   const maxResponseMb = maxResponseMbOf(env.API_MAX_RESPONSE_MB);
   return {

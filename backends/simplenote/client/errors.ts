@@ -3,7 +3,14 @@
  * carries the method, the path without its query, and the status — never a header, a body we
  * sent, the token or the password (axios errors hold all of those, so none is kept as a cause).
  */
-import { BackendUnavailableError, NotFoundError, TimeoutError, TooLargeError, ValidationError, type ErrorDetails } from '../../../kernel/errors.js';
+import {
+  BackendUnavailableError,
+  NotFoundError,
+  TimeoutError,
+  TooLargeError,
+  ValidationError,
+  type ErrorDetails,
+} from '../../../kernel/errors.js';
 
 export interface RequestFacts {
   method: string;

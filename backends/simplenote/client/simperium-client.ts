@@ -7,7 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../kernel/logger.js';
 import type { SimperiumConfig } from './config.js';
-import { SimperiumAuthError, SimperiumNotFoundError, SimperiumRequestError, SimperiumTimeoutError, SimperiumTooLargeError, SimperiumUnavailableError, reasonOf } from './errors.js';
+import {
+  SimperiumAuthError,
+  SimperiumNotFoundError,
+  SimperiumRequestError,
+  SimperiumTimeoutError,
+  SimperiumTooLargeError,
+  SimperiumUnavailableError,
+  reasonOf,
+} from './errors.js';
 import { Transport, type HttpRequest, type HttpResponse, type Unreachable } from './transport.js';
 
 export type SimperiumObject = Record<string, unknown>;
@@ -47,7 +55,9 @@ export class SimperiumClient {
    * resumes a listing). A page past API_MAX_RESPONSE_MB is asked for again at half the size, so
    * only a single object above the cap stops a sync.
    */
-  async *index(options: { since?: string; limit?: number; data?: boolean; mark?: string } = {}): AsyncGenerator<IndexPage> {
+  async *index(
+    options: { since?: string; limit?: number; data?: boolean; mark?: string } = {},
+  ): AsyncGenerator<IndexPage> {
     let mark: string | undefined = options.mark;
     let limit = options.limit ?? 100;
     const seen = new Set<string>();
@@ -67,7 +77,11 @@ export class SimperiumClient {
       }
       if (res.status !== 200) throw this.failure(res, 'GET', 'index');
       const body = res.json as { current?: unknown; index?: unknown; mark?: unknown };
-      if (typeof body?.current !== 'string' || !Array.isArray(body.index)) throw new SimperiumUnavailableError('Simperium sent an index page without `current` or `index`.', { method: 'GET', path: 'index' });
+      if (typeof body?.current !== 'string' || !Array.isArray(body.index))
+        throw new SimperiumUnavailableError('Simperium sent an index page without `current` or `index`.', {
+          method: 'GET',
+          path: 'index',
+        });
       const page: IndexPage = { current: body.current, entries: body.index as IndexPage['entries'] };
       mark = typeof body.mark === 'string' && !seen.has(body.mark) ? body.mark : undefined; // a repeated mark would loop forever
       if (mark) (page.mark = mark), seen.add(mark);
@@ -93,12 +107,28 @@ export class SimperiumClient {
    * from, so it merges with changes made since instead of overwriting them. Returns undefined
    * when the server answers 412: nothing changed.
    */
-  async put(id: string, data: SimperiumObject, options: { baseVersion?: number } = {}): Promise<StoredObject | undefined> {
+  async put(
+    id: string,
+    data: SimperiumObject,
+    options: { baseVersion?: number } = {},
+  ): Promise<StoredObject | undefined> {
     const path = objectPath(id, options.baseVersion);
     const params = { response: '1', ccid: randomUUID().replace(/-/g, '') };
-    const res = await this.data({ method: 'POST', path, params, body: JSON.stringify(data), headers: { 'Content-Type': 'application/json' }, retrySafe: true, expectJson: true });
+    const res = await this.data({
+      method: 'POST',
+      path,
+      params,
+      body: JSON.stringify(data),
+      headers: { 'Content-Type': 'application/json' },
+      retrySafe: true,
+      expectJson: true,
+    });
     if (res.status === 412) return undefined;
-    if (res.status === 404) throw new SimperiumNotFoundError(`Note ${id} no longer exists on Simplenote (version ${options.baseVersion ?? 'latest'} not found).`, { method: 'POST', path, status: 404 });
+    if (res.status === 404)
+      throw new SimperiumNotFoundError(
+        `Note ${id} no longer exists on Simplenote (version ${options.baseVersion ?? 'latest'} not found).`,
+        { method: 'POST', path, status: 404 },
+      );
     if (res.status !== 200) throw this.failure(res, 'POST', path);
     return { version: versionOf(res), data: (res.json as SimperiumObject | undefined) ?? data };
   }
@@ -121,14 +151,22 @@ export class SimperiumClient {
     const left = () => (deadline === undefined ? {} : { budgetMs: Math.max(1, deadline - Date.now()) });
     const path = `1/${encodeURIComponent(this.config.appId)}/${this.bucket}/${request.path}`;
     const call = async (token: string) =>
-      this.transport.send({ ...request, baseUrl: this.config.apiUrl, path, headers: { ...request.headers, 'X-Simperium-Token': token } }, left());
-    const token = () => (deadline === undefined ? this.currentToken() : this.tokenWithin(deadline - Date.now(), request));
+      this.transport.send(
+        { ...request, baseUrl: this.config.apiUrl, path, headers: { ...request.headers, 'X-Simperium-Token': token } },
+        left(),
+      );
+    const token = () =>
+      deadline === undefined ? this.currentToken() : this.tokenWithin(deadline - Date.now(), request);
     const first = await call(await token());
     if (first.status !== 401) return first;
     this.logger.info({ path: request.path }, 'simperium token rejected; logging in again');
     this.token = undefined;
     const second = await call(await token());
-    if (second.status === 401) throw new SimperiumAuthError('Simplenote rejected a fresh login token; check SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.', { method: request.method, path: request.path, status: 401 });
+    if (second.status === 401)
+      throw new SimperiumAuthError(
+        'Simplenote rejected a fresh login token; check SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.',
+        { method: request.method, path: request.path, status: 401 },
+      );
     return second;
   }
 
@@ -138,11 +176,20 @@ export class SimperiumClient {
     login.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const message = `Simplenote (Simperium) login: no answer within ${Math.round(ms / 100) / 10} s.`;
-        this.transport.markDown(message);
-        reject(new SimperiumTimeoutError(message, { method: request.method, path: request.path, timeoutMs: Math.round(ms) }));
-      }, Math.max(1, ms));
+      timer = setTimeout(
+        () => {
+          const message = `Simplenote (Simperium) login: no answer within ${Math.round(ms / 100) / 10} s.`;
+          this.transport.markDown(message);
+          reject(
+            new SimperiumTimeoutError(message, {
+              method: request.method,
+              path: request.path,
+              timeoutMs: Math.round(ms),
+            }),
+          );
+        },
+        Math.max(1, ms),
+      );
     });
     try {
       return await Promise.race([login, late]);
@@ -160,7 +207,8 @@ export class SimperiumClient {
   private async login(): Promise<string> {
     const path = `1/${encodeURIComponent(this.config.appId)}/authorize/`;
     const facts = { method: 'POST', path };
-    if (!this.config.username || !this.config.password) throw new SimperiumAuthError('Simplenote needs SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.', facts);
+    if (!this.config.username || !this.config.password)
+      throw new SimperiumAuthError('Simplenote needs SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.', facts);
     const res = await this.transport.send({
       method: 'POST',
       baseUrl: this.config.authUrl,
@@ -174,13 +222,23 @@ export class SimperiumClient {
     const token = (res.json as { access_token?: unknown } | undefined)?.access_token;
     if (res.status === 200 && typeof token === 'string' && token) return (this.token = token);
     const reason = reasonOf(res.text) || `status ${res.status}`;
-    throw new SimperiumAuthError(`Simplenote login failed (${reason}); check SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.`, { ...facts, status: res.status });
+    throw new SimperiumAuthError(
+      `Simplenote login failed (${reason}); check SIMPLENOTE_USERNAME and SIMPLENOTE_PASSWORD.`,
+      { ...facts, status: res.status },
+    );
   }
 
   private failure(res: HttpResponse, method: string, path: string): Error {
     const facts = { method, path, status: res.status };
-    if (res.status === 400) return new SimperiumRequestError(`Simplenote refused the request: ${reasonOf(res.text) || 'bad request'}.`, { ...facts, reason: reasonOf(res.text) });
-    return new SimperiumUnavailableError(`Simplenote answered ${method} ${path} with status ${res.status}${res.text ? `: ${reasonOf(res.text)}` : ''}.`, facts);
+    if (res.status === 400)
+      return new SimperiumRequestError(`Simplenote refused the request: ${reasonOf(res.text) || 'bad request'}.`, {
+        ...facts,
+        reason: reasonOf(res.text),
+      });
+    return new SimperiumUnavailableError(
+      `Simplenote answered ${method} ${path} with status ${res.status}${res.text ? `: ${reasonOf(res.text)}` : ''}.`,
+      facts,
+    );
   }
 }
 
@@ -190,6 +248,11 @@ function objectPath(id: string, version?: number): string {
 
 function versionOf(res: HttpResponse): number {
   const version = Number(res.headers['x-simperium-version']);
-  if (!Number.isInteger(version)) throw new SimperiumUnavailableError('Simperium sent no X-Simperium-Version header.', { method: 'GET', path: 'i/…', status: res.status });
+  if (!Number.isInteger(version))
+    throw new SimperiumUnavailableError('Simperium sent no X-Simperium-Version header.', {
+      method: 'GET',
+      path: 'i/…',
+      status: res.status,
+    });
   return version;
 }

@@ -50,7 +50,10 @@ export class Transport {
   private down: { since: number; until: number; problem: string } | undefined;
 
   constructor(
-    private readonly config: Pick<SimperiumConfig, 'timeoutMs' | 'maxResponseBytes' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'>,
+    private readonly config: Pick<
+      SimperiumConfig,
+      'timeoutMs' | 'maxResponseBytes' | 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs'
+    >,
     private readonly logger: Logger,
   ) {
     this.http = axios.create({
@@ -83,7 +86,11 @@ export class Transport {
       this.down = undefined;
       return response;
     } catch (err) {
-      if (err instanceof SimperiumTimeoutError || (err instanceof SimperiumUnavailableError && (err.details.attempts as number) > 0)) this.markDown((err as Error).message);
+      if (
+        err instanceof SimperiumTimeoutError ||
+        (err instanceof SimperiumUnavailableError && (err.details.attempts as number) > 0)
+      )
+        this.markDown((err as Error).message);
       throw err;
     }
   }
@@ -91,13 +98,21 @@ export class Transport {
   /** While Simperium is taken for unreachable: since when, why, and until when requests fail fast. */
   unreachable(): Unreachable | undefined {
     if (!this.down || Date.now() >= this.down.until) return undefined;
-    return { since: new Date(this.down.since).toISOString(), problem: this.down.problem, until: new Date(this.down.until).toISOString() };
+    return {
+      since: new Date(this.down.since).toISOString(),
+      problem: this.down.problem,
+      until: new Date(this.down.until).toISOString(),
+    };
   }
 
   /** A request (or a caller's budget) found Simperium unreachable or too slow: others fail fast for a while. */
   markDown(problem: string): void {
     const now = Date.now();
-    this.down = { since: this.down?.since ?? now, until: now + UNREACHABLE_COOLDOWN_MS, problem: problem.replace(/^Simplenote \(Simperium\) /, '').slice(0, 200) };
+    this.down = {
+      since: this.down?.since ?? now,
+      until: now + UNREACHABLE_COOLDOWN_MS,
+      problem: problem.replace(/^Simplenote \(Simperium\) /, '').slice(0, 200),
+    };
   }
 
   private async attempts(request: HttpRequest, options: { budgetMs?: number }): Promise<HttpResponse> {
@@ -147,14 +162,20 @@ export class Transport {
     const seconds = Math.round(budgetMs / 100) / 10;
     if (timedOut || Date.now() >= deadline) {
       const limit = budgetMs < this.config.timeoutMs ? `its ${seconds} s budget` : `API_TIMEOUT_SECONDS (${seconds} s)`;
-      throw new SimperiumTimeoutError(`Simplenote (Simperium) ${request.method} ${request.path}: no complete answer within ${limit}, ${attempt} attempt(s); last: ${lastProblem}. Check the network, or raise API_TIMEOUT_SECONDS for a slow link.`, {
-        ...facts,
-        attempts: attempt,
-        setting: 'API_TIMEOUT_SECONDS',
-        timeoutMs: budgetMs,
-      });
+      throw new SimperiumTimeoutError(
+        `Simplenote (Simperium) ${request.method} ${request.path}: no complete answer within ${limit}, ${attempt} attempt(s); last: ${lastProblem}. Check the network, or raise API_TIMEOUT_SECONDS for a slow link.`,
+        {
+          ...facts,
+          attempts: attempt,
+          setting: 'API_TIMEOUT_SECONDS',
+          timeoutMs: budgetMs,
+        },
+      );
     }
-    throw new SimperiumUnavailableError(`Simplenote (Simperium) ${request.method} ${request.path} failed after ${attempt} attempt(s): ${lastProblem}. Check the network and try again.`, { ...facts, attempts: attempt });
+    throw new SimperiumUnavailableError(
+      `Simplenote (Simperium) ${request.method} ${request.path} failed after ${attempt} attempt(s): ${lastProblem}. Check the network and try again.`,
+      { ...facts, attempts: attempt },
+    );
   }
 
   /** Sleeps before the next attempt; false when there is none, or it could not start before the deadline. */
@@ -175,7 +196,8 @@ export class Transport {
       signal: AbortSignal.timeout(Math.max(1, Math.round(ms))),
     });
     const headers: Record<string, string> = {};
-    for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') headers[key.toLowerCase()] = value;
+    for (const [key, value] of Object.entries(res.headers))
+      if (typeof value === 'string') headers[key.toLowerCase()] = value;
     const text = typeof res.data === 'string' ? res.data : '';
     const response: HttpResponse = { status: res.status, headers, text };
     if (request.expectJson && res.status >= 200 && res.status < 300 && text !== '') {

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, idOf, nextAction, nextActionOutput, recordField, recordWarnings, withWarnings, wordCount, workflowIdField, type CardWorkflow } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  recordField,
+  recordWarnings,
+  withWarnings,
+  wordCount,
+  workflowIdField,
+  type CardWorkflow,
+} from '../workflow.js';
 import { nullableStr, num, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 const PREVIEW_WORDS = 200;
@@ -16,19 +27,31 @@ export function commitDraftTool(wf: CardWorkflow) {
       thinking_record_id: recordField,
       workflow_id: workflowIdField,
     }),
-    output: z.object({ status: str, draft: z.object({ title: nullableStr, content: str, word_count: num }), message: str, next_stage: str, next_action: nextActionOutput, ...warningsOutput }),
+    output: z.object({
+      status: str,
+      draft: z.object({ title: nullableStr, content: str, word_count: num }),
+      message: str,
+      next_stage: str,
+      next_action: nextActionOutput,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Commit draft', ...ANSWER_ONLY },
     async handler(args) {
       const resolved = await wf.records.resolve(args.workflow_id);
       const title = args.title ?? resolved.record?.title;
-      const warnings = [...resolved.warnings, ...recordWarnings('commit_draft', args.thinking_record_id, ['content_thinker'], resolved.record, wf.records)];
-      if (title === undefined) warnings.push('commit_draft got no title: pass the title you committed so the draft is complete.');
-      const record = await wf.records.update(resolved, 'commit_draft', (r) => {
-        r.stage = 'draft';
-        if (title !== undefined) r.title = title;
-        r.draft = args.content;
-        r.content = args.content;
-      }) ?? resolved.record;
+      const warnings = [
+        ...resolved.warnings,
+        ...recordWarnings('commit_draft', args.thinking_record_id, ['content_thinker'], resolved.record, wf.records),
+      ];
+      if (title === undefined)
+        warnings.push('commit_draft got no title: pass the title you committed so the draft is complete.');
+      const record =
+        (await wf.records.update(resolved, 'commit_draft', (r) => {
+          r.stage = 'draft';
+          if (title !== undefined) r.title = title;
+          r.draft = args.content;
+          r.content = args.content;
+        })) ?? resolved.record;
       const words = args.content.split(/\s+/u).filter(Boolean);
       const preview = words.slice(0, PREVIEW_WORDS).join(' ') + (words.length > PREVIEW_WORDS ? ' …' : '');
       return withWarnings(

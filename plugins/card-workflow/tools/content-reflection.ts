@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
-import { ANSWER_ONLY, contentSummary, feedbackField, idOf, nextAction, nextActionOutput, recordId, wordCount, workflowIdField, type CardWorkflow } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  contentSummary,
+  feedbackField,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  recordId,
+  wordCount,
+  workflowIdField,
+  type CardWorkflow,
+} from '../workflow.js';
 import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
@@ -19,7 +30,13 @@ export function contentReflectionTool(wf: CardWorkflow) {
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
       workflow_id: workflowIdField,
     }),
-    output: z.object({ needs_modification: bool, reasoning: str, record_id: str, next_action: nextActionOutput, ...warningsOutput }),
+    output: z.object({
+      needs_modification: bool,
+      reasoning: str,
+      record_id: str,
+      next_action: nextActionOutput,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Content reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;
@@ -27,7 +44,9 @@ export function contentReflectionTool(wf: CardWorkflow) {
       let reasoning: string;
       if (args.needs_modification !== undefined) {
         needs = args.needs_modification;
-        reasoning = args.reasoning ?? (needs ? 'You judged that the content needs a revision.' : 'You judged that the content stands.');
+        reasoning =
+          args.reasoning ??
+          (needs ? 'You judged that the content needs a revision.' : 'You judged that the content stands.');
       } else if (feedback) {
         needs = true;
         reasoning = `User feedback asks for a change ("${feedback}"). Content should be revised.`;
@@ -36,16 +55,24 @@ export function contentReflectionTool(wf: CardWorkflow) {
         reasoning = `No user feedback; the content (${wordCount(args.original_content)} words) is kept as the user approved it. No changes needed.`;
       }
       const record = recordId('content_reflection', [args.original_content, feedback, needs]);
-      const warnings = /^#{1,6}\s/m.test(args.original_content) ? ['The content contains markdown headings; the template adds the structure, so plain paragraphs fit better.'] : [];
+      const warnings = /^#{1,6}\s/m.test(args.original_content)
+        ? ['The content contains markdown headings; the template adds the structure, so plain paragraphs fit better.']
+        : [];
       const resolved = await wf.records.resolve(args.workflow_id);
       const revisionFeedback = feedback ?? args.reasoning;
-      const saved = await wf.records.update(resolved, 'content_reflection', (r) => {
-        r.stage = 'card';
-        r.content = args.original_content;
-        if (args.title) r.title = args.title;
-        if (needs) r.revise = { part: 'content', original: args.original_content, ...(revisionFeedback ? { feedback: revisionFeedback } : {}) };
-        else delete r.revise;
-      }) ?? resolved.record;
+      const saved =
+        (await wf.records.update(resolved, 'content_reflection', (r) => {
+          r.stage = 'card';
+          r.content = args.original_content;
+          if (args.title) r.title = args.title;
+          if (needs)
+            r.revise = {
+              part: 'content',
+              original: args.original_content,
+              ...(revisionFeedback ? { feedback: revisionFeedback } : {}),
+            };
+          else delete r.revise;
+        })) ?? resolved.record;
       const title = args.title || saved?.title;
       warnings.unshift(...resolved.warnings);
       return {

@@ -21,12 +21,23 @@ const MAX_CARDS = 50;
 export function findCardsTool(wf: CardWorkflow) {
   return defineTool({
     name: 'find_cards',
-    description: 'Find saved cards by words or a question (best matches first; all cards when query is empty), or read one whole card by filename.',
+    description:
+      'Find saved cards by words or a question (best matches first; all cards when query is empty), or read one whole card by filename.',
     input: z.object({
-      query: z.string().max(500).optional().describe('words or a question, e.g. "stateless design" or "how do tools chain without state?"'),
+      query: z
+        .string()
+        .max(500)
+        .optional()
+        .describe('words or a question, e.g. "stateless design" or "how do tools chain without state?"'),
       filename: z.string().max(300).optional().describe('read this card whole, e.g. "20251021-Stateless-Workflow.md"'),
     }),
-    output: z.object({ cards: z.array(z.object({ filename: str, title: str })).optional(), count: num.optional(), filename: str.optional(), path: str.optional(), content: str.optional() }),
+    output: z.object({
+      cards: z.array(z.object({ filename: str, title: str })).optional(),
+      count: num.optional(),
+      filename: str.optional(),
+      path: str.optional(),
+      content: str.optional(),
+    }),
     annotations: { title: 'Find saved cards', ...ANSWER_ONLY },
     async handler(args, ctx) {
       // The output folder may lie outside the vault (an absolute output_directory): read it there.
@@ -36,14 +47,20 @@ export function findCardsTool(wf: CardWorkflow) {
       if (args.filename) {
         const name = args.filename.endsWith('.md') ? args.filename : `${args.filename}.md`;
         const text = name.includes('/') ? undefined : await files.readText(rel(name));
-        if (text === undefined) throw new NotFoundError(`No saved card "${name}" in ${wf.externalOutput ?? (dir || 'the vault root')}; find_cards without filename lists them.`, { filename: name });
+        if (text === undefined)
+          throw new NotFoundError(
+            `No saved card "${name}" in ${wf.externalOutput ?? (dir || 'the vault root')}; find_cards without filename lists them.`,
+            { filename: name },
+          );
         return { filename: name, path: files.resolve(rel(name)), content: text };
       }
       const query = parseQuery(args.query ?? '');
       const words = (questionTerms(query) ?? requiredGroups(query).flat()).flatMap((t) => t.words);
       // The files API refuses the root itself as a path; the root is where cards go by default.
       const absolute = dir ? files.resolve(dir) : files.root;
-      const entries = (await fs.readdir(absolute, { withFileTypes: true }).catch(() => [])).filter((e) => e.isFile() && e.name.endsWith('.md'));
+      const entries = (await fs.readdir(absolute, { withFileTypes: true }).catch(() => [])).filter(
+        (e) => e.isFile() && e.name.endsWith('.md'),
+      );
       const titleOf = async (name: string) => {
         const text = (await files.readText(rel(name))) ?? '';
         return /^#\s+(.+)$/mu.exec(text)?.[1]?.trim() ?? name.replace(/\.md$/u, '');

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { contentPrompt } from '../prompts.js';
-import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, stageField, workflowIdField, type CardWorkflow, type Stage } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  feedbackField,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  stageField,
+  workflowIdField,
+  type CardWorkflow,
+  type Stage,
+} from '../workflow.js';
 import { nullableStr, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
@@ -12,16 +22,29 @@ import { nullableStr, str, strs, warningsOutput } from '../../../toolkit/tool-ou
 export function generateContentTool(wf: CardWorkflow) {
   return defineTool({
     name: 'generate_content',
-    description: 'Get the instructions (embedded_prompt) for writing or revising the card content. Arguments left out come from the workflow.',
+    description:
+      'Get the instructions (embedded_prompt) for writing or revising the card content. Arguments left out come from the workflow.',
     input: z.object({
       stage: stageField,
       title: z.string().max(500).optional().describe('the confirmed title'),
-      key_points: z.array(z.string().max(2000)).max(50).optional().describe('the key points content_thinker recorded (stage 1)'),
+      key_points: z
+        .array(z.string().max(2000))
+        .max(50)
+        .optional()
+        .describe('the key points content_thinker recorded (stage 1)'),
       original_content: z.string().max(200_000).optional().describe('the content to revise (stage 2)'),
       user_feedback: feedbackField,
       workflow_id: workflowIdField,
     }),
-    output: z.object({ stage: str, mode: str, embedded_prompt: str, confirmed_title: nullableStr.optional(), key_points_reminder: strs.optional(), next_action: nextActionOutput, ...warningsOutput }),
+    output: z.object({
+      stage: str,
+      mode: str,
+      embedded_prompt: str,
+      confirmed_title: nullableStr.optional(),
+      key_points_reminder: strs.optional(),
+      next_action: nextActionOutput,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Generate content', ...ANSWER_ONLY },
     async handler(args) {
       const { record, warnings } = await wf.records.resolve(args.workflow_id);
@@ -36,13 +59,18 @@ export function generateContentTool(wf: CardWorkflow) {
           mode: 'revision',
           embedded_prompt: contentPrompt(wf.conventions, {
             title,
-            originalContent: args.original_content ?? pending?.original ?? record?.content ?? '(not given: use the content you saved)',
+            originalContent:
+              args.original_content ?? pending?.original ?? record?.content ?? '(not given: use the content you saved)',
             feedback: args.user_feedback ?? pending?.feedback,
           }),
-          next_action: nextAction('commit_content', 'After generating new content, call commit_content to confirm it.', {
-            title,
-            ...idOf(record),
-          }),
+          next_action: nextAction(
+            'commit_content',
+            'After generating new content, call commit_content to confirm it.',
+            {
+              title,
+              ...idOf(record),
+            },
+          ),
           ...extra,
         };
       }
@@ -50,7 +78,12 @@ export function generateContentTool(wf: CardWorkflow) {
       return {
         stage,
         mode: explicitRevision ? 'revision' : 'first_draft',
-        embedded_prompt: contentPrompt(wf.conventions, { title, keyPoints, originalContent: args.original_content, feedback: args.user_feedback }),
+        embedded_prompt: contentPrompt(wf.conventions, {
+          title,
+          keyPoints,
+          originalContent: args.original_content,
+          feedback: args.user_feedback,
+        }),
         confirmed_title: title ?? null,
         key_points_reminder: keyPoints ?? [],
         next_action: nextAction('commit_draft', 'After generating content, call commit_draft with it.', {

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { headingPrompt } from '../prompts.js';
-import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, workflowIdField, type CardWorkflow } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  feedbackField,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  workflowIdField,
+  type CardWorkflow,
+} from '../workflow.js';
 import { num, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
@@ -12,14 +20,20 @@ import { num, str, warningsOutput } from '../../../toolkit/tool-output.js';
 export function generateHeadingTool(wf: CardWorkflow) {
   return defineTool({
     name: 'generate_heading',
-    description: 'Get the instructions (embedded_prompt) for writing the content heading. Arguments left out come from the workflow.',
+    description:
+      'Get the instructions (embedded_prompt) for writing the content heading. Arguments left out come from the workflow.',
     input: z.object({
       title: z.string().max(500).optional().describe('the final title'),
       content_summary: z.string().max(5000).optional().describe('what the content says, in a sentence or two'),
       user_feedback: feedbackField,
       workflow_id: workflowIdField,
     }),
-    output: z.object({ embedded_prompt: str, rules: z.object({ min_length: num, max_length: num }), next_action: nextActionOutput, ...warningsOutput }),
+    output: z.object({
+      embedded_prompt: str,
+      rules: z.object({ min_length: num, max_length: num }),
+      next_action: nextActionOutput,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Generate heading', ...ANSWER_ONLY },
     async handler(args) {
       const { record, warnings } = await wf.records.resolve(args.workflow_id);

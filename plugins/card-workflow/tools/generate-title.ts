@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { titlePrompt } from '../prompts.js';
-import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, stageField, workflowIdField, type CardWorkflow, type Stage } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  feedbackField,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  stageField,
+  workflowIdField,
+  type CardWorkflow,
+  type Stage,
+} from '../workflow.js';
 import { num, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
@@ -12,18 +22,28 @@ import { num, str, strs, warningsOutput } from '../../../toolkit/tool-output.js'
 export function generateTitleTool(wf: CardWorkflow) {
   return defineTool({
     name: 'generate_title',
-    description: 'Get the instructions (embedded_prompt) for writing the card title, with the naming conventions. Arguments left out come from the workflow.',
+    description:
+      'Get the instructions (embedded_prompt) for writing the card title, with the naming conventions. Arguments left out come from the workflow.',
     input: z.object({
       stage: stageField,
       context_summary: z.string().max(20_000).optional().describe('what title_thinker recorded (stage 1)'),
-      original_title: z.string().max(500).optional().describe('the title to revise (stage 2, or after a rejected title)'),
+      original_title: z
+        .string()
+        .max(500)
+        .optional()
+        .describe('the title to revise (stage 2, or after a rejected title)'),
       user_feedback: feedbackField,
       workflow_id: workflowIdField,
     }),
     output: z.object({
-      stage: str, mode: str, embedded_prompt: str, naming_conventions: str,
-      rules: z.object({ format: str, min_length: num, max_length: num }), examples: strs,
-      next_action: nextActionOutput, ...warningsOutput,
+      stage: str,
+      mode: str,
+      embedded_prompt: str,
+      naming_conventions: str,
+      rules: z.object({ format: str, min_length: num, max_length: num }),
+      examples: strs,
+      next_action: nextActionOutput,
+      ...warningsOutput,
     }),
     annotations: { title: 'Generate title', ...ANSWER_ONLY },
     async handler(args) {
@@ -52,7 +72,9 @@ export function generateTitleTool(wf: CardWorkflow) {
         examples: rules.examples,
         next_action: nextAction(
           'commit_title',
-          revising ? 'After generating the new title, call commit_title to confirm it.' : 'After generating the title, call commit_title with it.',
+          revising
+            ? 'After generating the new title, call commit_title to confirm it.'
+            : 'After generating the title, call commit_title with it.',
           { stage, ...idOf(record) },
         ),
       };

@@ -10,7 +10,17 @@ export function getAvailableTemplatesTool(wf: CardWorkflow) {
     name: 'get_available_templates',
     description: 'List the card templates with descriptions and sections; malformed ones are listed with the reason.',
     input: z.object({}),
-    output: z.object({ templates: z.array(z.object({ name: str, description: nullableStr, sections: strs, unknown_placeholders: strs, path: str })), invalid_templates: z.array(z.object({ name: str, path: str, error: str })), default_template: str, templates_directory: str, template_mapping_file: str, naming_conventions_file: str, ...warningsOutput }),
+    output: z.object({
+      templates: z.array(
+        z.object({ name: str, description: nullableStr, sections: strs, unknown_placeholders: strs, path: str }),
+      ),
+      invalid_templates: z.array(z.object({ name: str, path: str, error: str })),
+      default_template: str,
+      templates_directory: str,
+      template_mapping_file: str,
+      naming_conventions_file: str,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Available templates', ...ANSWER_ONLY },
     async handler() {
       const templates = [...wf.templates.templates.values()]

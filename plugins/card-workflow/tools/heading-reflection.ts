@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { conceptWords } from '../conventions.js';
-import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, recordId, workflowIdField, type CardWorkflow } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  feedbackField,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  recordId,
+  workflowIdField,
+  type CardWorkflow,
+} from '../workflow.js';
 import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
@@ -21,7 +30,13 @@ export function headingReflectionTool(wf: CardWorkflow) {
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
       workflow_id: workflowIdField,
     }),
-    output: z.object({ needs_heading: bool, reasoning: str, record_id: str, next_action: nextActionOutput, ...warningsOutput }),
+    output: z.object({
+      needs_heading: bool,
+      reasoning: str,
+      record_id: str,
+      next_action: nextActionOutput,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Heading reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;
@@ -31,7 +46,9 @@ export function headingReflectionTool(wf: CardWorkflow) {
       let reasoning: string;
       if (args.needs_heading !== undefined) {
         needs = args.needs_heading;
-        reasoning = args.reasoning ?? (needs ? 'You judged that a content heading helps.' : 'You judged that no heading is needed.');
+        reasoning =
+          args.reasoning ??
+          (needs ? 'You judged that a content heading helps.' : 'You judged that no heading is needed.');
       } else if (feedback) {
         needs = true;
         reasoning = `User feedback asks for a heading ("${feedback}").`;
@@ -44,16 +61,17 @@ export function headingReflectionTool(wf: CardWorkflow) {
       }
       const record = recordId('heading_reflection', [args.title, args.content_summary, needs]);
       const resolved = await wf.records.resolve(args.workflow_id);
-      const saved = await wf.records.update(resolved, 'heading_reflection', (r) => {
-        r.stage = 'card';
-        r.title = args.title;
-        r.content_summary = args.content_summary;
-        if (needs) r.revise = { part: 'heading', ...(feedback ? { feedback } : {}) };
-        else {
-          delete r.revise;
-          delete r.heading;
-        }
-      }) ?? resolved.record;
+      const saved =
+        (await wf.records.update(resolved, 'heading_reflection', (r) => {
+          r.stage = 'card';
+          r.title = args.title;
+          r.content_summary = args.content_summary;
+          if (needs) r.revise = { part: 'heading', ...(feedback ? { feedback } : {}) };
+          else {
+            delete r.revise;
+            delete r.heading;
+          }
+        })) ?? resolved.record;
       return {
         needs_heading: needs,
         reasoning,
@@ -65,7 +83,10 @@ export function headingReflectionTool(wf: CardWorkflow) {
               user_feedback: feedback,
               ...idOf(saved),
             })
-          : nextAction('template_selector', 'No heading needed. Proceed to template selection.', { title: args.title, ...(saved?.tags ? { tags: saved.tags } : {}) }),
+          : nextAction('template_selector', 'No heading needed. Proceed to template selection.', {
+              title: args.title,
+              ...(saved?.tags ? { tags: saved.tags } : {}),
+            }),
         ...(resolved.warnings.length ? { warnings: resolved.warnings } : {}),
       };
     },

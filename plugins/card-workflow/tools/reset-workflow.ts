@@ -13,13 +13,18 @@ export function resetWorkflowTool(wf: CardWorkflow) {
     annotations: { title: 'Reset workflow', ...ANSWER_ONLY },
     async handler(args) {
       const resolved = await wf.records.resolve(args.workflow_id);
-      const closed = resolved.record ? await wf.records.update(resolved, 'reset_workflow', (r) => void (r.status = 'reset')) : undefined;
+      const closed = resolved.record
+        ? await wf.records.update(resolved, 'reset_workflow', (r) => void (r.status = 'reset'))
+        : undefined;
       return {
         status: 'workflow_reset',
         message: closed
           ? `Workflow ${closed.workflow_id} is closed: calls without arguments no longer continue it. Discard the title, content, heading, template and tags you saved in your context, then start again.`
           : 'No open workflow record to close. Discard the title, content, heading, template and tags you saved in your context, then start again.',
-        next_action: nextAction('start_draft_generation', 'Ask the user for the topic (or reuse it), then call start_draft_generation.'),
+        next_action: nextAction(
+          'start_draft_generation',
+          'Ask the user for the topic (or reuse it), then call start_draft_generation.',
+        ),
       };
     },
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { recommend } from '../mapping.js';
-import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, type CardWorkflow, nextActionOutput, violationsOutput } from '../workflow.js';
+import { ANSWER_ONLY, nextAction, normaliseTags, tagsField, type CardWorkflow, nextActionOutput } from '../workflow.js';
 import { num, str, strs } from '../../../toolkit/tool-output.js';
 
 /** Analyzer: recommends a template from the mapping rules, the tags and the title words. */
@@ -13,7 +13,15 @@ export function templateSelectorTool(wf: CardWorkflow) {
       title: z.string().trim().min(1).max(500).describe('the final title'),
       tags: tagsField,
     }),
-    output: z.object({ recommended: str, reasoning: str, confidence: num, matched: z.object({ tags: strs, title_keywords: strs }), available_templates: strs, sections: strs, next_action: nextActionOutput }),
+    output: z.object({
+      recommended: str,
+      reasoning: str,
+      confidence: num,
+      matched: z.object({ tags: strs, title_keywords: strs }),
+      available_templates: strs,
+      sections: strs,
+      next_action: nextActionOutput,
+    }),
     annotations: { title: 'Template selector', ...ANSWER_ONLY },
     async handler(args) {
       const tags = normaliseTags(args.tags);

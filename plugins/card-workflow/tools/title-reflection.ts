@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { defineTool } from '../../../kernel/tool.js';
 import { validateTitle } from '../conventions.js';
-import { ANSWER_ONLY, feedbackField, idOf, nextAction, nextActionOutput, recordId, violationsOutput, workflowIdField, type CardWorkflow } from '../workflow.js';
+import {
+  ANSWER_ONLY,
+  feedbackField,
+  idOf,
+  nextAction,
+  nextActionOutput,
+  recordId,
+  violationsOutput,
+  workflowIdField,
+  type CardWorkflow,
+} from '../workflow.js';
 import { bool, str, warningsOutput } from '../../../toolkit/tool-output.js';
 
 /**
@@ -20,7 +30,15 @@ export function titleReflectionTool(wf: CardWorkflow) {
       reasoning: z.string().max(5000).optional().describe('your reasoning for that verdict'),
       workflow_id: workflowIdField,
     }),
-    output: z.object({ needs_modification: bool, reasoning: str, record_id: str, original_title: str, violations: violationsOutput.optional(), next_action: nextActionOutput, ...warningsOutput }),
+    output: z.object({
+      needs_modification: bool,
+      reasoning: str,
+      record_id: str,
+      original_title: str,
+      violations: violationsOutput.optional(),
+      next_action: nextActionOutput,
+      ...warningsOutput,
+    }),
     annotations: { title: 'Title reflection', ...ANSWER_ONLY },
     async handler(args) {
       const feedback = args.user_feedback?.trim() || undefined;
@@ -29,7 +47,9 @@ export function titleReflectionTool(wf: CardWorkflow) {
       let reasoning: string;
       if (args.needs_modification !== undefined) {
         needs = args.needs_modification;
-        reasoning = args.reasoning ?? (needs ? 'You judged that the title needs a revision.' : 'You judged that the title stands.');
+        reasoning =
+          args.reasoning ??
+          (needs ? 'You judged that the title needs a revision.' : 'You judged that the title stands.');
       } else if (feedback) {
         needs = true;
         reasoning = `User feedback asks for a change ("${feedback}"). Title should be adjusted.`;
@@ -38,17 +58,25 @@ export function titleReflectionTool(wf: CardWorkflow) {
         reasoning = `The title breaks the naming convention: ${violations.map((v) => v.message).join(' ')}`;
       } else {
         needs = false;
-        reasoning = 'No user feedback, and the title follows the naming convention: it captures the core concept. No modification needed.';
+        reasoning =
+          'No user feedback, and the title follows the naming convention: it captures the core concept. No modification needed.';
       }
       const record = recordId('title_reflection', [args.original_title, feedback, needs]);
-      const revisionFeedback = feedback ?? (violations.length ? violations.map((v) => v.message).join(' ') : args.reasoning);
+      const revisionFeedback =
+        feedback ?? (violations.length ? violations.map((v) => v.message).join(' ') : args.reasoning);
       const resolved = await wf.records.resolve(args.workflow_id);
-      const saved = await wf.records.update(resolved, 'title_reflection', (r) => {
-        r.stage = 'card';
-        r.title = args.original_title;
-        if (needs) r.revise = { part: 'title', original: args.original_title, ...(revisionFeedback ? { feedback: revisionFeedback } : {}) };
-        else delete r.revise;
-      }) ?? resolved.record;
+      const saved =
+        (await wf.records.update(resolved, 'title_reflection', (r) => {
+          r.stage = 'card';
+          r.title = args.original_title;
+          if (needs)
+            r.revise = {
+              part: 'title',
+              original: args.original_title,
+              ...(revisionFeedback ? { feedback: revisionFeedback } : {}),
+            };
+          else delete r.revise;
+        })) ?? resolved.record;
       const next = needs
         ? nextAction('generate_title', 'Generate revised title addressing the feedback.', {
             stage: 'card',
@@ -56,11 +84,15 @@ export function titleReflectionTool(wf: CardWorkflow) {
             user_feedback: revisionFeedback,
             ...idOf(saved),
           })
-        : nextAction('content_reflection', 'Title confirmed. Proceed to reflect on content: call content_reflection with the draft content.', {
-            title: args.original_title,
-            ...(saved?.content !== undefined ? { original_content: saved.content } : {}),
-            ...idOf(saved),
-          });
+        : nextAction(
+            'content_reflection',
+            'Title confirmed. Proceed to reflect on content: call content_reflection with the draft content.',
+            {
+              title: args.original_title,
+              ...(saved?.content !== undefined ? { original_content: saved.content } : {}),
+              ...idOf(saved),
+            },
+          );
       return {
         needs_modification: needs,
         reasoning,

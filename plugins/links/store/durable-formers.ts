@@ -36,10 +36,12 @@ export function withDurableFormers(store: LinkStore, file: string, logger: Logge
       }
     });
   };
-  const changing = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A): void => {
-    fn(...args);
-    persist();
-  };
+  const changing =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A): void => {
+      fn(...args);
+      persist();
+    };
   return {
     ...store,
     renameNote: changing(store.renameNote.bind(store)),
@@ -59,7 +61,8 @@ export function withDurableFormers(store: LinkStore, file: string, logger: Logge
       }
       const entries = Object.entries(saved).filter((e): e is [string, string] => typeof e[1] === 'string');
       store.transaction(() => entries.forEach(([key, id]) => store.setFormer(key, id)));
-      if (entries.length) logger.info({ restored: entries.length }, 'links: former names taken back from the file beside the index');
+      if (entries.length)
+        logger.info({ restored: entries.length }, 'links: former names taken back from the file beside the index');
     },
     flushed: () => writing,
   };

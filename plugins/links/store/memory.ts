@@ -3,7 +3,14 @@
  * SQLite tables, indexed by source, target and key. Rebuilt by the start-up reconcile in each
  * process (nothing is persisted, so every note counts as changed at start).
  */
-import { sqlTimestamp, type ExternalRecord, type LinkRecord, type LinkStore, type MoveRecord, type NoteState } from './types.js';
+import {
+  sqlTimestamp,
+  type ExternalRecord,
+  type LinkRecord,
+  type LinkStore,
+  type MoveRecord,
+  type NoteState,
+} from './types.js';
 
 export function createMemoryLinkStore(): LinkStore {
   let nextLink = 1;
@@ -30,7 +37,8 @@ export function createMemoryLinkStore(): LinkStore {
       if (set.size === 0) map.delete(key);
     }
   };
-  const rows = (ids: Iterable<number> | undefined): LinkRecord[] => [...(ids ?? [])].map((id) => links.get(id) as LinkRecord);
+  const rows = (ids: Iterable<number> | undefined): LinkRecord[] =>
+    [...(ids ?? [])].map((id) => links.get(id) as LinkRecord);
   const deleteOutgoing = (noteId: string): void => {
     for (const id of [...(bySource.get(noteId) ?? [])]) {
       const row = links.get(id) as LinkRecord;
@@ -41,7 +49,8 @@ export function createMemoryLinkStore(): LinkStore {
     bySource.delete(noteId);
     externals.delete(noteId);
   };
-  const byLine = (a: LinkRecord, b: LinkRecord): number => a.line_number - b.line_number || a.start_offset - b.start_offset;
+  const byLine = (a: LinkRecord, b: LinkRecord): number =>
+    a.line_number - b.line_number || a.start_offset - b.start_offset;
 
   return {
     kind: 'memory',
@@ -59,7 +68,10 @@ export function createMemoryLinkStore(): LinkStore {
         index(byTarget, row.target_note_id, row.id, true);
         index(byKey, row.target_key, row.id, true);
       }
-      externals.set(state.note_id, exts.map((e) => ({ ...e, id: nextExternal++, note_id: state.note_id, created })));
+      externals.set(
+        state.note_id,
+        exts.map((e) => ({ ...e, id: nextExternal++, note_id: state.note_id, created })),
+      );
       states.set(state.note_id, { ...state });
     },
     removeNote(noteId) {
@@ -77,7 +89,11 @@ export function createMemoryLinkStore(): LinkStore {
       }
       const ext = externals.get(fromId);
       externals.delete(fromId);
-      if (ext) externals.set(toId, ext.map((e) => ({ ...e, note_id: toId })));
+      if (ext)
+        externals.set(
+          toId,
+          ext.map((e) => ({ ...e, note_id: toId })),
+        );
       const state = states.get(fromId);
       states.delete(fromId);
       if (state) states.set(toId, { ...state, note_id: toId });
@@ -85,13 +101,19 @@ export function createMemoryLinkStore(): LinkStore {
     },
     outgoing: (noteId) => rows(bySource.get(noteId)).sort(byLine),
     incoming: (noteId) => rows(byTarget.get(noteId)).sort((a, b) => b.created.localeCompare(a.created) || b.id - a.id),
-    externals: (noteId) => [...(externals.get(noteId) ?? [])].sort((a, b) => a.line_number - b.line_number || a.id - b.id),
+    externals: (noteId) =>
+      [...(externals.get(noteId) ?? [])].sort((a, b) => a.line_number - b.line_number || a.id - b.id),
     broken: () =>
       [...links.values()]
         .filter((l) => l.target_note_id === null)
-        .sort((a, b) => (a.source_note_id < b.source_note_id ? -1 : a.source_note_id > b.source_note_id ? 1 : byLine(a, b))),
+        .sort((a, b) =>
+          a.source_note_id < b.source_note_id ? -1 : a.source_note_id > b.source_note_id ? 1 : byLine(a, b),
+        ),
     byKeys: (keys) => keys.flatMap((key) => rows(byKey.get(key))),
-    openLinks: () => [...links.values()].filter((l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former'),
+    openLinks: () =>
+      [...links.values()].filter(
+        (l) => l.resolved_by === null || l.resolved_by === 'stem' || l.resolved_by === 'former',
+      ),
     retarget(updates) {
       for (const u of updates) {
         const row = links.get(u.id);
@@ -115,7 +137,11 @@ export function createMemoryLinkStore(): LinkStore {
       return out;
     },
     externalUrls: () => [...externals.values()].flat().map((e) => ({ note_id: e.note_id, url: e.url })),
-    counts: () => ({ links: links.size, externals: [...externals.values()].reduce((n, list) => n + list.length, 0), notes: states.size }),
+    counts: () => ({
+      links: links.size,
+      externals: [...externals.values()].reduce((n, list) => n + list.length, 0),
+      notes: states.size,
+    }),
     clear() {
       for (const id of [...states.keys()]) deleteOutgoing(id);
       states.clear();

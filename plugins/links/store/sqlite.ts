@@ -8,7 +8,15 @@
  */
 import type { IndexDatabase } from '../../../kernel/index-database.js';
 import { secondaryIndexes } from '../../../toolkit/sqlite-indexes.js';
-import type { ExternalInput, ExternalRecord, LinkInput, LinkRecord, LinkStore, MoveRecord, NoteState } from './types.js';
+import type {
+  ExternalInput,
+  ExternalRecord,
+  LinkInput,
+  LinkRecord,
+  LinkStore,
+  MoveRecord,
+  NoteState,
+} from './types.js';
 
 export const LINK_MIGRATIONS: readonly string[] = [
   `
@@ -88,8 +96,10 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
       const rows = db.all<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state');
       return new Map(rows.map((r) => [r.note_id, r]));
     },
-    state: (noteId) => db.get<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state WHERE note_id = ?', [noteId]),
-    statesByHash: (hash) => db.all<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state WHERE content_hash = ?', [hash]),
+    state: (noteId) =>
+      db.get<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state WHERE note_id = ?', [noteId]),
+    statesByHash: (hash) =>
+      db.all<NoteState>('SELECT note_id, content_hash, title, stem FROM nk_links_state WHERE content_hash = ?', [hash]),
     replaceNote(state, links, externals, fresh) {
       if (fresh) {
         for (const link of links) insertLink(db, state.note_id, link);
@@ -117,12 +127,21 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
       db.run('UPDATE nk_links_state SET note_id = ? WHERE note_id = ?', [toId, fromId]);
       db.run('UPDATE nk_links_former SET note_id = ? WHERE note_id = ?', [toId, fromId]);
     },
-    outgoing: (noteId) => db.all<LinkRecord>(`${SELECT_LINK} WHERE l.source_note_id = ? ORDER BY l.line_number, d.start_offset`, [noteId]),
-    incoming: (noteId) => db.all<LinkRecord>(`${SELECT_LINK} WHERE l.target_note_id = ? ORDER BY l.created DESC, l.id DESC`, [noteId]),
+    outgoing: (noteId) =>
+      db.all<LinkRecord>(`${SELECT_LINK} WHERE l.source_note_id = ? ORDER BY l.line_number, d.start_offset`, [noteId]),
+    incoming: (noteId) =>
+      db.all<LinkRecord>(`${SELECT_LINK} WHERE l.target_note_id = ? ORDER BY l.created DESC, l.id DESC`, [noteId]),
     externals: (noteId) =>
-      db.all<ExternalRecord>('SELECT id, note_id, url, title, line_number, link_type, created FROM external_links WHERE note_id = ? ORDER BY line_number, id', [noteId]),
-    broken: () => db.all<LinkRecord>(`${SELECT_LINK} WHERE l.target_note_id IS NULL ORDER BY l.source_note_id, l.line_number, d.start_offset`),
-    byKeys: (keys) => (keys.length ? db.all<LinkRecord>(`${SELECT_LINK} WHERE d.target_key IN (${inList(keys)})`, [...keys]) : []),
+      db.all<ExternalRecord>(
+        'SELECT id, note_id, url, title, line_number, link_type, created FROM external_links WHERE note_id = ? ORDER BY line_number, id',
+        [noteId],
+      ),
+    broken: () =>
+      db.all<LinkRecord>(
+        `${SELECT_LINK} WHERE l.target_note_id IS NULL ORDER BY l.source_note_id, l.line_number, d.start_offset`,
+      ),
+    byKeys: (keys) =>
+      keys.length ? db.all<LinkRecord>(`${SELECT_LINK} WHERE d.target_key IN (${inList(keys)})`, [...keys]) : [],
     openLinks: () =>
       db.all<Pick<LinkRecord, 'id' | 'target_key' | 'target_note_id' | 'resolved_by'>>(
         `SELECT d.link_id AS id, d.target_key, l.target_note_id, d.resolved_by FROM nk_links_detail d JOIN note_links l ON l.id = d.link_id
@@ -147,30 +166,48 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
     },
     clear() {
       db.transaction(() => {
-        for (const table of ['note_links', 'nk_links_detail', 'external_links', 'nk_links_state', 'nk_links_meta']) db.run(`DELETE FROM ${table}`);
+        for (const table of ['note_links', 'nk_links_detail', 'external_links', 'nk_links_state', 'nk_links_meta'])
+          db.run(`DELETE FROM ${table}`);
       });
     },
     meta: (key) => db.get<{ value: string }>('SELECT value FROM nk_links_meta WHERE key = ?', [key])?.value,
     setMeta(key, value) {
       if (value === null) db.run('DELETE FROM nk_links_meta WHERE key = ?', [key]);
-      else db.run('INSERT INTO nk_links_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+      else
+        db.run(
+          'INSERT INTO nk_links_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+          [key, value],
+        );
     },
     formers() {
       const rows = db.all<{ name_key: string; note_id: string }>('SELECT name_key, note_id FROM nk_links_former');
       return new Map(rows.map((r) => [r.name_key, r.note_id]));
     },
     setFormer: (key, noteId) =>
-      void db.run('INSERT INTO nk_links_former (name_key, note_id) VALUES (?, ?) ON CONFLICT(name_key) DO UPDATE SET note_id = excluded.note_id', [key, noteId]),
+      void db.run(
+        'INSERT INTO nk_links_former (name_key, note_id) VALUES (?, ?) ON CONFLICT(name_key) DO UPDATE SET note_id = excluded.note_id',
+        [key, noteId],
+      ),
     dropFormersFor: (noteId) => void db.run('DELETE FROM nk_links_former WHERE note_id = ?', [noteId]),
     dropAllFormers: () => void db.run('DELETE FROM nk_links_former'),
     recordMove: (m) =>
-      void db.run('INSERT INTO nk_links_moves (from_id, to_id, from_name, to_name, how) VALUES (?, ?, ?, ?, ?)', [m.from_id, m.to_id, m.from_name, m.to_name, m.how]),
+      void db.run('INSERT INTO nk_links_moves (from_id, to_id, from_name, to_name, how) VALUES (?, ?, ?, ?, ?)', [
+        m.from_id,
+        m.to_id,
+        m.from_name,
+        m.to_name,
+        m.how,
+      ]),
     moves: (options = {}) =>
       db.all<MoveRecord>(
         `SELECT id, from_id, to_id, from_name, to_name, how, detected_at, repaired_at FROM nk_links_moves ${options.pending ? 'WHERE repaired_at IS NULL' : ''} ORDER BY id`,
       ),
     markRepaired(ids) {
-      if (ids.length) db.run(`UPDATE nk_links_moves SET repaired_at = CURRENT_TIMESTAMP WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
+      if (ids.length)
+        db.run(
+          `UPDATE nk_links_moves SET repaired_at = CURRENT_TIMESTAMP WHERE id IN (${ids.map(() => '?').join(', ')})`,
+          [...ids],
+        );
     },
   };
 }
@@ -184,7 +221,8 @@ export function createSqliteLinkStore(db: IndexDatabase, owner: string): LinkSto
  */
 function syncLinks(db: IndexDatabase, sourceId: string, links: readonly LinkInput[]): void {
   const old = db.all<LinkRecord>(`${SELECT_LINK} WHERE l.source_note_id = ? ORDER BY d.start_offset, l.id`, [sourceId]);
-  const stored = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM note_links WHERE source_note_id = ?', [sourceId])?.n ?? 0;
+  const stored =
+    db.get<{ n: number }>('SELECT COUNT(*) AS n FROM note_links WHERE source_note_id = ?', [sourceId])?.n ?? 0;
   if (old.length !== links.length || stored !== old.length) {
     db.run('DELETE FROM nk_links_detail WHERE source_note_id = ?', [sourceId]);
     db.run('DELETE FROM note_links WHERE source_note_id = ?', [sourceId]);
@@ -194,33 +232,38 @@ function syncLinks(db: IndexDatabase, sourceId: string, links: readonly LinkInpu
   const ordered = [...links].sort((a, b) => a.start_offset - b.start_offset);
   ordered.forEach((link, i) => {
     const was = old[i] as LinkRecord;
-    if (was.target_note_id !== link.target_note_id || was.target_title !== link.target_title || was.link_text !== link.link_text || was.line_number !== link.line_number) {
-      db.run('UPDATE note_links SET target_note_id = ?, target_title = ?, link_text = ?, line_number = ? WHERE id = ?', [
-        link.target_note_id,
-        link.target_title,
-        link.link_text,
-        link.line_number,
-        was.id,
-      ]);
+    if (
+      was.target_note_id !== link.target_note_id ||
+      was.target_title !== link.target_title ||
+      was.link_text !== link.link_text ||
+      was.line_number !== link.line_number
+    ) {
+      db.run(
+        'UPDATE note_links SET target_note_id = ?, target_title = ?, link_text = ?, line_number = ? WHERE id = ?',
+        [link.target_note_id, link.target_title, link.link_text, link.line_number, was.id],
+      );
     }
     if (was.target_key !== link.target_key || was.kind !== link.kind || was.resolved_by !== link.resolved_by) {
-      db.run('UPDATE nk_links_detail SET target_key = ?, kind = ?, resolved_by = ?, start_offset = ?, end_offset = ? WHERE link_id = ?', [
-        link.target_key,
-        link.kind,
-        link.resolved_by,
+      db.run(
+        'UPDATE nk_links_detail SET target_key = ?, kind = ?, resolved_by = ?, start_offset = ?, end_offset = ? WHERE link_id = ?',
+        [link.target_key, link.kind, link.resolved_by, link.start_offset, link.end_offset, was.id],
+      );
+    } else if (was.start_offset !== link.start_offset || was.end_offset !== link.end_offset) {
+      db.run('UPDATE nk_links_detail SET start_offset = ?, end_offset = ? WHERE link_id = ?', [
         link.start_offset,
         link.end_offset,
         was.id,
       ]);
-    } else if (was.start_offset !== link.start_offset || was.end_offset !== link.end_offset) {
-      db.run('UPDATE nk_links_detail SET start_offset = ?, end_offset = ? WHERE link_id = ?', [link.start_offset, link.end_offset, was.id]);
     }
   });
 }
 
 /** As syncLinks, for a note's external links. */
 function syncExternals(db: IndexDatabase, noteId: string, externals: readonly ExternalInput[]): void {
-  const old = db.all<ExternalRecord>('SELECT id, note_id, url, title, line_number, link_type, created FROM external_links WHERE note_id = ? ORDER BY line_number, id', [noteId]);
+  const old = db.all<ExternalRecord>(
+    'SELECT id, note_id, url, title, line_number, link_type, created FROM external_links WHERE note_id = ? ORDER BY line_number, id',
+    [noteId],
+  );
   const ordered = [...externals].sort((a, b) => a.line_number - b.line_number);
   if (old.length !== ordered.length) {
     db.run('DELETE FROM external_links WHERE note_id = ?', [noteId]);
@@ -229,8 +272,20 @@ function syncExternals(db: IndexDatabase, noteId: string, externals: readonly Ex
   }
   ordered.forEach((ext, i) => {
     const was = old[i] as ExternalRecord;
-    if (was.url === ext.url && was.title === ext.title && was.line_number === ext.line_number && was.link_type === ext.link_type) return;
-    db.run('UPDATE external_links SET url = ?, title = ?, line_number = ?, link_type = ? WHERE id = ?', [ext.url, ext.title, ext.line_number, ext.link_type, was.id]);
+    if (
+      was.url === ext.url &&
+      was.title === ext.title &&
+      was.line_number === ext.line_number &&
+      was.link_type === ext.link_type
+    )
+      return;
+    db.run('UPDATE external_links SET url = ?, title = ?, line_number = ?, link_type = ? WHERE id = ?', [
+      ext.url,
+      ext.title,
+      ext.line_number,
+      ext.link_type,
+      was.id,
+    ]);
   });
 }
 
@@ -245,15 +300,10 @@ function insertLink(db: IndexDatabase, sourceId: string, link: LinkInput): void 
     'INSERT INTO note_links (source_note_id, target_note_id, target_title, link_text, line_number) VALUES (?, ?, ?, ?, ?)',
     [sourceId, link.target_note_id, link.target_title, link.link_text, link.line_number],
   );
-  db.run('INSERT INTO nk_links_detail (link_id, source_note_id, target_key, kind, resolved_by, start_offset, end_offset) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    lastInsertRowid,
-    sourceId,
-    link.target_key,
-    link.kind,
-    link.resolved_by,
-    link.start_offset,
-    link.end_offset,
-  ]);
+  db.run(
+    'INSERT INTO nk_links_detail (link_id, source_note_id, target_key, kind, resolved_by, start_offset, end_offset) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [lastInsertRowid, sourceId, link.target_key, link.kind, link.resolved_by, link.start_offset, link.end_offset],
+  );
 }
 
 function insertExternal(db: IndexDatabase, noteId: string, ext: ExternalInput): void {
@@ -265,4 +315,3 @@ function insertExternal(db: IndexDatabase, noteId: string, ext: ExternalInput): 
     ext.link_type,
   ]);
 }
-

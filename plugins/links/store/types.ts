@@ -78,7 +78,12 @@ export interface LinkStore {
   /** Notes last extracted at this content hash (move detection: same bytes under a new id). */
   statesByHash(hash: string): NoteState[];
   /** Replaces a note's outgoing links, external links and state (`fresh`: it has none yet). */
-  replaceNote(state: NoteState, links: readonly LinkInput[], externals: readonly ExternalInput[], fresh?: boolean): void;
+  replaceNote(
+    state: NoteState,
+    links: readonly LinkInput[],
+    externals: readonly ExternalInput[],
+    fresh?: boolean,
+  ): void;
   /** Drops a note's outgoing links, external links and state; links into it are left to the caller. */
   removeNote(noteId: string): void;
   /** Re-keys a note (moved or renamed file): its rows, the links into it, its state and former names. */

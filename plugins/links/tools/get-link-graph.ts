@@ -17,13 +17,26 @@ export function getLinkGraphTool(runtime: LinksRuntime) {
       limit: limitField(100, 1000),
       vault_id: vaultIdField,
     }),
-    output: z.object({ success: bool, center: str.optional(), depth: num.optional(), nodes: z.array(z.object({ id: str, title: str, distance: num })).optional(), edges: z.array(z.object({ source: str, target: str, count: num })).optional(), truncated: bool.optional(), orphans: z.array(z.object({ id: str, title: str })).optional(), orphan_count: num.optional() }),
+    output: z.object({
+      success: bool,
+      center: str.optional(),
+      depth: num.optional(),
+      nodes: z.array(z.object({ id: str, title: str, distance: num })).optional(),
+      edges: z.array(z.object({ source: str, target: str, count: num })).optional(),
+      truncated: bool.optional(),
+      orphans: z.array(z.object({ id: str, title: str })).optional(),
+      orphan_count: num.optional(),
+    }),
     annotations: { title: 'Get link graph', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const wantOrphans = args.orphans ?? args.identifier === undefined;
       if (wantOrphans) await runtime.reconcile();
       const graph = args.identifier
-        ? await runtime.graph(await runtime.noteId(args.identifier), { depth: args.depth, direction: args.direction, limit: args.limit })
+        ? await runtime.graph(await runtime.noteId(args.identifier), {
+            depth: args.depth,
+            direction: args.direction,
+            limit: args.limit,
+          })
         : undefined;
       const orphans = wantOrphans ? await runtime.orphans() : undefined;
       return {

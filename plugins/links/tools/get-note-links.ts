@@ -10,7 +10,23 @@ export function getNoteLinksTool(runtime: LinksRuntime) {
     name: 'get_note_links',
     description: "A note's outgoing wikilinks (target_note_id null when broken), external URLs and incoming links.",
     input: z.object({ identifier: noteRefField, vault_id: vaultIdField }),
-    output: z.object({ success: bool, note_id: str, outgoing_internal: z.array(noteLinkRowOutput), outgoing_external: z.array(z.object({ id: num, note_id: str, url: str, title: nullableStr, line_number: num, link_type: str, created: str })), incoming: z.array(noteLinkRowOutput) }),
+    output: z.object({
+      success: bool,
+      note_id: str,
+      outgoing_internal: z.array(noteLinkRowOutput),
+      outgoing_external: z.array(
+        z.object({
+          id: num,
+          note_id: str,
+          url: str,
+          title: nullableStr,
+          line_number: num,
+          link_type: str,
+          created: str,
+        }),
+      ),
+      incoming: z.array(noteLinkRowOutput),
+    }),
     annotations: { title: 'Get note links', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const id = await runtime.noteId(args.identifier);

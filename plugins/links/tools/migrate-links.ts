@@ -13,13 +13,31 @@ export function migrateLinksTool(runtime: LinksRuntime) {
       force: z.boolean().default(false).describe('Rebuild even if links exist'),
       vault_id: vaultIdField,
     }),
-    output: z.object({ success: bool, message: str, existing_links: num.optional(), total_notes: num.optional(), processed: num.optional(), errors: num.optional(), error_details: strs.optional() }),
-    annotations: { title: 'Migrate links', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    output: z.object({
+      success: bool,
+      message: str,
+      existing_links: num.optional(),
+      total_notes: num.optional(),
+      processed: num.optional(),
+      errors: num.optional(),
+      error_details: strs.optional(),
+    }),
+    annotations: {
+      title: 'Migrate links',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     async handler(args, ctx) {
       await runtime.ready();
       const existing = runtime.links.counts().links;
       if (!args.force && existing > 0) {
-        return { success: false, message: 'Link tables already contain data. Use force=true to migrate anyway.', existing_links: existing };
+        return {
+          success: false,
+          message: 'Link tables already contain data. Use force=true to migrate anyway.',
+          existing_links: existing,
+        };
       }
       await runtime.run(() => runtime.links.clear());
       const report = await runtime.reconcile();
@@ -29,7 +47,9 @@ export function migrateLinksTool(runtime: LinksRuntime) {
         total_notes: report.scanned,
         processed: report.extracted,
         errors: report.unreadable.length,
-        ...(report.unreadable.length ? { error_details: report.unreadable.slice(0, 10).map((id) => `${id}: unreadable`) } : {}),
+        ...(report.unreadable.length
+          ? { error_details: report.unreadable.slice(0, 10).map((id) => `${id}: unreadable`) }
+          : {}),
       };
     },
   });

@@ -9,9 +9,13 @@ const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: fals
 /** US-006: `{ inbound: [{ id, title }], outbound: [{ id, displayText }] }`. */
 export const memoryLinks = defineTool({
   name: 'memory_links',
-  description: 'Links of one entry: inbound (entries linking to it, with their titles) and outbound ([[id__X|text]] links in its body).',
+  description:
+    'Links of one entry: inbound (entries linking to it, with their titles) and outbound ([[id__X|text]] links in its body).',
   input: z.object({ id: idField }),
-  output: z.object({ inbound: z.array(z.object({ id: str, title: str })), outbound: z.array(z.object({ id: str, displayText: str })) }),
+  output: z.object({
+    inbound: z.array(z.object({ id: str, title: str })),
+    outbound: z.array(z.object({ id: str, displayText: str })),
+  }),
   annotations: { title: 'Links of a memory', ...readOnly },
   handler: (args, ctx) => memoryGraph(ctx).links(entryId(args.id)),
 });

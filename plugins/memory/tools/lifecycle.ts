@@ -20,7 +20,13 @@ export const memoryArchive = defineTool({
   description: 'Archive an entry: moves its file under archive/ (same id; links keep working).',
   input: z.object({ id: idField }),
   output: z.object({ id: str, status: str, path: str, changed: bool }),
-  annotations: { title: 'Archive a memory', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Archive a memory',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   handler: (args, ctx) => setStatus(ctx, args.id, 'archived'),
 });
 
@@ -29,16 +35,29 @@ export const memoryUnarchive = defineTool({
   description: 'Bring an archived entry back: moves its file out of archive/ to where it was.',
   input: z.object({ id: idField }),
   output: z.object({ id: str, status: str, path: str, changed: bool }),
-  annotations: { title: 'Unarchive a memory', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Unarchive a memory',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   handler: (args, ctx) => setStatus(ctx, args.id, 'active'),
 });
 
 export const memoryDelete = defineTool({
   name: 'memory_delete',
-  description: 'Delete an entry file for good (links to it become broken links; with autoCommit, git history keeps it).',
+  description:
+    'Delete an entry file for good (links to it become broken links; with autoCommit, git history keeps it).',
   input: z.object({ id: idField }),
   output: z.object({ id: str, deleted: bool, title: str, path: str }),
-  annotations: { title: 'Delete a memory', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Delete a memory',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     const id = entryId(args.id);
     const note = await ctx.notes.require(id);

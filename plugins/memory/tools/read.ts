@@ -9,7 +9,8 @@ import { nameString } from '../../../toolkit/tool-fields.js';
 /** US-001 (FR-10): a pure read; nothing on disk changes. */
 export const memoryRead = defineTool({
   name: 'memory_read',
-  description: 'Read one memory entry: title, tags, outbound links (with their position in the body), body, createdAt/updatedAt (from git), status and path.',
+  description:
+    'Read one memory entry: title, tags, outbound links (with their position in the body), body, createdAt/updatedAt (from git), status and path.',
   input: z.object({ id: idField }),
   output: entryViewOutput,
   annotations: { title: 'Read a memory', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -24,11 +25,15 @@ export const memoryRead = defineTool({
 /** US-007: derived metadata of every entry (id from the filename, title from the heading, tags from the body). */
 export const memoryList = defineTool({
   name: 'memory_list',
-  description: 'List memory entries (id, title, tags, timestamps, status, org, path), most recently updated first. Filters combine.',
+  description:
+    'List memory entries (id, title, tags, timestamps, status, org, path), most recently updated first. Filters combine.',
   input: z.object({
     org: nameString().optional().describe('only entries under orgs/{org}/'),
     tag: nameString().optional().describe('only entries with this tag (with or without the #)'),
-    status: z.enum(['active', 'archived', 'all']).optional().describe('active (default), archived (under archive/), or all'),
+    status: z
+      .enum(['active', 'archived', 'all'])
+      .optional()
+      .describe('active (default), archived (under archive/), or all'),
   }),
   output: z.object({ result: z.array(z.object(entryListItemOutput)) }),
   annotations: { title: 'List memories', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -38,6 +43,11 @@ export const memoryList = defineTool({
     const form = timestampForm(ctx);
     return (await ctx.notes.list())
       .map((n) => listItem(n, form))
-      .filter((e) => (status === 'all' || e.status === status) && (args.org === undefined || e.org === args.org) && (tag === undefined || e.tags.includes(tag)));
+      .filter(
+        (e) =>
+          (status === 'all' || e.status === status) &&
+          (args.org === undefined || e.org === args.org) &&
+          (tag === undefined || e.tags.includes(tag)),
+      );
   },
 });

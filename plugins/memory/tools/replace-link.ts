@@ -42,12 +42,21 @@ export const memoryReplaceLink = defineTool({
     },
     planPreviewOutput,
   ),
-  annotations: { title: 'Retarget memory links', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Retarget memory links',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     const oldId = entryId(speltRequired<string>(args, 'oldId', 'old_id'));
     const newId = entryId(speltRequired<string>(args, 'newId', 'new_id'));
     const dryRun = spelt<boolean>(args, 'dryRun', 'dry_run') ?? false;
-    if (oldId === newId) throw new ValidationError(`oldId and newId are both ${oldId}: nothing to retarget.`, { fields: ['oldId', 'newId'] });
+    if (oldId === newId)
+      throw new ValidationError(`oldId and newId are both ${oldId}: nothing to retarget.`, {
+        fields: ['oldId', 'newId'],
+      });
     await ctx.notes.require(newId);
     const rewrites: Array<{ note: Note; body: string; replaced: number }> = [];
     for (const source of await memoryGraph(ctx).referrers(oldId)) {
@@ -56,9 +65,16 @@ export const memoryReplaceLink = defineTool({
       const { body, replaced } = replaceLink(note.content, oldId, newId);
       if (replaced > 0) rewrites.push({ note, body, replaced });
     }
-    const items: PlanItem[] = rewrites.map((r) => ({ kind: 'update', id: r.note.id, change: { content: r.body }, expectedHash: r.note.contentHash, previous: r.note }));
+    const items: PlanItem[] = rewrites.map((r) => ({
+      kind: 'update',
+      id: r.note.id,
+      change: { content: r.body },
+      expectedHash: r.note.contentHash,
+      previous: r.note,
+    }));
     if (dryRun) return previewPlan(ctx.notes, 'memory_replace_link', items);
-    if (items.length === 0) return { oldId, newId, updatedLinks: 0, updatedEntries: [], notUpdated: [], changed: false };
+    if (items.length === 0)
+      return { oldId, newId, updatedLinks: 0, updatedEntries: [], notUpdated: [], changed: false };
     ctx.progress.start('retargeting links', items.length);
     const applied = await applyPlan(ctx.notes, 'memory_replace_link', items);
     ctx.progress.stop();
@@ -66,8 +82,19 @@ export const memoryReplaceLink = defineTool({
     const notUpdated: Array<{ id: string; error: string; reason: string }> = [];
     applied.results.forEach((result, k) => {
       const r = rewrites[k] as { note: Note; replaced: number };
-      if (result.status === 'fulfilled') updatedEntries.push({ id: result.value.id, title: result.value.title, path: locationOf(result.value).path, links: r.replaced });
-      else notUpdated.push({ id: r.note.id, error: toNotekernelError(result.reason).code, reason: toNotekernelError(result.reason).message });
+      if (result.status === 'fulfilled')
+        updatedEntries.push({
+          id: result.value.id,
+          title: result.value.title,
+          path: locationOf(result.value).path,
+          links: r.replaced,
+        });
+      else
+        notUpdated.push({
+          id: r.note.id,
+          error: toNotekernelError(result.reason).code,
+          reason: toNotekernelError(result.reason).message,
+        });
     });
     return {
       oldId,

@@ -30,22 +30,48 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       vault_id: vaultIdField,
     }),
     output: modesOutput(
-      { success: bool, message: str, result: z.object({ name: str, deleted: bool, timestamp: str, action: str, notes_affected: num, backup_path: str.optional(), migration_target: str.optional(), ...warningsOutput }), operation_id: str },
+      {
+        success: bool,
+        message: str,
+        result: z.object({
+          name: str,
+          deleted: bool,
+          timestamp: str,
+          action: str,
+          notes_affected: num,
+          backup_path: str.optional(),
+          migration_target: str.optional(),
+          ...warningsOutput,
+        }),
+        operation_id: str,
+      },
       planPreviewOutput,
       { type_name: str, action: str, migration_target: str },
     ),
-    annotations: { title: 'Delete note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: {
+      title: 'Delete note type',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     async handler(args, ctx) {
       const config = (await ctx.tryResolve(VAULT_CONFIG)?.get()) ?? DEFAULT_VAULT_CONFIG;
       const info = await requireType(types, args.type_name);
       if (!config.deletion.allow_note_type_deletion) {
-        throw new ValidationError('Note type deletion is disabled in this vault (deletion.allow_note_type_deletion: false in .flint-note/config.yml).', {
-          field: 'type_name',
-          setting: 'deletion.allow_note_type_deletion',
-        });
+        throw new ValidationError(
+          'Note type deletion is disabled in this vault (deletion.allow_note_type_deletion: false in .flint-note/config.yml).',
+          {
+            field: 'type_name',
+            setting: 'deletion.allow_note_type_deletion',
+          },
+        );
       }
       if (info.name === config.default_note_type) {
-        throw new ValidationError(`'${info.name}' is the vault's default note type (default_note_type) and cannot be deleted.`, { field: 'type_name', value: info.name });
+        throw new ValidationError(
+          `'${info.name}' is the vault's default note type (default_note_type) and cannot be deleted.`,
+          { field: 'type_name', value: info.name },
+        );
       }
       const notes = await readAll(ctx.notes, (await ctx.notes.list({ type: info.name })).map((n) => n.id).sort());
       const target = args.action === 'migrate' ? await migrationTarget(types, info.name, args.target_type) : undefined;
@@ -64,7 +90,12 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       if (args.dry_run) {
         if (target) await assertNoClashes(ctx.notes, notes, target);
         const items = target ? migrationItems(notes, target) : args.action === 'delete' ? deletionItems(notes) : [];
-        return { ...(await previewPlan(ctx.notes, 'delete_note_type', items)), type_name: info.name, action: args.action, ...(target ? { migration_target: target } : {}) };
+        return {
+          ...(await previewPlan(ctx.notes, 'delete_note_type', items)),
+          type_name: info.name,
+          action: args.action,
+          ...(target ? { migration_target: target } : {}),
+        };
       }
       if (config.deletion.require_confirmation && !args.confirm) {
         throw new ValidationError(
@@ -78,8 +109,12 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         const backups = ctx.tryResolve(BACKUPS);
         if (!backups) warnings.push('No backup was made: the vault-config plugin is not loaded.');
         else {
-          const entries = [...(info.hasDescription ? [{ relPath: types.descriptionPath(info.name) }] : []), ...notes.map((n) => ({ relPath: toRelative(files.root, locationOf(n).path) }))];
-          backupPath = (await backups.backup(`type-${info.name}`, entries, { type: info.name, action: args.action })).path;
+          const entries = [
+            ...(info.hasDescription ? [{ relPath: types.descriptionPath(info.name) }] : []),
+            ...notes.map((n) => ({ relPath: toRelative(files.root, locationOf(n).path) })),
+          ];
+          backupPath = (await backups.backup(`type-${info.name}`, entries, { type: info.name, action: args.action }))
+            .path;
         }
       }
       let operationId: string | undefined;
@@ -112,9 +147,13 @@ export function deleteNoteTypeTool(types: NoteTypes, files: VaultFiles) {
 }
 
 async function migrationTarget(types: NoteTypes, from: string, target: string | undefined): Promise<string> {
-  if (target === undefined) throw new ValidationError("action 'migrate' needs target_type: the type to move the notes to.", { field: 'target_type' });
+  if (target === undefined)
+    throw new ValidationError("action 'migrate' needs target_type: the type to move the notes to.", {
+      field: 'target_type',
+    });
   const info = await requireType(types, target, 'target_type');
-  if (info.name === from) throw new ValidationError('target_type must differ from type_name.', { field: 'target_type', value: target });
+  if (info.name === from)
+    throw new ValidationError('target_type must differ from type_name.', { field: 'target_type', value: target });
   return info.name;
 }
 
@@ -125,7 +164,11 @@ async function readAll(notes: { get(id: string): Promise<Note | undefined> }, id
 }
 
 /** One journalled operation; a note that cannot be deleted keeps the type (the others are gone, and undo_operation brings them back). */
-async function deleteAll(notes: NoteService, list: Note[], backupPath: string | undefined): Promise<string | undefined> {
+async function deleteAll(
+  notes: NoteService,
+  list: Note[],
+  backupPath: string | undefined,
+): Promise<string | undefined> {
   const applied = await applyPlan(notes, 'delete_note_type', deletionItems(list));
   const failedAt = applied.results.findIndex((r) => r.status === 'rejected');
   if (failedAt < 0) return applied.entryId;
@@ -134,6 +177,12 @@ async function deleteAll(notes: NoteService, list: Note[], backupPath: string | 
   const deleted = list.filter((_, k) => applied.results[k]?.status === 'fulfilled').map((n) => n.id);
   throw new ConflictError(
     `Deleting note ${failed.id} failed (${error.message}); the note type was kept. ${deleted.length} note(s) were deleted${backupPath ? `, backed up in ${backupPath}` : ''}${applied.entryId ? `; undo_operation ${applied.entryId} brings them back` : ''}.`,
-    { failed: failed.id, cause: error.toBody(), deleted, ...(backupPath ? { backup_path: backupPath } : {}), ...(applied.entryId ? { operation_id: applied.entryId } : {}) },
+    {
+      failed: failed.id,
+      cause: error.toBody(),
+      deleted,
+      ...(backupPath ? { backup_path: backupPath } : {}),
+      ...(applied.entryId ? { operation_id: applied.entryId } : {}),
+    },
   );
 }

@@ -26,8 +26,13 @@ export interface NamedUpdate {
   schema_lines?: string[];
 }
 
-const instructionsValue = z.union([z.string(), z.array(z.string())], { error: 'value for instructions must be text (one per line) or a list of strings' });
-const descriptionValue = z.string({ error: 'value for description must be a string' }).trim().min(1, 'value for description must not be empty');
+const instructionsValue = z.union([z.string(), z.array(z.string())], {
+  error: 'value for instructions must be text (one per line) or a list of strings',
+});
+const descriptionValue = z
+  .string({ error: 'value for description must be a string' })
+  .trim()
+  .min(1, 'value for description must not be empty');
 
 /** The named arguments a `field`/`value` pair stands for (the args unchanged without one). */
 export function fromFieldValue(args: NamedUpdate & { field?: FieldName | undefined; value?: unknown }): NamedUpdate {
@@ -38,11 +43,15 @@ export function fromFieldValue(args: NamedUpdate & { field?: FieldName | undefin
   };
   if (field === 'instructions') {
     const parsed = instructionsValue.safeParse(value);
-    return parsed.success ? { ...rest, instructions: parsed.data } : refuse(parsed.error.issues[0]?.message ?? 'bad value');
+    return parsed.success
+      ? { ...rest, instructions: parsed.data }
+      : refuse(parsed.error.issues[0]?.message ?? 'bad value');
   }
   if (field === 'description') {
     const parsed = descriptionValue.safeParse(value);
-    return parsed.success ? { ...rest, description: parsed.data } : refuse(parsed.error.issues[0]?.message ?? 'bad value');
+    return parsed.success
+      ? { ...rest, description: parsed.data }
+      : refuse(parsed.error.issues[0]?.message ?? 'bad value');
   }
   let schema: unknown = value;
   if (typeof value === 'string') {
@@ -50,7 +59,12 @@ export function fromFieldValue(args: NamedUpdate & { field?: FieldName | undefin
     if (!text.startsWith('[') && !text.startsWith('{')) {
       const lines = text
         .split(/\r?\n/)
-        .map((l) => l.trim().replace(/^[-*]\s*/, '').trim())
+        .map((l) =>
+          l
+            .trim()
+            .replace(/^[-*]\s*/, '')
+            .trim(),
+        )
         .filter((l) => l !== '' && !/^expected frontmatter/i.test(l) && !/^#/.test(l));
       return lines.length ? { ...rest, schema_lines: lines } : refuse('value for metadata_schema holds no field');
     }
@@ -61,6 +75,9 @@ export function fromFieldValue(args: NamedUpdate & { field?: FieldName | undefin
     }
   }
   const parsed = metadataSchemaInput.safeParse(schema);
-  if (!parsed.success) refuse(`value for metadata_schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    refuse(
+      `value for metadata_schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ')}`,
+    );
   return { ...rest, metadata_schema: parsed.data };
 }

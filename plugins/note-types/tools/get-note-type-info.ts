@@ -13,7 +13,10 @@ export async function requireType(types: NoteTypes, name: string, field = 'type_
   const info = await types.get(name);
   if (info) return info;
   const available = (await types.list()).map((t) => t.name);
-  throw new NotFoundError(`Note type '${name}' does not exist. Available types: ${available.join(', ') || '(none)'}`, { type_name: name, available });
+  throw new NotFoundError(`Note type '${name}' does not exist. Available types: ${available.join(', ') || '(none)'}`, {
+    type_name: name,
+    available,
+  });
 }
 
 export function getNoteTypeInfoTool(types: NoteTypes) {
@@ -25,7 +28,19 @@ export function getNoteTypeInfoTool(types: NoteTypes) {
       type_name: nameString().min(1),
       vault_id: vaultIdField,
     }),
-    output: z.object({ type_name: str, description: str, agent_instructions: strs, metadata_schema: z.object({ fields: z.array(record) }), schema_errors: strs.optional(), schema_warnings: strs.optional(), schema_lines: strs.optional(), content_hash: str, path: str, created: str, updated: str }),
+    output: z.object({
+      type_name: str,
+      description: str,
+      agent_instructions: strs,
+      metadata_schema: z.object({ fields: z.array(record) }),
+      schema_errors: strs.optional(),
+      schema_warnings: strs.optional(),
+      schema_lines: strs.optional(),
+      content_hash: str,
+      path: str,
+      created: str,
+      updated: str,
+    }),
     annotations: { title: 'Get note type info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       const info = await requireType(types, args.type_name);

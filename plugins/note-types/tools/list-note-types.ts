@@ -28,7 +28,20 @@ export function listNoteTypesTool(types: NoteTypes, store: NoteStore) {
     name: 'list_note_types',
     description: 'All note types with their purpose, agent instructions and note counts.',
     input: z.object({ vault_id: vaultIdField }),
-    output: z.object({ result: z.array(z.object({ name: str, path: str, purpose: str, agentInstructions: strs, hasDescription: bool, noteCount: num, lastModified: nullableStr, unreadable: str.optional() })) }),
+    output: z.object({
+      result: z.array(
+        z.object({
+          name: str,
+          path: str,
+          purpose: str,
+          agentInstructions: strs,
+          hasDescription: bool,
+          noteCount: num,
+          lastModified: nullableStr,
+          unreadable: str.optional(),
+        }),
+      ),
+    }),
     annotations: { title: 'List note types', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler() {
       return noteTypeRows(types, store);

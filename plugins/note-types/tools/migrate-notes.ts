@@ -12,7 +12,13 @@ import type { NoteService } from '../../../kernel/notes.js';
 import { applyPlan, type AppliedPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
 export function migrationItems(list: readonly Note[], target: string): PlanItem[] {
-  return list.map((n) => ({ kind: 'move', id: n.id, type: target, to: `${target}/${n.filename}`, expectedHash: n.contentHash }));
+  return list.map((n) => ({
+    kind: 'move',
+    id: n.id,
+    type: target,
+    to: `${target}/${n.filename}`,
+    expectedHash: n.contentHash,
+  }));
 }
 
 export function deletionItems(list: readonly Note[]): PlanItem[] {
@@ -20,19 +26,28 @@ export function deletionItems(list: readonly Note[]): PlanItem[] {
 }
 
 export async function assertNoClashes(notes: NoteService, list: readonly Note[], target: string): Promise<void> {
-  const clashes = (await Promise.all(list.map(async (n) => ((await notes.get(`${target}/${n.filename}`)) ? `${target}/${n.filename}` : undefined)))).filter(
-    (id): id is string => id !== undefined,
-  );
+  const clashes = (
+    await Promise.all(
+      list.map(async (n) => ((await notes.get(`${target}/${n.filename}`)) ? `${target}/${n.filename}` : undefined)),
+    )
+  ).filter((id): id is string => id !== undefined);
   if (clashes.length) {
-    throw new ConflictError(`Cannot migrate to '${target}': it already has notes with the same filename: ${clashes.join(', ')}. Nothing was moved.`, {
-      target_type: target,
-      conflicts: clashes,
-    });
+    throw new ConflictError(
+      `Cannot migrate to '${target}': it already has notes with the same filename: ${clashes.join(', ')}. Nothing was moved.`,
+      {
+        target_type: target,
+        conflicts: clashes,
+      },
+    );
   }
 }
 
 /** Returns the journal entry. */
-export async function migrateNotes(notes: NoteService, list: readonly Note[], target: string): Promise<string | undefined> {
+export async function migrateNotes(
+  notes: NoteService,
+  list: readonly Note[],
+  target: string,
+): Promise<string | undefined> {
   await assertNoClashes(notes, list, target);
   const applied = await applyPlan(notes, 'delete_note_type', migrationItems(list, target));
   const failedAt = applied.results.findIndex((r) => r.status === 'rejected');
@@ -42,11 +57,19 @@ export async function migrateNotes(notes: NoteService, list: readonly Note[], ta
   const movedBack = await moveBack(notes, list, applied);
   throw new ConflictError(
     `Migrating ${failed.id} to '${target}' failed (${error.message}); ${movedBack.moved} note(s) already moved were moved back and the type was kept.`,
-    { failed: failed.id, cause: error.toBody(), ...(movedBack.notRestored.length ? { not_restored: movedBack.notRestored } : {}) },
+    {
+      failed: failed.id,
+      cause: error.toBody(),
+      ...(movedBack.notRestored.length ? { not_restored: movedBack.notRestored } : {}),
+    },
   );
 }
 
-async function moveBack(notes: NoteService, list: readonly Note[], applied: AppliedPlan): Promise<{ moved: number; notRestored: string[] }> {
+async function moveBack(
+  notes: NoteService,
+  list: readonly Note[],
+  applied: AppliedPlan,
+): Promise<{ moved: number; notRestored: string[] }> {
   const moved = applied.results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const journal = operationJournal(notes.store);
   if (journal && applied.entryId) {

@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { PluginDependencyError, ValidationError } from '../../../kernel/errors.js';
 import type { ToolContext } from '../../../kernel/tool.js';
-import { isSystemKey, jsonFieldInput, type FieldDefinition, type JsonFieldInput } from '../../../toolkit/metadata-fields.js';
+import {
+  isSystemKey,
+  jsonFieldInput,
+  type FieldDefinition,
+  type JsonFieldInput,
+} from '../../../toolkit/metadata-fields.js';
 import { SCHEMA_CODEC } from '../service.js';
 
 export const metadataSchemaInput = z
@@ -23,15 +28,21 @@ export function fieldList(input: z.output<typeof metadataSchemaInput>): JsonFiel
 function requireSchema(ctx: ToolContext) {
   const schema = ctx.tryResolve(SCHEMA_CODEC);
   if (!schema) {
-    throw new PluginDependencyError('metadata_schema needs the "schema" plugin, which this profile does not load; add it under plugins in the config.', {
-      plugin: 'schema',
-    });
+    throw new PluginDependencyError(
+      'metadata_schema needs the "schema" plugin, which this profile does not load; add it under plugins in the config.',
+      {
+        plugin: 'schema',
+      },
+    );
   }
   return schema;
 }
 
 /** The schema's bullet lines, with warnings for fields naming keys the vault manages itself. */
-export function schemaLinesFrom(ctx: ToolContext, input: JsonFieldInput[]): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
+export function schemaLinesFrom(
+  ctx: ToolContext,
+  input: JsonFieldInput[],
+): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
   const schema = requireSchema(ctx);
   const fields = schema.fromJson(input);
   const warnings = fields
@@ -41,15 +52,29 @@ export function schemaLinesFrom(ctx: ToolContext, input: JsonFieldInput[]): { li
 }
 
 /** Schema bullet lines given as text: parsed (a bad line is refused, naming it) and written back normalised. */
-export function schemaLinesFromText(ctx: ToolContext, lines: readonly string[]): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
+export function schemaLinesFromText(
+  ctx: ToolContext,
+  lines: readonly string[],
+): { lines: string[]; fields: FieldDefinition[]; warnings: string[] } {
   const schema = requireSchema(ctx);
   const parsed = schema.parseLines(lines);
-  if (parsed.errors.length) throw new ValidationError(`Invalid metadata_schema: ${parsed.errors.join('; ')}`, { field: 'value', errors: parsed.errors });
+  if (parsed.errors.length)
+    throw new ValidationError(`Invalid metadata_schema: ${parsed.errors.join('; ')}`, {
+      field: 'value',
+      errors: parsed.errors,
+    });
   return { lines: schema.toLines(parsed.fields), fields: parsed.fields, warnings: parsed.warnings };
 }
 
 /** `instructions` as the seed passes it (newline-separated text, bullets optional) or as a list. */
 export function instructionLines(input: string | readonly string[]): string[] {
   const lines = typeof input === 'string' ? input.split(/\r?\n/) : [...input];
-  return lines.map((l) => l.trim().replace(/^[-*]\s*/, '').trim()).filter((l) => l !== '');
+  return lines
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^[-*]\s*/, '')
+        .trim(),
+    )
+    .filter((l) => l !== '');
 }

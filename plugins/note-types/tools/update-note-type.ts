@@ -6,7 +6,13 @@ import { nameString, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { formatDescription, parseDescription, replaceSection, SCHEMA_INTRO } from '../description.js';
 import type { NoteTypes } from '../service.js';
 import { requireType } from './get-note-type-info.js';
-import { fieldList, instructionLines, metadataSchemaInput, schemaLinesFrom, schemaLinesFromText } from './schema-input.js';
+import {
+  fieldList,
+  instructionLines,
+  metadataSchemaInput,
+  schemaLinesFrom,
+  schemaLinesFromText,
+} from './schema-input.js';
 import { fieldName, fromFieldValue } from './field-value.js';
 import { bool, str, strs, warningsOutput } from '../../../toolkit/tool-output.js';
 
@@ -29,7 +35,10 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         content_hash: z
           .string({ error: 'content_hash is required: call get_note_type_info and pass its content_hash' })
           .describe('From get_note_type_info; refused if the type changed since'),
-        instructions: z.union([z.string(), z.array(z.string())]).optional().describe('Replace the agent instructions: one per line (bullets optional) or a list'),
+        instructions: z
+          .union([z.string(), z.array(z.string())])
+          .optional()
+          .describe('Replace the agent instructions: one per line (bullets optional) or a list'),
         description: z.string().trim().min(1).optional().describe('New purpose'),
         metadata_schema: metadataSchemaInput.optional(),
         field: fieldName.optional().describe('Or: the one to set to value'),
@@ -38,28 +47,74 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       })
       .superRefine((args, issue) => {
         if (args.field !== undefined) {
-          if (args.value === undefined) issue.addIssue({ code: 'custom', path: ['value'], message: `value is required with field '${args.field}'` });
-          if (args[args.field] !== undefined) issue.addIssue({ code: 'custom', path: ['field'], message: `${args.field} is given twice: as field/value and as ${args.field}; give one` });
+          if (args.value === undefined)
+            issue.addIssue({
+              code: 'custom',
+              path: ['value'],
+              message: `value is required with field '${args.field}'`,
+            });
+          if (args[args.field] !== undefined)
+            issue.addIssue({
+              code: 'custom',
+              path: ['field'],
+              message: `${args.field} is given twice: as field/value and as ${args.field}; give one`,
+            });
         } else if (args.value !== undefined) {
-          issue.addIssue({ code: 'custom', path: ['field'], message: 'value needs field: instructions, description or metadata_schema' });
-        } else if (args.instructions === undefined && args.description === undefined && args.metadata_schema === undefined) {
-          issue.addIssue({ code: 'custom', path: ['instructions'], message: 'At least one of instructions, description or metadata_schema must be provided (or field with value)' });
+          issue.addIssue({
+            code: 'custom',
+            path: ['field'],
+            message: 'value needs field: instructions, description or metadata_schema',
+          });
+        } else if (
+          args.instructions === undefined &&
+          args.description === undefined &&
+          args.metadata_schema === undefined
+        ) {
+          issue.addIssue({
+            code: 'custom',
+            path: ['instructions'],
+            message:
+              'At least one of instructions, description or metadata_schema must be provided (or field with value)',
+          });
         }
       }),
-    output: z.object({ success: bool, type_name: str, fields_updated: strs, updated_info: z.object({ name: str, purpose: str, agent_instructions: strs }), content_hash: str, ...warningsOutput }),
-    annotations: { title: 'Update note type', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    output: z.object({
+      success: bool,
+      type_name: str,
+      fields_updated: strs,
+      updated_info: z.object({ name: str, purpose: str, agent_instructions: strs }),
+      content_hash: str,
+      ...warningsOutput,
+    }),
+    annotations: {
+      title: 'Update note type',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     async handler(input, ctx) {
       const args = { ...input, ...fromFieldValue(input) };
       const info = await requireType(types, args.type_name);
-      if (info.contentHash !== args.content_hash) throw typeHashMismatch(info.name, info.contentHash, args.content_hash);
+      if (info.contentHash !== args.content_hash)
+        throw typeHashMismatch(info.name, info.contentHash, args.content_hash);
       const current = info.description;
-      let text = info.rawDescription ?? formatDescription(info.name, current.purpose, current.agentInstructions, current.schemaLines);
+      let text =
+        info.rawDescription ??
+        formatDescription(info.name, current.purpose, current.agentInstructions, current.schemaLines);
       const fieldsUpdated: string[] = [];
       const warnings: string[] = [];
       if (args.instructions !== undefined) {
         const lines = instructionLines(args.instructions);
-        if (lines.length === 0) throw new ValidationError('instructions holds no instruction; give at least one line.', { field: 'instructions' });
-        text = replaceSection(text, 'Agent Instructions', lines.map((l) => `- ${l}`));
+        if (lines.length === 0)
+          throw new ValidationError('instructions holds no instruction; give at least one line.', {
+            field: 'instructions',
+          });
+        text = replaceSection(
+          text,
+          'Agent Instructions',
+          lines.map((l) => `- ${l}`),
+        );
         fieldsUpdated.push('instructions');
       }
       if (args.description !== undefined) {
@@ -67,7 +122,9 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
         fieldsUpdated.push('description');
       }
       if (args.metadata_schema !== undefined || args.schema_lines !== undefined) {
-        const schema = args.schema_lines ? schemaLinesFromText(ctx, args.schema_lines) : schemaLinesFrom(ctx, fieldList(args.metadata_schema ?? []));
+        const schema = args.schema_lines
+          ? schemaLinesFromText(ctx, args.schema_lines)
+          : schemaLinesFrom(ctx, fieldList(args.metadata_schema ?? []));
         text = replaceSection(text, 'Metadata Schema', [SCHEMA_INTRO, ...schema.lines.map((l) => `- ${l}`)]);
         warnings.push(...schema.warnings);
         fieldsUpdated.push('metadata_schema');
@@ -76,7 +133,8 @@ export function updateNoteTypeTool(types: NoteTypes, files: VaultFiles) {
       try {
         written = await files.writeText(types.descriptionPath(info.name), text, { expectedHash: args.content_hash });
       } catch (err) {
-        if (err instanceof ContentHashMismatchError) throw typeHashMismatch(info.name, String(err.details.current_hash), args.content_hash);
+        if (err instanceof ContentHashMismatchError)
+          throw typeHashMismatch(info.name, String(err.details.current_hash), args.content_hash);
         throw err;
       }
       const updated = parseDescription(text, info.name);

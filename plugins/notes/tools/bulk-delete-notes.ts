@@ -22,14 +22,29 @@ export const bulkDeleteNotesTool = defineTool({
     vault_id: vaultIdField,
   }),
   output: modesOutput(
-    { success: bool, message: str, results: z.array(deletedOutput), summary: z.object({ total: num, successful: num, failed: num }), operation_id: str },
+    {
+      success: bool,
+      message: str,
+      results: z.array(deletedOutput),
+      summary: z.object({ total: num, successful: num, failed: num }),
+      operation_id: str,
+    },
     planPreviewOutput,
     { failed: z.array(deletedOutput) },
   ),
-  annotations: { title: 'Bulk delete notes', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Bulk delete notes',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     if (args.type === undefined && args.tags === undefined && args.pattern === undefined) {
-      throw new ValidationError('Give at least one criterion (type, tags or pattern): bulk_delete_notes never deletes a whole vault.', { field: 'type' });
+      throw new ValidationError(
+        'Give at least one criterion (type, tags or pattern): bulk_delete_notes never deletes a whole vault.',
+        { field: 'type' },
+      );
     }
     const matching = await findMatching(ctx, args);
     const config = await vaultConfig(ctx);
@@ -41,7 +56,10 @@ export const bulkDeleteNotesTool = defineTool({
       );
     }
     if (ids.length > 0 && config.deletion.require_confirmation && !args.confirm && !args.dry_run) {
-      throw new ValidationError(`Bulk deletion of ${ids.length} note(s) requires confirmation. Set confirm=true to proceed.`, { field: 'confirm', would_delete: ids });
+      throw new ValidationError(
+        `Bulk deletion of ${ids.length} note(s) requires confirmation. Set confirm=true to proceed.`,
+        { field: 'confirm', would_delete: ids },
+      );
     }
     const results: Array<DeleteOutcome | Failed> = [];
     const checked: CheckedDeletion[] = [];
@@ -54,7 +72,11 @@ export const bulkDeleteNotesTool = defineTool({
     }
     // Every deletion is one journalled operation: a crash deletes all or none, undo_operation brings them back.
     const items = checked.map((c) => ({ kind: 'delete' as const, id: c.note.id, expectedHash: c.note.contentHash }));
-    if (args.dry_run) return { ...(await previewPlan(ctx.notes, 'bulk_delete_notes', items)), ...(results.length ? { failed: results } : {}) };
+    if (args.dry_run)
+      return {
+        ...(await previewPlan(ctx.notes, 'bulk_delete_notes', items)),
+        ...(results.length ? { failed: results } : {}),
+      };
     const backups = await Promise.all(checked.map((c) => backUp(ctx, c)));
     ctx.progress.start('deleting notes', items.length);
     const applied = await applyPlan(ctx.notes, 'bulk_delete_notes', items);
@@ -85,21 +107,37 @@ interface Failed {
 
 function failure(id: string, err: unknown): Failed {
   const error = toNotekernelError(err);
-  return { id, deleted: false, timestamp: new Date().toISOString(), code: error.code, warnings: [`Failed to delete: ${error.message}`] };
+  return {
+    id,
+    deleted: false,
+    timestamp: new Date().toISOString(),
+    code: error.code,
+    warnings: [`Failed to delete: ${error.message}`],
+  };
 }
 
-async function findMatching(ctx: ToolContext, criteria: { type?: string; tags?: string[]; pattern?: string }): Promise<NoteSummary[]> {
+async function findMatching(
+  ctx: ToolContext,
+  criteria: { type?: string; tags?: string[]; pattern?: string },
+): Promise<NoteSummary[]> {
   let regex: RegExp | undefined;
   if (criteria.pattern !== undefined) {
     try {
       regex = new RegExp(criteria.pattern, 'i');
     } catch (err) {
-      throw new ValidationError(`pattern is not a valid regular expression: ${(err as Error).message}`, { field: 'pattern', value: criteria.pattern });
+      throw new ValidationError(`pattern is not a valid regular expression: ${(err as Error).message}`, {
+        field: 'pattern',
+        value: criteria.pattern,
+      });
     }
   }
-  const candidates = (await ctx.notes.list(criteria.type !== undefined ? { type: criteria.type, orderBy: 'title', direction: 'asc' } : { orderBy: 'title', direction: 'asc' })).filter(
-    (n) => !criteria.tags || criteria.tags.every((t) => n.tags.includes(t)),
-  );
+  const candidates = (
+    await ctx.notes.list(
+      criteria.type !== undefined
+        ? { type: criteria.type, orderBy: 'title', direction: 'asc' }
+        : { orderBy: 'title', direction: 'asc' },
+    )
+  ).filter((n) => !criteria.tags || criteria.tags.every((t) => n.tags.includes(t)));
   if (!regex) return candidates;
   const out: NoteSummary[] = [];
   for (const summary of candidates) {

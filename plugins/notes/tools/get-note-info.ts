@@ -9,7 +9,8 @@ import { noteRowOutput } from '../render.js';
 
 export const getNoteInfoTool = defineTool({
   name: 'get_note_info',
-  description: 'Find notes by title or filename: ids and wikilink forms; exact matches first, then titles containing it.',
+  description:
+    'Find notes by title or filename: ids and wikilink forms; exact matches first, then titles containing it.',
   input: z
     .object({
       title_or_filename: pathString().trim().min(1).optional().describe('Title, or filename with or without .md'),
@@ -20,10 +21,20 @@ export const getNoteInfoTool = defineTool({
     })
     .superRefine((args, issue) => {
       if (args.title_or_filename === undefined && args.title === undefined && args.filename === undefined) {
-        issue.addIssue({ code: 'custom', path: ['title_or_filename'], message: 'Required (or pass title or filename)' });
+        issue.addIssue({
+          code: 'custom',
+          path: ['title_or_filename'],
+          message: 'Required (or pass title or filename)',
+        });
       }
     }),
-  output: z.object({ found: bool, message: str.optional(), other_matches: z.array(z.object({ id: str, title: str })).optional() }).extend(z.object(noteRowOutput).partial().shape),
+  output: z
+    .object({
+      found: bool,
+      message: str.optional(),
+      other_matches: z.array(z.object({ id: str, title: str })).optional(),
+    })
+    .extend(z.object(noteRowOutput).partial().shape),
   annotations: { title: 'Get note info', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const wanted = (args.title_or_filename ?? args.title ?? args.filename ?? '').toLowerCase();
@@ -43,11 +54,17 @@ export const getNoteInfoTool = defineTool({
       .filter((m) => m.r >= 0)
       .sort((a, b) => a.r - b.r || a.n.title.length - b.n.title.length || a.n.id.localeCompare(b.n.id));
     const best = matches[0];
-    if (!best) return { found: false, message: `No note found with title or filename: ${args.title_or_filename ?? args.title ?? args.filename}` };
+    if (!best)
+      return {
+        found: false,
+        message: `No note found with title or filename: ${args.title_or_filename ?? args.title ?? args.filename}`,
+      };
     return {
       found: true,
       ...noteRow(best.n),
-      ...(matches.length > 1 ? { other_matches: matches.slice(1, 10).map((m) => ({ id: m.n.id, title: m.n.title })) } : {}),
+      ...(matches.length > 1
+        ? { other_matches: matches.slice(1, 10).map((m) => ({ id: m.n.id, title: m.n.title })) }
+        : {}),
     };
   },
 });

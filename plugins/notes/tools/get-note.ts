@@ -12,7 +12,8 @@ export const fieldsField = z
 
 export const getNoteTool = defineTool({
   name: 'get_note',
-  description: 'A note by id, title or filename (as the link tools resolve them), with the content_hash writes to it need.',
+  description:
+    'A note by id, title or filename (as the link tools resolve them), with the content_hash writes to it need.',
   input: z.object({
     identifier: noteRefField,
     fields: fieldsField,

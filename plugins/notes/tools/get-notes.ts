@@ -12,11 +12,23 @@ export const getNotesTool = defineTool({
   name: 'get_notes',
   description: 'Several notes by id, each with its content_hash; a missing one fails only its own item.',
   input: z.object({
-    identifiers: z.array(pathString().min(1)).min(1).max(500).describe('Note ids ("type/filename.md"), titles or filenames'),
+    identifiers: z
+      .array(pathString().min(1))
+      .min(1)
+      .max(500)
+      .describe('Note ids ("type/filename.md"), titles or filenames'),
     fields: fieldsField,
     vault_id: vaultIdField,
   }),
-  output: z.object({ success: bool, results: z.array(z.object({ success: bool, note: noteOutput.optional(), error: str.optional(), code: str.optional() })), total_requested: num, successful: num, failed: num }),
+  output: z.object({
+    success: bool,
+    results: z.array(
+      z.object({ success: bool, note: noteOutput.optional(), error: str.optional(), code: str.optional() }),
+    ),
+    total_requested: num,
+    successful: num,
+    failed: num,
+  }),
   annotations: { title: 'Get notes', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     // Reads run side by side: each is one file read, and the answer keeps the request's order.
@@ -32,6 +44,12 @@ export const getNotesTool = defineTool({
       }),
     );
     const successful = results.filter((r) => r.success).length;
-    return { success: true, results, total_requested: args.identifiers.length, successful, failed: results.length - successful };
+    return {
+      success: true,
+      results,
+      total_requested: args.identifiers.length,
+      successful,
+      failed: results.length - successful,
+    };
   },
 });

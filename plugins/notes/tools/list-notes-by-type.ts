@@ -37,7 +37,11 @@ export const listNotesByTypeTool = defineTool({
   async handler(args, ctx) {
     const type = assertTypeName(args.type, 'type');
     const types = (await ctx.notes.store.listTypes?.()) ?? [];
-    if (!types.includes(type)) throw new NotFoundError(`Note type '${type}' does not exist. Available types: ${types.join(', ')}`, { type_name: type, available: types });
+    if (!types.includes(type))
+      throw new NotFoundError(`Note type '${type}' does not exist. Available types: ${types.join(', ')}`, {
+        type_name: type,
+        available: types,
+      });
     const notes = await ctx.notes.list({ type, limit: args.limit, orderBy: 'updated', direction: 'desc' });
     return notes.map(noteRow);
   },

@@ -22,18 +22,41 @@ export const moveNoteTool = defineTool({
       .describe(CONTENT_HASH),
     vault_id: vaultIdField,
   }),
-  output: z.object({ success: bool, message: str, old_identifier: str, new_identifier: str, old_type: str, new_type: str, filename: str, title: str, timestamp: str, content_hash: str, filename_unchanged: bool, links_preserved: bool, ...warningsOutput }),
-  annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  output: z.object({
+    success: bool,
+    message: str,
+    old_identifier: str,
+    new_identifier: str,
+    old_type: str,
+    new_type: str,
+    filename: str,
+    title: str,
+    timestamp: str,
+    content_hash: str,
+    filename_unchanged: bool,
+    links_preserved: bool,
+    ...warningsOutput,
+  }),
+  annotations: {
+    title: 'Move note',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   requires: ['typed-notes'],
   async handler(args, ctx) {
     const newType = assertTypeName(args.new_type, 'new_type');
     const types = ctx.tryResolve(NOTE_TYPES);
     if (types && !(await types.get(newType))) {
       const available = (await types.list()).map((t) => t.name);
-      throw new NotFoundError(`Note type '${newType}' does not exist; create it with create_note_type. Available types: ${available.join(', ')}`, {
-        type_name: newType,
-        available,
-      });
+      throw new NotFoundError(
+        `Note type '${newType}' does not exist; create it with create_note_type. Available types: ${available.join(', ')}`,
+        {
+          type_name: newType,
+          available,
+        },
+      );
     }
     const before = await ctx.notes.require(args.identifier);
     const note = await ctx.notes.move(before.id, newType, args.content_hash);
@@ -61,6 +84,12 @@ async function targetSchemaGaps(ctx: ToolContext, note: Note, type: string): Pro
   const schema = ctx.tryResolve(SCHEMA);
   if (!schema) return [];
   const custom = Object.fromEntries(Object.entries(note.metadata).filter(([k]) => !isSystemKey(k)));
-  const result = await schema.check({ type, metadata: custom, op: 'update', changedKeys: Object.keys(custom), strict: false });
+  const result = await schema.check({
+    type,
+    metadata: custom,
+    op: 'update',
+    changedKeys: Object.keys(custom),
+    strict: false,
+  });
   return [...result.errors, ...result.warnings].map((i) => `In note type '${type}': ${i.message}`);
 }

@@ -15,7 +15,11 @@ export const renameNoteTool = defineTool({
     "Change a note's title; id and filename stay, so links by id hold. [[Old Title]] wikilinks elsewhere are rewritten (links plugin).",
   input: z.object({
     identifier: noteIdField,
-    new_title: titleString().trim().min(1).regex(/^[^\r\n]*$/, 'a title is one line').describe('One line'),
+    new_title: titleString()
+      .trim()
+      .min(1)
+      .regex(/^[^\r\n]*$/, 'a title is one line')
+      .describe('One line'),
     content_hash: z
       .string({ error: 'content_hash is required: read the note (get_note) and pass its content_hash' })
       .min(1)
@@ -44,20 +48,32 @@ export const renameNoteTool = defineTool({
     warningsOutput,
     planPreviewOutput,
   ),
-  annotations: { title: 'Rename note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Rename note',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     const before = await ctx.notes.require(args.identifier);
-    if (before.contentHash !== args.content_hash) throw new ContentHashMismatchError(before.contentHash, args.content_hash, { identifier: before.id });
+    if (before.contentHash !== args.content_hash)
+      throw new ContentHashMismatchError(before.contentHash, args.content_hash, { identifier: before.id });
     // Seed 000: a rename changes the title only, the filename and id stay, so two notes may share
     // a title (flint-note allows it). [[Title]] then names the first of them: the agent is told.
     const index = ctx.tryResolve(LINK_INDEX);
     const owners = ((await index?.titleOwners(args.new_title)) ?? []).filter((id) => id !== before.id);
     const warnings: string[] = [];
     if (owners.length) {
-      warnings.push(`Another note is titled '${args.new_title}' (${owners.join(', ')}): [[${args.new_title}]] links resolve to one of them; link by id ([[${before.id.replace(/\.md$/, '')}]]) to name this one.`);
+      warnings.push(
+        `Another note is titled '${args.new_title}' (${owners.join(', ')}): [[${args.new_title}]] links resolve to one of them; link by id ([[${before.id.replace(/\.md$/, '')}]]) to name this one.`,
+      );
     }
     const wanted = nameKeyOf(args.new_title);
-    const brokenBefore = index && !owners.length ? (await index.broken().catch(() => [])).filter((l) => nameKeyOf(l.target_title) === wanted).length : 0;
+    const brokenBefore =
+      index && !owners.length
+        ? (await index.broken().catch(() => [])).filter((l) => nameKeyOf(l.target_title) === wanted).length
+        : 0;
     const links = ctx.tryResolve(LINKS);
     let plan: RenamePlan = { rewrites: [], not_rewritten: [] };
     if (!links) warnings.push('Wikilinks in other notes were not rewritten: the links plugin is not loaded.');
@@ -73,10 +89,27 @@ export const renameNoteTool = defineTool({
     const own = plan.rewrites.find((r) => r.id === before.id);
     const rewrites = plan.rewrites.filter((r) => r.id !== before.id);
     const items: PlanItem[] = [
-      { kind: 'update', id: before.id, change: { title: args.new_title, ...(own ? { content: own.content } : {}) }, expectedHash: args.content_hash, previous: before },
-      ...rewrites.map((r) => ({ kind: 'update' as const, id: r.id, change: { content: r.content }, expectedHash: r.note.contentHash, previous: r.note })),
+      {
+        kind: 'update',
+        id: before.id,
+        change: { title: args.new_title, ...(own ? { content: own.content } : {}) },
+        expectedHash: args.content_hash,
+        previous: before,
+      },
+      ...rewrites.map((r) => ({
+        kind: 'update' as const,
+        id: r.id,
+        change: { content: r.content },
+        expectedHash: r.note.contentHash,
+        previous: r.note,
+      })),
     ];
-    if (args.dry_run) return { ...(await previewPlan(ctx.notes, 'rename_note', items)), ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}), ...withWarnings(warnings) };
+    if (args.dry_run)
+      return {
+        ...(await previewPlan(ctx.notes, 'rename_note', items)),
+        ...(plan.not_rewritten.length ? { not_rewritten: plan.not_rewritten } : {}),
+        ...withWarnings(warnings),
+      };
     ctx.progress.start('renaming and rewriting links', items.length);
     const applied = await applyPlan(ctx.notes, 'rename_note', items);
     ctx.progress.stop();
@@ -97,7 +130,8 @@ export const renameNoteTool = defineTool({
     };
     const linksUpdated = report.links_updated ?? 0;
     // Links to the new title that were broken and now reach this note (seed 000: resolved on rename).
-    const brokenResolved = brokenBefore && (await index?.resolve(args.new_title).catch(() => null)) === note.id ? brokenBefore : 0;
+    const brokenResolved =
+      brokenBefore && (await index?.resolve(args.new_title).catch(() => null)) === note.id ? brokenBefore : 0;
     return {
       success: true,
       message: `Note renamed from '${before.title}' to '${note.title}'${linksUpdated ? `; updated ${linksUpdated} wikilinks in ${report.notes_updated ?? 0} notes` : ''}.`,

@@ -5,7 +5,14 @@ import type { Metadata, Note } from '../../../kernel/note.js';
 import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 import { withWarnings } from '../schema-warnings.js';
 import { coerceMetadata } from '../coerce-metadata.js';
-import { batchOutput, bool, modesOutput, planPreviewOutput, record, str, warningsOutput } from '../../../toolkit/tool-output.js';
+import {
+  batchOutput,
+  bool,
+  modesOutput,
+  planPreviewOutput,
+  str,
+  warningsOutput,
+} from '../../../toolkit/tool-output.js';
 import { CONTENT_HASH, pathString, planDryRunField, vaultIdField } from '../../../toolkit/tool-fields.js';
 import { applyPlan, previewPlan, type PlanItem } from '../../../toolkit/plans/plan-runner.js';
 
@@ -34,22 +41,50 @@ export const updateNoteTool = defineTool({
       content: contentField.describe('New markdown body; omit to keep it'),
       metadata: metadataField.describe('Fields to set, merged into the frontmatter; null removes one'),
       content_hash: z.string().min(1, HASH_REQUIRED).optional().describe(`${CONTENT_HASH} (single update; required)`),
-      updates: z.array(updateItem).min(1).max(1000).optional().describe('Batch instead of one update; fields as for one'),
+      updates: z
+        .array(updateItem)
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('Batch instead of one update; fields as for one'),
       dry_run: planDryRunField('Batch only. '),
       vault_id: vaultIdField,
     })
     .superRefine((args, issue) => {
       if (args.updates !== undefined) {
-        if (args.identifier !== undefined) issue.addIssue({ code: 'custom', path: ['identifier'], message: 'Give either identifier (one note) or updates (a batch), not both' });
+        if (args.identifier !== undefined)
+          issue.addIssue({
+            code: 'custom',
+            path: ['identifier'],
+            message: 'Give either identifier (one note) or updates (a batch), not both',
+          });
         return;
       }
-      if (args.identifier === undefined) issue.addIssue({ code: 'custom', path: ['identifier'], message: 'Required (or pass updates: [...] for a batch)' });
-      if (args.content_hash === undefined) issue.addIssue({ code: 'custom', path: ['content_hash'], message: HASH_REQUIRED });
+      if (args.identifier === undefined)
+        issue.addIssue({
+          code: 'custom',
+          path: ['identifier'],
+          message: 'Required (or pass updates: [...] for a batch)',
+        });
+      if (args.content_hash === undefined)
+        issue.addIssue({ code: 'custom', path: ['content_hash'], message: HASH_REQUIRED });
     }),
-  output: modesOutput({ id: str, updated: bool, timestamp: str, content_hash: str }, warningsOutput, batchOutput, planPreviewOutput),
-  annotations: { title: 'Update note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  output: modesOutput(
+    { id: str, updated: bool, timestamp: str, content_hash: str },
+    warningsOutput,
+    batchOutput,
+    planPreviewOutput,
+  ),
+  annotations: {
+    title: 'Update note',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
-    if (args.updates) return updateBatch(await Promise.all(args.updates.map((u) => coerced(ctx, u))), ctx, args.dry_run);
+    if (args.updates)
+      return updateBatch(await Promise.all(args.updates.map((u) => coerced(ctx, u))), ctx, args.dry_run);
     return applyUpdate(ctx, {
       identifier: args.identifier as string,
       content_hash: args.content_hash as string,
@@ -70,7 +105,10 @@ async function coerced(ctx: ToolContext, item: UpdateItem): Promise<UpdateItem> 
 /** One note: one read-modify-write, the metadata coerced to the type of the note the store read. */
 async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
   if (item.content === undefined && item.metadata === undefined) {
-    throw new ValidationError('Either content or metadata must be provided for an update.', { field: 'content', identifier: item.identifier });
+    throw new ValidationError('Either content or metadata must be provided for an update.', {
+      field: 'content',
+      identifier: item.identifier,
+    });
   }
   const given = item.metadata as Metadata | undefined;
   const { note, warnings } = await ctx.notes.update(
@@ -81,7 +119,13 @@ async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
     },
     item.content_hash,
   );
-  return { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(warnings) };
+  return {
+    id: note.id,
+    updated: true,
+    timestamp: note.updated,
+    content_hash: note.contentHash,
+    ...withWarnings(warnings),
+  };
 }
 
 /**
@@ -100,15 +144,38 @@ async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: bool
   let next = 0;
   const results = await Promise.all(
     updates.map(async (input, i) => {
-      if (empty[i]) return failure(input, new ValidationError('Either content or metadata must be provided for an update.', { field: 'content', identifier: input.identifier }));
+      if (empty[i])
+        return failure(
+          input,
+          new ValidationError('Either content or metadata must be provided for an update.', {
+            field: 'content',
+            identifier: input.identifier,
+          }),
+        );
       const outcome = applied.results[next++] as PromiseSettledResult<Note>;
       if (outcome.status === 'rejected') return failure(input, outcome.reason);
       const note = outcome.value;
-      return { input, success: true, result: { id: note.id, updated: true, timestamp: note.updated, content_hash: note.contentHash, ...withWarnings(applied.warnings[next - 1] ?? []) } };
+      return {
+        input,
+        success: true,
+        result: {
+          id: note.id,
+          updated: true,
+          timestamp: note.updated,
+          content_hash: note.contentHash,
+          ...withWarnings(applied.warnings[next - 1] ?? []),
+        },
+      };
     }),
   );
   const successful = results.filter((r) => r.success).length;
-  return { total: updates.length, successful, failed: updates.length - successful, results, ...(applied.entryId ? { operation_id: applied.entryId } : {}) };
+  return {
+    total: updates.length,
+    successful,
+    failed: updates.length - successful,
+    results,
+    ...(applied.entryId ? { operation_id: applied.entryId } : {}),
+  };
 }
 
 function planItem(item: UpdateItem): PlanItem {
@@ -116,14 +183,20 @@ function planItem(item: UpdateItem): PlanItem {
   return {
     kind: 'update',
     id: item.identifier,
-    change: { ...(item.content !== undefined ? { content: item.content } : {}), ...(metadata !== undefined ? { metadata } : {}) },
+    change: {
+      ...(item.content !== undefined ? { content: item.content } : {}),
+      ...(metadata !== undefined ? { metadata } : {}),
+    },
     expectedHash: item.content_hash,
   };
 }
 
 function failure(input: UpdateItem, err: unknown) {
   const error = toNotekernelError(err);
-  const mismatch = error instanceof ContentHashMismatchError ? { hash_mismatch: { current_hash: error.details.current_hash, provided_hash: error.details.provided_hash } } : {};
+  const mismatch =
+    error instanceof ContentHashMismatchError
+      ? { hash_mismatch: { current_hash: error.details.current_hash, provided_hash: error.details.provided_hash } }
+      : {};
   return { input, success: false, error: error.message, code: error.code, ...mismatch };
 }
 

@@ -24,10 +24,16 @@ export const searchByDateRange = defineTool({
   output: z.object({ result: strs }), // the seed's bare list; structuredContent wraps it as { result }
   annotations: { title: 'Find notes by date', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    if (args.start_date > args.end_date) throw new ValidationError(`start_date ${args.start_date} is after end_date ${args.end_date}.`, { field: 'start_date' });
+    if (args.start_date > args.end_date)
+      throw new ValidationError(`start_date ${args.start_date} is after end_date ${args.end_date}.`, {
+        field: 'start_date',
+      });
     const files = filesOf(ctx);
     const dayOf = async (note: NoteSummary): Promise<string | undefined> => {
-      const day = args.date_type === 'created' ? CREATED_KEYS.map((key) => dayOfValue(note.metadata[key])).find((d) => d !== undefined) : undefined;
+      const day =
+        args.date_type === 'created'
+          ? CREATED_KEYS.map((key) => dayOfValue(note.metadata[key])).find((d) => d !== undefined)
+          : undefined;
       if (day !== undefined) return day;
       const stats = await fs.stat(files.resolve(note.id)).catch(() => undefined);
       return stats && localDay(args.date_type === 'created' ? stats.birthtime : stats.mtime); // undefined: gone since it was listed
@@ -49,7 +55,8 @@ export const searchByDateRange = defineTool({
 
 export const searchByFolder = defineTool({
   name: 'search_by_folder',
-  description: 'The notes in a folder (relative to the vault; "" or "." for its root), with recursive: true also those in its subfolders. Sorted vault paths.',
+  description:
+    'The notes in a folder (relative to the vault; "" or "." for its root), with recursive: true also those in its subfolders. Sorted vault paths.',
   input: z.object({
     folder: z.string().max(4_096).describe('the folder, e.g. "Projects/Active"'),
     recursive: z.boolean().default(false).describe('include subfolders'),
@@ -60,7 +67,8 @@ export const searchByFolder = defineTool({
     const files = filesOf(ctx);
     const folder = folderPath(files, args.folder, 'folder');
     const stats = await fs.stat(folder.absolute).catch(() => undefined);
-    if (!stats?.isDirectory()) throw new NotFoundError(`No folder ${folder.rel} in the vault.`, { field: 'folder', path: folder.rel });
+    if (!stats?.isDirectory())
+      throw new NotFoundError(`No folder ${folder.rel} in the vault.`, { field: 'folder', path: folder.rel });
     const prefix = folder.rel === '' ? '' : `${folder.rel}/`;
     const hits = (await ctx.notes.list())
       .map((note) => note.id)

@@ -12,7 +12,16 @@ export const DAILY_NOTES_FOLDER = 'Daily Notes';
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 
 /** One log entry: a heading with the time and task, then what was asked, found and used. */
-export function formatEntry(at: Date, args: { task_description: string; query: string; summary: string; files?: string[] | undefined; full_response?: string | undefined }): string {
+export function formatEntry(
+  at: Date,
+  args: {
+    task_description: string;
+    query: string;
+    summary: string;
+    files?: string[] | undefined;
+    full_response?: string | undefined;
+  },
+): string {
   const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
   const lines = [`## ${time} ${oneLine(args.task_description)}`, '', `- **Query:** ${oneLine(args.query)}`];
   if (oneLine(args.summary).toLowerCase() !== 'n/a') lines.push(`- **Summary:** ${oneLine(args.summary)}`);
@@ -32,7 +41,13 @@ export const logInteraction = defineTool({
     full_response: z.string().max(1_000_000).optional().describe('the full reply, for conversational logs'),
   }),
   output: z.object({ path: str, logged: bool }),
-  annotations: { title: 'Log to the daily note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Log to the daily note',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     const files = filesOf(ctx);
     const now = new Date();
@@ -41,12 +56,18 @@ export const logInteraction = defineTool({
     // Another writer may append between our read and write: read again and retry.
     for (let attempt = 0; ; attempt++) {
       const current = await readNoteText(files, rel);
-      const text = current ? `${current.text}${current.text === '' || current.text.endsWith('\n\n') ? '' : current.text.endsWith('\n') ? '\n' : '\n\n'}${entry}` : entry;
+      const text = current
+        ? `${current.text}${current.text === '' || current.text.endsWith('\n\n') ? '' : current.text.endsWith('\n') ? '\n' : '\n\n'}${entry}`
+        : entry;
       try {
         await writeNoteText(ctx.notes, files, rel, text, current?.hash ?? null);
         return { path: rel, logged: true };
       } catch (err) {
-        if (attempt >= 3 || !(err instanceof ContentHashMismatchError || (err as { code?: string }).code === 'conflict')) throw err;
+        if (
+          attempt >= 3 ||
+          !(err instanceof ContentHashMismatchError || (err as { code?: string }).code === 'conflict')
+        )
+          throw err;
       }
     }
   },

@@ -14,7 +14,9 @@ const destination = z
   .string()
   .min(1)
   .max(4_096)
-  .describe('its new path, e.g. "Archive/2024/Plan.md", or a folder ("Archive/") to keep its name (folders are made as needed; an existing file is never overwritten)');
+  .describe(
+    'its new path, e.g. "Archive/2024/Plan.md", or a folder ("Archive/") to keep its name (folders are made as needed; an existing file is never overwritten)',
+  );
 
 function depsOf(ctx: ToolContext): MoveDeps {
   return { notes: ctx.notes, files: filesOf(ctx), links: ctx.resolve(LINK_INDEX) };
@@ -26,7 +28,13 @@ export const moveFile = defineTool({
     'Move (or rename) a note inside the vault. When its name changes, [[old name]] and [[old name|alias]] links to it in other notes are rewritten to the new name, as Obsidian does.',
   input: z.object({ source, destination, dry_run: planDryRunField() }),
   output: modesOutput(moveOutcomeOutput, { operation_id: str }, planPreviewOutput, { refused_moves: refusedMoves }),
-  annotations: { title: 'Move a note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Move a note',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     if (args.dry_run) return previewMoves(depsOf(ctx), [args], 'move_file');
     const { outcomes, operation_id } = await moveNotes(depsOf(ctx), [args], 'move_file');
@@ -38,7 +46,8 @@ export const moveFile = defineTool({
 
 export const batchMoveFiles = defineTool({
   name: 'batch_move_files',
-  description: 'Move several notes, each as move_file does (links rewritten), as one operation. Goes on after a failure; reports each move.',
+  description:
+    'Move several notes, each as move_file does (links rewritten), as one operation. Goes on after a failure; reports each move.',
   input: z.object({
     moves: z
       .array(z.object({ source, destination }).strict())
@@ -48,11 +57,26 @@ export const batchMoveFiles = defineTool({
     dry_run: planDryRunField(),
   }),
   output: modesOutput(
-    { succeeded: num, failed: num, results: z.array(z.object({ ok: bool, error: z.object({ code: str, message: str }).optional() }).extend(z.object(moveOutcomeOutput).partial().shape)), operation_id: str },
+    {
+      succeeded: num,
+      failed: num,
+      results: z.array(
+        z
+          .object({ ok: bool, error: z.object({ code: str, message: str }).optional() })
+          .extend(z.object(moveOutcomeOutput).partial().shape),
+      ),
+      operation_id: str,
+    },
     planPreviewOutput,
     { refused_moves: refusedMoves },
   ),
-  annotations: { title: 'Move several notes', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Move several notes',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async handler(args, ctx) {
     if (args.dry_run) return previewMoves(depsOf(ctx), args.moves, 'batch_move_files');
     const { outcomes, operation_id } = await moveNotes(depsOf(ctx), args.moves, 'batch_move_files');
@@ -60,7 +84,12 @@ export const batchMoveFiles = defineTool({
       if (!(outcome instanceof Error)) return { ok: true as const, ...outcome };
       const e = toNotekernelError(outcome);
       const move = args.moves[k] as { source: string; destination: string };
-      return { ok: false as const, source: move.source, destination: move.destination, error: { code: e.code, message: e.message } };
+      return {
+        ok: false as const,
+        source: move.source,
+        destination: move.destination,
+        error: { code: e.code, message: e.message },
+      };
     });
     const succeeded = results.filter((r) => r.ok).length;
     return { succeeded, failed: results.length - succeeded, results, ...(operation_id ? { operation_id } : {}) };

@@ -14,13 +14,19 @@ export const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorld
 export const searchFieldsField = z
   .array(z.string())
   .optional()
-  .describe('Only these (id, title, type, tags, created, updated, modified, lastUpdated, size, content, content_hash, metadata.<key>, metadata.*); score, snippet, filename, path stay');
+  .describe(
+    'Only these (id, title, type, tags, created, updated, modified, lastUpdated, size, content, content_hash, metadata.<key>, metadata.*); score, snippet, filename, path stay',
+  );
 
 /**
  * The backend names a bad SearchQuery member by its path (`text`, `metadata.0.operator`); the
  * agent should read the argument it passed (`query`, `metadata_filters.0.operator`).
  */
-export async function namingArguments<T>(tool: string, rename: Record<string, string>, run: () => Promise<T>): Promise<T> {
+export async function namingArguments<T>(
+  tool: string,
+  rename: Record<string, string>,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (err) {
@@ -29,6 +35,11 @@ export async function namingArguments<T>(tool: string, rename: Record<string, st
     const [head = '', ...rest] = field.split('.');
     const argument = [rename[head] ?? head, ...rest].join('.');
     const reason = err.message.startsWith(`${field}:`) ? err.message.slice(field.length + 1).trim() : err.message;
-    throw new ValidationError(`Invalid arguments for ${tool}: ${argument}: ${reason}`, { ...err.details, tool, field: argument, fields: [argument] });
+    throw new ValidationError(`Invalid arguments for ${tool}: ${argument}: ${reason}`, {
+      ...err.details,
+      tool,
+      field: argument,
+      fields: [argument],
+    });
   }
 }

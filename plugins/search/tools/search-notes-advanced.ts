@@ -48,21 +48,32 @@ export function searchNotesAdvancedTool(deps: SearchToolDeps) {
     annotations: { title: 'Search notes (structured)', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
       const now = new Date();
-      const updated = rangeOf({ within: args.updated_within, after: args.updated_after, before: args.updated_before }, now);
-      const created = rangeOf({ within: args.created_within, after: args.created_after, before: args.created_before }, now);
-      const page = await namingArguments('search_notes_advanced', { metadata: 'metadata_filters', contentContains: 'content_contains' }, () =>
-        deps.index.search({
-          text: '',
-          ...(args.type !== undefined ? { type: args.type } : {}),
-          ...(args.metadata_filters ? { metadata: args.metadata_filters } : {}),
-          ...(updated ? { updated } : {}),
-          ...(created ? { created } : {}),
-          ...(args.content_contains !== undefined ? { contentContains: args.content_contains } : {}),
-          // The backend knows which fields exist and refuses the others, naming sort.N.field.
-          ...(args.sort ? { sort: args.sort.map((s) => ({ field: s.field as SearchSortField, order: s.order })) } : {}),
-          limit: args.limit,
-          offset: args.offset,
-        }),
+      const updated = rangeOf(
+        { within: args.updated_within, after: args.updated_after, before: args.updated_before },
+        now,
+      );
+      const created = rangeOf(
+        { within: args.created_within, after: args.created_after, before: args.created_before },
+        now,
+      );
+      const page = await namingArguments(
+        'search_notes_advanced',
+        { metadata: 'metadata_filters', contentContains: 'content_contains' },
+        () =>
+          deps.index.search({
+            text: '',
+            ...(args.type !== undefined ? { type: args.type } : {}),
+            ...(args.metadata_filters ? { metadata: args.metadata_filters } : {}),
+            ...(updated ? { updated } : {}),
+            ...(created ? { created } : {}),
+            ...(args.content_contains !== undefined ? { contentContains: args.content_contains } : {}),
+            // The backend knows which fields exist and refuses the others, naming sort.N.field.
+            ...(args.sort
+              ? { sort: args.sort.map((s) => ({ field: s.field as SearchSortField, order: s.order })) }
+              : {}),
+            limit: args.limit,
+            offset: args.offset,
+          }),
       );
       const results = await renderHits(page.hits, (id) => ctx.notes.get(id));
       return respond(results, { total: page.total, offset: args.offset }, args.fields, (id) => ctx.notes.get(id));

@@ -37,7 +37,9 @@ export function searchNotesSqlTool(deps: SearchToolDeps & { sql: NonNullable<Sea
       const queryTimeMs = Math.round((performance.now() - started) * 100) / 100;
       const page = rows.slice(0, args.limit);
       const results = await renderSqlRows(page, (id) => ctx.notes.get(id));
-      const response = await respond(results, { total: results.length, offset: 0 }, args.fields, (id) => ctx.notes.get(id));
+      const response = await respond(results, { total: results.length, offset: 0 }, args.fields, (id) =>
+        ctx.notes.get(id),
+      );
       return { ...response, has_more: rows.length > args.limit, query_time_ms: queryTimeMs };
     },
   });

@@ -12,11 +12,16 @@ const input = z.object({
     .string()
     .max(1000)
     .default('')
-    .describe('Words or a question (notes holding every word first, then those holding some); "exact phrase", plan* (prefix), -word (exclude), a OR b; empty: latest notes'),
+    .describe(
+      'Words or a question (notes holding every word first, then those holding some); "exact phrase", plan* (prefix), -word (exclude), a OR b; empty: latest notes',
+    ),
   type_filter: nameString().min(1).optional().describe('Only this note type'),
   limit: limitField(10, SEARCH_NOTES_MAX_LIMIT),
   offset: offsetField,
-  use_regex: z.boolean().default(false).describe('query is a JavaScript regex over title and content: case-insensitive, or /source/flags'),
+  use_regex: z
+    .boolean()
+    .default(false)
+    .describe('query is a JavaScript regex over title and content: case-insensitive, or /source/flags'),
   fields: searchFieldsField,
   vault_id: vaultIdField,
 });
@@ -29,17 +34,22 @@ export function searchNotesTool(deps: SearchToolDeps) {
     output: searchOutput,
     annotations: { title: 'Search notes', ...ANNOTATIONS },
     async handler(args, ctx): Promise<SearchResponse> {
-      const page = await namingArguments('search_notes', { text: 'query', type: 'type_filter', regex: 'use_regex' }, () =>
-        deps.index.search({
-          text: args.query,
-          ...(args.type_filter !== undefined ? { type: args.type_filter } : {}),
-          limit: args.limit,
-          offset: args.offset,
-          ...(args.use_regex ? { regex: true, timeoutMs: deps.options.regexTimeoutMs } : {}),
-        }),
+      const page = await namingArguments(
+        'search_notes',
+        { text: 'query', type: 'type_filter', regex: 'use_regex' },
+        () =>
+          deps.index.search({
+            text: args.query,
+            ...(args.type_filter !== undefined ? { type: args.type_filter } : {}),
+            limit: args.limit,
+            offset: args.offset,
+            ...(args.use_regex ? { regex: true, timeoutMs: deps.options.regexTimeoutMs } : {}),
+          }),
       );
       const results = await renderHits(page.hits, (id) => ctx.notes.get(id));
-      const response = await respond(results, { total: page.total, offset: args.offset }, args.fields, (id) => ctx.notes.get(id));
+      const response = await respond(results, { total: page.total, offset: args.offset }, args.fields, (id) =>
+        ctx.notes.get(id),
+      );
       return page.notice ? { ...response, notice: page.notice } : response;
     },
   });

@@ -12,13 +12,17 @@ import { GetInputSchema, type NoteData, NoteDataSchema } from '../schemas.js';
 export const getTool = defineTool({
   name: 'get',
   description:
-    'Read one note by id (a list item\'s uuid), fresh from Simplenote. range_line_start (1-based) and range_line_count return part of the text; text_total_lines and text_is_partial tell what was left out. Returns {id, local_version, server_version, text, tags, modified_at, created_at, trash, ...}; pass local_version to save when changing it.',
+    "Read one note by id (a list item's uuid), fresh from Simplenote. range_line_start (1-based) and range_line_count return part of the text; text_total_lines and text_is_partial tell what was left out. Returns {id, local_version, server_version, text, tags, modified_at, created_at, trash, ...}; pass local_version to save when changing it.",
   input: GetInputSchema,
   output: NoteDataSchema,
   annotations: { title: 'Read a note', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx): Promise<NoteData> {
     const note = await ctx.notes.get(args.id);
-    if (!note) throw new NotFoundError(`id: no note ${args.id} (deleted, or never existed).`, { field: 'id', identifier: args.id });
+    if (!note)
+      throw new NotFoundError(`id: no note ${args.id} (deleted, or never existed).`, {
+        field: 'id',
+        identifier: args.id,
+      });
     // local_version (seed 003 §9): the version the caller holds; a note that moved on says so.
     const current = versionOf(note);
     if (args.local_version !== undefined && args.local_version !== current) {
@@ -27,10 +31,15 @@ export const getTool = defineTool({
     }
     const text = textOf(note);
     const lines = text.split('\n');
-    if (args.range_line_start === undefined && args.range_line_count === undefined) return { ...noteDataOf(note, text), text_is_partial: false, text_total_lines: lines.length };
+    if (args.range_line_start === undefined && args.range_line_count === undefined)
+      return { ...noteDataOf(note, text), text_is_partial: false, text_total_lines: lines.length };
     const start = args.range_line_start ?? 1;
-    if (start > lines.length) throw invalid('range_line_start', `line ${start} is past the end: the note has ${lines.length} line(s).`);
-    const picked = lines.slice(start - 1, args.range_line_count === undefined ? undefined : start - 1 + args.range_line_count);
+    if (start > lines.length)
+      throw invalid('range_line_start', `line ${start} is past the end: the note has ${lines.length} line(s).`);
+    const picked = lines.slice(
+      start - 1,
+      args.range_line_count === undefined ? undefined : start - 1 + args.range_line_count,
+    );
     return {
       ...noteDataOf(note, picked.join('\n')),
       text_is_partial: picked.length < lines.length,

@@ -19,13 +19,20 @@ export function manageTool(store: NoteStore, backendId: string) {
     input: ManageInputSchema,
     requires: ['remote-sync'],
     output: ManageOutputSchema,
-    annotations: { title: 'Manage notes and the sync', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: {
+      title: 'Manage notes and the sync',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     async handler(args, ctx): Promise<ManageNoteActionOutput | Record<string, unknown>> {
       if (args.action === 'get_stats') return { ...(await remote().stats()) };
       if (args.action === 'sync') return { ...(await remote().syncNow()) };
       if (args.action === 'reset_cache') return { ...(await remote().resetCache()) };
       if (args.id === undefined) throw invalid('id', `action ${args.action} needs the note's id.`);
-      if (args.local_version === undefined) throw invalid('local_version', `action ${args.action} needs the local_version you read (from get or list).`);
+      if (args.local_version === undefined)
+        throw invalid('local_version', `action ${args.action} needs the local_version you read (from get or list).`);
       const { id, local_version: localVersion } = args;
       const current = await noteAtVersion(ctx.notes, id, localVersion);
       if (args.action === 'delete_permanently') {
@@ -33,7 +40,11 @@ export function manageTool(store: NoteStore, backendId: string) {
         return { id, status: 'deleted' };
       }
       const trash = args.action === 'trash';
-      const note = await orVersionConflict(id, localVersion, async () => (await ctx.notes.update(id, { metadata: { deleted: trash } }, current.contentHash)).note);
+      const note = await orVersionConflict(
+        id,
+        localVersion,
+        async () => (await ctx.notes.update(id, { metadata: { deleted: trash } }, current.contentHash)).note,
+      );
       const version = versionOf(note);
       return { id, status: trash ? 'trashed' : 'untrashed', new_local_version: version, new_server_version: version };
     },

@@ -13,12 +13,22 @@ export function listTagsTool(index: TagIndex) {
       limit: limitField(200, 10_000),
       vault_id: vaultIdField,
     }),
-    output: z.object({ success: bool, tags: z.array(z.object({ tag: str, count: num })), total: num, truncated: bool.optional() }),
+    output: z.object({
+      success: bool,
+      tags: z.array(z.object({ tag: str, count: num })),
+      total: num,
+      truncated: bool.optional(),
+    }),
     annotations: { title: 'List tags', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx) {
       await index.reconcile();
       const tags = await index.list(args.prefix !== undefined ? { prefix: args.prefix.replace(/^#/, '') } : {});
-      return { success: true, tags: tags.slice(0, args.limit), total: tags.length, ...(tags.length > args.limit ? { truncated: true } : {}) };
+      return {
+        success: true,
+        tags: tags.slice(0, args.limit),
+        total: tags.length,
+        ...(tags.length > args.limit ? { truncated: true } : {}),
+      };
     },
   });
 }

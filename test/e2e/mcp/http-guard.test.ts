@@ -25,7 +25,10 @@ beforeAll(async () => {
   vault = path.join(root, 'vault');
   await fs.mkdir(vault);
   const config = path.join(root, 'notekernel.config.json');
-  await fs.writeFile(config, JSON.stringify({ profile: 'flint', http: { allowedOrigins: [ALLOWED_ORIGIN], allowedHosts: ['notes.internal'] } }));
+  await fs.writeFile(
+    config,
+    JSON.stringify({ profile: 'flint', http: { allowedOrigins: [ALLOWED_ORIGIN], allowedHosts: ['notes.internal'] } }),
+  );
   server = await startHttpServer(['--config', config, '--vault', vault]);
 });
 
@@ -38,7 +41,10 @@ describe('HTTP Host and Origin checks', () => {
   it('refuses a foreign Host (DNS rebinding) with 403 and a JSON-RPC body', async () => {
     const answer = await rawRequest(server.url, { headers: { host: 'evil.example.com' }, body: INITIALIZE });
     expect(answer.status).toBe(403);
-    expect(jsonOf(answer)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Host "evil\.example\.com"/) } });
+    expect(jsonOf(answer)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/Host "evil\.example\.com"/) },
+    });
   });
 
   it('accepts loopback names and configured hosts', async () => {
@@ -53,7 +59,10 @@ describe('HTTP Host and Origin checks', () => {
     expect(loopback.status).toBe(403);
     const own = await rawRequest(server.url, { headers: { origin: new URL(server.url).origin }, body: INITIALIZE });
     expect(own.status).toBe(200);
-    const rebound = await rawRequest(server.url, { headers: { origin: `http://evil.example.com:${new URL(server.url).port}` }, body: INITIALIZE });
+    const rebound = await rawRequest(server.url, {
+      headers: { origin: `http://evil.example.com:${new URL(server.url).port}` },
+      body: INITIALIZE,
+    });
     expect(rebound.status).toBe(403);
     const allowed = await rawRequest(server.url, { headers: { origin: ALLOWED_ORIGIN }, body: INITIALIZE });
     expect(allowed.status).toBe(200);
@@ -65,16 +74,32 @@ describe('HTTP Host and Origin checks', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('create_note');
     await client.close();
-    const stale = await rawRequest(new URL('/messages?sessionId=nope', server.url).href, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const stale = await rawRequest(new URL('/messages?sessionId=nope', server.url).href, {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(stale.status).toBe(404);
-    const foreign = await rawRequest(new URL('/sse', server.url).href, { method: 'GET', headers: { host: 'evil.example.com' } });
+    const foreign = await rawRequest(new URL('/sse', server.url).href, {
+      method: 'GET',
+      headers: { host: 'evil.example.com' },
+    });
     expect(foreign.status).toBe(403);
   });
 });
 
 describe('HTTP start-up rules', () => {
   it('refuses a short token from the command line as the config file does, exit 2', async () => {
-    const run = await runCli(['serve', '--http', '--host', '0.0.0.0', '--port', '0', '--token', 'abc', '--vault', vault]);
+    const run = await runCli([
+      'serve',
+      '--http',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--token',
+      'abc',
+      '--vault',
+      vault,
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/at least 16 characters/);
   });
@@ -100,9 +125,13 @@ describe('HTTP start-up rules', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const run = await runCli(['serve', '--http', '--port', String(port), '--vault', vault], { env: { NOTEKERNEL_LOG_LEVEL: 'warn' } });
+      const run = await runCli(['serve', '--http', '--port', String(port), '--vault', vault], {
+        env: { NOTEKERNEL_LOG_LEVEL: 'warn' },
+      });
       expect(run.code).toBe(2);
-      expect(run.stderr.trim()).toBe(`notekernel: config_invalid: Port ${port} on 127.0.0.1 is already in use; pick another with --port (0 picks a free one).`);
+      expect(run.stderr.trim()).toBe(
+        `notekernel: config_invalid: Port ${port} on 127.0.0.1 is already in use; pick another with --port (0 picks a free one).`,
+      );
     } finally {
       blocker.close();
     }

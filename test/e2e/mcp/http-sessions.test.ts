@@ -21,7 +21,9 @@ beforeAll(async () => {
   await fs.mkdir(path.join(root, 'vault'));
   const config = path.join(root, 'notekernel.config.json');
   await fs.writeFile(config, JSON.stringify({ profile: 'flint', http: { sessionIdleSeconds: 2, maxSessions: 50 } }));
-  server = await startHttpServer(['--config', config, '--vault', path.join(root, 'vault')], { NODE_OPTIONS: '--max-old-space-size=64' });
+  server = await startHttpServer(['--config', config, '--vault', path.join(root, 'vault')], {
+    NODE_OPTIONS: '--max-old-space-size=64',
+  });
 });
 
 afterAll(async () => {
@@ -56,7 +58,9 @@ describe('HTTP shutdown', () => {
       expect(signalled).toBeGreaterThan(0);
       expect(result.structuredContent).toMatchObject({ total: 1000, successful: 1000 });
       expect(await exited).toBe(0);
-      process.stderr.write(`http drain: answered ${answeredMs} ms, exited ${Date.now() - signalled} ms after SIGTERM\n`);
+      process.stderr.write(
+        `http drain: answered ${answeredMs} ms, exited ${Date.now() - signalled} ms after SIGTERM\n`,
+      );
       expect(own.stderr()).not.toMatch(/database connection is not open/);
     } finally {
       await own.stop();
@@ -71,9 +75,16 @@ describe('HTTP sessions', () => {
     const transport = client.transport as StreamableHTTPClientTransport;
     const stale = transport.sessionId as string;
     await transport.terminateSession();
-    const answer = await rawRequest(server.url, { headers: { 'mcp-session-id': stale }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const answer = await rawRequest(server.url, {
+      headers: { 'mcp-session-id': stale },
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
     expect(answer.status).toBe(404);
-    expect(jsonOf(answer)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001, message: expect.stringMatching(/initialize again/) } });
+    expect(jsonOf(answer)).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32001, message: expect.stringMatching(/initialize again/) },
+    });
     await client.close();
 
     const again = await connectHttp(server.url);
@@ -82,7 +93,10 @@ describe('HTTP sessions', () => {
   });
 
   it('answers an unknown session id with 404', async () => {
-    const answer = await rawRequest(server.url, { headers: { 'mcp-session-id': 'no-such-session' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const answer = await rawRequest(server.url, {
+      headers: { 'mcp-session-id': 'no-such-session' },
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
     expect(answer.status).toBe(404);
     expect(jsonOf(answer).error?.code).toBe(-32001);
   });
@@ -91,10 +105,16 @@ describe('HTTP sessions', () => {
     const init = await rawRequest(server.url, { body: INITIALIZE });
     const id = init.headers['mcp-session-id'] as string;
     expect(init.status).toBe(200);
-    const fresh = await rawRequest(server.url, { headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const fresh = await rawRequest(server.url, {
+      headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+      body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    });
     expect(fresh.status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 4_000));
-    const expired = await rawRequest(server.url, { headers: { 'mcp-session-id': id }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    const expired = await rawRequest(server.url, {
+      headers: { 'mcp-session-id': id },
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    });
     expect(expired.status).toBe(404);
   });
 
@@ -118,7 +138,9 @@ describe('HTTP sessions', () => {
     }
     const before = rss[0] as number;
     const after = rss[4] as number;
-    process.stderr.write(`abandoned sessions: ${ABANDONED} in ${Date.now() - started} ms; server RSS MB by quarter: ${rss.map((kb) => Math.round(kb / 1024)).join(' → ')}\n`);
+    process.stderr.write(
+      `abandoned sessions: ${ABANDONED} in ${Date.now() - started} ms; server RSS MB by quarter: ${rss.map((kb) => Math.round(kb / 1024)).join(' → ')}\n`,
+    );
     expect(server.child.exitCode).toBeNull();
     const client = await connectHttp(server.url);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);

@@ -7,7 +7,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallToolResultSchema, LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+  type LoggingMessageNotification,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { connectStdio, type StdioSession } from '../../support/mcp.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
@@ -29,7 +34,10 @@ function batch(prefix: string, count: number) {
 }
 
 async function protocolError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const err = (await promise.then(() => undefined, (e: unknown) => e)) as { code?: number; message?: string } | undefined;
+  const err = (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as { code?: number; message?: string } | undefined;
   if (!err) throw new Error('expected a protocol error');
   return { code: err.code as number, message: err.message as string };
 }
@@ -37,7 +45,10 @@ async function protocolError(promise: Promise<unknown>): Promise<{ code: number;
 describe('JSON-RPC error codes', () => {
   it('answers an unknown resource with -32002', async () => {
     const err = await protocolError(session.client.readResource({ uri: 'flint-note://nope' }));
-    expect(err).toMatchObject({ code: -32002, message: expect.stringMatching(/Unknown resource "flint-note:\/\/nope"/) });
+    expect(err).toMatchObject({
+      code: -32002,
+      message: expect.stringMatching(/Unknown resource "flint-note:\/\/nope"/),
+    });
   });
 
   it('answers an unknown prompt with -32602', async () => {
@@ -48,11 +59,15 @@ describe('JSON-RPC error codes', () => {
   it('answers an unknown tool with -32602, not a tool result', async () => {
     const err = await protocolError(session.client.callTool({ name: 'no_such_tool', arguments: {} }));
     expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "no_such_tool"/) });
-    expect(err.message).toBe('MCP error -32602: Unknown tool "no_such_tool"; tools/list names the tools this server has.');
+    expect(err.message).toBe(
+      'MCP error -32602: Unknown tool "no_such_tool"; tools/list names the tools this server has.',
+    );
   });
 
   it('answers tools/call without a name with -32602 and a sentence, not a zod dump', async () => {
-    const err = await protocolError(session.client.request({ method: 'tools/call', params: { arguments: {} } } as never, CallToolResultSchema));
+    const err = await protocolError(
+      session.client.request({ method: 'tools/call', params: { arguments: {} } } as never, CallToolResultSchema),
+    );
     expect(err.code).toBe(-32602);
     expect(err.message).toMatch(/Invalid tools\/call request: name: a tool name \(string\) is required/);
     expect(err.message).not.toMatch(/"code":|invalid_type/);
@@ -103,31 +118,50 @@ describe('progress', () => {
       expect(result.structuredContent).toMatchObject({ total: 1000, successful: 1000 });
       expect(seen.length).toBeGreaterThan(1);
       expect(seen.at(-1)).toMatchObject({ progress: 1000, total: 1000 });
-      for (let i = 1; i < seen.length; i++) expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
+      for (let i = 1; i < seen.length; i++)
+        expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
     }
   }, 180_000);
 
   it('sends notifications/progress while rename_tag rewrites many notes', async () => {
     const tagged = Array.from({ length: 300 }, (_, i) => ({ title: `Tagged ${i}`, content: `about #oldtag ${i}` }));
-    await session.client.callTool({ name: 'create_note', arguments: { notes: tagged } }, undefined, { timeout: 60_000 });
-    const seen: Progress[] = [];
-    const result = await session.client.callTool({ name: 'rename_tag', arguments: { from: 'oldtag', to: 'newtag', dry_run: false } }, undefined, {
-      onprogress: (p) => void seen.push(p),
+    await session.client.callTool({ name: 'create_note', arguments: { notes: tagged } }, undefined, {
       timeout: 60_000,
     });
+    const seen: Progress[] = [];
+    const result = await session.client.callTool(
+      { name: 'rename_tag', arguments: { from: 'oldtag', to: 'newtag', dry_run: false } },
+      undefined,
+      {
+        onprogress: (p) => void seen.push(p),
+        timeout: 60_000,
+      },
+    );
     expect(result.structuredContent).toMatchObject({ notes_updated: 300 });
     expect(seen.at(-1)).toMatchObject({ progress: 300, total: 300 });
   }, 120_000);
 
   it('sends notifications/progress while rename_note rewrites the links of many notes', async () => {
-    const linking = Array.from({ length: 300 }, (_, i) => ({ title: `Linking ${i}`, content: `see [[Rename Target]] (${i})` }));
-    const created = await session.client.callTool({ name: 'create_note', arguments: { title: 'Rename Target', content: 'the target' } });
-    await session.client.callTool({ name: 'create_note', arguments: { notes: linking } }, undefined, { timeout: 60_000 });
+    const linking = Array.from({ length: 300 }, (_, i) => ({
+      title: `Linking ${i}`,
+      content: `see [[Rename Target]] (${i})`,
+    }));
+    const created = await session.client.callTool({
+      name: 'create_note',
+      arguments: { title: 'Rename Target', content: 'the target' },
+    });
+    await session.client.callTool({ name: 'create_note', arguments: { notes: linking } }, undefined, {
+      timeout: 60_000,
+    });
     const { id } = created.structuredContent as { id: string };
-    const target = (await session.client.callTool({ name: 'get_note', arguments: { identifier: id } })).structuredContent as { id: string; content_hash: string };
+    const target = (await session.client.callTool({ name: 'get_note', arguments: { identifier: id } }))
+      .structuredContent as { id: string; content_hash: string };
     const seen: Progress[] = [];
     const result = await session.client.callTool(
-      { name: 'rename_note', arguments: { identifier: target.id, new_title: 'Renamed Target', content_hash: target.content_hash } },
+      {
+        name: 'rename_note',
+        arguments: { identifier: target.id, new_title: 'Renamed Target', content_hash: target.content_hash },
+      },
       undefined,
       { onprogress: (p) => void seen.push(p), timeout: 60_000 },
     );
@@ -136,7 +170,8 @@ describe('progress', () => {
     // One step per note of the journalled plan (decision 025): the renamed note and the 300 linking it.
     expect(seen.at(-1)).toMatchObject({ progress: 301, total: 301 });
     expect(seen.map((p) => p.message).join('\n')).toMatch(/rewriting links \d+\/301/);
-    for (let i = 1; i < seen.length; i++) expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
+    for (let i = 1; i < seen.length; i++)
+      expect((seen[i] as Progress).progress).toBeGreaterThan((seen[i - 1] as Progress).progress);
   }, 120_000);
 
   it('sends none when the client asks for none', async () => {
@@ -164,15 +199,19 @@ describe('shutdown', () => {
           }
         }, 20);
       });
-      const call = own.client.callTool({ name: 'create_note', arguments: { notes: batch('Drained', 1000) } }, undefined, {
-        timeout: 60_000,
-        onprogress: (p) => {
-          if (!signalled && p.progress > 0) {
-            signalled = Date.now();
-            process.kill(pid, 'SIGTERM');
-          }
+      const call = own.client.callTool(
+        { name: 'create_note', arguments: { notes: batch('Drained', 1000) } },
+        undefined,
+        {
+          timeout: 60_000,
+          onprogress: (p) => {
+            if (!signalled && p.progress > 0) {
+              signalled = Date.now();
+              process.kill(pid, 'SIGTERM');
+            }
+          },
         },
-      });
+      );
       const result = await call;
       const answeredMs = Date.now() - signalled;
       await exited;

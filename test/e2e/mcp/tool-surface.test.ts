@@ -41,7 +41,11 @@ const LIST_BUDGET: Record<string, { model: number; whole: number }> = {
 const HASH_IN_ANSWER = ['get_note', 'rename_note', 'create_file', 'memory_read'];
 
 /** Reads a note's or a note type's content_hash through the client, for the writing tools' samples. */
-type Sample = Record<string, unknown> | ((read: (tool: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>);
+type Sample =
+  | Record<string, unknown>
+  | ((
+      read: (tool: string, args: Record<string, unknown>) => Promise<Record<string, unknown>>,
+    ) => Promise<Record<string, unknown>>);
 
 /** Arguments that make each listed tool succeed, so its structured answer is checked too. */
 const SAMPLE_ARGS: Record<string, Sample> = {
@@ -76,11 +80,27 @@ const SAMPLE_ARGS: Record<string, Sample> = {
   bulk_delete_notes: { pattern: '^no note is called this$' },
   rename_tag: { from: 'tag', to: 'renamed-tag' },
   create_note_type: { type_name: 'surfacetype', description: 'Notes made by the surface test.' },
-  update_note_type: async (read) => ({ type_name: 'surfacetype', description: 'Still the surface test.', content_hash: (await read('get_note_type_info', { type_name: 'surfacetype' })).content_hash }),
+  update_note_type: async (read) => ({
+    type_name: 'surfacetype',
+    description: 'Still the surface test.',
+    content_hash: (await read('get_note_type_info', { type_name: 'surfacetype' })).content_hash,
+  }),
   delete_note_type: { type_name: 'surfacetype', confirm: true },
-  update_note: async (read) => ({ identifier: 'general/spare.md', content: 'Changed', content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash }),
-  rename_note: async (read) => ({ identifier: 'general/spare.md', new_title: 'Spare renamed', content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash }),
-  move_note: async (read) => ({ identifier: 'general/spare.md', new_type: 'daily', content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash }),
+  update_note: async (read) => ({
+    identifier: 'general/spare.md',
+    content: 'Changed',
+    content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash,
+  }),
+  rename_note: async (read) => ({
+    identifier: 'general/spare.md',
+    new_title: 'Spare renamed',
+    content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash,
+  }),
+  move_note: async (read) => ({
+    identifier: 'general/spare.md',
+    new_type: 'daily',
+    content_hash: (await read('get_note', { identifier: 'general/spare.md' })).content_hash,
+  }),
   delete_note: { identifier: 'general/gone.md', confirm: true },
   undo_operation: async (read) => {
     // A journalled operation to undo: a batch create (flint), a memory rename (agent-memory) or a frontmatter batch (obsidian).
@@ -99,26 +119,49 @@ const SAMPLE_ARGS: Record<string, Sample> = {
   memory_links: async (read) => ({ id: ((await read('memory_list', {})).result as Array<{ id: string }>)[0]?.id }),
   memory_search: { query: 'body' },
   memory_update: async (read) => {
-    const entry = (await read('memory_capture', { title: 'Updated memory', body: 'Old.' })) as { id: string; contentHash: string };
+    const entry = (await read('memory_capture', { title: 'Updated memory', body: 'Old.' })) as {
+      id: string;
+      contentHash: string;
+    };
     return { id: entry.id, body: 'New.', contentHash: entry.contentHash };
   },
-  memory_rename: async (read) => ({ id: ((await read('memory_capture', { title: 'Renamed memory', body: 'x' })) as { id: string }).id, new_title: 'Renamed again' }),
-  memory_archive: async (read) => ({ id: ((await read('memory_capture', { title: 'Archived memory', body: 'x' })) as { id: string }).id }),
-  memory_unarchive: async (read) => ({ id: ((await read('memory_capture', { title: 'Unarchived memory', body: 'x' })) as { id: string }).id }),
-  memory_delete: async (read) => ({ id: ((await read('memory_capture', { title: 'Deleted memory', body: 'x' })) as { id: string }).id }),
+  memory_rename: async (read) => ({
+    id: ((await read('memory_capture', { title: 'Renamed memory', body: 'x' })) as { id: string }).id,
+    new_title: 'Renamed again',
+  }),
+  memory_archive: async (read) => ({
+    id: ((await read('memory_capture', { title: 'Archived memory', body: 'x' })) as { id: string }).id,
+  }),
+  memory_unarchive: async (read) => ({
+    id: ((await read('memory_capture', { title: 'Unarchived memory', body: 'x' })) as { id: string }).id,
+  }),
+  memory_delete: async (read) => ({
+    id: ((await read('memory_capture', { title: 'Deleted memory', body: 'x' })) as { id: string }).id,
+  }),
   memory_replace_link: async (read) => {
-    const [from, to] = [(await read('memory_capture', { title: 'Merged away', body: 'x' })) as { id: string }, (await read('memory_capture', { title: 'Kept', body: 'x' })) as { id: string }];
+    const [from, to] = [
+      (await read('memory_capture', { title: 'Merged away', body: 'x' })) as { id: string },
+      (await read('memory_capture', { title: 'Kept', body: 'x' })) as { id: string },
+    ];
     await read('memory_capture', { title: 'Linking', body: `see [[${from.id}|it]]` });
     return { oldId: from.id, newId: to.id };
   },
   migrate: { step: 'agent-memory-v2', dry_run: true },
   update_frontmatter: { path: 'Surface Folder/Surface.md', field: 'status', value: 'draft' },
   batch_update_frontmatter: { paths: ['Surface Folder/Surface.md'], field: 'status', value: 'done' },
-  move_file: async (read) => (await read('create_file', { path: 'Moved.md', content: 'x' }), { source: 'Moved.md', destination: 'Moved again.md' }),
-  batch_move_files: async (read) => (await read('create_file', { path: 'Batch.md', content: 'x' }), { moves: [{ source: 'Batch.md', destination: 'Batch moved.md' }] }),
+  move_file: async (read) => (
+    await read('create_file', { path: 'Moved.md', content: 'x' }), { source: 'Moved.md', destination: 'Moved again.md' }
+  ),
+  batch_move_files: async (read) => (
+    await read('create_file', { path: 'Batch.md', content: 'x' }),
+    { moves: [{ source: 'Batch.md', destination: 'Batch moved.md' }] }
+  ),
   log_interaction: { query: 'Surface test', task_description: 'Surface test', summary: 'Called every tool.' },
   // The vault tools run last, on vaults beside the served one (inside the test's temp folder).
-  create_vault: async (read) => (await read('create_vault', { vault_id: 'surface-three', name: 'Surface three', path: 'surface-three' }), { vault_id: 'surface-two', name: 'Surface two', path: 'surface-two' }),
+  create_vault: async (read) => (
+    await read('create_vault', { vault_id: 'surface-three', name: 'Surface three', path: 'surface-three' }),
+    { vault_id: 'surface-two', name: 'Surface two', path: 'surface-two' }
+  ),
   update_vault: { vault_id: 'surface-two', name: 'Surface 2' },
   switch_vault: { vault_id: 'surface-two' },
   remove_vault: { vault_id: 'surface-three' },
@@ -137,8 +180,16 @@ Object.assign(SAMPLE_ARGS, {
   content_reflection: { original_content: 'A draft body.', title: '20251021-MCP-Tool-Design' },
   commit_content: { content: 'A draft body.', title: '20251021-MCP-Tool-Design' },
   heading_reflection: { title: '20251021-MCP-Tool-Design', content_summary: 'A draft body.' },
-  commit_heading: { heading: 'How MCP tools are designed around one clear step each', title: '20251021-MCP-Tool-Design' },
-  apply_template: { title: '20251021-MCP-Tool-Design', content: 'A draft body.', template_type: 'general', tags: ['#MCP'] },
+  commit_heading: {
+    heading: 'How MCP tools are designed around one clear step each',
+    title: '20251021-MCP-Tool-Design',
+  },
+  apply_template: {
+    title: '20251021-MCP-Tool-Design',
+    content: 'A draft body.',
+    template_type: 'general',
+    tags: ['#MCP'],
+  },
   save_card: { formatted_card: '# 20251021-MCP-Tool-Design\n\nA draft body.', filename: '20251021-MCP-Tool-Design.md' },
 });
 
@@ -150,15 +201,42 @@ Object.assign(SAMPLE_ARGS, {
  * (decision 002), so they only check and answer; save_card alone writes.
  */
 const WRITES: Record<string, 'additive' | 'destructive'> = {
-  create_vault: 'additive', switch_vault: 'additive', update_vault: 'destructive', remove_vault: 'destructive',
-  create_note_type: 'additive', update_note_type: 'destructive', delete_note_type: 'destructive',
-  create_note: 'additive', update_note: 'destructive', rename_note: 'destructive', move_note: 'additive',
-  delete_note: 'destructive', bulk_delete_notes: 'destructive', migrate_links: 'additive', links_repair: 'destructive',
-  rename_tag: 'destructive', save_card: 'additive', memory_capture: 'additive', memory_rename: 'destructive',
-  memory_update: 'destructive', memory_archive: 'additive', memory_unarchive: 'additive', memory_delete: 'destructive', memory_replace_link: 'destructive', migrate: 'destructive',
-  create_file: 'additive', update_frontmatter: 'destructive', batch_update_frontmatter: 'destructive', move_file: 'additive', batch_move_files: 'additive',
-  log_interaction: 'additive', save_preference: 'additive', remove_preference: 'destructive',
-  save: 'destructive', manage: 'destructive', undo_operation: 'destructive',
+  create_vault: 'additive',
+  switch_vault: 'additive',
+  update_vault: 'destructive',
+  remove_vault: 'destructive',
+  create_note_type: 'additive',
+  update_note_type: 'destructive',
+  delete_note_type: 'destructive',
+  create_note: 'additive',
+  update_note: 'destructive',
+  rename_note: 'destructive',
+  move_note: 'additive',
+  delete_note: 'destructive',
+  bulk_delete_notes: 'destructive',
+  migrate_links: 'additive',
+  links_repair: 'destructive',
+  rename_tag: 'destructive',
+  save_card: 'additive',
+  memory_capture: 'additive',
+  memory_rename: 'destructive',
+  memory_update: 'destructive',
+  memory_archive: 'additive',
+  memory_unarchive: 'additive',
+  memory_delete: 'destructive',
+  memory_replace_link: 'destructive',
+  migrate: 'destructive',
+  create_file: 'additive',
+  update_frontmatter: 'destructive',
+  batch_update_frontmatter: 'destructive',
+  move_file: 'additive',
+  batch_move_files: 'additive',
+  log_interaction: 'additive',
+  save_preference: 'additive',
+  remove_preference: 'destructive',
+  save: 'destructive',
+  manage: 'destructive',
+  undo_operation: 'destructive',
 };
 
 async function nestedVaultFolder(): Promise<string> {
@@ -172,13 +250,27 @@ let fake: FakeSimperium | undefined;
 async function catalogueFor(profile: string): Promise<Catalogue | undefined> {
   if (profile !== 'notarium') return undefined;
   fake = await startFakeSimperium();
-  fake.bucket().post('surface1', { content: 'Surface one\nbody', tags: ['x'], systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' });
+  fake.bucket().post('surface1', {
+    content: 'Surface one\nbody',
+    tags: ['x'],
+    systemTags: [],
+    creationDate: 1700000000,
+    modificationDate: 1700000000,
+    deleted: false,
+    shareURL: '',
+    publishURL: '',
+  });
   const simplenote = simplenoteBackendWith({ env: envFor(fake) });
-  return { ...builtinCatalogue, backends: builtinCatalogue.backends.map((b) => (b.id === 'simplenote' ? simplenote : b)) };
+  return {
+    ...builtinCatalogue,
+    backends: builtinCatalogue.backends.map((b) => (b.id === 'simplenote' ? simplenote : b)),
+  };
 }
 
 /** The obsidian profile's search runs the deterministic embedder here (the real model has its own e2e test). */
-const CONFIG: Record<string, Record<string, unknown>> = { obsidian: { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } } };
+const CONFIG: Record<string, Record<string, unknown>> = {
+  obsidian: { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } },
+};
 
 for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'notarium']) {
   describe(`tool surface: profile ${profile}`, () => {
@@ -188,7 +280,12 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
     beforeAll(async () => {
       const catalogue = await catalogueFor(profile);
       // The served vault sits one level down in a temp folder, so create_vault's siblings land there too.
-      t = await createTestKernel({ profile, root: await nestedVaultFolder(), ...(CONFIG[profile] ? { config: CONFIG[profile] } : {}), ...(catalogue ? { catalogue } : {}) });
+      t = await createTestKernel({
+        profile,
+        root: await nestedVaultFolder(),
+        ...(CONFIG[profile] ? { config: CONFIG[profile] } : {}),
+        ...(catalogue ? { catalogue } : {}),
+      });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await createMcpServer(t.vault).connect(serverSide);
       client = new Client({ name: 'surface', version: '1' });
@@ -207,8 +304,18 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
       const restated: string[] = [];
       const visit = (node: unknown, at: string): void => {
         if (!node || typeof node !== 'object') return;
-        const schema = node as { default?: unknown; description?: unknown; properties?: Record<string, unknown>; items?: unknown };
-        if (schema.default !== undefined && typeof schema.description === 'string' && /default/i.test(schema.description)) restated.push(at);
+        const schema = node as {
+          default?: unknown;
+          description?: unknown;
+          properties?: Record<string, unknown>;
+          items?: unknown;
+        };
+        if (
+          schema.default !== undefined &&
+          typeof schema.description === 'string' &&
+          /default/i.test(schema.description)
+        )
+          restated.push(at);
         for (const [name, child] of Object.entries(schema.properties ?? {})) visit(child, `${at}.${name}`);
         visit(schema.items, `${at}[]`);
       };
@@ -224,15 +331,28 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
         expect(Object.keys(tool.outputSchema?.properties ?? {}).length, tool.name).toBeGreaterThan(0);
       }
       for (const name of HASH_IN_ANSWER.filter((n) => tools.some((t) => t.name === n))) {
-        expect(Object.keys(tools.find((t) => t.name === name)?.outputSchema?.properties ?? {}), name).toEqual(expect.arrayContaining([expect.stringMatching(/^content_?[hH]ash$/)]));
+        expect(Object.keys(tools.find((t) => t.name === name)?.outputSchema?.properties ?? {}), name).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^content_?[hH]ash$/)]),
+        );
       }
       // A repeated shape is written once under $defs; the SDK client's validator (ajv) resolves the
       // local $ref when it checks the answer (the get_note_links call in the test below).
-      if (profile === 'flint') expect(JSON.stringify(tools.find((t) => t.name === 'get_note_links')?.outputSchema)).toContain('"$ref":"#/$defs/');
+      if (profile === 'flint')
+        expect(JSON.stringify(tools.find((t) => t.name === 'get_note_links')?.outputSchema)).toContain(
+          '"$ref":"#/$defs/',
+        );
       const whole = Buffer.byteLength(JSON.stringify({ tools }), 'utf8');
-      const model = Buffer.byteLength(JSON.stringify({ tools: tools.map(({ outputSchema: _omitted, ...rest }) => rest) }), 'utf8');
-      const largest = tools.map((tool) => `${tool.name} ${JSON.stringify(tool).length}`).sort((a, b) => Number(b.split(' ')[1]) - Number(a.split(' ')[1])).slice(0, 3);
-      process.stderr.write(`tools/list ${profile}: ${tools.length} tools, ${whole} bytes, ${model} without output schemas (largest: ${largest.join(', ')})\n`);
+      const model = Buffer.byteLength(
+        JSON.stringify({ tools: tools.map(({ outputSchema: _omitted, ...rest }) => rest) }),
+        'utf8',
+      );
+      const largest = tools
+        .map((tool) => `${tool.name} ${JSON.stringify(tool).length}`)
+        .sort((a, b) => Number(b.split(' ')[1]) - Number(a.split(' ')[1]))
+        .slice(0, 3);
+      process.stderr.write(
+        `tools/list ${profile}: ${tools.length} tools, ${whole} bytes, ${model} without output schemas (largest: ${largest.join(', ')})\n`,
+      );
       expect(model).toBeLessThanOrEqual(LIST_BUDGET[profile]?.model as number);
       expect(whole).toBeLessThanOrEqual(LIST_BUDGET[profile]?.whole as number);
     });
@@ -240,13 +360,22 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
     it('answers every tool with structuredContent that validates against its output schema', async () => {
       const { tools } = await client.listTools();
       let structured = 0;
-      const read = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
+      const read = async (name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
       if (tools.some((t) => t.name === 'create_note')) {
         await read('create_note', { title: 'Spare', content: 'x' });
         await read('create_note', { title: 'Gone', content: 'x' });
       }
       const first = new Set(['create_note', 'create_file']);
-      const last = ['delete_note_type', 'move_note', 'delete_note', 'create_vault', 'update_vault', 'switch_vault', 'remove_vault'];
+      const last = [
+        'delete_note_type',
+        'move_note',
+        'delete_note',
+        'create_vault',
+        'update_vault',
+        'switch_vault',
+        'remove_vault',
+      ];
       const rank = (name: string) => (first.has(name) ? -1 : last.includes(name) ? last.indexOf(name) + 1 : 0);
       const ordered = [...tools].sort((a, b) => rank(a.name) - rank(b.name));
       const failures: string[] = [];
@@ -262,10 +391,13 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
         }
         structured++;
         const parsed = JSON.parse(text) as unknown;
-        expect(result.structuredContent, tool.name).toEqual(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : { result: parsed });
+        expect(result.structuredContent, tool.name).toEqual(
+          typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : { result: parsed },
+        );
         // Every field of the answer is one the schema describes.
         const declared = Object.keys(tool.outputSchema?.properties ?? {});
-        for (const key of Object.keys(result.structuredContent ?? {})) expect(declared, `${tool.name} answers ${key}`).toContain(key);
+        for (const key of Object.keys(result.structuredContent ?? {}))
+          expect(declared, `${tool.name} answers ${key}`).toContain(key);
       }
       expect(failures).toEqual([]);
       expect(structured).toBe(tools.length);

@@ -32,7 +32,11 @@ beforeAll(async () => {
     config,
     `profile: obsidian\nsearch:\n  backend: hybrid-search\n  options:\n    embedder: { url: "${endpoint.baseUrl}", model: bow-e2e, dimension: 48, apiKeyEnv: NK_E2E_EMBED_KEY }\n`,
   );
-  session = await connectStdio(['serve', '--config', config, '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'), NK_E2E_EMBED_KEY: KEY, NOTEKERNEL_LOG_LEVEL: 'debug' });
+  session = await connectStdio(['serve', '--config', config, '--vault', vault], {
+    NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'),
+    NK_E2E_EMBED_KEY: KEY,
+    NOTEKERNEL_LOG_LEVEL: 'debug',
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -58,7 +62,9 @@ describe('obsidian over stdio with an endpoint embedder', () => {
     await endpoint.stop();
     const fallback = await searchVault({ query: 'harbour island', mode: 'hybrid' });
     expect(fallback.results.map((r) => r.source)).toEqual(['Boats.md']);
-    expect(fallback.notice).toMatch(/^Search by meaning is unavailable \(.*could not be reached.*\): these are keyword matches only\.$/);
+    expect(fallback.notice).toMatch(
+      /^Search by meaning is unavailable \(.*could not be reached.*\): these are keyword matches only\.$/,
+    );
     expect(session.stderr()).not.toContain(KEY);
   });
 });

@@ -24,12 +24,23 @@ beforeAll(async () => {
   sandbox = await tempDir('nk-e2e-obsidian-fold-');
   const vault = path.join(sandbox, 'vault');
   fs.mkdirSync(path.join(vault, 'Trips'), { recursive: true });
-  fs.writeFileSync(path.join(vault, 'Trips', 'Łódź.md'), '# Łódź\n\nThe Straße by the river, where Bjørn sailed to Ærø in a long boat.\n');
-  fs.writeFileSync(path.join(vault, 'Trips', 'Plain.md'), '# Lodz in plain letters\n\nWritten without any accents at all.\n');
+  fs.writeFileSync(
+    path.join(vault, 'Trips', 'Łódź.md'),
+    '# Łódź\n\nThe Straße by the river, where Bjørn sailed to Ærø in a long boat.\n',
+  );
+  fs.writeFileSync(
+    path.join(vault, 'Trips', 'Plain.md'),
+    '# Lodz in plain letters\n\nWritten without any accents at all.\n',
+  );
   fs.writeFileSync(path.join(vault, 'Groceries.md'), '# Groceries\n\nMilk, bread and apples.\n');
   const config = path.join(sandbox, 'obsidian.yaml');
-  fs.writeFileSync(config, 'profile: obsidian\nsearch:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n');
-  session = await connectStdio(['serve', '--config', config, '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config') });
+  fs.writeFileSync(
+    config,
+    'profile: obsidian\nsearch:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n',
+  );
+  session = await connectStdio(['serve', '--config', config, '--vault', vault], {
+    NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'),
+  });
 }, 60_000);
 
 afterAll(async () => {

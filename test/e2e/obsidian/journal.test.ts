@@ -36,12 +36,16 @@ async function openVault(): Promise<{ vault: string; session: StdioSession }> {
   fs.mkdirSync(vault);
   writeObsidianVault(vault);
   const config = path.join(sandbox, 'obsidian.yaml');
-  fs.writeFileSync(config, 'profile: obsidian\nsearch:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n');
-  const session = await connectStdio(['serve', '--config', config, '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config') });
+  fs.writeFileSync(
+    config,
+    'profile: obsidian\nsearch:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n',
+  );
+  const session = await connectStdio(['serve', '--config', config, '--vault', vault], {
+    NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'),
+  });
   sessions.push(session);
   return { vault, session };
 }
-
 
 /** Every file that differs between two snapshots, as the plan would name it: path and unified diff. */
 function changes(before: Map<string, string>, after: Map<string, string>): Array<{ id: string; diff: string }> {
@@ -49,7 +53,8 @@ function changes(before: Map<string, string>, after: Map<string, string>): Array
   return paths.map((p) => ({ id: p, diff: unifiedDiff(before.get(p) ?? '', after.get(p) ?? '') }));
 }
 
-const shape = (planned: PlannedNote[]) => planned.map((n) => ({ id: n.id as string, diff: n.diff })).sort((a, b) => a.id.localeCompare(b.id));
+const shape = (planned: PlannedNote[]) =>
+  planned.map((n) => ({ id: n.id as string, diff: n.diff })).sort((a, b) => a.id.localeCompare(b.id));
 
 const MOVES = [
   { source: 'Projects/Project Alpha.md', destination: 'Archive/2024/Project Apex.md' },
@@ -59,23 +64,48 @@ const MOVES = [
 describe('obsidian multi-note tools are journalled', () => {
   it('batch_update_frontmatter: the dry run is the plan the real run writes; frontmatter kept as written; undone byte for byte', async () => {
     const { vault, session } = await openVault();
-    const paths = ['Projects/Project Alpha.md', 'Projects/Active Work/Big Plan.md', 'Meetings/Weekly Sync.md', 'People/Ada.md'];
+    const paths = [
+      'Projects/Project Alpha.md',
+      'Projects/Active Work/Big Plan.md',
+      'Meetings/Weekly Sync.md',
+      'People/Ada.md',
+    ];
     const before = noteFiles(vault);
-    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_update_frontmatter', { paths, field: 'status', value: 'archived', dry_run: true });
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_update_frontmatter', {
+      paths,
+      field: 'status',
+      value: 'archived',
+      dry_run: true,
+    });
     expect(noteFiles(vault)).toEqual(before);
     expect(plan.refused).toEqual([]);
-    const done = await callOk<{ succeeded: number; operation_id: string }>(session, 'batch_update_frontmatter', { paths, field: 'status', value: 'archived' });
+    const done = await callOk<{ succeeded: number; operation_id: string }>(session, 'batch_update_frontmatter', {
+      paths,
+      field: 'status',
+      value: 'archived',
+    });
     expect(done.succeeded).toBe(4);
     const after = noteFiles(vault);
     expect(shape(plan.notes)).toEqual(changes(before, after));
     // Only the field's own line changes: the comment, the spacing and the key order stay.
-    expect(after.get('Projects/Project Alpha.md')).toBe((before.get('Projects/Project Alpha.md') as string).replace('status: active', 'status: archived'));
+    expect(after.get('Projects/Project Alpha.md')).toBe(
+      (before.get('Projects/Project Alpha.md') as string).replace('status: active', 'status: archived'),
+    );
 
-    const undone = await callOk<{ restored: string[]; undo_operation_id: string }>(session, 'undo_operation', { operation_id: done.operation_id });
+    const undone = await callOk<{ restored: string[]; undo_operation_id: string }>(session, 'undo_operation', {
+      operation_id: done.operation_id,
+    });
     expect(undone.restored.sort()).toEqual([...paths].sort());
     expect(noteFiles(vault)).toEqual(before);
-    const listed = await callOk<{ operations: Array<{ id: string; operation: string; state: string; undoes?: string; by?: string }> }>(session, 'list_operations', {});
-    expect(listed.operations[0]).toMatchObject({ id: undone.undo_operation_id, operation: 'undo_operation', undoes: done.operation_id, by: 'notekernel-e2e 1.0.0' });
+    const listed = await callOk<{
+      operations: Array<{ id: string; operation: string; state: string; undoes?: string; by?: string }>;
+    }>(session, 'list_operations', {});
+    expect(listed.operations[0]).toMatchObject({
+      id: undone.undo_operation_id,
+      operation: 'undo_operation',
+      undoes: done.operation_id,
+      by: 'notekernel-e2e 1.0.0',
+    });
     await callOk(session, 'undo_operation', { operation_id: undone.undo_operation_id });
     expect(noteFiles(vault)).toEqual(after);
   }, 120_000);
@@ -83,9 +113,14 @@ describe('obsidian multi-note tools are journalled', () => {
   it('batch_move_files: the dry run is the plan (copies, sources removed, links rewritten) the real run writes; undone byte for byte', async () => {
     const { vault, session } = await openVault();
     const before = noteFiles(vault);
-    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_move_files', { moves: MOVES, dry_run: true });
+    const plan = await callOk<{ notes: PlannedNote[]; refused: unknown[] }>(session, 'batch_move_files', {
+      moves: MOVES,
+      dry_run: true,
+    });
     expect(noteFiles(vault)).toEqual(before);
-    const done = await callOk<{ succeeded: number; operation_id: string }>(session, 'batch_move_files', { moves: MOVES });
+    const done = await callOk<{ succeeded: number; operation_id: string }>(session, 'batch_move_files', {
+      moves: MOVES,
+    });
     expect(done.succeeded).toBe(2);
     const after = noteFiles(vault);
     expect(after.has('Projects/Project Alpha.md')).toBe(false);
@@ -93,7 +128,9 @@ describe('obsidian multi-note tools are journalled', () => {
     expect(after.get('Archive/2024/Project Apex.md')).toContain('[[Ada Lovelace]]');
     expect(shape(plan.notes)).toEqual(changes(before, after));
 
-    const undone = await callOk<{ undo_operation_id: string }>(session, 'undo_operation', { operation_id: done.operation_id });
+    const undone = await callOk<{ undo_operation_id: string }>(session, 'undo_operation', {
+      operation_id: done.operation_id,
+    });
     expect(undone.undo_operation_id).toBeTruthy();
     expect(noteFiles(vault)).toEqual(before);
     const backlinks = await callOk<unknown>(session, 'find_backlinks', { note_name: 'Project Alpha' });
@@ -102,7 +139,10 @@ describe('obsidian multi-note tools are journalled', () => {
 
   it('an undo after an outside edit of a moved note is refused naming it', async () => {
     const { vault, session } = await openVault();
-    const done = await callOk<{ operation_id: string }>(session, 'move_file', { source: 'People/Ada.md', destination: 'People/Ada Lovelace.md' });
+    const done = await callOk<{ operation_id: string }>(session, 'move_file', {
+      source: 'People/Ada.md',
+      destination: 'People/Ada Lovelace.md',
+    });
     const moved = path.join(vault, 'People', 'Ada Lovelace.md');
     fs.writeFileSync(moved, `${fs.readFileSync(moved, 'utf8')}\nEdited by hand.\n`);
     const edited = noteFiles(vault);

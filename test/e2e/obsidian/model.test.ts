@@ -22,11 +22,16 @@ beforeAll(async () => {
   for (const c of cases) {
     fs.mkdirSync(path.dirname(path.join(vault, c.rel)), { recursive: true });
     // Half with frontmatter, half without, as vaults are.
-    fs.writeFileSync(path.join(vault, c.rel), c.rel.length % 2 ? `---\ntags: [howto]\n---\n\n${c.content}\n` : `${c.content}\n`);
+    fs.writeFileSync(
+      path.join(vault, c.rel),
+      c.rel.length % 2 ? `---\ntags: [howto]\n---\n\n${c.content}\n` : `${c.content}\n`,
+    );
   }
   fs.mkdirSync(path.join(vault, '.obsidian'));
   fs.writeFileSync(path.join(vault, '.obsidian', 'app.json'), '{}');
-  session = await connectStdio(['serve', '--profile', 'obsidian', '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config') });
+  session = await connectStdio(['serve', '--profile', 'obsidian', '--vault', vault], {
+    NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -60,11 +65,15 @@ describe('obsidian profile, real default model', () => {
     for (const mode of modes) {
       const p = table.paraphrase![mode]!;
       const k = table.token![mode]!;
-      console.info(`  ${mode.padEnd(8)} paraphrase ${p.top1}/${p.top5}  token ${k.top1}/${k.top5}  combined ${p.top1 + k.top1}/${p.top5 + k.top5}`);
+      console.info(
+        `  ${mode.padEnd(8)} paraphrase ${p.top1}/${p.top5}  token ${k.top1}/${k.top5}  combined ${p.top1 + k.top1}/${p.top5 + k.top5}`,
+      );
     }
     // The first question, with the tool's defaults (hybrid, 5 results).
     const first = await callTool(session.client, 'search_vault', { query: cases[0]!.question });
-    expect((first.body as { results: Array<{ source: string }> }).results.map((r) => r.source)).toContain(cases[0]!.rel);
+    expect((first.body as { results: Array<{ source: string }> }).results.map((r) => r.source)).toContain(
+      cases[0]!.rel,
+    );
     const n = cases.length;
     expect(table.paraphrase!.hybrid!.top5 / n).toBeGreaterThanOrEqual(0.9);
     expect(table.paraphrase!.semantic!.top5 / n).toBeGreaterThanOrEqual(0.9);

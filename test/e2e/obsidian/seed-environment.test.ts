@@ -32,7 +32,13 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
 
 async function serveIn(cwd: string, env: Record<string, string> = {}): Promise<Client> {
   assertBuilt();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--profile', 'obsidian', '--config', config], cwd, env: baseEnv(env), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--profile', 'obsidian', '--config', config],
+    cwd,
+    env: baseEnv(env),
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'seed-004-env', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -54,7 +60,10 @@ beforeAll(async () => {
   fs.mkdirSync(other);
   writeObsidianVault(vault);
   fs.writeFileSync(path.join(other, 'Only Here.md'), 'The other vault.\n');
-  fs.writeFileSync(path.join(project, '.env'), `# seed 004's .env\nVAULT_PATH=${vault}\nCHROMA_PATH=./.chroma_db\nFIREWORKS_API_KEY=unused\n`);
+  fs.writeFileSync(
+    path.join(project, '.env'),
+    `# seed 004's .env\nVAULT_PATH=${vault}\nCHROMA_PATH=./.chroma_db\nFIREWORKS_API_KEY=unused\n`,
+  );
   // Only the small embedder is configured here; the vault and the index come from .env.
   config = path.join(sandbox, 'embedder.yaml');
   fs.writeFileSync(config, 'search:\n  backend: hybrid-search\n  options: { embedder: hashed, embedThreads: 0 }\n');
@@ -71,7 +80,10 @@ describe("seed 004's .env: VAULT_PATH and CHROMA_PATH", () => {
       expect(await folderList(client)).toContain('Projects/Project Alpha.md');
       const read = await client.callTool({ name: 'read_file', arguments: { path: 'root note.md' } });
       expect(JSON.stringify(read.content)).toContain('zyxquorble');
-      const found = await client.callTool({ name: 'search_vault', arguments: { query: 'zyxquorble', mode: 'keyword' } });
+      const found = await client.callTool({
+        name: 'search_vault',
+        arguments: { query: 'zyxquorble', mode: 'keyword' },
+      });
       expect(JSON.stringify(found.content)).toContain('root note.md');
     } finally {
       await client.close();
@@ -87,16 +99,45 @@ describe("seed 004's .env: VAULT_PATH and CHROMA_PATH", () => {
     } finally {
       await client.close();
     }
-    const run = await runCli(['call', 'search_by_folder', '{"folder": ""}', '--profile', 'obsidian', '--config', config, '--vault', other, '--json'], { cwd: project, env: baseEnv() });
+    const run = await runCli(
+      [
+        'call',
+        'search_by_folder',
+        '{"folder": ""}',
+        '--profile',
+        'obsidian',
+        '--config',
+        config,
+        '--vault',
+        other,
+        '--json',
+      ],
+      { cwd: project, env: baseEnv() },
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(['Only Here.md']);
   }, 60_000);
 
   it('the one-shot CLI reads .env too; another profile ignores VAULT_PATH', async () => {
-    const run = await runCli(['call', 'find_backlinks', '{"note_name": "Project Alpha"}', '--profile', 'obsidian', '--config', config, '--json'], { cwd: project, env: baseEnv() });
+    const run = await runCli(
+      [
+        'call',
+        'find_backlinks',
+        '{"note_name": "Project Alpha"}',
+        '--profile',
+        'obsidian',
+        '--config',
+        config,
+        '--json',
+      ],
+      { cwd: project, env: baseEnv() },
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toContain('People/Ada.md');
-    const flint = await runCli(['call', 'search_notes', '{"query": "zyxquorble"}', '--profile', 'flint', '--json'], { cwd: project, env: baseEnv() });
+    const flint = await runCli(['call', 'search_notes', '{"query": "zyxquorble"}', '--profile', 'flint', '--json'], {
+      cwd: project,
+      env: baseEnv(),
+    });
     expect(flint.code).not.toBe(0);
     expect(flint.stderr).toContain('No vault given');
   }, 60_000);

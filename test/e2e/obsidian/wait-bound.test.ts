@@ -14,7 +14,10 @@ import { rng } from '../../support/generate-vault.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const NOTES = 125;
-const WORDS = 'river harbour lantern orchard granite meadow ledger quarterly supplier courier falcon willow cobalt pioneer vertex saffron tundra juniper meridian orchid budget release feedback network'.split(' ');
+const WORDS =
+  'river harbour lantern orchard granite meadow ledger quarterly supplier courier falcon willow cobalt pioneer vertex saffron tundra juniper meridian orchid budget release feedback network'.split(
+    ' ',
+  );
 
 let sandbox: string;
 
@@ -23,7 +26,9 @@ function writeVault(root: string): void {
   const sentence = () => Array.from({ length: 14 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   fs.mkdirSync(path.join(root, 'Notes'), { recursive: true });
   for (let i = 0; i < NOTES; i++) {
-    const sections = ['Summary', 'Details', 'Decisions', 'Next steps'].map((heading) => `## ${heading}\n\n${sentence()}. ${sentence()}. ${sentence()}.\n`);
+    const sections = ['Summary', 'Details', 'Decisions', 'Next steps'].map(
+      (heading) => `## ${heading}\n\n${sentence()}. ${sentence()}. ${sentence()}.\n`,
+    );
     fs.writeFileSync(path.join(root, 'Notes', `Note ${i}.md`), `# Note ${i}\n\n${sections.join('\n')}`);
   }
 }
@@ -43,9 +48,16 @@ async function waitingSearch(session: StdioSession): Promise<Answer> {
     if (json) progress.push((JSON.parse(json) as { params: Progress }).params);
   };
   const started = Date.now();
-  const result = await session.client.callTool({ name: 'search_vault', arguments: { query: 'harbour lantern at the orchard', mode: 'semantic', wait_for_vectors: true } }, undefined, {
-    onprogress: (p) => void progress.push(p),
-  });
+  const result = await session.client.callTool(
+    {
+      name: 'search_vault',
+      arguments: { query: 'harbour lantern at the orchard', mode: 'semantic', wait_for_vectors: true },
+    },
+    undefined,
+    {
+      onprogress: (p) => void progress.push(p),
+    },
+  );
   const ms = Date.now() - started;
   await new Promise((resolve) => setImmediate(resolve));
   expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
@@ -57,7 +69,9 @@ async function serve(name: string, config: string): Promise<StdioSession> {
   writeVault(vault);
   const file = path.join(sandbox, `${name}.yaml`);
   fs.writeFileSync(file, config);
-  return connectStdio(['serve', '--config', file, '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'registry') });
+  return connectStdio(['serve', '--config', file, '--vault', vault], {
+    NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'registry'),
+  });
 }
 
 beforeAll(async () => {
@@ -70,14 +84,18 @@ afterAll(async () => {
 
 describe('wait_for_vectors inside a client timeout', () => {
   it('past its bound (waitForVectorsSeconds: 3) it answers from the vectors ready, with progress sent meanwhile and a notice', async () => {
-    const session = await serve('bounded', "profile: obsidian\nplugins:\n  obsidian-tools: { waitForVectorsSeconds: 3 }\n");
+    const session = await serve(
+      'bounded',
+      'profile: obsidian\nplugins:\n  obsidian-tools: { waitForVectorsSeconds: 3 }\n',
+    );
     try {
       const answer = await waitingSearch(session);
       expect(answer.ms).toBeLessThan(15_000);
       expect(answer.body.notice).toMatch(/Waited 3 s .*call again with wait_for_vectors: true/);
       expect(answer.body.vectors!.ready).toBeLessThan(answer.body.vectors!.total);
       expect(answer.progress.length).toBeGreaterThanOrEqual(1);
-      for (let i = 1; i < answer.progress.length; i++) expect(answer.progress[i]!.progress).toBeGreaterThan(answer.progress[i - 1]!.progress);
+      for (let i = 1; i < answer.progress.length; i++)
+        expect(answer.progress[i]!.progress).toBeGreaterThan(answer.progress[i - 1]!.progress);
       expect(answer.progress[0]!.message).toMatch(/embedding passages/);
     } finally {
       await session.close();

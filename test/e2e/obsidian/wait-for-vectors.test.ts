@@ -14,7 +14,10 @@ import { removeDir, tempDir } from '../../support/temp.js';
 
 /** Enough passages that the model is still embedding them when the first search arrives. */
 const FILLER_NOTES = 240;
-const WORDS = 'ledger quarterly invoice supplier warehouse pallet forklift shipment customs tariff freight courier depot inventory audit margin'.split(' ');
+const WORDS =
+  'ledger quarterly invoice supplier warehouse pallet forklift shipment customs tariff freight courier depot inventory audit margin'.split(
+    ' ',
+  );
 
 const cases = paraphraseCases();
 let sandbox: string;
@@ -34,7 +37,9 @@ beforeAll(async () => {
   // for clients with the usual 60 s timeout; wait-bound.test.ts) is raised to match.
   const config = path.join(sandbox, 'obsidian.yaml');
   fs.writeFileSync(config, 'profile: obsidian\nplugins:\n  obsidian-tools: { waitForVectorsSeconds: 240 }\n');
-  session = await connectStdio(['serve', '--config', config, '--vault', vault], { NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config') });
+  session = await connectStdio(['serve', '--config', config, '--vault', vault], {
+    NOTEKERNEL_CONFIG_DIR: path.join(sandbox, 'config'),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -66,7 +71,10 @@ describe('search_vault wait_for_vectors', () => {
     );
     await new Promise((resolve) => setImmediate(resolve));
     seen.push(...late);
-    const body = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { results: Array<{ source: string }>; notice?: string };
+    const body = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as {
+      results: Array<{ source: string }>;
+      notice?: string;
+    };
     expect(result.isError).not.toBe(true);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
@@ -78,7 +86,11 @@ describe('search_vault wait_for_vectors', () => {
     expect(body.notice).toBeUndefined();
     expect(body.results.map((r) => r.source)).toContain(target);
 
-    const keyword = await callTool(session.client, 'search_vault', { query: 'forklift', mode: 'keyword', wait_for_vectors: true });
+    const keyword = await callTool(session.client, 'search_vault', {
+      query: 'forklift',
+      mode: 'keyword',
+      wait_for_vectors: true,
+    });
     expect((keyword.body as { results: unknown[] }).results.length).toBeGreaterThan(0);
   }, 300_000);
 });

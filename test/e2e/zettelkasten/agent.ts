@@ -61,7 +61,10 @@ export async function runAgent(client: Client, script: AgentScript): Promise<Age
   let action: NextAction = { tool: 'start_draft_generation', instruction: 'the user asked for a card' };
 
   const need = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`the server led to a step the script has no ${what} for (after ${steps.map((s) => s.tool).join(' → ')})`);
+    if (value === undefined)
+      throw new Error(
+        `the server led to a step the script has no ${what} for (after ${steps.map((s) => s.tool).join(' → ')})`,
+      );
     return value;
   };
 
@@ -85,7 +88,10 @@ export async function runAgent(client: Client, script: AgentScript): Promise<Age
       case 'title_thinker':
         return { ...hinted, context_summary: script.contextSummary };
       case 'commit_title':
-        return { ...hinted, title: need((hinted.stage === 'card' ? revisedTitles : draftTitles).shift(), `${String(hinted.stage)} title`) };
+        return {
+          ...hinted,
+          title: need((hinted.stage === 'card' ? revisedTitles : draftTitles).shift(), `${String(hinted.stage)} title`),
+        };
       case 'content_thinker':
         return { ...hinted, title: need(memory.title, 'title'), key_points: script.keyPoints };
       case 'commit_draft':
@@ -95,7 +101,11 @@ export async function runAgent(client: Client, script: AgentScript): Promise<Age
       case 'title_reflection':
         return { ...hinted, original_title: need(memory.title, 'title'), ...feedback(script.user.titleFeedback) };
       case 'content_reflection':
-        return { ...hinted, original_content: need(memory.content, 'content'), ...feedback(script.user.contentFeedback) };
+        return {
+          ...hinted,
+          original_content: need(memory.content, 'content'),
+          ...feedback(script.user.contentFeedback),
+        };
       case 'commit_content':
         return { ...hinted, content: need(script.revisedContent, 'revised content') };
       case 'heading_reflection':

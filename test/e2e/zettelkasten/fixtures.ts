@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentScript } from './agent.js';
 
-export const P1 = 'Tool descriptions end up in the system prompt, so a long workflow described there pollutes every turn.';
+export const P1 =
+  'Tool descriptions end up in the system prompt, so a long workflow described there pollutes every turn.';
 export const P2 = 'Instead each tool answers with the next action and, where the model must write, an embedded prompt.';
 export const P3 = 'The server stays stateless: the client carries the title, content and tags from call to call.';
 export const DRAFT = `${P1}\n\n${P2}\n\n${P3}`;
@@ -48,7 +49,15 @@ export const meetingScript: AgentScript = {
   heading: 'Weekly sync: ship on Friday, Anna owns the release notes',
 };
 
-export const STAGE_1 = ['start_draft_generation', 'title_thinker', 'generate_title', 'commit_title', 'content_thinker', 'generate_content', 'commit_draft'];
+export const STAGE_1 = [
+  'start_draft_generation',
+  'title_thinker',
+  'generate_title',
+  'commit_title',
+  'content_thinker',
+  'generate_content',
+  'commit_draft',
+];
 
 /** The shipped general.md, filled by hand: what the card on disk must be, timestamp aside. */
 export function expectedGeneral(title: string, tags: string, heading: string, paragraphs: string[]): string {
@@ -84,7 +93,8 @@ export function withoutTime(card: string, since: number): string {
   const match = /^created: (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)$/m.exec(card);
   if (!match?.[1]) throw new Error(`no created: timestamp in\n${card}`);
   const time = Date.parse(match[1]);
-  if (time < since - 1000 || time > Date.now() + 1000) throw new Error(`created ${match[1]} is not the server time of this run`);
+  if (time < since - 1000 || time > Date.now() + 1000)
+    throw new Error(`created ${match[1]} is not the server time of this run`);
   return card.replace(match[1], '<TIME>');
 }
 
@@ -102,7 +112,8 @@ export async function writeUserConfig(
   user: { templates: Record<string, string>; conventions: string; mapping: string; output?: string; extra?: string },
 ): Promise<string> {
   await fs.mkdir(path.join(dir, 'templates'), { recursive: true });
-  for (const [name, text] of Object.entries(user.templates)) await fs.writeFile(path.join(dir, 'templates', name), text);
+  for (const [name, text] of Object.entries(user.templates))
+    await fs.writeFile(path.join(dir, 'templates', name), text);
   await fs.writeFile(path.join(dir, 'conventions.md'), user.conventions);
   await fs.writeFile(path.join(dir, 'mapping.yaml'), user.mapping);
   const file = path.join(dir, 'notekernel.config.yaml');
@@ -126,8 +137,12 @@ export async function writeUserConfig(
 
 /** User A: the seed's convention and a compact card. */
 export const userA = {
-  templates: { 'general.md': '---\ntitle: {{title}}\ntags: {{tags}}\ncreated: {{created}}\n---\n\n# {{content_heading}}\n\n{{content}}\n' },
-  conventions: '---\ntitle:\n  format: YYYYMMDD-CoreConcept\n  min_length: 20\n  max_length: 40\n  examples: [20251021-Stateless-Workflow-Design]\n---\nUser A: dated, hyphenated, 20-40 characters.\n',
+  templates: {
+    'general.md':
+      '---\ntitle: {{title}}\ntags: {{tags}}\ncreated: {{created}}\n---\n\n# {{content_heading}}\n\n{{content}}\n',
+  },
+  conventions:
+    '---\ntitle:\n  format: YYYYMMDD-CoreConcept\n  min_length: 20\n  max_length: 40\n  examples: [20251021-Stateless-Workflow-Design]\n---\nUser A: dated, hyphenated, 20-40 characters.\n',
   mapping: 'default: general\ntemplates:\n  general: { description: "A: one block of text" }\n',
   output: 'cards-a',
 };
@@ -135,7 +150,8 @@ export const userA = {
 /** User B: ISO dates, snake_case lowercase concepts, a different card layout saved at the root. */
 export const userB = {
   templates: {
-    'general.md': '# {{title}}\n\n> {{content_heading}}\n\n## Idea\n\n{{idea}}\n\n## Why it matters\n\n{{why}}\n\nTags: {{tags}} | Created: {{created}}\n',
+    'general.md':
+      '# {{title}}\n\n> {{content_heading}}\n\n## Idea\n\n{{idea}}\n\n## Why it matters\n\n{{why}}\n\nTags: {{tags}} | Created: {{created}}\n',
   },
   conventions:
     '---\ntitle:\n  format: YYYY-MM-DD_concept\n  date_prefix: YYYY-MM-DD\n  separator: _\n  min_length: 15\n  max_length: 60\n  concept_pattern: "^[a-z0-9]+(_[a-z0-9]+)*$"\n  examples: [2025-10-21_stateless_workflow]\n---\nUser B: ISO date, underscore, lowercase words.\n',

@@ -10,7 +10,10 @@ export interface Harness {
   sandbox(prefix: string): Promise<string>;
   serve(args: string[]): Promise<StdioSession>;
   /** Starts `serve` with a user's config that should fail; `setup` may break things first. */
-  startFails(user: Parameters<typeof writeUserConfig>[1], setup?: (root: string) => Promise<void>): Promise<{ code: number | null; stderr: string; root: string }>;
+  startFails(
+    user: Parameters<typeof writeUserConfig>[1],
+    setup?: (root: string) => Promise<void>,
+  ): Promise<{ code: number | null; stderr: string; root: string }>;
   cleanup(): Promise<void>;
 }
 
@@ -48,7 +51,9 @@ export function createHarness(): Harness {
  * root/vault/cards (the output directory) with two planted symlinks, one to a file outside the
  * vault and one to a file elsewhere in the vault, and a config naming `cards` as output.
  */
-export async function plantPathSandbox(root: string): Promise<{ vault: string; cards: string; config: string; outside: string }> {
+export async function plantPathSandbox(
+  root: string,
+): Promise<{ vault: string; cards: string; config: string; outside: string }> {
   const vault = path.join(root, 'vault');
   const cards = path.join(vault, 'cards');
   const outside = path.join(root, 'outside', 'target.md');

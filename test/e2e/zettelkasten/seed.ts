@@ -35,7 +35,10 @@ export const SEED_PARAMETERS: Record<string, readonly string[]> = {
 export interface SeedStep {
   tool: string;
   args: Record<string, unknown>;
-  body: Record<string, unknown> & { next_action?: { tool: string; arguments?: Record<string, unknown> }; warnings?: string[] };
+  body: Record<string, unknown> & {
+    next_action?: { tool: string; arguments?: Record<string, unknown> };
+    warnings?: string[];
+  };
 }
 
 /** Calls a tool exactly as the seed writes the call; any other argument fails the test. */
@@ -43,7 +46,8 @@ export function seedCaller(client: Client, log: SeedStep[] = []) {
   return async (tool: string, args: Record<string, unknown> = {}): Promise<SeedStep['body']> => {
     const allowed = SEED_PARAMETERS[tool];
     expect(allowed, `${tool} is not a seed tool`).toBeDefined();
-    for (const key of Object.keys(args)) expect(allowed, `${tool}(${key}) is not in seed 001's parameter list`).toContain(key);
+    for (const key of Object.keys(args))
+      expect(allowed, `${tool}(${key}) is not in seed 001's parameter list`).toContain(key);
     const answer = await callTool(client, tool, args);
     expect(answer.isError, `${tool}: ${JSON.stringify(answer.body)}`).toBe(false);
     const body = answer.body as SeedStep['body'];
@@ -58,7 +62,8 @@ export const TITLE_2 = '20251021-MCP-Stateless-Sequential-Workflow'; // 4.2.3, 4
 export const TAGS = ['#MCP', '#WorkflowDesign']; // 4.2.1
 export const TITLE_FEEDBACK = 'Emphasize stateless design aspect'; // 4.2.3
 export const CONTENT_FEEDBACK = 'Add more concrete examples'; // 4.2.5
-export const CONTENT_SUMMARY = 'Discusses how MCP implements stateless sequential workflows through tool-returned process instructions'; // 4.2.7
+export const CONTENT_SUMMARY =
+  'Discusses how MCP implements stateless sequential workflows through tool-returned process instructions'; // 4.2.7
 export const HEADING = 'MCP: Implementing Stateless Sequential Workflows Through Tool-Returned Process Instructions'; // 4.2.7
 export const KEY_POINTS = ['Point 1', 'Point 2', 'Point 3']; // 4.1.5
 
@@ -141,7 +146,9 @@ Examples:
  * § 6.3's layout: the server's project folder (config.yaml, config/, templates/) and the user's
  * ~/zettelkasten/cards, under `root` (the test's HOME).
  */
-export async function seedProject(root: string): Promise<{ home: string; project: string; config: string; cards: string }> {
+export async function seedProject(
+  root: string,
+): Promise<{ home: string; project: string; config: string; cards: string }> {
   const home = path.join(root, 'home');
   const project = path.join(root, 'zettelkasten-mcp');
   const cards = path.join(home, 'zettelkasten', 'cards');

@@ -29,7 +29,16 @@ export type PostOutcome =
   | { status: 'missing-version' };
 
 /** Simplenote's note schema: a new note must carry every one of these (partial → 400). */
-export const NOTE_REQUIRED_FIELDS = ['content', 'tags', 'systemTags', 'creationDate', 'modificationDate', 'deleted', 'shareURL', 'publishURL'] as const;
+export const NOTE_REQUIRED_FIELDS = [
+  'content',
+  'tags',
+  'systemTags',
+  'creationDate',
+  'modificationDate',
+  'deleted',
+  'shareURL',
+  'publishURL',
+] as const;
 
 export function cvString(cv: number): string {
   return cv.toString(16).padStart(24, '0');
@@ -67,16 +76,22 @@ export class FakeBucket {
    */
   post(id: string, body: ObjectData, options: { replace?: boolean; baseVersion?: number } = {}): PostOutcome {
     const entry = this.entries.get(id);
-    if (options.baseVersion !== undefined && (!entry || options.baseVersion > entry.versions.length || options.baseVersion < 1)) return { status: 'missing-version' };
+    if (
+      options.baseVersion !== undefined &&
+      (!entry || options.baseVersion > entry.versions.length || options.baseVersion < 1)
+    )
+      return { status: 'missing-version' };
     const current = entry?.versions.at(-1);
     let next: ObjectData;
     if (!current || options.replace) next = structuredClone(body);
     else if (options.baseVersion !== undefined && options.baseVersion < entry!.versions.length) {
       const base = entry!.versions[options.baseVersion - 1]!;
       next = structuredClone(current);
-      for (const [key, value] of Object.entries(body)) if (!isDeepStrictEqual(base[key], value)) next[key] = structuredClone(value);
+      for (const [key, value] of Object.entries(body))
+        if (!isDeepStrictEqual(base[key], value)) next[key] = structuredClone(value);
     } else next = { ...structuredClone(current), ...structuredClone(body) };
-    if (entry && isDeepStrictEqual(next, current)) return { status: 'unchanged', version: entry.versions.length, data: structuredClone(current!) };
+    if (entry && isDeepStrictEqual(next, current))
+      return { status: 'unchanged', version: entry.versions.length, data: structuredClone(current!) };
     const target = entry ?? { id, versions: [], cv: 0 };
     target.versions.push(next);
     target.cv = ++this.cv;

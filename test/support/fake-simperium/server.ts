@@ -92,7 +92,11 @@ export class FakeSimperium {
     }
     let reply: Reply;
     if (fault?.kind === 'status') {
-      reply = { status: fault.status, ...(fault.retryAfter !== undefined ? { headers: { 'Retry-After': fault.retryAfter } } : {}), body: fault.body ?? '' };
+      reply = {
+        status: fault.status,
+        ...(fault.retryAfter !== undefined ? { headers: { 'Retry-After': fault.retryAfter } } : {}),
+        body: fault.body ?? '',
+      };
     } else {
       try {
         reply = this.route(method, url, req.headers, body);
@@ -127,7 +131,8 @@ export class FakeSimperium {
     if (!bucketName) return { status: 404, body: 'not found' };
     const q = lastWins(url.searchParams);
     if (verb === 'index' && parts.length === 4 && method === 'GET') return this.index(bucketName, q);
-    if (verb !== 'i' || id === undefined || (parts.length !== 5 && (parts.length !== 7 || v !== 'v'))) return { status: 404, body: 'not found' };
+    if (verb !== 'i' || id === undefined || (parts.length !== 5 && (parts.length !== 7 || v !== 'v')))
+      return { status: 404, body: 'not found' };
     const at = n === undefined ? undefined : Number(n);
     if (at !== undefined && !Number.isInteger(at)) return { status: 400, body: 'bad version' };
     if (method === 'GET') return this.read(bucketName, id, at);
@@ -146,7 +151,8 @@ export class FakeSimperium {
     const key = headers['x-simperium-api-key'] ?? fields.client_id;
     if (key !== this.apiKey) return { status: 401, body: 'invalid api key' };
     const username = typeof fields.username === 'string' ? fields.username : '';
-    if (this.users[username] === undefined || this.users[username] !== fields.password) return { status: 401, body: 'invalid login' };
+    if (this.users[username] === undefined || this.users[username] !== fields.password)
+      return { status: 401, body: 'invalid login' };
     const accessToken = randomBytes(16).toString('hex');
     this.tokens.set(accessToken, username);
     return { status: 200, body: { username, access_token: accessToken, userid: randomBytes(16).toString('hex') } };
@@ -158,7 +164,10 @@ export class FakeSimperium {
     const withData = q.get('data') === '1' || q.get('data') === 'true';
     const since = parseCv(q.get('since'));
     const mark = parseCv(q.get('mark'));
-    const rows = bucket.index({ ...(since !== undefined ? { after: since } : {}), ...(mark !== undefined ? { upTo: mark } : {}) });
+    const rows = bucket.index({
+      ...(since !== undefined ? { after: since } : {}),
+      ...(mark !== undefined ? { upTo: mark } : {}),
+    });
     const page = rows.slice(0, limit);
     const next = rows[limit];
     return {
@@ -179,7 +188,13 @@ export class FakeSimperium {
     return { status: 200, headers: { 'X-Simperium-Version': String(found.version) }, body: found.data };
   }
 
-  private write(bucketName: string, id: string, version: number | undefined, q: Map<string, string>, body: string): Reply {
+  private write(
+    bucketName: string,
+    id: string,
+    version: number | undefined,
+    q: Map<string, string>,
+    body: string,
+  ): Reply {
     const ccid = q.get('ccid');
     const replay = ccid !== undefined ? this.ccids.get(`${bucketName}/${ccid}`) : undefined;
     if (replay) return replay;
@@ -189,20 +204,28 @@ export class FakeSimperium {
     } catch {
       return { status: 400, body: 'invalid json' };
     }
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return { status: 400, body: 'object expected' };
+    if (typeof data !== 'object' || data === null || Array.isArray(data))
+      return { status: 400, body: 'object expected' };
     if (!/^[a-zA-Z0-9._%@-]{1,256}$/.test(id)) return { status: 400, body: 'invalid id' };
     const bucket = this.bucket(bucketName);
     if (bucketName === 'note' && !bucket.get(id)) {
       const missing = NOTE_REQUIRED_FIELDS.filter((field) => !(field in (data as ObjectData)));
       if (missing.length) return { status: 400, body: `schema violation: missing ${missing.join(', ')}` };
     }
-    const outcome = bucket.post(id, data as ObjectData, { replace: q.get('replace') === '1', ...(version !== undefined ? { baseVersion: version } : {}) });
+    const outcome = bucket.post(id, data as ObjectData, {
+      replace: q.get('replace') === '1',
+      ...(version !== undefined ? { baseVersion: version } : {}),
+    });
     let reply: Reply;
     if (outcome.status === 'missing-version') reply = { status: 404, body: 'specified object version does not exist' };
     else if (outcome.status === 'unchanged') reply = { status: 412, body: 'empty change' };
     else {
       const wantBody = q.get('response') === '1' || q.get('response') === 'true';
-      reply = { status: 200, headers: { 'X-Simperium-Version': String(outcome.version) }, ...(wantBody ? { body: outcome.data } : {}) };
+      reply = {
+        status: 200,
+        headers: { 'X-Simperium-Version': String(outcome.version) },
+        ...(wantBody ? { body: outcome.data } : {}),
+      };
     }
     if (ccid !== undefined) this.ccids.set(`${bucketName}/${ccid}`, reply);
     return reply;
@@ -213,7 +236,8 @@ export class FakeSimperium {
     const found = bucket.get(id);
     if (!found) return { status: 404, body: 'not found' };
     if (version !== undefined && version !== found.version) return { status: 412, body: 'version mismatch' };
-    if (bucketName === 'note' && found.data.deleted !== true && found.data.deleted !== 1) return { status: 400, body: 'note must be trashed before it is deleted' };
+    if (bucketName === 'note' && found.data.deleted !== true && found.data.deleted !== 1)
+      return { status: 400, body: 'note must be trashed before it is deleted' };
     const deletedAt = bucket.delete(id)!;
     return { status: 200, headers: { 'X-Simperium-Version': String(deletedAt) } };
   }
@@ -240,7 +264,10 @@ async function send(res: http.ServerResponse, reply: Reply, fault: Fault | undef
   if (res.destroyed) return;
   if (fault?.kind === 'huge') return sendHuge(res, fault.bytes);
   const isText = typeof reply.body === 'string';
-  const payload = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(isText ? (reply.body as string) : JSON.stringify(reply.body));
+  const payload =
+    reply.body === undefined
+      ? Buffer.alloc(0)
+      : Buffer.from(isText ? (reply.body as string) : JSON.stringify(reply.body));
   const headers: Record<string, string | number> = { ...reply.headers, 'Content-Length': payload.length };
   if (reply.body !== undefined) headers['Content-Type'] = isText ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(reply.status, headers);

@@ -37,10 +37,15 @@ describe('the one-writer SQL floor', () => {
   it('writes every row of every table of the built index again, and leaves no file behind', () => {
     const db = new Database(indexFile, { readonly: true });
     const tables = db
-      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%'")
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%'",
+      )
       .pluck()
       .all() as string[];
-    const expected = tables.reduce((sum, t) => sum + (db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number), 0);
+    const expected = tables.reduce(
+      (sum, t) => sum + (db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number),
+      0,
+    );
     const links = db.prepare('SELECT count(*) FROM note_links').pluck().get() as number;
     db.close();
     expect(links).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotekernelError } from '../../../kernel/errors.js';
+import type { NotekernelError } from '../../../kernel/errors.js';
 import { safeFilename } from '../../../plugins/card-workflow/filename.js';
 
 function code(raw: string, sanitize = true): string {
@@ -13,7 +13,10 @@ function code(raw: string, sanitize = true): string {
 
 describe('safeFilename', () => {
   it('keeps a convention title and ensures .md', () => {
-    expect(safeFilename('20251021-MCP-Stateless-Workflow', { sanitize: true })).toEqual({ filename: '20251021-MCP-Stateless-Workflow.md', sanitized: false });
+    expect(safeFilename('20251021-MCP-Stateless-Workflow', { sanitize: true })).toEqual({
+      filename: '20251021-MCP-Stateless-Workflow.md',
+      sanitized: false,
+    });
     expect(safeFilename('20251021-MCP.md', { sanitize: true }).filename).toBe('20251021-MCP.md');
     expect(safeFilename('Card.MD', { sanitize: true })).toEqual({ filename: 'Card.md', sanitized: false });
     expect(safeFilename('notes.txt', { sanitize: true }).filename).toBe('notes.txt.md');
@@ -56,7 +59,8 @@ describe('safeFilename', () => {
       ['ok\u2215slash', 'okslash.md'],
       ['C:x', 'Cx.md'],
     ];
-    for (const [raw, filename] of cases) expect(safeFilename(raw, { sanitize: true }), JSON.stringify(raw)).toEqual({ filename, sanitized: true });
+    for (const [raw, filename] of cases)
+      expect(safeFilename(raw, { sanitize: true }), JSON.stringify(raw)).toEqual({ filename, sanitized: true });
   });
 
   it('caps the length in bytes without splitting a character', () => {

@@ -1,8 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NotekernelError } from '../../../kernel/errors.js';
-import { loadMapping, mappingWarnings, recommend, type TemplateMapping } from '../../../plugins/card-workflow/mapping.js';
+import type { NotekernelError } from '../../../kernel/errors.js';
+import {
+  loadMapping,
+  mappingWarnings,
+  recommend,
+  type TemplateMapping,
+} from '../../../plugins/card-workflow/mapping.js';
 import { defaultsDir } from '../../../plugins/card-workflow/options.js';
 import { analyseTemplate, type TemplateSet } from '../../../plugins/card-workflow/templates.js';
 import { removeDir, tempDir } from '../../support/temp.js';
@@ -11,14 +16,18 @@ const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map(removeDir)));
 
 function templateSet(...names: string[]): TemplateSet {
-  return { dir: '/t', invalid: [], templates: new Map(names.map((n) => [n, analyseTemplate(n, `/t/${n}.md`, '{{content}}')])) };
+  return {
+    dir: '/t',
+    invalid: [],
+    templates: new Map(names.map((n) => [n, analyseTemplate(n, `/t/${n}.md`, '{{content}}')])),
+  };
 }
 
 const shipped = loadMapping(path.join(defaultsDir(), 'template-mapping.yaml'));
 const all = templateSet('general', 'meeting', 'literature', 'project');
 
 describe('template mapping', () => {
-  it('recommends the default with the seed\'s reasoning when nothing matches', () => {
+  it("recommends the default with the seed's reasoning when nothing matches", () => {
     expect(recommend(shipped, all, '20251021-MCP-Tool-Driven-Design', ['#MCP', '#WorkflowDesign'])).toMatchObject({
       recommended: 'general',
       confidence: 0.85,
@@ -27,9 +36,19 @@ describe('template mapping', () => {
   });
 
   it('scores tag matches (2) above title words (1), case- and #-insensitively', () => {
-    expect(recommend(shipped, all, '20251021-Weekly-Sync', ['#Meeting'])).toMatchObject({ recommended: 'meeting', confidence: 0.9, matched: { tags: ['meeting'], title_keywords: ['sync'] } });
-    expect(recommend(shipped, all, '20251021-Book-Launch', ['PROJECT'])).toMatchObject({ recommended: 'project', confidence: 0.9 });
-    expect(recommend(shipped, all, '20251021-Paper-Notes', [])).toMatchObject({ recommended: 'literature', confidence: 0.7 });
+    expect(recommend(shipped, all, '20251021-Weekly-Sync', ['#Meeting'])).toMatchObject({
+      recommended: 'meeting',
+      confidence: 0.9,
+      matched: { tags: ['meeting'], title_keywords: ['sync'] },
+    });
+    expect(recommend(shipped, all, '20251021-Book-Launch', ['PROJECT'])).toMatchObject({
+      recommended: 'project',
+      confidence: 0.9,
+    });
+    expect(recommend(shipped, all, '20251021-Paper-Notes', [])).toMatchObject({
+      recommended: 'literature',
+      confidence: 0.7,
+    });
   });
 
   it('breaks a tie by mapping order and says so, with less confidence', () => {

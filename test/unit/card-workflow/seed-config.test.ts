@@ -27,14 +27,26 @@ describe('seed 001 config.yaml', () => {
     });
   });
 
-  it('keeps what the file says in notekernel\'s own form, and leaves other files alone', () => {
-    expect(liftSeedConfig({ output_directory: 'cards', vault: '/v', plugins: { 'card-workflow': { output_directory: 'mine' } } }, '/c/config.yaml')).toEqual({
-      profile: 'zettelkasten', vault: '/v', plugins: { 'card-workflow': { output_directory: 'mine' } },
+  it("keeps what the file says in notekernel's own form, and leaves other files alone", () => {
+    expect(
+      liftSeedConfig(
+        { output_directory: 'cards', vault: '/v', plugins: { 'card-workflow': { output_directory: 'mine' } } },
+        '/c/config.yaml',
+      ),
+    ).toEqual({
+      profile: 'zettelkasten',
+      vault: '/v',
+      plugins: { 'card-workflow': { output_directory: 'mine' } },
     });
-    expect(liftSeedConfig({ templates_directory: 't' })).toEqual({ profile: 'zettelkasten', plugins: { 'card-workflow': { templates_directory: 't' } } });
+    expect(liftSeedConfig({ templates_directory: 't' })).toEqual({
+      profile: 'zettelkasten',
+      plugins: { 'card-workflow': { templates_directory: 't' } },
+    });
     const flint = { profile: 'flint', output_directory: 'x' };
     expect(liftSeedConfig(flint, '/c/config.yaml')).toBe(flint);
     expect(() => parseUserConfig(flint, '/c/config.yaml')).toThrow(/output_directory: unknown key/);
-    expect(() => parseUserConfig({ output_directory: 'x', templates_dir: 't' }, '/c/config.yaml')).toThrow(/templates_dir: unknown key/);
+    expect(() => parseUserConfig({ output_directory: 'x', templates_dir: 't' }, '/c/config.yaml')).toThrow(
+      /templates_dir: unknown key/,
+    );
   });
 });

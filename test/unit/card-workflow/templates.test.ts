@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NotekernelError } from '../../../kernel/errors.js';
+import type { NotekernelError } from '../../../kernel/errors.js';
 import { defaultsDir } from '../../../plugins/card-workflow/options.js';
 import { analyseTemplate, loadTemplates } from '../../../plugins/card-workflow/templates.js';
 import { removeDir, tempDir } from '../../support/temp.js';
@@ -26,19 +26,29 @@ function malformed(text: string): string {
 }
 
 describe('templates', () => {
-  it('ships four valid defaults with the seed\'s general sections', () => {
+  it("ships four valid defaults with the seed's general sections", () => {
     const set = loadTemplates(path.join(defaultsDir(), 'templates'));
     expect([...set.templates.keys()].sort()).toEqual(['general', 'literature', 'meeting', 'project']);
     expect(set.invalid).toEqual([]);
     const general = set.templates.get('general');
-    expect(general?.sections.map((s) => s.label)).toEqual(['Core Concept', 'Detailed Explanation', 'Practical Applications', 'Related Links', 'References']);
+    expect(general?.sections.map((s) => s.label)).toEqual([
+      'Core Concept',
+      'Detailed Explanation',
+      'Practical Applications',
+      'Related Links',
+      'References',
+    ]);
     expect(general?.sections[0]?.placeholder).toBe('core_concept');
     expect(general?.frontmatterEnd).toBe(4);
     expect(general?.hasContent).toBe(false);
   });
 
   it('finds sections, standard and unknown placeholders', () => {
-    const t = analyseTemplate('x', 'x.md', '---\ntitle: {{title}}\nauthor: {{author}}\n---\n# {{ content_heading }}\n\n{{content}}\n\n## Notes\n\n{{notes}}\n\nBy {{signature}} on {{created}}\n');
+    const t = analyseTemplate(
+      'x',
+      'x.md',
+      '---\ntitle: {{title}}\nauthor: {{author}}\n---\n# {{ content_heading }}\n\n{{content}}\n\n## Notes\n\n{{notes}}\n\nBy {{signature}} on {{created}}\n',
+    );
     expect(t.sections).toEqual([{ placeholder: 'notes', label: 'Notes' }]);
     expect(t.unknown).toEqual(['author', 'signature']);
     expect(t.hasContent).toBe(true);

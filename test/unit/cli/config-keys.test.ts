@@ -17,7 +17,9 @@ describe('keysAt', () => {
 
 describe('configIssue', () => {
   it('names the file, the key path and the closest valid key', () => {
-    expect(() => parseUserConfig({ logging: { levle: 'info' } }, 'my.yaml')).toThrow('my.yaml: logging.levle: unknown key; did you mean "level"? (valid keys here: level, file, format)');
+    expect(() => parseUserConfig({ logging: { levle: 'info' } }, 'my.yaml')).toThrow(
+      'my.yaml: logging.levle: unknown key; did you mean "level"? (valid keys here: level, file, format)',
+    );
   });
 
   it('with a prefix (plugin or backend options) and no close key, lists the valid ones', () => {

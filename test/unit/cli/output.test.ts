@@ -23,14 +23,28 @@ describe('colour', () => {
 
 describe('log lines', () => {
   it('a pino record becomes time, level, message and its fields', () => {
-    const line = JSON.stringify({ level: 40, time: Date.UTC(2026, 0, 1, 12, 0, 0), pid: 1, hostname: 'h', name: 'notekernel', msg: 'file skipped', path: 'a b.md', count: 2 });
+    const line = JSON.stringify({
+      level: 40,
+      time: Date.UTC(2026, 0, 1, 12, 0, 0),
+      pid: 1,
+      hostname: 'h',
+      name: 'notekernel',
+      msg: 'file skipped',
+      path: 'a b.md',
+      count: 2,
+    });
     const out = formatLogLine(`${line}\n`, plain);
-    expect(out).toMatch(/^\d\d:\d\d:\d\d WARN  file skipped {2}path="a b\.md" count=2\n$/);
+    expect(out).toMatch(/^\d\d:\d\d:\d\d WARN {2}file skipped {2}path="a b\.md" count=2\n$/);
     expect(out).not.toContain('hostname');
   });
 
   it('an error record at error level keeps its stack on the following lines', () => {
-    const line = JSON.stringify({ level: 50, time: 0, msg: 'boom', err: { message: 'bad', stack: 'Error: bad\n    at x' } });
+    const line = JSON.stringify({
+      level: 50,
+      time: 0,
+      msg: 'boom',
+      err: { message: 'bad', stack: 'Error: bad\n    at x' },
+    });
     expect(formatLogLine(line, plain)).toMatch(/ERROR boom {2}err="bad"\nError: bad\n {4}at x\n$/);
   });
 
@@ -50,7 +64,13 @@ describe('log lines', () => {
 
 describe('tool results', () => {
   it('records become a table with the useful columns first', () => {
-    const out = renderToolResult([{ snippet: 'x', id: 'a.md', title: 'A', extra: { nested: true } }, { id: 'bb.md', title: 'B', snippet: 'y\nz' }], plain);
+    const out = renderToolResult(
+      [
+        { snippet: 'x', id: 'a.md', title: 'A', extra: { nested: true } },
+        { id: 'bb.md', title: 'B', snippet: 'y\nz' },
+      ],
+      plain,
+    );
     expect(out.split('\n')).toEqual(['id     title  snippet', 'a.md   A      x', 'bb.md  B      y z', '2 items']);
   });
 
@@ -79,13 +99,17 @@ describe('skipped files', () => {
       { reason: 'at the root', count: 3, examples: ['A.md', 'B.md'] },
       { reason: 'nested', count: 1, examples: ['x/y/D.md'] },
     ]);
-    expect(describeSkipped(skipped)).toBe('4 files not read as notes: 3 at the root (e.g. A.md, B.md); 1 nested (e.g. x/y/D.md)');
+    expect(describeSkipped(skipped)).toBe(
+      '4 files not read as notes: 3 at the root (e.g. A.md, B.md); 1 nested (e.g. x/y/D.md)',
+    );
   });
 
   it('index output: counts, then each reason with examples and how many more', () => {
     const out = renderIndex({ scanned: 2, indexed: 1, removed: 0, skipped, ms: 5 }, plain);
     expect(out).toContain('  skipped:    4');
-    expect(out).toContain('4 files not read as notes:\n  3 at the root\n      A.md\n      B.md\n      C.md\n  1 nested\n      x/y/D.md');
+    expect(out).toContain(
+      '4 files not read as notes:\n  3 at the root\n      A.md\n      B.md\n      C.md\n  1 nested\n      x/y/D.md',
+    );
   });
 });
 

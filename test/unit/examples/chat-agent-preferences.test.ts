@@ -31,7 +31,15 @@ async function connect(serves: PluginContribution): Promise<{ client: Client; ro
   const catalogue: Catalogue = {
     ...builtinCatalogue,
     plugins: [...builtinCatalogue.plugins, plugin],
-    profiles: [...builtinCatalogue.profiles, { id: 'with-prefs', description: 'flint + preferences', storage: { backend: 'fs-sqlite' }, plugins: { 'note-types': true, notes: true, 'preferences-fixture': true } }],
+    profiles: [
+      ...builtinCatalogue.profiles,
+      {
+        id: 'with-prefs',
+        description: 'flint + preferences',
+        storage: { backend: 'fs-sqlite' },
+        plugins: { 'note-types': true, notes: true, 'preferences-fixture': true },
+      },
+    ],
   };
   const kernel = await createTestKernel({ profile: 'with-prefs', catalogue });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -44,14 +52,16 @@ async function connect(serves: PluginContribution): Promise<{ client: Client; ro
 
 const prompt = (name: string, required = false) => ({
   name,
-  description: 'the user\'s preferences',
+  description: "the user's preferences",
   ...(required ? { arguments: [{ name: 'topic', description: 'needed', required: true }] } : {}),
   get: async () => [{ role: 'user' as const, text: saved }],
 });
 
-describe('the chat agent\'s preferences', () => {
+describe("the chat agent's preferences", () => {
   it('come from a prompt named for them, asked afresh each time', async () => {
-    const { client, root } = await connect({ prompts: [prompt('summarise', false), prompt('preferences_for_topic', true), prompt('user_preferences')] });
+    const { client, root } = await connect({
+      prompts: [prompt('summarise', false), prompt('preferences_for_topic', true), prompt('user_preferences')],
+    });
     await fs.writeFile(path.join(root, 'Preferences.md'), '- not this file');
     const preferences = await preferencesOf(client, root);
     expect(preferences.source).toEqual({ kind: 'prompt', name: 'user_preferences' });
@@ -62,7 +72,15 @@ describe('the chat agent\'s preferences', () => {
 
   it('else from a resource named for them', async () => {
     const { client, root } = await connect({
-      resources: [{ uri: 'notes://preferences', name: 'Preferences', description: 'saved preferences', mimeType: 'text/markdown', read: async () => '- Short answers.' }],
+      resources: [
+        {
+          uri: 'notes://preferences',
+          name: 'Preferences',
+          description: 'saved preferences',
+          mimeType: 'text/markdown',
+          read: async () => '- Short answers.',
+        },
+      ],
     });
     const preferences = await preferencesOf(client, root);
     expect(preferences.source).toEqual({ kind: 'resource', uri: 'notes://preferences' });
@@ -79,7 +97,7 @@ describe('the chat agent\'s preferences', () => {
     expect(systemPrompt(await preferences.read())).toMatch(/## User Preferences\n.*\n- Cite note paths\.$/);
   });
 
-  it('come after the habits the server\'s tools call for', () => {
+  it("come after the habits the server's tools call for", () => {
     const prompt = systemPrompt('- Be terse.', ['search_vault', 'save_preference', 'log_interaction']);
     expect(prompt).toContain('save it with save_preference');
     expect(prompt).toContain('record it with log_interaction');

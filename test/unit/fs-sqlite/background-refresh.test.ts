@@ -76,7 +76,10 @@ describe('IndexFreshness', () => {
     await expect(freshness.ready()).resolves.toBeUndefined();
 
     await freshness.refresh(async () => Promise.reject(new Error('disk on fire'))).catch(() => undefined);
-    await expect(freshness.ready()).rejects.toMatchObject({ code: 'backend_unavailable', message: expect.stringMatching(/disk on fire/) });
+    await expect(freshness.ready()).rejects.toMatchObject({
+      code: 'backend_unavailable',
+      message: expect.stringMatching(/disk on fire/),
+    });
     await freshness.refresh(async () => report(0));
     await expect(freshness.ready()).resolves.toBeUndefined();
   });
@@ -86,14 +89,22 @@ describe('IndexFreshness', () => {
     const freshness = new IndexFreshness();
     const errors: unknown[] = [];
     let started = 0;
-    freshness.later(async () => (started++, report(1)), 60_000, (err) => errors.push(err));
+    freshness.later(
+      async () => (started++, report(1)),
+      60_000,
+      (err) => errors.push(err),
+    );
     expect(freshness.busy).toBe(true);
     expect(started).toBe(0);
     await freshness.ready();
     expect(started).toBe(1);
     expect(freshness.busy).toBe(false);
 
-    freshness.later(async () => (started++, report(2)), 10, (err) => errors.push(err));
+    freshness.later(
+      async () => (started++, report(2)),
+      10,
+      (err) => errors.push(err),
+    );
     await vi.advanceTimersByTimeAsync(9);
     expect(started).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -105,7 +116,11 @@ describe('IndexFreshness', () => {
   it('an explicit refresh takes the place of a scheduled one that has not begun', async () => {
     const freshness = new IndexFreshness();
     const ran: string[] = [];
-    freshness.later(async () => (ran.push('scheduled'), report(5)), 60_000, () => undefined);
+    freshness.later(
+      async () => (ran.push('scheduled'), report(5)),
+      60_000,
+      () => undefined,
+    );
     expect(await freshness.refresh(async () => (ran.push('explicit'), report(0)))).toMatchObject({ indexed: 5 });
     expect(ran).toEqual(['scheduled']);
     expect(await freshness.refresh(async () => (ran.push('explicit'), report(0)))).toMatchObject({ indexed: 0 });
@@ -116,7 +131,11 @@ describe('IndexFreshness', () => {
     fakeClock();
     const scheduledOnly = new IndexFreshness();
     let ran = false;
-    scheduledOnly.later(async () => ((ran = true), report(0)), 10, () => undefined);
+    scheduledOnly.later(
+      async () => ((ran = true), report(0)),
+      10,
+      () => undefined,
+    );
     await scheduledOnly.close();
     await vi.advanceTimersByTimeAsync(30);
     expect(ran).toBe(false);
@@ -136,6 +155,9 @@ describe('IndexFreshness', () => {
     await freshness.close();
     await expect(running).rejects.toThrow(/closed before the index refresh finished/);
     expect(slices).toBeGreaterThan(0);
-    await expect(freshness.ready()).rejects.toMatchObject({ code: 'backend_unavailable', message: 'The vault is closing.' });
+    await expect(freshness.ready()).rejects.toMatchObject({
+      code: 'backend_unavailable',
+      message: 'The vault is closing.',
+    });
   });
 });

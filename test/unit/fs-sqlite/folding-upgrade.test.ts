@@ -12,7 +12,12 @@ import { silentLogger } from '../../../kernel/logger.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 async function open(root: string) {
-  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   return { instance, search: instance.search as FsSqliteSearchIndex };
 }
 

@@ -5,7 +5,12 @@ import type { Metadata } from '../../../kernel/note.js';
 describe('parseMarkdown', () => {
   it('reads a mapping and drops the one blank separator line', () => {
     const parsed = parseMarkdown('---\ntitle: Hello\ntags: [a, b]\ncount: 3\n---\n\nBody line\n');
-    expect(parsed).toEqual({ metadata: { title: 'Hello', tags: ['a', 'b'], count: 3 }, body: 'Body line\n', hasFrontmatter: true, warnings: [] });
+    expect(parsed).toEqual({
+      metadata: { title: 'Hello', tags: ['a', 'b'], count: 3 },
+      body: 'Body line\n',
+      hasFrontmatter: true,
+      warnings: [],
+    });
   });
 
   it('keeps any further blank lines as content', () => {
@@ -14,15 +19,36 @@ describe('parseMarkdown', () => {
   });
 
   it('serves a file without frontmatter whole', () => {
-    for (const text of ['just a body\n', '', 'no newline', '\n---\na: 1\n---\nnot at the start', '---\nunterminated: yes\nbody\n']) {
-      expect(parseMarkdown(text), JSON.stringify(text)).toEqual({ metadata: {}, body: text, hasFrontmatter: false, warnings: [] });
+    for (const text of [
+      'just a body\n',
+      '',
+      'no newline',
+      '\n---\na: 1\n---\nnot at the start',
+      '---\nunterminated: yes\nbody\n',
+    ]) {
+      expect(parseMarkdown(text), JSON.stringify(text)).toEqual({
+        metadata: {},
+        body: text,
+        hasFrontmatter: false,
+        warnings: [],
+      });
     }
   });
 
   it('accepts empty and null frontmatter without a warning', () => {
     expect(parseMarkdown('---\n---\nbody')).toEqual({ metadata: {}, body: 'body', hasFrontmatter: true, warnings: [] });
-    expect(parseMarkdown('---\n\n---\n\nbody')).toEqual({ metadata: {}, body: 'body', hasFrontmatter: true, warnings: [] });
-    expect(parseMarkdown('---\nnull\n---\nbody')).toEqual({ metadata: {}, body: 'body', hasFrontmatter: true, warnings: [] });
+    expect(parseMarkdown('---\n\n---\n\nbody')).toEqual({
+      metadata: {},
+      body: 'body',
+      hasFrontmatter: true,
+      warnings: [],
+    });
+    expect(parseMarkdown('---\nnull\n---\nbody')).toEqual({
+      metadata: {},
+      body: 'body',
+      hasFrontmatter: true,
+      warnings: [],
+    });
   });
 
   it('a closing fence at the very end or with trailing spaces still closes', () => {
@@ -46,17 +72,35 @@ describe('parseMarkdown', () => {
     ['a number', '42'],
   ])('non-mapping frontmatter (%s): a warning, the body intact', (_label, yaml) => {
     const parsed = parseMarkdown(`---\n${yaml}\n---\n\nbody\n`);
-    expect(parsed).toEqual({ metadata: {}, body: 'body\n', hasFrontmatter: true, warnings: ['frontmatter is not a YAML mapping; metadata ignored'] });
+    expect(parsed).toEqual({
+      metadata: {},
+      body: 'body\n',
+      hasFrontmatter: true,
+      warnings: ['frontmatter is not a YAML mapping; metadata ignored'],
+    });
   });
 
   it('reads CRLF files and keeps CRLF in the body', () => {
-    const parsed = parseMarkdown('---\r\ntitle: Windows\r\ntags:\r\n  - a\r\n  - b\r\n---\r\n\r\nline one\r\nline two\r\n');
-    expect(parsed).toEqual({ metadata: { title: 'Windows', tags: ['a', 'b'] }, body: 'line one\r\nline two\r\n', hasFrontmatter: true, warnings: [] });
+    const parsed = parseMarkdown(
+      '---\r\ntitle: Windows\r\ntags:\r\n  - a\r\n  - b\r\n---\r\n\r\nline one\r\nline two\r\n',
+    );
+    expect(parsed).toEqual({
+      metadata: { title: 'Windows', tags: ['a', 'b'] },
+      body: 'line one\r\nline two\r\n',
+      hasFrontmatter: true,
+      warnings: [],
+    });
   });
 
   it('keeps date-like values as the strings written, and nested values as plain data', () => {
-    const parsed = parseMarkdown('---\ncreated: 2024-01-02\nwhen: 2024-01-02T03:04:05Z\nnested:\n  list: [1, true, ~, {x: y}]\n---\n');
-    expect(parsed.metadata).toEqual({ created: '2024-01-02', when: '2024-01-02T03:04:05Z', nested: { list: [1, true, null, { x: 'y' }] } });
+    const parsed = parseMarkdown(
+      '---\ncreated: 2024-01-02\nwhen: 2024-01-02T03:04:05Z\nnested:\n  list: [1, true, ~, {x: y}]\n---\n',
+    );
+    expect(parsed.metadata).toEqual({
+      created: '2024-01-02',
+      when: '2024-01-02T03:04:05Z',
+      nested: { list: [1, true, null, { x: 'y' }] },
+    });
   });
 
   it('a duplicated key is not fatal', () => {
@@ -69,9 +113,21 @@ describe('parseMarkdown', () => {
 
 describe('serializeMarkdown', () => {
   it("puts flint's keys first in flint's order, the rest as given, skipping undefined", () => {
-    const metadata = { zeta: 1, updated: 'u', tags: ['t'], title: 'T', created: 'c', alpha: undefined, type: 'general', filename: 'f' } as unknown as Metadata;
+    const metadata = {
+      zeta: 1,
+      updated: 'u',
+      tags: ['t'],
+      title: 'T',
+      created: 'c',
+      alpha: undefined,
+      type: 'general',
+      filename: 'f',
+    } as unknown as Metadata;
     const text = serializeMarkdown(metadata, 'body');
-    const keys = text.split('\n').filter((l) => /^\w+:/.test(l)).map((l) => l.split(':')[0]);
+    const keys = text
+      .split('\n')
+      .filter((l) => /^\w+:/.test(l))
+      .map((l) => l.split(':')[0]);
     expect(keys).toEqual(['title', 'filename', 'type', 'created', 'updated', 'zeta', 'tags']);
     expect(text.startsWith('---\n')).toBe(true);
     expect(text.endsWith('\n---\n\nbody')).toBe(true);
@@ -83,28 +139,72 @@ describe('serializeMarkdown', () => {
     expect(text).toContain(`title: ${long}\n`);
   });
 
-  const bodies = ['', 'plain', 'trailing\n\n', '\nleading blank', '---\nlooks: like frontmatter\n---\n', 'crlf\r\nbody\r\n', 'ünï 🎉'];
+  const bodies = [
+    '',
+    'plain',
+    'trailing\n\n',
+    '\nleading blank',
+    '---\nlooks: like frontmatter\n---\n',
+    'crlf\r\nbody\r\n',
+    'ünï 🎉',
+  ];
   it.each(bodies.map((b) => [JSON.stringify(b), b]))('round-trips body %s exactly', (_label, body) => {
-    const metadata: Metadata = { title: 'T', n: 1, list: ['a', { b: null }], nested: { deep: { x: false } }, s: 'a: "b" #c', multi: 'l1\nl2\n', empty: [], map: {} };
-    expect(parseMarkdown(serializeMarkdown(metadata, body!))).toEqual({ metadata, body, hasFrontmatter: true, warnings: [] });
+    const metadata: Metadata = {
+      title: 'T',
+      n: 1,
+      list: ['a', { b: null }],
+      nested: { deep: { x: false } },
+      s: 'a: "b" #c',
+      multi: 'l1\nl2\n',
+      empty: [],
+      map: {},
+    };
+    expect(parseMarkdown(serializeMarkdown(metadata, body!))).toEqual({
+      metadata,
+      body,
+      hasFrontmatter: true,
+      warnings: [],
+    });
   });
 
-  it.each([['123'], ['true'], ['null'], ['~'], ['  padded  '], ['- dash'], ['@at'], ['`tick`'], ['%pct'], ['key: value'], ['# not a comment']])(
-    'round-trips the awkward string %j',
-    (value) => {
-      expect(parseMarkdown(serializeMarkdown({ title: value, other: value }, 'b')).metadata).toEqual({ title: value, other: value });
-    },
-  );
+  it.each([
+    ['123'],
+    ['true'],
+    ['null'],
+    ['~'],
+    ['  padded  '],
+    ['- dash'],
+    ['@at'],
+    ['`tick`'],
+    ['%pct'],
+    ['key: value'],
+    ['# not a comment'],
+  ])('round-trips the awkward string %j', (value) => {
+    expect(parseMarkdown(serializeMarkdown({ title: value, other: value }, 'b')).metadata).toEqual({
+      title: value,
+      other: value,
+    });
+  });
 
   // The closing fence is a line of its own: a "---" that ends some line of the YAML must not
   // close it (an optional newline before the fence would).
   it('round-trips a plain value ending in " ---"', () => {
     const parsed = parseMarkdown(serializeMarkdown({ title: 'Pros and cons ---', tags: [] }, 'body\n'));
-    expect(parsed).toEqual({ metadata: { title: 'Pros and cons ---', tags: [] }, body: 'body\n', hasFrontmatter: true, warnings: [] });
+    expect(parsed).toEqual({
+      metadata: { title: 'Pros and cons ---', tags: [] },
+      body: 'body\n',
+      hasFrontmatter: true,
+      warnings: [],
+    });
   });
 
   it('round-trips a block value holding a "---" line', () => {
     const parsed = parseMarkdown(serializeMarkdown({ title: 'T', notes: 'above\n---\nbelow' }, 'body\n'));
-    expect(parsed).toEqual({ metadata: { title: 'T', notes: 'above\n---\nbelow' }, body: 'body\n', hasFrontmatter: true, warnings: [] });
+    expect(parsed).toEqual({
+      metadata: { title: 'T', notes: 'above\n---\nbelow' },
+      body: 'body\n',
+      hasFrontmatter: true,
+      warnings: [],
+    });
   });
 });

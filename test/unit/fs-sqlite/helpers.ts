@@ -26,7 +26,12 @@ export function useVaults() {
   });
 
   async function openVault(root: string, options: Record<string, unknown> = {}): Promise<OpenVault> {
-    const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse(options), logger: silentLogger(), readOnly: false });
+    const instance = await fsSqliteBackend.create({
+      folder: root,
+      options: fsSqliteOptions.parse(options),
+      logger: silentLogger(),
+      readOnly: false,
+    });
     let closed = false;
     const vault: OpenVault = {
       root,

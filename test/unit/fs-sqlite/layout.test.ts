@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assertTypeName, isNoteFileName, listNoteFiles, locate, NOTE_SLUG, type Layout } from '../../../backends/fs-sqlite/layout.js';
+import {
+  assertTypeName,
+  isNoteFileName,
+  listNoteFiles,
+  locate,
+  NOTE_SLUG,
+  type Layout,
+} from '../../../backends/fs-sqlite/layout.js';
 import { slugify as slugifyWith } from '../../../toolkit/slugify.js';
 import { useVaults } from './helpers.js';
 
@@ -72,28 +79,52 @@ describe('slugify (flint filenames)', () => {
 });
 
 describe('locate (typed layout)', () => {
-  it.each([['general/x.md'], ['general/x'], ['x'], ['x.md'], ['  general/x.md  '], ['./general//x.md']])('%j names general/x.md', (identifier) => {
-    expect(locate(typed, identifier)).toEqual({ id: 'general/x.md', type: 'general', relPath: 'general/x.md' });
-  });
+  it.each([['general/x.md'], ['general/x'], ['x'], ['x.md'], ['  general/x.md  '], ['./general//x.md']])(
+    '%j names general/x.md',
+    (identifier) => {
+      expect(locate(typed, identifier)).toEqual({ id: 'general/x.md', type: 'general', relPath: 'general/x.md' });
+    },
+  );
 
   it('keeps the type folder and the case of the name', () => {
-    expect(locate(typed, 'projects/Plan.MD')).toEqual({ id: 'projects/Plan.MD', type: 'projects', relPath: 'projects/Plan.MD' });
-    expect(locate({ ...typed, defaultType: 'inbox' }, 'y')).toEqual({ id: 'inbox/y.md', type: 'inbox', relPath: 'inbox/y.md' });
+    expect(locate(typed, 'projects/Plan.MD')).toEqual({
+      id: 'projects/Plan.MD',
+      type: 'projects',
+      relPath: 'projects/Plan.MD',
+    });
+    expect(locate({ ...typed, defaultType: 'inbox' }, 'y')).toEqual({
+      id: 'inbox/y.md',
+      type: 'inbox',
+      relPath: 'inbox/y.md',
+    });
   });
 
-  it.each([['../x'], ['../../x.md'], ['general/../x'], ['/etc/passwd'], ['C:/x.md'], ['a\\b'], ['a\u0000b'], [''], ['.']])(
-    '%j is refused as outside the vault',
-    (identifier) => {
-      expect(codeOf(() => locate(typed, identifier))).toBe('path_outside_vault');
-    },
-  );
+  it.each([
+    ['../x'],
+    ['../../x.md'],
+    ['general/../x'],
+    ['/etc/passwd'],
+    ['C:/x.md'],
+    ['a\\b'],
+    ['a\u0000b'],
+    [''],
+    ['.'],
+  ])('%j is refused as outside the vault', (identifier) => {
+    expect(codeOf(() => locate(typed, identifier))).toBe('path_outside_vault');
+  });
 
-  it.each([['general/_description.md'], ['_description.md'], ['general/.hidden.md'], ['a/b/c.md'], ['general/sub/x'], ['.notekernel/x.md'], ['node_modules/x.md'], ['bad type/x.md']])(
-    '%j is refused as not a note',
-    (identifier) => {
-      expect(codeOf(() => locate(typed, identifier))).toBe('validation_failed');
-    },
-  );
+  it.each([
+    ['general/_description.md'],
+    ['_description.md'],
+    ['general/.hidden.md'],
+    ['a/b/c.md'],
+    ['general/sub/x'],
+    ['.notekernel/x.md'],
+    ['node_modules/x.md'],
+    ['bad type/x.md'],
+  ])('%j is refused as not a note', (identifier) => {
+    expect(codeOf(() => locate(typed, identifier))).toBe('validation_failed');
+  });
 });
 
 describe('locate (flat layout)', () => {
@@ -175,13 +206,23 @@ describe('note files', () => {
     const root = await vaultDir(files);
     const found = await listNoteFiles(typed, root);
     expect(found.map((f) => f.id).sort()).toEqual(['general/a.md', 'projects/b.md']);
-    expect(found.find((f) => f.id === 'projects/b.md')).toEqual({ id: 'projects/b.md', type: 'projects', relPath: 'projects/b.md' });
+    expect(found.find((f) => f.id === 'projects/b.md')).toEqual({
+      id: 'projects/b.md',
+      type: 'projects',
+      relPath: 'projects/b.md',
+    });
   });
 
   it('flat: every .md at any depth except hidden, metadata and dependency folders', async () => {
     const root = await vaultDir(files);
     const found = await listNoteFiles(flat, root);
-    expect(found.map((f) => f.id).sort()).toEqual(['bad name/x.md', 'general/a.md', 'general/sub/deep.md', 'projects/b.md', 'root.md']);
+    expect(found.map((f) => f.id).sort()).toEqual([
+      'bad name/x.md',
+      'general/a.md',
+      'general/sub/deep.md',
+      'projects/b.md',
+      'root.md',
+    ]);
     expect(found.find((f) => f.id === 'general/sub/deep.md')?.type).toBe('general');
     expect(found.find((f) => f.id === 'root.md')?.type).toBe('general');
   });
@@ -189,7 +230,17 @@ describe('note files', () => {
   it('flat with underscoreNotes (Obsidian): `_` files are notes too; typed keeps them for its types', async () => {
     const root = await vaultDir(files);
     const found = await listNoteFiles({ ...flat, underscoreNotes: true }, root);
-    expect(found.map((f) => f.id).sort()).toEqual(['bad name/x.md', 'general/_description.md', 'general/a.md', 'general/sub/deep.md', 'projects/b.md', 'root.md']);
-    expect((await listNoteFiles({ ...typed, underscoreNotes: true }, root)).map((f) => f.id).sort()).toEqual(['general/a.md', 'projects/b.md']);
+    expect(found.map((f) => f.id).sort()).toEqual([
+      'bad name/x.md',
+      'general/_description.md',
+      'general/a.md',
+      'general/sub/deep.md',
+      'projects/b.md',
+      'root.md',
+    ]);
+    expect((await listNoteFiles({ ...typed, underscoreNotes: true }, root)).map((f) => f.id).sort()).toEqual([
+      'general/a.md',
+      'projects/b.md',
+    ]);
   });
 });

@@ -4,7 +4,19 @@ import type { Note } from '../../../kernel/note.js';
 
 /** A note whose file is `frontmatter` characters of frontmatter followed by its content. */
 function note(id: string, frontmatter: number, content = `body of ${id}`): Note {
-  return { id, title: 't', content, tags: ['a'], metadata: { title: 't', tags: ['a'] }, created: '', updated: '', contentHash: id, path: id, filename: id, size: frontmatter + content.length };
+  return {
+    id,
+    title: 't',
+    content,
+    tags: ['a'],
+    metadata: { title: 't', tags: ['a'] },
+    created: '',
+    updated: '',
+    contentHash: id,
+    path: id,
+    filename: id,
+    size: frontmatter + content.length,
+  };
 }
 
 /** The file text `note()` describes. */
@@ -39,7 +51,9 @@ describe('ParsedNotes', () => {
     cache.set('a', 'k', original);
     const hit = cache.get('a', 'k', textOf(original));
     expect(hit).toEqual(original);
-    expect(cache.get('a', 'k', () => '---\nx: 1\n---\n\nthe body\n\nsecond paragraph')?.content).toBe('the body\n\nsecond paragraph');
+    expect(cache.get('a', 'k', () => '---\nx: 1\n---\n\nthe body\n\nsecond paragraph')?.content).toBe(
+      'the body\n\nsecond paragraph',
+    );
     expect(cache.get('a', 'k', () => undefined)).toBeUndefined(); // bytes that do not decode: no hit
     expect(cache.get('a', 'other', textOf(original))).toBeUndefined();
     hit!.metadata.title = 'edited by a caller';

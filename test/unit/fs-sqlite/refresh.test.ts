@@ -10,7 +10,11 @@ import { note, useVaults, writeAt } from './helpers.js';
 
 const { openVault, vaultDir, track } = useVaults();
 
-const THREE = { 'general/a.md': note('A', 'alpha\n'), 'general/b.md': note('B', 'bravo\n'), 'projects/c.md': note('C', 'charlie\n') };
+const THREE = {
+  'general/a.md': note('A', 'alpha\n'),
+  'general/b.md': note('B', 'bravo\n'),
+  'projects/c.md': note('C', 'charlie\n'),
+};
 const ids = (list: Array<{ id: string }>) => list.map((n) => n.id).sort();
 
 describe('refresh skips files that are not UTF-8 text', () => {
@@ -32,7 +36,9 @@ describe('refresh skips files that are not UTF-8 text', () => {
     expect(report.skipped).toHaveLength(2);
     expect(await store.count()).toBe(3);
     await expect(store.get('general/image.md')).rejects.toMatchObject({ code: 'validation_failed' });
-    await expect(store.update('general/latin1.md', { content: 'x' }, 'sha256:00')).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(store.update('general/latin1.md', { content: 'x' }, 'sha256:00')).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
     expect((await store.get('general/a.md'))?.content).toBe('alpha\n');
   });
 
@@ -74,7 +80,9 @@ describe('incremental refresh', () => {
     const { store } = await openVault(root);
     const a = await store.create({ title: 'Made here', content: '1' });
     await store.update(a.id, { content: '2' }, a.contentHash);
-    await store.create({ title: 'Moved', content: 'm', type: 'inbox' }).then((n) => store.move!(n.id, 'archive', n.contentHash));
+    await store
+      .create({ title: 'Moved', content: 'm', type: 'inbox' })
+      .then((n) => store.move!(n.id, 'archive', n.contentHash));
     expect(await store.refresh!()).toMatchObject({ scanned: 2, indexed: 0, removed: 0 });
   });
 
@@ -88,7 +96,12 @@ describe('incremental refresh', () => {
   });
 
   it('ignores stray temp files, type files and the metadata folder', async () => {
-    const root = await vaultDir({ ...THREE, 'general/.nk-tmp-99-abcdef': 'half written', 'general/_description.md': '# General', '.notekernel/stray.md': note('X', 'x') });
+    const root = await vaultDir({
+      ...THREE,
+      'general/.nk-tmp-99-abcdef': 'half written',
+      'general/_description.md': '# General',
+      '.notekernel/stray.md': note('X', 'x'),
+    });
     const { store } = await openVault(root);
     expect(await store.refresh!()).toMatchObject({ scanned: 3, skipped: [] });
     expect(await store.count()).toBe(3);
@@ -109,7 +122,12 @@ describe('the index is a cache, rebuilt when it cannot be used', () => {
 
   async function expectAllListed(root: string): Promise<void> {
     const { store } = await openVault(root);
-    expect(ids(await store.list())).toEqual(['general/a.md', 'general/b.md', 'general/made-by-the-store.md', 'projects/c.md']);
+    expect(ids(await store.list())).toEqual([
+      'general/a.md',
+      'general/b.md',
+      'general/made-by-the-store.md',
+      'projects/c.md',
+    ]);
     expect(await store.count({ type: 'general' })).toBe(3);
     expect((await store.list()).find((n) => n.id === 'general/a.md')?.title).toBe('A');
   }
@@ -127,9 +145,13 @@ describe('the index is a cache, rebuilt when it cannot be used', () => {
     for (let i = 0; i < garbage.length; i++) garbage[i] = (i * 7919 + 13) % 251;
     await fs.writeFile(dbFile(root), garbage);
     await expectAllListed(root);
-    const aside = (await fs.readdir(path.join(root, '.notekernel'))).filter((n) => n.startsWith('notekernel.db.corrupt-'));
+    const aside = (await fs.readdir(path.join(root, '.notekernel'))).filter((n) =>
+      n.startsWith('notekernel.db.corrupt-'),
+    );
     expect(aside.length).toBeGreaterThanOrEqual(1);
-    expect(await fs.readFile(path.join(root, '.notekernel', aside.find((n) => !/-(wal|shm)$/.test(n))!))).toEqual(garbage);
+    expect(await fs.readFile(path.join(root, '.notekernel', aside.find((n) => !/-(wal|shm)$/.test(n))!))).toEqual(
+      garbage,
+    );
   });
 
   it('when the db is truncated to zero bytes', async () => {
@@ -175,7 +197,10 @@ describe('the files digest: an unchanged vault is recognised without reading eve
     const db = new Database(dbFile(root), { readonly: true });
     try {
       const rows = db.prepare('SELECT id, size, mtime_ms FROM notes').raw().all() as Array<[string, number, number]>;
-      const stored = Number((db.prepare("SELECT value FROM nk_meta WHERE key = 'files_digest'").pluck().get() as string | undefined) ?? Number.NaN);
+      const stored = Number(
+        (db.prepare("SELECT value FROM nk_meta WHERE key = 'files_digest'").pluck().get() as string | undefined) ??
+          Number.NaN,
+      );
       return { fromRows: rows.reduce((d, [id, size, mtime]) => xor53(d, fileStateHash(id, size, mtime)), 0), stored };
     } finally {
       db.close();
@@ -238,7 +263,10 @@ describe('WAL checkpoints wait for a pause in writes', () => {
     const { store } = await openVault(root);
     await store.count(); // the open's refresh has written its rows
     const dbFile = path.join(root, '.notekernel', 'notekernel.db');
-    const bytes = async () => createHash('sha256').update(await fs.readFile(dbFile)).digest('hex');
+    const bytes = async () =>
+      createHash('sha256')
+        .update(await fs.readFile(dbFile))
+        .digest('hex');
     await vi.advanceTimersByTimeAsync(500); // the open's own writes checkpointed
     const before = await bytes();
     await store.create({ title: 'Fresh', type: 'general', content: 'fresh\n' });

@@ -54,14 +54,23 @@ describe('files written by other programs', () => {
   it('without frontmatter: title from the filename, the whole file as content', async () => {
     const { store } = await vaultWith({ 'general/my_plain-note.md': '# Heading\r\nplain\r\n' });
     const got = await store.get('my_plain-note');
-    expect(got).toMatchObject({ id: 'general/my_plain-note.md', title: 'my plain note', content: '# Heading\r\nplain\r\n', metadata: {}, tags: [], type: 'general' });
+    expect(got).toMatchObject({
+      id: 'general/my_plain-note.md',
+      title: 'my plain note',
+      content: '# Heading\r\nplain\r\n',
+      metadata: {},
+      tags: [],
+      type: 'general',
+    });
     expect(got?.warnings).toBeUndefined();
     const updated = await store.update(got!.id, { content: 'rewritten\n' }, got!.contentHash);
     expect(updated).toMatchObject({ title: 'my plain note', content: 'rewritten\n' });
   });
 
   it('tags as a string, unparseable dates and a CRLF frontmatter', async () => {
-    const { store } = await vaultWith({ 'projects/x.md': '---\r\ntitle: Ex\r\ntags: one, two three\r\ncreated: not a date\r\n---\r\n\r\nbody\r\n' });
+    const { store } = await vaultWith({
+      'projects/x.md': '---\r\ntitle: Ex\r\ntags: one, two three\r\ncreated: not a date\r\n---\r\n\r\nbody\r\n',
+    });
     const got = (await store.get('projects/x'))!;
     expect(got).toMatchObject({ title: 'Ex', tags: ['one', 'two', 'three'], content: 'body\r\n', type: 'projects' });
     expect(Number.isNaN(Date.parse(got.created))).toBe(false);
@@ -69,7 +78,10 @@ describe('files written by other programs', () => {
   });
 
   it('a note file or type folder symlinked to outside the vault is neither listed nor read', async () => {
-    const outside = await vaultDir({ 'secret.md': note('Secret', 'do not serve\n'), 'types/leak.md': note('Leak', 'x') });
+    const outside = await vaultDir({
+      'secret.md': note('Secret', 'do not serve\n'),
+      'types/leak.md': note('Leak', 'x'),
+    });
     const root = await vaultDir({ 'general/ok.md': note('Ok', 'fine') });
     await fs.symlink(path.join(outside, 'secret.md'), path.join(root, 'general', 'secret.md'));
     await fs.symlink(path.join(outside, 'types'), path.join(root, 'linked'));
@@ -77,7 +89,9 @@ describe('files written by other programs', () => {
     expect((await store.list()).map((n) => n.id)).toEqual(['general/ok.md']);
     await expect(store.get('general/secret.md')).rejects.toMatchObject({ code: 'path_outside_vault' });
     await expect(store.get('linked/leak.md')).rejects.toMatchObject({ code: 'path_outside_vault' });
-    await expect(store.update('general/secret.md', { content: 'x' }, 'sha256:00')).rejects.toMatchObject({ code: 'path_outside_vault' });
+    await expect(store.update('general/secret.md', { content: 'x' }, 'sha256:00')).rejects.toMatchObject({
+      code: 'path_outside_vault',
+    });
     expect(await readAt(outside, 'secret.md')).toBe(note('Secret', 'do not serve\n'));
   });
 
@@ -93,11 +107,19 @@ describe('files written by other programs', () => {
 describe('store-owned frontmatter keys', () => {
   it('cannot be set through metadata, and created survives updates and moves', async () => {
     const { root, store } = await vaultWith();
-    const created = await store.create({ title: 'Owned', content: 'x', metadata: { title: 'Hijack', created: '1999-01-01', type: 'evil', filename: 'evil', custom: 1 } });
+    const created = await store.create({
+      title: 'Owned',
+      content: 'x',
+      metadata: { title: 'Hijack', created: '1999-01-01', type: 'evil', filename: 'evil', custom: 1 },
+    });
     expect(created).toMatchObject({ id: 'general/owned.md', title: 'Owned', type: 'general' });
     expect(created.metadata).toMatchObject({ title: 'Owned', filename: 'owned', type: 'general', custom: 1 });
     expect(created.created).not.toBe('1999-01-01');
-    const updated = await store.update(created.id, { metadata: { title: 'Hijack', created: '1999-01-01', custom: 2 } }, created.contentHash);
+    const updated = await store.update(
+      created.id,
+      { metadata: { title: 'Hijack', created: '1999-01-01', custom: 2 } },
+      created.contentHash,
+    );
     expect(updated).toMatchObject({ title: 'Owned', created: created.created, metadata: { custom: 2 } });
     const moved = await store.move!(updated.id, 'archive', updated.contentHash);
     expect(moved).toMatchObject({ id: 'archive/owned.md', type: 'archive', created: created.created });
@@ -118,7 +140,9 @@ describe('one hash, two different writers: exactly one wins', () => {
   const race = async (ops: Array<() => Promise<Note>>) => {
     const results = await Promise.allSettled(ops.map((op) => op()));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results) if (r.status === 'rejected') expect((r.reason as { code: string }).code).toMatch(/^(content_hash_mismatch|not_found)$/);
+    for (const r of results)
+      if (r.status === 'rejected')
+        expect((r.reason as { code: string }).code).toMatch(/^(content_hash_mismatch|not_found)$/);
     return results;
   };
 
@@ -131,7 +155,10 @@ describe('one hash, two different writers: exactly one wins', () => {
   it('update against move', async () => {
     const { store } = await vaultWith();
     const n = await store.create({ title: 'Contested', content: 'x' });
-    await race([() => store.update(n.id, { content: 'y' }, n.contentHash), () => store.move!(n.id, 'archive', n.contentHash)]);
+    await race([
+      () => store.update(n.id, { content: 'y' }, n.contentHash),
+      () => store.move!(n.id, 'archive', n.contentHash),
+    ]);
     expect(await store.count()).toBe(1);
   });
 });
@@ -155,10 +182,15 @@ describe('store and files on one note file', () => {
     await files.mkdir('attachments');
     const first = await files.writeText('attachments/plain.txt', 'one');
     await files.writeText('attachments/plain.txt', 'two');
-    await expect(files.remove('attachments/plain.txt', { expectedHash: first.contentHash })).rejects.toMatchObject({ code: 'content_hash_mismatch' });
+    await expect(files.remove('attachments/plain.txt', { expectedHash: first.contentHash })).rejects.toMatchObject({
+      code: 'content_hash_mismatch',
+    });
     expect(await fs.readFile(path.join(root, 'attachments', 'plain.txt'), 'utf8')).toBe('two');
     const again = await files.writeText('attachments/plain.txt', 'three');
-    const racing = await Promise.allSettled([files.remove('attachments/plain.txt', { expectedHash: again.contentHash }), files.writeText('attachments/plain.txt', 'four', { expectedHash: again.contentHash })]);
+    const racing = await Promise.allSettled([
+      files.remove('attachments/plain.txt', { expectedHash: again.contentHash }),
+      files.writeText('attachments/plain.txt', 'four', { expectedHash: again.contentHash }),
+    ]);
     expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 });
@@ -203,10 +235,21 @@ describe('write then read', () => {
   it('a note survives close and reopen byte for byte', async () => {
     const root = await vaultDir();
     const vault = await openVault(root);
-    const n = await vault.store.create({ title: 'Durable', content: 'ünï\n', tags: ['a'], metadata: { nested: { x: [1, 2] } } });
+    const n = await vault.store.create({
+      title: 'Durable',
+      content: 'ünï\n',
+      tags: ['a'],
+      metadata: { nested: { x: [1, 2] } },
+    });
     const again = await vault.reopen();
     const got = await again.store.get(n.id);
-    expect(got).toMatchObject({ title: 'Durable', content: 'ünï\n', tags: ['a'], contentHash: n.contentHash, metadata: { nested: { x: [1, 2] } } });
+    expect(got).toMatchObject({
+      title: 'Durable',
+      content: 'ünï\n',
+      tags: ['a'],
+      contentHash: n.contentHash,
+      metadata: { nested: { x: [1, 2] } },
+    });
     await writeAt(root, 'general/extra.md', note('Extra', 'e'));
     expect(await again.store.refresh!()).toMatchObject({ scanned: 2, indexed: 1 });
   });

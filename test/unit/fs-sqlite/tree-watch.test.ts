@@ -26,13 +26,17 @@ let stop: () => Promise<void>;
 async function startedWatch(onNote: (rel: string) => void): Promise<() => Promise<void>> {
   let ready = false;
   const stopWatch = watchNoteFiles(root, flat, silentLogger(), async (batch) => {
-    for (const rel of batch) if (rel === PROBE) ready = true;
-    else onNote(rel);
+    for (const rel of batch)
+      if (rel === PROBE) ready = true;
+      else onNote(rel);
   });
-  await vi.waitFor(async () => {
-    await fs.writeFile(path.join(root, PROBE), 'probe');
-    if (!ready) throw new Error('the tree watch has not started');
-  }, { timeout: 10_000, interval: 25 });
+  await vi.waitFor(
+    async () => {
+      await fs.writeFile(path.join(root, PROBE), 'probe');
+      if (!ready) throw new Error('the tree watch has not started');
+    },
+    { timeout: 10_000, interval: 25 },
+  );
   return stopWatch;
 }
 
@@ -82,10 +86,13 @@ describe('flat layout tree watch', () => {
     expect(await until(moved)).toEqual([]);
     // The moved-in folder is watched once Node has added it, at a moment of its own: written until reported.
     const later = path.join(root, 'moved', 'sub', 'later.md');
-    await vi.waitFor(async () => {
-      await fs.writeFile(later, 'x');
-      expect(seen.has('moved/sub/later.md')).toBe(true);
-    }, { timeout: 15_000, interval: 25 });
+    await vi.waitFor(
+      async () => {
+        await fs.writeFile(later, 'x');
+        expect(seen.has('moved/sub/later.md')).toBe(true);
+      },
+      { timeout: 15_000, interval: 25 },
+    );
   });
 
   it('reports nothing once stopped', async () => {

@@ -61,7 +61,11 @@ describe('hybrid index: keywords at once, vectors in the background', () => {
     const embedder = gated();
     const index = new HybridSearchIndex({ file: ':memory:', embedder, vectorWaitMs: 50 });
     open.push(index);
-    const notes = [note('a', 'Osprey', 'A fish hawk over the reservoir.'), note('b', 'Taxes', 'Receipts for the accountant.'), note('c', 'Bread', 'Feed the starter.')];
+    const notes = [
+      note('a', 'Osprey', 'A fish hawk over the reservoir.'),
+      note('b', 'Taxes', 'Receipts for the accountant.'),
+      note('c', 'Bread', 'Feed the starter.'),
+    ];
     expect(await index.reconcile(source(notes))).toEqual({ upserted: 3, removed: 0, unchanged: 0 });
     expect(index.stats()).toMatchObject({ notes: 3, chunks: 3, vectors: 0, pending: 3 });
 
@@ -75,7 +79,11 @@ describe('hybrid index: keywords at once, vectors in the background', () => {
     expect(hybrid.notice).toMatch(/0 of 3 passages/);
 
     const ticks: number[] = [];
-    const progress = { start: (_label: string, total: number) => ticks.push(-total), tick: (n = 1) => ticks.push(n), stop: () => undefined };
+    const progress = {
+      start: (_label: string, total: number) => ticks.push(-total),
+      tick: (n = 1) => ticks.push(n),
+      stop: () => undefined,
+    };
     const finished = index.finishBackground(progress);
     embedder.open();
     expect((await finished).done).toBe(3);
@@ -94,7 +102,13 @@ describe('hybrid index: keywords at once, vectors in the background', () => {
     const embedder = gated();
     const index = new HybridSearchIndex({ file: ':memory:', embedder, vectorWaitMs: 30, embedBatch: 2 });
     open.push(index);
-    await index.reconcile(source([note('a', 'One', 'first backlog note'), note('b', 'Two', 'second backlog note'), note('c', 'Three', 'third backlog note')]));
+    await index.reconcile(
+      source([
+        note('a', 'One', 'first backlog note'),
+        note('b', 'Two', 'second backlog note'),
+        note('c', 'Three', 'third backlog note'),
+      ]),
+    );
     await index.upsert(note('w', 'Written', 'a note just written by the agent'));
     let answered = false;
     const searching = index.search({ text: 'agent', limit: 5 }).finally(() => (answered = true));

@@ -86,7 +86,9 @@ describe('hybrid index with an endpoint embedder', () => {
     expect(await other.reconcile(source(NOTES))).toEqual({ upserted: 3, removed: 0, unchanged: 0 });
     await other.finishBackground();
     expect(passagesSent('bow-b').sort()).toEqual(passagesSent('bow-a').sort());
-    expect((await other.search({ text: 'sourdough starter', limit: 3, mode: 'semantic' })).hits[0]?.id).toBe('bread.md');
+    expect((await other.search({ text: 'sourdough starter', limit: 3, mode: 'semantic' })).hits[0]?.id).toBe(
+      'bread.md',
+    );
     await closeAll();
 
     endpoint.dimensions.set('bow-b', 32);
@@ -106,7 +108,9 @@ describe('hybrid index with an endpoint embedder', () => {
 
     const hybrid = await index.search({ text: 'harbour ferry', limit: 3 });
     expect(hybrid.hits.map((h) => h.id)).toEqual(['ferry.md']);
-    expect(hybrid.notice).toMatch(/^Search by meaning is unavailable \(The embedding endpoint .* could not be reached \(ECONNREFUSED\).*\): these are keyword matches only\.$/);
+    expect(hybrid.notice).toMatch(
+      /^Search by meaning is unavailable \(The embedding endpoint .* could not be reached \(ECONNREFUSED\).*\): these are keyword matches only\.$/,
+    );
     expect(hybrid.vectors).toBeUndefined();
     const semantic = await index.search({ text: 'receipts accountant', limit: 3, mode: 'semantic' });
     expect(semantic.hits.map((h) => h.id)).toEqual(['taxes.md']);
@@ -124,7 +128,10 @@ describe('hybrid index with an endpoint embedder', () => {
 
     await endpoint.start();
     // The queue's own backoff brings the retry; the endpoint answers over real HTTP.
-    await vi.waitFor(() => expect(index.stats()).toMatchObject({ vectors: 4, pending: 0 }), { timeout: 20_000, interval: 50 });
+    await vi.waitFor(() => expect(index.stats()).toMatchObject({ vectors: 4, pending: 0 }), {
+      timeout: 20_000,
+      interval: 50,
+    });
     const back = await index.search({ text: 'paddle wall', limit: 3, mode: 'semantic' });
     expect(back.notice).toBeUndefined();
     expect(back.hits[0]?.id).toBe('kayak.md');
@@ -139,6 +146,8 @@ describe('hybrid index with an endpoint embedder', () => {
     const page = await index.search({ text: 'harbour ferry', limit: 3 });
     expect(page.hits[0]?.id).toBe('ferry.md');
     expect(page.vectors).toEqual({ ready: expect.any(Number), total: 3 });
-    expect(page.notice).toMatch(/^Vectors are missing, the embedder failing \(.*answered 500: the fake endpoint was told to fail\) and retried \(\d of 3 passages ready\)/);
+    expect(page.notice).toMatch(
+      /^Vectors are missing, the embedder failing \(.*answered 500: the fake endpoint was told to fail\) and retried \(\d of 3 passages ready\)/,
+    );
   }, 30_000);
 });

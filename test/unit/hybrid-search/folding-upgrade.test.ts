@@ -16,7 +16,12 @@ import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed
 import { removeDir, tempDir } from '../../support/temp.js';
 
 function counting(inner: Embedder): Embedder & { texts: string[] } {
-  const counter = { id: inner.id, dim: inner.dim, texts: [] as string[], embed: async (batch: readonly string[]) => (counter.texts.push(...batch), inner.embed(batch)) };
+  const counter = {
+    id: inner.id,
+    dim: inner.dim,
+    texts: [] as string[],
+    embed: async (batch: readonly string[]) => (counter.texts.push(...batch), inner.embed(batch)),
+  };
   return counter;
 }
 
@@ -29,8 +34,19 @@ describe('hybrid index folding upgrade', () => {
   beforeEach(async () => {
     root = await tempDir();
     file = path.join(root, 'hybrid.db');
-    store = (await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false })).store!;
-    await store.create({ title: 'Trip to Łódź', content: 'The Straße by the river, where Bjørn sailed to Ærø.\n\n## Later\n\nBack home by train.', type: 'general' });
+    store = (
+      await fsSqliteBackend.create({
+        folder: root,
+        options: fsSqliteOptions.parse({}),
+        logger: silentLogger(),
+        readOnly: false,
+      })
+    ).store!;
+    await store.create({
+      title: 'Trip to Łódź',
+      content: 'The Straße by the river, where Bjørn sailed to Ærø.\n\n## Later\n\nBack home by train.',
+      type: 'general',
+    });
     await store.create({ title: 'Lodz in plain letters', content: 'Written without accents.', type: 'general' });
   });
   afterEach(async () => {
@@ -59,12 +75,21 @@ describe('hybrid index folding upgrade', () => {
     const second = counting(hashedEmbedder());
     index = new HybridSearchIndex({ file, embedder: second });
     try {
-      expect(index.stats()).toMatchObject({ notes: before.notes, chunks: before.chunks, vectors: before.vectors, pending: 0 });
+      expect(index.stats()).toMatchObject({
+        notes: before.notes,
+        chunks: before.chunks,
+        vectors: before.vectors,
+        pending: 0,
+      });
       const page = await index.search({ text: 'lodz AND bjorn', mode: 'keyword', limit: 5 });
       expect(ids(page)).toEqual([lodz]);
       expect(page.hits[0]?.snippet).toBe('The Straße by the river, where <mark>Bjørn</mark> sailed to Ærø.');
-      expect((await index.search({ text: 'strasse aero', mode: 'keyword', limit: 5 })).hits[0]?.snippet).toBe('The <mark>Straße</mark> by the river, where Bjørn sailed to <mark>Ærø</mark>.');
-      expect(ids(await index.search({ text: 'Łódź', mode: 'keyword', limit: 5 })).sort()).toEqual((await store.list()).map((n) => n.id).sort());
+      expect((await index.search({ text: 'strasse aero', mode: 'keyword', limit: 5 })).hits[0]?.snippet).toBe(
+        'The <mark>Straße</mark> by the river, where Bjørn sailed to <mark>Ærø</mark>.',
+      );
+      expect(ids(await index.search({ text: 'Łódź', mode: 'keyword', limit: 5 })).sort()).toEqual(
+        (await store.list()).map((n) => n.id).sort(),
+      );
       expect(await index.reconcile(store)).toEqual({ upserted: 0, removed: 0, unchanged: 2 });
       expect(second.texts).toEqual([]);
 
@@ -75,13 +100,17 @@ describe('hybrid index folding upgrade', () => {
       expect(ids(await index.search({ text: 'bjorn', mode: 'keyword', limit: 5 }))).toEqual([]);
       expect(ids(await index.search({ text: 'lodz AND river', mode: 'keyword', limit: 5 }))).toEqual([lodz]);
       await index.remove(lodz);
-      expect(ids(await index.search({ text: 'lodz', mode: 'keyword', limit: 5 }))).toEqual([(await store.list()).find((n) => n.id !== lodz)!.id]);
+      expect(ids(await index.search({ text: 'lodz', mode: 'keyword', limit: 5 }))).toEqual([
+        (await store.list()).find((n) => n.id !== lodz)!.id,
+      ]);
     } finally {
       await index.close();
     }
     const check = new Database(file);
     // Throws SQLITE_CORRUPT_VTAB when the index and the chunks it reads disagree.
-    expect(() => check.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    expect(() =>
+      check.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run(),
+    ).not.toThrow();
     check.close();
   });
 });

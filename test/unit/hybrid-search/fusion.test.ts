@@ -23,9 +23,13 @@ describe('scoreFusion', () => {
     expect(tie.map((f) => f.id)).toEqual(['x', 'y']);
   });
 
-  it('a note past a list\'s depth earns nothing from it but still counts', () => {
+  it("a note past a list's depth earns nothing from it but still counts", () => {
     const fused = scoreFusion([{ ids: ['a', 'b', 'c'], scores: [3, 2, 1], weight: 1 }], Infinity, 2);
-    expect(fused.items.map((f) => [f.id, f.score])).toEqual([['a', 1], ['b', 2 / 3], ['c', 0]]);
+    expect(fused.items.map((f) => [f.id, f.score])).toEqual([
+      ['a', 1],
+      ['b', 2 / 3],
+      ['c', 0],
+    ]);
     expect(fused.total).toBe(3);
   });
 
@@ -33,7 +37,11 @@ describe('scoreFusion', () => {
     const next = rng(9);
     const ids = Array.from({ length: 3_000 }, (_, i) => `n${i}`);
     const shuffled = () => [...ids].sort(() => next() - 0.5).slice(0, 1_000 + Math.floor(next() * 2_000));
-    const scored = (list: string[], weight: number) => ({ ids: list, scores: list.map((_, i) => list.length - i), weight });
+    const scored = (list: string[], weight: number) => ({
+      ids: list,
+      scores: list.map((_, i) => list.length - i),
+      weight,
+    });
     for (let round = 0; round < 5; round++) {
       const lists = [scored(shuffled().slice(0, 300), 0.8), scored(shuffled(), 0.2)];
       const whole = scoreFusion(lists, Infinity, 3_000);
@@ -49,13 +57,20 @@ describe('scoreFusion', () => {
 
 describe('chunkNote', () => {
   it('makes no passage of a heading with nothing under it; a note of empty headings is found by its title', () => {
-    expect(chunkNote('# Plans\n\n## Empty\n\n## Budget\n\nTwelve pounds.')).toEqual([{ heading: 'Budget', text: 'Twelve pounds.' }]);
-    expect(passagesOf({ title: 'Template', content: '## Attendees\n\n## Decisions\n' }).map((p) => p.embedded)).toEqual(['Template']);
+    expect(chunkNote('# Plans\n\n## Empty\n\n## Budget\n\nTwelve pounds.')).toEqual([
+      { heading: 'Budget', text: 'Twelve pounds.' },
+    ]);
+    expect(passagesOf({ title: 'Template', content: '## Attendees\n\n## Decisions\n' }).map((p) => p.embedded)).toEqual(
+      ['Template'],
+    );
   });
 
   it('cuts at headings, packs paragraphs up to the bound, and splits an over-long paragraph at sentence ends', () => {
     const long = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} is here.`).join(' ');
-    const chunks = chunkNote(`Intro line.\n\n# Alpha\n\nOne.\n\nTwo.\n\n## Beta\n\n${long}\n\n\`\`\`\n# not a heading\n\`\`\``, 300);
+    const chunks = chunkNote(
+      `Intro line.\n\n# Alpha\n\nOne.\n\nTwo.\n\n## Beta\n\n${long}\n\n\`\`\`\n# not a heading\n\`\`\``,
+      300,
+    );
     expect(chunks[0]).toEqual({ heading: '', text: 'Intro line.' });
     expect(chunks[1]).toEqual({ heading: 'Alpha', text: 'One.\n\nTwo.' });
     const beta = chunks.filter((c) => c.heading === 'Beta');

@@ -21,11 +21,23 @@ afterEach(async () => {
   await endpoint.stop();
 });
 
-const texts = ['harbour ferry timetable', 'sourdough starter feeding', 'osprey over the reservoir', 'tax receipts', 'ferry to the island'];
+const texts = [
+  'harbour ferry timetable',
+  'sourdough starter feeding',
+  'osprey over the reservoir',
+  'tax receipts',
+  'ferry to the island',
+];
 
 describe('httpEmbedder', () => {
   it('posts batches of batchSize to <url>/embeddings and returns one vector per text, in order', async () => {
-    const embedder = httpEmbedder({ url: `${endpoint.baseUrl}/`, model: 'fake-bow', dimension: 64, batchSize: 2, apiKey: KEY });
+    const embedder = httpEmbedder({
+      url: `${endpoint.baseUrl}/`,
+      model: 'fake-bow',
+      dimension: 64,
+      batchSize: 2,
+      apiKey: KEY,
+    });
     expect(embedder.id).toBe('openai:fake-bow');
     expect(embedder.dim).toBe(64);
     const vectors = await embedder.embed(texts);
@@ -51,16 +63,26 @@ describe('httpEmbedder', () => {
   it('refuses vectors of another dimension, naming embedder.dimension and the length to set', async () => {
     endpoint.dimensions.set('wide-model', 96);
     const embedder = httpEmbedder({ url: endpoint.baseUrl, model: 'wide-model', dimension: 64 });
-    await expect(embedder.embed(['anything'])).rejects.toThrow(/returns 96-dimensional vectors, but embedder\.dimension is 64: set dimension: 96/);
+    await expect(embedder.embed(['anything'])).rejects.toThrow(
+      /returns 96-dimensional vectors, but embedder\.dimension is 64: set dimension: 96/,
+    );
   });
 
   it('reports a 500 with the server reason, a closed port and a request past timeoutMs, never the key', async () => {
-    const embedder = httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64, apiKey: KEY, timeoutMs: 300 });
+    const embedder = httpEmbedder({
+      url: endpoint.baseUrl,
+      model: 'fake-bow',
+      dimension: 64,
+      apiKey: KEY,
+      timeoutMs: 300,
+    });
     endpoint.behaviour = 'fail';
     const failed = await embedder.embed(['one']).catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(EmbeddingEndpointError);
     expect((failed as EmbeddingEndpointError).status).toBe(500);
-    expect(String(failed)).toMatch(/\/v1\/embeddings \(model "fake-bow"\) answered 500: the fake endpoint was told to fail/);
+    expect(String(failed)).toMatch(
+      /\/v1\/embeddings \(model "fake-bow"\) answered 500: the fake endpoint was told to fail/,
+    );
 
     // How soon after timeoutMs the hung request is given up is measured by the bench (test/bench/time-bounds.ts).
     endpoint.behaviour = 'hang';
@@ -70,7 +92,8 @@ describe('httpEmbedder', () => {
     await endpoint.stop();
     const refused = await embedder.embed(['three']).catch((err: unknown) => err);
     expect(String(refused)).toMatch(/could not be reached \(ECONNREFUSED\); check embedder\.url/);
-    for (const err of [failed, hung, refused]) expect(JSON.stringify({ message: String(err), ...(err as object) })).not.toContain(KEY);
+    for (const err of [failed, hung, refused])
+      expect(JSON.stringify({ message: String(err), ...(err as object) })).not.toContain(KEY);
   });
 
   it('says which option to check on a 401 and a 404', async () => {
@@ -79,11 +102,17 @@ describe('httpEmbedder', () => {
     await expect(embedder.embed(['x'])).rejects.toThrow(/could not be reached/);
     await endpoint.start();
     const wrongPath = httpEmbedder({ url: `${endpoint.baseUrl}/v2`, model: 'fake-bow', dimension: 64 });
-    await expect(wrongPath.embed(['x'])).rejects.toThrow(/answered 404: no route POST \/v1\/v2\/embeddings\. Check embedder\.url/);
+    await expect(wrongPath.embed(['x'])).rejects.toThrow(
+      /answered 404: no route POST \/v1\/v2\/embeddings\. Check embedder\.url/,
+    );
     endpoint.requiredKey = KEY;
     const keyless = httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64 });
-    await expect(keyless.embed(['x'])).rejects.toThrow(/answered 401: Incorrect API key provided\. Check embedder\.apiKey/);
-    await expect(httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64, apiKey: KEY }).embed(['x'])).resolves.toHaveLength(1);
+    await expect(keyless.embed(['x'])).rejects.toThrow(
+      /answered 401: Incorrect API key provided\. Check embedder\.apiKey/,
+    );
+    await expect(
+      httpEmbedder({ url: endpoint.baseUrl, model: 'fake-bow', dimension: 64, apiKey: KEY }).embed(['x']),
+    ).resolves.toHaveLength(1);
   });
 
   it('makes a query the endpoint cannot embed a QueryEmbeddingError, and embeds it once it answers again', async () => {

@@ -26,8 +26,16 @@ describe('fs-sqlite with search: { backend: hybrid-search }', () => {
     expect(t.kernel.plan.providers.get('vectors')).toBe('hybrid-search');
     expect(t.kernel.plan.capabilities.has('sql')).toBe(false);
 
-    await t.vault.call('create_note', { type: 'general', title: 'Osprey sighting', content: 'A fish hawk circled the reservoir at dawn.' });
-    await t.vault.call('create_note', { type: 'general', title: 'Tax return', content: 'Receipts for the accountant.' });
+    await t.vault.call('create_note', {
+      type: 'general',
+      title: 'Osprey sighting',
+      content: 'A fish hawk circled the reservoir at dawn.',
+    });
+    await t.vault.call('create_note', {
+      type: 'general',
+      title: 'Tax return',
+      content: 'Receipts for the accountant.',
+    });
     const hits = await titles(t, { query: 'reservoir hawk' });
     expect(hits.map((h) => h.title)).toEqual(['Osprey sighting']);
     expect(JSON.stringify(hits)).toContain('<mark>');
@@ -36,7 +44,11 @@ describe('fs-sqlite with search: { backend: hybrid-search }', () => {
 
   it('catches up at open with notes written before it was configured', async () => {
     const first = await createTestKernel({});
-    await first.vault.call('create_note', { type: 'general', title: 'Heron roost', content: 'Dawn count: twelve herons.' });
+    await first.vault.call('create_note', {
+      type: 'general',
+      title: 'Heron roost',
+      content: 'Dawn count: twelve herons.',
+    });
     await first.kernel.close();
     const second = await createTestKernel({ root: first.root, init: false, config });
     try {

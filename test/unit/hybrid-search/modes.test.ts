@@ -22,7 +22,8 @@ const note = (id: string, title: string, content: string, type = 'general'): Not
 
 describe('hybrid index modes', () => {
   const index = new HybridSearchIndex({ file: ':memory:', embedder: hashedEmbedder() });
-  const ids = async (text: string, mode: SearchMode, extra: { type?: string } = {}) => (await index.search({ text, limit: 10, mode, ...extra })).hits.map((h) => h.id);
+  const ids = async (text: string, mode: SearchMode, extra: { type?: string } = {}) =>
+    (await index.search({ text, limit: 10, mode, ...extra })).hits.map((h) => h.id);
 
   beforeAll(async () => {
     await index.upsert(note('a', 'Harbour ferry', 'The ferry crosses the harbour at dawn.'));
@@ -49,7 +50,9 @@ describe('hybrid index modes', () => {
       ['a', 'The <mark>ferry</mark> crosses the harbour at dawn.'],
     ]);
     const harbour = await index.search({ text: 'storm walls', limit: 10, mode: 'keyword' });
-    expect(harbour.hits.map((h) => [h.id, h.snippet])).toEqual([['c', '<mark>Storm</mark> damage to the harbour <mark>walls</mark>.']]);
+    expect(harbour.hits.map((h) => [h.id, h.snippet])).toEqual([
+      ['c', '<mark>Storm</mark> damage to the harbour <mark>walls</mark>.'],
+    ]);
   });
 
   it('a passage under the similarity floor is not a match', async () => {

@@ -30,7 +30,11 @@ const note = (id: string, title: string, content: string, type = 'general'): Not
 });
 
 const NOTES = [
-  note('a', 'Harbour ferry', 'The ferry crosses the harbour at dawn.\n\n## Tickets\n\nBuy tickets at the kiosk by the pier.'),
+  note(
+    'a',
+    'Harbour ferry',
+    'The ferry crosses the harbour at dawn.\n\n## Tickets\n\nBuy tickets at the kiosk by the pier.',
+  ),
   note('b', 'Ferry timetable', 'Winter timetable for the island ferry.'),
   note('c', 'Harbour walls', 'Storm damage to the harbour walls.', 'journal'),
   note('d', 'Island bakery', 'Fresh bread on the island every morning; the ferry brings flour.'),
@@ -44,7 +48,12 @@ const source = (notes: Note[]): ReconcileSource => ({
 
 function counting(inner: Embedder): Embedder & { texts: string[] } {
   const texts: string[] = [];
-  return { id: inner.id, dim: inner.dim, texts, embed: async (batch) => (texts.push(...batch.filter((t) => t.includes('\n'))), inner.embed(batch)) };
+  return {
+    id: inner.id,
+    dim: inner.dim,
+    texts,
+    embed: async (batch) => (texts.push(...batch.filter((t) => t.includes('\n'))), inner.embed(batch)),
+  };
 }
 
 describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-search postgres engine', () => {
@@ -70,7 +79,16 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
   });
 
   it('answers every mode as the embedded engine does', async () => {
-    for (const text of ['harbour ferry', 'ferry', 'island flour', 'cafe', 'harbour -storm', 'tick*', '"island ferry"', 'volcano']) {
+    for (const text of [
+      'harbour ferry',
+      'ferry',
+      'island flour',
+      'cafe',
+      'harbour -storm',
+      'tick*',
+      '"island ferry"',
+      'volcano',
+    ]) {
       for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
         expect(await ids(pg, text, mode), `${mode}: ${text}`).toEqual(await ids(embedded, text, mode));
       }
@@ -88,12 +106,18 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
     const embedder = counting(hashedEmbedder());
     const reopened = await PgHybridIndex.open({ url: PG_URL!, schema, embedder });
     try {
-      const edited = NOTES.map((n) => (n.id === 'a' ? { ...n, content: n.content.replace('kiosk', 'window'), contentHash: 'sha256:a:edited' } : n));
+      const edited = NOTES.map((n) =>
+        n.id === 'a' ? { ...n, content: n.content.replace('kiosk', 'window'), contentHash: 'sha256:a:edited' } : n,
+      );
       expect(await reopened.reconcile(source(edited))).toEqual({ upserted: 1, removed: 0, unchanged: 4 });
       await reopened.finishBackground();
       expect(embedder.texts).toEqual(['Harbour ferry\nTickets\nBuy tickets at the window by the pier.']);
       expect(await ids(reopened, 'window', 'keyword')).toEqual(['a']);
-      expect(await reopened.reconcile(source(edited.filter((n) => n.id !== 'e')))).toEqual({ upserted: 0, removed: 1, unchanged: 4 });
+      expect(await reopened.reconcile(source(edited.filter((n) => n.id !== 'e')))).toEqual({
+        upserted: 0,
+        removed: 1,
+        unchanged: 4,
+      });
       expect(await ids(reopened, 'cafe', 'hybrid')).toEqual([]);
     } finally {
       await reopened.close();
@@ -105,7 +129,12 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const inner = hashedEmbedder();
-    const slow: Embedder = { id: inner.id, dim: inner.dim, embed: async (texts) => (texts.some((t) => t.includes('\n')) ? (await gate, inner.embed(texts)) : inner.embed(texts)) };
+    const slow: Embedder = {
+      id: inner.id,
+      dim: inner.dim,
+      embed: async (texts) =>
+        texts.some((t) => t.includes('\n')) ? (await gate, inner.embed(texts)) : inner.embed(texts),
+    };
     const index = await PgHybridIndex.open({ url: PG_URL!, schema: other, embedder: slow, vectorWaitMs: 20 });
     try {
       await index.reconcile(source(NOTES));

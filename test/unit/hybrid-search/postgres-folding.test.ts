@@ -55,7 +55,8 @@ const QUERIES: Array<[string, string[]]> = [
   ['ŁÓDŹ plain', ['lodz', 'plain']], // a question: either word, the note holding both first
 ];
 
-const ids = async (index: SearchIndex, text: string) => (await index.search({ text, limit: 10, mode: 'keyword' })).hits.map((h) => h.id).sort();
+const ids = async (index: SearchIndex, text: string) =>
+  (await index.search({ text, limit: 10, mode: 'keyword' })).hits.map((h) => h.id).sort();
 
 describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-search postgres engine folding', () => {
   const schema = freshSchema();
@@ -80,7 +81,9 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
         expect(await ids(embedded, query), query).toEqual(expected);
       }
       const [hit] = (await pg.search({ text: 'strasse bjorn aero', limit: 5, mode: 'keyword' })).hits;
-      expect(hit?.snippet).toBe('The <mark>Straße</mark> by the river, where <mark>Bjørn</mark> sailed to <mark>Ærø</mark> in a long boat.');
+      expect(hit?.snippet).toBe(
+        'The <mark>Straße</mark> by the river, where <mark>Bjørn</mark> sailed to <mark>Ærø</mark> in a long boat.',
+      );
       await pg.finishBackground();
     } finally {
       await pg.close();
@@ -88,13 +91,24 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
   });
 
   it('re-keys tsvectors built with the older folding at open, embedding nothing', async () => {
-    const { Pool } = createRequire(import.meta.url)('pg') as { Pool: new (c: { connectionString: string }) => { query(q: string, v?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>; end(): Promise<void> } };
+    const { Pool } = createRequire(import.meta.url)('pg') as {
+      Pool: new (c: {
+        connectionString: string;
+      }) => {
+        query(q: string, v?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+        end(): Promise<void>;
+      };
+    };
     const pool = new Pool({ connectionString: PG_URL! });
     const s = `"${schema}"`;
     try {
       // What an older notekernel left: case and accents folded only (`bjørn`, `łodz`, `straße`).
       const older = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-      const rows = (await pool.query(`SELECT c.id, n.title, c.heading, c.text FROM ${s}.chunks c JOIN ${s}.notes n ON n.id = c.note_id`)).rows;
+      const rows = (
+        await pool.query(
+          `SELECT c.id, n.title, c.heading, c.text FROM ${s}.chunks c JOIN ${s}.notes n ON n.id = c.note_id`,
+        )
+      ).rows;
       for (const row of rows) {
         await pool.query(
           `UPDATE ${s}.chunks SET tsv = setweight(to_tsvector('simple', $2), 'A') || setweight(to_tsvector('simple', $3), 'B') || setweight(to_tsvector('simple', $4), 'D') WHERE id = $1`,
@@ -102,7 +116,10 @@ describe.skipIf(unavailable !== undefined && process.env.CI !== 'true')('hybrid-
         );
       }
       await pool.query(`DELETE FROM ${s}.meta WHERE key = 'keywords'`);
-      expect((await pool.query(`SELECT count(*)::int AS n FROM ${s}.chunks WHERE tsv @@ to_tsquery('simple', 'bjorn')`)).rows[0]).toEqual({ n: 0 });
+      expect(
+        (await pool.query(`SELECT count(*)::int AS n FROM ${s}.chunks WHERE tsv @@ to_tsquery('simple', 'bjorn')`))
+          .rows[0],
+      ).toEqual({ n: 0 });
     } finally {
       await pool.end();
     }

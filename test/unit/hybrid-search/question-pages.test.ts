@@ -21,7 +21,10 @@ const note = (i: number, content: string): Note => ({
 describe('a question paged in keyword mode', () => {
   const index = new HybridSearchIndex({ file: ':memory:' });
   beforeAll(async () => {
-    for (let i = 0; i < 30; i++) await index.upsert(note(i, i < 20 ? `The ferry crosses the harbour ${'again '.repeat(i % 5)}.` : `Only the harbour here ${i}.`));
+    for (let i = 0; i < 30; i++)
+      await index.upsert(
+        note(i, i < 20 ? `The ferry crosses the harbour ${'again '.repeat(i % 5)}.` : `Only the harbour here ${i}.`),
+      );
   });
   afterAll(() => index.close());
 
@@ -29,7 +32,10 @@ describe('a question paged in keyword mode', () => {
     const first = await index.search({ text: 'harbour ferry', limit: 5, mode: 'keyword' });
     expect(first.total).toBe(30);
     const all: string[] = [];
-    for (let offset = 0; offset < 30; offset += 7) all.push(...(await index.search({ text: 'harbour ferry', limit: 7, offset, mode: 'keyword' })).hits.map((h) => h.id));
+    for (let offset = 0; offset < 30; offset += 7)
+      all.push(
+        ...(await index.search({ text: 'harbour ferry', limit: 7, offset, mode: 'keyword' })).hits.map((h) => h.id),
+      );
     expect(new Set(all).size).toBe(30);
     expect(all.slice(0, 20).every((id) => Number(id.slice(1)) < 20)).toBe(true);
     expect(all.slice(0, 5)).toEqual(first.hits.map((h) => h.id));

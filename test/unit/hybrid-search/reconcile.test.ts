@@ -29,7 +29,8 @@ function counting(inner: Embedder): Embedder & { texts: string[]; calls: number 
   return counter;
 }
 
-const sections = (third: string) => `## Rigging\n\nCheck the halyards before each sail.\n\n## Hull\n\nScrape the barnacles in spring.\n\n## Sails\n\n${third}`;
+const sections = (third: string) =>
+  `## Rigging\n\nCheck the halyards before each sail.\n\n## Hull\n\nScrape the barnacles in spring.\n\n## Sails\n\n${third}`;
 
 describe('hybrid index restart and reconcile', () => {
   let root: string;
@@ -38,7 +39,14 @@ describe('hybrid index restart and reconcile', () => {
   beforeEach(async () => {
     root = await tempDir();
     file = path.join(root, 'hybrid.db');
-    store = (await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false })).store!;
+    store = (
+      await fsSqliteBackend.create({
+        folder: root,
+        options: fsSqliteOptions.parse({}),
+        logger: silentLogger(),
+        readOnly: false,
+      })
+    ).store!;
     await store.create({ title: 'Boat upkeep', content: sections('Mend the jib where it chafes.'), type: 'general' });
     await store.create({ title: 'Bread', content: 'Feed the starter twice a day.', type: 'general' });
   });
@@ -66,7 +74,9 @@ describe('hybrid index restart and reconcile', () => {
     expect(await reopened.reconcile(store)).toEqual({ upserted: 1, removed: 0, unchanged: 1 });
     await reopened.finishBackground();
     expect(second.texts).toEqual(['Boat upkeep\nSails\nReplace the mainsail batten.']);
-    expect((await reopened.search({ text: 'batten', limit: 5, mode: 'keyword' })).hits.map((h) => h.id)).toEqual([boat.id]);
+    expect((await reopened.search({ text: 'batten', limit: 5, mode: 'keyword' })).hits.map((h) => h.id)).toEqual([
+      boat.id,
+    ]);
     expect((await reopened.search({ text: 'jib', limit: 5, mode: 'keyword' })).total).toBe(0);
     await reopened.close();
 
@@ -90,7 +100,9 @@ describe('hybrid index restart and reconcile', () => {
     expect(embedder.texts.length).toBe(1);
     await index.remove(a.id);
     // b still holds the vector: removing a must not drop it.
-    expect((await index.search({ text: 'identical', limit: 5, mode: 'semantic' })).hits.map((h) => h.id)).toEqual([b.id]);
+    expect((await index.search({ text: 'identical', limit: 5, mode: 'semantic' })).hits.map((h) => h.id)).toEqual([
+      b.id,
+    ]);
     await index.close();
   });
 });

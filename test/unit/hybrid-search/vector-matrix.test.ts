@@ -4,7 +4,8 @@ import { VectorMatrix } from '../../../backends/hybrid-search/vector-matrix.js';
 import { normalise } from '../../../backends/hybrid-search/embedding/embedder.js';
 import { rng } from '../../support/generate-vault.js';
 
-const randomVector = (next: () => number, dim: number) => normalise(Float32Array.from({ length: dim }, () => next() - 0.5));
+const randomVector = (next: () => number, dim: number) =>
+  normalise(Float32Array.from({ length: dim }, () => next() - 0.5));
 
 /** Best chunk per note by a plain loop: what rankNotes must answer. */
 function reference(rows: Map<number, { noteId: string; vector: Float32Array }>, query: Float32Array, minScore: number) {
@@ -50,7 +51,11 @@ describe('VectorMatrix', () => {
       expect(matrix.size).toBe(rows.size);
       const query = randomVector(next, dim);
       const accepted = matrix.rankNotes(query, -1, (id) => id.endsWith('7.md'));
-      expect(accepted.ids).toEqual(reference(rows, query, -1).filter((s) => s.noteId.endsWith('7.md')).map((s) => s.noteId));
+      expect(accepted.ids).toEqual(
+        reference(rows, query, -1)
+          .filter((s) => s.noteId.endsWith('7.md'))
+          .map((s) => s.noteId),
+      );
     });
   }
 

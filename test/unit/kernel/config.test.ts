@@ -38,12 +38,18 @@ describe('config discovery (cosmiconfig, module notekernel)', () => {
     const project = await dirWith({ 'package.json': '{"name":"some-project"}' });
     expect(await loadUserConfig({ searchFrom: [project] })).toEqual({ config: {} });
     const vault = await dirWith({ '.notekernelrc.json': '{"readOnly":true}' });
-    expect(await loadUserConfig({ searchFrom: [project, vault] })).toMatchObject({ filepath: path.join(vault, '.notekernelrc.json'), config: { readOnly: true } });
+    expect(await loadUserConfig({ searchFrom: [project, vault] })).toMatchObject({
+      filepath: path.join(vault, '.notekernelrc.json'),
+      config: { readOnly: true },
+    });
   });
 
   it('reports a package.json that is not JSON', async () => {
     const dir = await dirWith({ 'package.json': '{"name": ' });
-    await expect(loadUserConfig({ searchFrom: [dir] })).rejects.toMatchObject({ code: 'config_invalid', message: expect.stringContaining('package.json') });
+    await expect(loadUserConfig({ searchFrom: [dir] })).rejects.toMatchObject({
+      code: 'config_invalid',
+      message: expect.stringContaining('package.json'),
+    });
   });
 
   it('needs no file at all', async () => {
@@ -55,13 +61,16 @@ describe('config discovery (cosmiconfig, module notekernel)', () => {
     const dir = await dirWith({ 'notekernel.config.yaml': 'profile: flint\nhttp:\n  port: "eighty"\n' });
     await expect(loadUserConfig({ searchFrom: [dir] })).rejects.toMatchObject({
       code: 'config_invalid',
-      message: expect.stringMatching(new RegExp(`notekernel\\.config\\.yaml: http\\.port: .*number`)),
+      message: expect.stringMatching(/notekernel\.config\.yaml: http\.port: .*number/),
     });
   });
 
   it('names an unknown key', async () => {
     const dir = await dirWith({ 'notekernel.config.yaml': 'profil: flint\n' });
-    await expect(loadUserConfig({ searchFrom: [dir] })).rejects.toMatchObject({ code: 'config_invalid', message: expect.stringContaining('profil') });
+    await expect(loadUserConfig({ searchFrom: [dir] })).rejects.toMatchObject({
+      code: 'config_invalid',
+      message: expect.stringContaining('profil'),
+    });
   });
 
   it('loads an explicit --config path', async () => {
@@ -73,14 +82,20 @@ describe('config discovery (cosmiconfig, module notekernel)', () => {
 
 describe('config over profile', () => {
   it('lists the known plugins when one is unknown', async () => {
-    await expect(createKernel({ config: { profile: 'flint', plugins: { 'no-such-plugin': true } }, logger: silentLogger() })).rejects.toMatchObject({
+    await expect(
+      createKernel({ config: { profile: 'flint', plugins: { 'no-such-plugin': true } }, logger: silentLogger() }),
+    ).rejects.toMatchObject({
       code: 'config_invalid',
-      message: expect.stringMatching(/plugins\.no-such-plugin: unknown plugin "no-such-plugin"; known plugins: .*note-types/),
+      message: expect.stringMatching(
+        /plugins\.no-such-plugin: unknown plugin "no-such-plugin"; known plugins: .*note-types/,
+      ),
     });
   });
 
   it('lists the known backends and profiles when one is unknown', async () => {
-    await expect(createKernel({ config: { storage: { backend: 'nope' } }, logger: silentLogger() })).rejects.toMatchObject({
+    await expect(
+      createKernel({ config: { storage: { backend: 'nope' } }, logger: silentLogger() }),
+    ).rejects.toMatchObject({
       message: expect.stringMatching(/storage\.backend: unknown backend "nope"; known backends: fs-sqlite/),
     });
     await expect(createKernel({ profile: 'nope', config: {}, logger: silentLogger() })).rejects.toMatchObject({
@@ -89,7 +104,9 @@ describe('config over profile', () => {
   });
 
   it('names the key path of a bad backend option', async () => {
-    await expect(createKernel({ config: { storage: { options: { layout: 'spiral' } } }, logger: silentLogger() })).rejects.toMatchObject({
+    await expect(
+      createKernel({ config: { storage: { options: { layout: 'spiral' } } }, logger: silentLogger() }),
+    ).rejects.toMatchObject({
       code: 'config_invalid',
       message: expect.stringContaining('storage.options.layout'),
     });
@@ -97,7 +114,10 @@ describe('config over profile', () => {
 
   it('merges backend options and drops plugins as the user says', async () => {
     // search depends on notes, so dropping notes means dropping search too.
-    const kernel = await createKernel({ config: { storage: { options: { defaultType: 'inbox' } }, plugins: { notes: false, search: false } }, logger: silentLogger() });
+    const kernel = await createKernel({
+      config: { storage: { options: { defaultType: 'inbox' } }, plugins: { notes: false, search: false } },
+      logger: silentLogger(),
+    });
     expect(kernel.config.storage.options).toMatchObject({ metaDir: '.flint-note', defaultType: 'inbox' });
     const ids = kernel.config.plugins.map((p) => p.id);
     expect(ids).toContain('note-types');
@@ -106,7 +126,9 @@ describe('config over profile', () => {
   });
 
   it('refuses dropping a plugin another one depends on, naming both', async () => {
-    await expect(createKernel({ config: { plugins: { 'note-types': false } }, logger: silentLogger() })).rejects.toMatchObject({
+    await expect(
+      createKernel({ config: { plugins: { 'note-types': false } }, logger: silentLogger() }),
+    ).rejects.toMatchObject({
       code: 'plugin_dependency',
       message: expect.stringMatching(/"notes" depends on plugin "note-types"/),
     });

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ContentHashMismatchError, ERROR_CODES, NotekernelError, systemFault, toNotekernelError } from '../../../kernel/errors.js';
+import {
+  ContentHashMismatchError,
+  ERROR_CODES,
+  NotekernelError,
+  systemFault,
+  toNotekernelError,
+} from '../../../kernel/errors.js';
 
 describe('error catalogue', () => {
   const doc = fs.readFileSync('docs/errors.md', 'utf8');
@@ -35,7 +41,8 @@ describe('error catalogue', () => {
 });
 
 describe('system faults', () => {
-  const errno = (code: string, path?: string) => Object.assign(new Error(`${code}: failed`), { code, ...(path ? { path } : {}) });
+  const errno = (code: string, path?: string) =>
+    Object.assign(new Error(`${code}: failed`), { code, ...(path ? { path } : {}) });
 
   it.each([
     ['ENOSPC', 'no_space', 'no space left on the device'],
@@ -48,7 +55,12 @@ describe('system faults', () => {
     ['ENAMETOOLONG', 'validation_failed', 'the name is too long for the file system'],
   ])('%s is %s, naming the file and the cause', (code, expected, cause) => {
     const fault = systemFault(errno(code), 'general/note.md');
-    expect(fault?.toBody()).toEqual({ error: expected, message: `general/note.md: ${cause}.`, path: 'general/note.md', cause: code });
+    expect(fault?.toBody()).toEqual({
+      error: expected,
+      message: `general/note.md: ${cause}.`,
+      path: 'general/note.md',
+      cause: code,
+    });
     expect(toNotekernelError(errno(code, '/abs/general/note.md')).code).toBe(expected);
   });
 

@@ -11,7 +11,14 @@ describe('vault faults', () => {
     expect(faults.notices()).toEqual([]);
     faults.report('index rows', full, 'Retried automatically.');
     faults.report('index rows', full, 'Retried automatically.');
-    expect(faults.list()).toEqual([expect.objectContaining({ source: 'index rows', code: 'no_space', times: 2, consequence: 'Retried automatically.' })]);
+    expect(faults.list()).toEqual([
+      expect.objectContaining({
+        source: 'index rows',
+        code: 'no_space',
+        times: 2,
+        consequence: 'Retried automatically.',
+      }),
+    ]);
     expect(faults.notices()).toEqual(['index rows: No space left on the device. Retried automatically.']);
     faults.clear('index rows');
     expect(faults.notices()).toEqual([]);
@@ -28,7 +35,10 @@ describe('vault faults', () => {
 
 describe('notices in an answer', () => {
   it("come after the tool's own notices, never instead of them", () => {
-    expect(withNotices({ text: 'x', notices: ['cached copy'] }, ['simplenote sync: down'])).toEqual({ text: 'x', notices: ['cached copy', 'simplenote sync: down'] });
+    expect(withNotices({ text: 'x', notices: ['cached copy'] }, ['simplenote sync: down'])).toEqual({
+      text: 'x',
+      notices: ['cached copy', 'simplenote sync: down'],
+    });
     expect(withNotices({ text: 'x' }, ['index rows: full'])).toEqual({ text: 'x', notices: ['index rows: full'] });
     expect(withNotices(['a'], ['index rows: full'])).toEqual(['a']);
   });

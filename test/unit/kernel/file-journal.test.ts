@@ -63,7 +63,13 @@ describe('FileJournal window', () => {
     dirs.push(dir);
     const journal = new FileJournal<JournalEntry>(dir);
     const e = entry(new Date(), 'pending');
-    await journal.begin({ ...e, steps: [{ kind: 'create', input: { title: 'a', content: '' } }, { kind: 'create', input: { title: 'b', content: '' } }] });
+    await journal.begin({
+      ...e,
+      steps: [
+        { kind: 'create', input: { title: 'a', content: '' } },
+        { kind: 'create', input: { title: 'b', content: '' } },
+      ],
+    });
     journal.progress(e.id, 1, { id: 'general/b.md', hash: 'sha256:b' });
     fs.appendFileSync(path.join(dir, `${e.id}.log`), '{"step":0,"id":"gen');
     const [open] = await journal.unfinished();

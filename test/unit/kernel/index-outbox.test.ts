@@ -75,7 +75,12 @@ describe('IndexOutbox', () => {
 
   it('close ends a reconcile that keeps failing', async () => {
     const index: SearchIndex = {
-      search: async () => ({ hits: [], total: 0 }), upsert: async () => undefined, remove: async () => undefined, close: async () => undefined, reconcile: async () => Promise.reject(new Error('store unreachable')) };
+      search: async () => ({ hits: [], total: 0 }),
+      upsert: async () => undefined,
+      remove: async () => undefined,
+      close: async () => undefined,
+      reconcile: async () => Promise.reject(new Error('store unreachable')),
+    };
     vi.useFakeTimers();
     const outbox = new IndexOutbox(index, silentLogger(), { retryMs: 1_000 });
     outbox.reconcileWith({ list: async () => [], get: async () => undefined });

@@ -48,7 +48,8 @@ async function cutShort(edit?: (root: string) => void): Promise<{ root: string; 
   return { root: t.root, entry };
 }
 
-const read = (root: string, rel: string) => (fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null);
+const read = (root: string, rel: string) =>
+  fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null;
 
 describe('journal recovery of plain-file steps', () => {
   it('finishes a migration cut short: the v1 file goes, the v2 file stays, the entry is readable', async () => {
@@ -87,7 +88,14 @@ describe('journal recovery of plain-file steps', () => {
     try {
       const applied = await applyPlan(t.vault.notes, 'migrate', [
         { kind: 'text', file: true, path: V2_PATH, text: V2, expectedHash: null },
-        { kind: 'text', file: true, path: V1_PATH, text: null, expectedHash: contentHash(V1), replacedBy: { path: V2_PATH, hash: contentHash(V2) } },
+        {
+          kind: 'text',
+          file: true,
+          path: V1_PATH,
+          text: null,
+          expectedHash: contentHash(V1),
+          replacedBy: { path: V2_PATH, hash: contentHash(V2) },
+        },
       ]);
       expect(applied.results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
       expect(String((applied.results[1] as PromiseRejectedResult).reason)).toContain('is not in place');

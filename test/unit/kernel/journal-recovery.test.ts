@@ -18,18 +18,26 @@ afterEach(async () => {
 });
 
 /** Three notes and an open entry rewriting all three; `prepare` sets the scene before the "crash". */
-async function interrupted(prepare: (t: TestKernel, ids: string[]) => Promise<void>): Promise<{ root: string; ids: string[]; entry: JournalEntry; original: string[] }> {
+async function interrupted(
+  prepare: (t: TestKernel, ids: string[]) => Promise<void>,
+): Promise<{ root: string; ids: string[]; entry: JournalEntry; original: string[] }> {
   const t = await createTestKernel();
   roots.push(t.root);
   const ids: string[] = [];
-  for (const title of ['Alpha', 'Beta', 'Gamma']) ids.push((await t.vault.notes.create({ title, content: `${title} before\n`, type: 'general' })).note.id);
+  for (const title of ['Alpha', 'Beta', 'Gamma'])
+    ids.push((await t.vault.notes.create({ title, content: `${title} before\n`, type: 'general' })).note.id);
   const notes = await Promise.all(ids.map((id) => t.vault.notes.require(id)));
   const entry: JournalEntry = {
     id: newEntryId(),
     operation: 'test_operation',
     at: new Date().toISOString(),
     state: 'pending',
-    steps: notes.map((n) => ({ kind: 'update', id: n.id, before: stateOf(n), change: { content: `${n.title} after\n` } })),
+    steps: notes.map((n) => ({
+      kind: 'update',
+      id: n.id,
+      before: stateOf(n),
+      change: { content: `${n.title} after\n` },
+    })),
     results: [],
   };
   await t.vault.notes.store.journal?.begin(entry);

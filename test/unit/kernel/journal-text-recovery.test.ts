@@ -38,7 +38,12 @@ async function cutShort(edit?: (root: string) => void): Promise<{ root: string; 
     steps: [
       { kind: 'text', path: 'general/new-plan.md', before: null, text: OLD },
       { kind: 'text', path: 'general/old-plan.md', before: { text: OLD, hash: contentHash(OLD) }, text: null },
-      { kind: 'text', path: 'general/linker.md', before: { text: LINKER, hash: contentHash(LINKER) }, text: LINKER_AFTER },
+      {
+        kind: 'text',
+        path: 'general/linker.md',
+        before: { text: LINKER, hash: contentHash(LINKER) },
+        text: LINKER_AFTER,
+      },
     ],
     results: [],
   };
@@ -49,14 +54,19 @@ async function cutShort(edit?: (root: string) => void): Promise<{ root: string; 
   return { root: t.root, entry };
 }
 
-const read = (root: string, rel: string) => (fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null);
+const read = (root: string, rel: string) =>
+  fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : null;
 
 describe('journal recovery of exact-text steps', () => {
   it('finishes a move cut short: the source goes, the link is rewritten, the frontmatter kept as written', async () => {
     const { root, entry } = await cutShort();
     const t = await createTestKernel({ root, init: false });
     try {
-      expect([read(root, 'general/new-plan.md'), read(root, 'general/old-plan.md'), read(root, 'general/linker.md')]).toEqual([OLD, null, LINKER_AFTER]);
+      expect([
+        read(root, 'general/new-plan.md'),
+        read(root, 'general/old-plan.md'),
+        read(root, 'general/linker.md'),
+      ]).toEqual([OLD, null, LINKER_AFTER]);
       const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.recovery).toMatchObject({ outcome: 'rolled-forward', applied: 2, problems: [] });
     } finally {
@@ -69,7 +79,11 @@ describe('journal recovery of exact-text steps', () => {
     const { root, entry } = await cutShort((r) => fs.writeFileSync(path.join(r, 'general/linker.md'), edited));
     const t = await createTestKernel({ root, init: false });
     try {
-      expect([read(root, 'general/new-plan.md'), read(root, 'general/old-plan.md'), read(root, 'general/linker.md')]).toEqual([null, OLD, edited]);
+      expect([
+        read(root, 'general/new-plan.md'),
+        read(root, 'general/old-plan.md'),
+        read(root, 'general/linker.md'),
+      ]).toEqual([null, OLD, edited]);
       const kept = (await operationJournal(t.vault.notes.store)?.list())?.find((e) => e.id === entry.id);
       expect(kept?.state).toBe('rolled-back');
       expect(kept?.recovery?.problems.join(' ')).toContain('general/linker.md');

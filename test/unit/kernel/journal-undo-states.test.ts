@@ -53,7 +53,9 @@ describe('operation states under undos', () => {
     const b = entry(2, 'done');
     const forward = entry(3, 'rolled-forward', a.id);
     const back = entry(4, 'rolled-back', b.id);
-    const states = new Map((await listOperations(await journalWith([a, b, forward, back]))).map((e) => [e.id, e.state]));
+    const states = new Map(
+      (await listOperations(await journalWith([a, b, forward, back]))).map((e) => [e.id, e.state]),
+    );
     expect(states.get(a.id)).toBe('undone');
     expect(states.get(b.id)).toBe('done');
   });

@@ -22,11 +22,17 @@ describe('shareRepeatedSubschemas', () => {
     // The largest repeat wins: here the whole list of fields, not just one field.
     expect(Object.keys(schema.$defs ?? {})).toEqual(['fields']);
     expect(JSON.stringify(schema).match(/#\/\$defs\/fields"/g)).toHaveLength(2);
-    expect(schema.$defs?.fields).toMatchObject({ type: 'array', items: { type: 'object', required: ['name', 'kind'] } });
+    expect(schema.$defs?.fields).toMatchObject({
+      type: 'array',
+      items: { type: 'object', required: ['name', 'kind'] },
+    });
   });
 
   it('leaves small repeats and unrepeated schemas alone', () => {
-    const schema = { type: 'object', properties: { a: { type: 'string', minLength: 1 }, b: { type: 'string', minLength: 1 } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string', minLength: 1 }, b: { type: 'string', minLength: 1 } },
+    };
     expect(shareRepeatedSubschemas(structuredClone(schema))).toEqual(schema);
   });
 });

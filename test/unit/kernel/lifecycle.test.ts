@@ -34,7 +34,14 @@ function catalogue(plugins: PluginDefinition<unknown>[], enabled = plugins.map((
   return {
     plugins,
     backends: [fsSqliteBackend],
-    profiles: [{ id: 'test', description: 'test', storage: { backend: 'fs-sqlite' }, plugins: Object.fromEntries(enabled.map((id) => [id, true])) }],
+    profiles: [
+      {
+        id: 'test',
+        description: 'test',
+        storage: { backend: 'fs-sqlite' },
+        plugins: Object.fromEntries(enabled.map((id) => [id, true])),
+      },
+    ],
   };
 }
 
@@ -99,7 +106,9 @@ describe('kernel lifecycle', () => {
       requires: ['vectors'],
       handler: async () => 1,
     });
-    const cat = catalogue([definePlugin({ id: 'sql-tools', description: 'x', register: () => ({ tools: [sqlTool] }) })]);
+    const cat = catalogue([
+      definePlugin({ id: 'sql-tools', description: 'x', register: () => ({ tools: [sqlTool] }) }),
+    ]);
     const kernel = await createKernel({ profile: 'test', config: {}, catalogue: cat, logger: silentLogger() });
     const root = await tempDir();
     dirs.push(root);
@@ -120,7 +129,11 @@ describe('kernel lifecycle', () => {
 
   it('shares services between plugins only through typed tokens', async () => {
     const GREETER = token<{ greet(name: string): string }>('test.greeter');
-    const provider = definePlugin({ id: 'provider', description: 'x', register: () => ({ services: [provide(GREETER, { greet: (n: string) => `hi ${n}` })] }) });
+    const provider = definePlugin({
+      id: 'provider',
+      description: 'x',
+      register: () => ({ services: [provide(GREETER, { greet: (n: string) => `hi ${n}` })] }),
+    });
     const consumer = definePlugin({
       id: 'consumer',
       description: 'x',
@@ -147,7 +160,9 @@ describe('kernel lifecycle', () => {
 
   it('names an unregistered service and who asked for it', async () => {
     const MISSING = token<string>('test.missing');
-    const cat = catalogue([definePlugin({ id: 'needy', description: 'x', register: (ctx) => (ctx.resolve(MISSING), {}) })]);
+    const cat = catalogue([
+      definePlugin({ id: 'needy', description: 'x', register: (ctx) => (ctx.resolve(MISSING), {}) }),
+    ]);
     const kernel = await createKernel({ profile: 'test', config: {}, catalogue: cat, logger: silentLogger() });
     const root = await tempDir();
     dirs.push(root);
@@ -160,8 +175,20 @@ describe('kernel lifecycle', () => {
 
 describe('tool table', () => {
   const echo = (name: string) =>
-    defineTool({ name, description: 'echo', input: z.object({ text: z.string().describe('what to echo') }), annotations: { readOnlyHint: true }, handler: async ({ text }) => text });
-  const writer = defineTool({ name: 'write_it', description: 'writes', input: z.object({}), annotations: { readOnlyHint: false }, handler: async () => 'written' });
+    defineTool({
+      name,
+      description: 'echo',
+      input: z.object({ text: z.string().describe('what to echo') }),
+      annotations: { readOnlyHint: true },
+      handler: async ({ text }) => text,
+    });
+  const writer = defineTool({
+    name: 'write_it',
+    description: 'writes',
+    input: z.object({}),
+    annotations: { readOnlyHint: false },
+    handler: async () => 'written',
+  });
 
   it('refuses two plugins contributing one tool name, and a rename resolves it', async () => {
     const cat = catalogue([
@@ -176,13 +203,20 @@ describe('tool table', () => {
     expect(err.message).toMatch(/rename or hide/);
     await kernel.close();
 
-    const renamed = await createKernel({ profile: 'test', config: { tools: { rename: { list: 'sn_list' } } }, catalogue: cat, logger: silentLogger() });
+    const renamed = await createKernel({
+      profile: 'test',
+      config: { tools: { rename: { list: 'sn_list' } } },
+      catalogue: cat,
+      logger: silentLogger(),
+    });
     await expect(renamed.openVault(root)).rejects.toThrow(/"sn_list"/); // both renamed: still a clash
     await renamed.close();
   });
 
   it('hides tools named in config and serves renamed ones under the new name', async () => {
-    const cat = catalogue([definePlugin({ id: 'one', description: 'x', register: () => ({ tools: [echo('list'), echo('get')] }) })]);
+    const cat = catalogue([
+      definePlugin({ id: 'one', description: 'x', register: () => ({ tools: [echo('list'), echo('get')] }) }),
+    ]);
     const { kernel, vault } = await openWith(cat, { tools: { rename: { list: 'sn_list' }, hide: ['get'] } });
     expect(vault.tools().map((t) => t.name)).toEqual(['sn_list']);
     expect(await vault.call('sn_list', { text: 'x' })).toBe('x');
@@ -202,7 +236,9 @@ describe('tool table', () => {
   });
 
   it('refuses writing tools in read-only mode and serves reading ones', async () => {
-    const cat = catalogue([definePlugin({ id: 'one', description: 'x', register: () => ({ tools: [echo('echo'), writer] }) })]);
+    const cat = catalogue([
+      definePlugin({ id: 'one', description: 'x', register: () => ({ tools: [echo('echo'), writer] }) }),
+    ]);
     const { kernel, vault } = await openWith(cat, { readOnly: true });
     expect(await vault.call('echo', { text: 'ok' })).toBe('ok');
     await expect(vault.call('write_it', {})).rejects.toMatchObject({ code: 'read_only' });
@@ -212,7 +248,13 @@ describe('tool table', () => {
 
 describe('qualified tool names', () => {
   const echo = (name: string) =>
-    defineTool({ name, description: 'echo', input: z.object({}), annotations: { readOnlyHint: true }, handler: async () => name });
+    defineTool({
+      name,
+      description: 'echo',
+      input: z.object({}),
+      annotations: { readOnlyHint: true },
+      handler: async () => name,
+    });
 
   it('separates two plugins serving one name with plugin/tool keys', async () => {
     const cat = catalogue([

@@ -38,7 +38,11 @@ describe('unifiedDiff', () => {
     ['lines removed at the start', lines(8), lines(8).split('\n').slice(2).join('\n')],
     ['from nothing', '', 'new\ntext\n'],
     ['to nothing', 'old\ntext\n', ''],
-    ['links rewritten on several lines', 'See [[Hub]].\nplain\nAnd [[Hub|the hub]].\n', 'See [[Central Hub]].\nplain\nAnd [[Central Hub|the hub]].\n'],
+    [
+      'links rewritten on several lines',
+      'See [[Hub]].\nplain\nAnd [[Hub|the hub]].\n',
+      'See [[Central Hub]].\nplain\nAnd [[Central Hub|the hub]].\n',
+    ],
   ];
   for (const [name, before, after] of cases) {
     it(name, () => {

@@ -12,7 +12,9 @@ describe('vault_id without a router (the library)', () => {
     await expect(t.vault.call('list_note_types', { vault_id: own })).resolves.toBeDefined();
     await expect(t.vault.call('list_note_types', {})).resolves.toBeDefined();
     for (const tool of ['list_note_types', 'create_note', 'search_notes', 'get_note']) {
-      await expect(t.vault.call(tool, { vault_id: 'elsewhere', identifier: 'x', title: 'x', content: 'x', type: 'general' })).rejects.toMatchObject({
+      await expect(
+        t.vault.call(tool, { vault_id: 'elsewhere', identifier: 'x', title: 'x', content: 'x', type: 'general' }),
+      ).rejects.toMatchObject({
         code: 'not_found',
         details: { vault_id: 'elsewhere', available: [own] },
       });

@@ -19,7 +19,8 @@ const flint = useFlint();
 async function vaultOf(count: number) {
   const { vault, root } = await flint();
   // Each note links to the next one, which the pass reads after it: resolved only at the pass's end.
-  for (let i = 0; i < count; i++) await writeNoteFile(root, `general/n${i}.md`, `N${i}`, `see [[N${i + 1}]] and [[Nowhere]]`);
+  for (let i = 0; i < count; i++)
+    await writeNoteFile(root, `general/n${i}.md`, `N${i}`, `see [[N${i + 1}]] and [[Nowhere]]`);
   await vault.notes.store.refresh!();
   const store = vault.notes.store;
   const ids = (await store.list()).map((s) => s.id).sort();
@@ -55,7 +56,12 @@ describe('the links part of an index pass', () => {
     await pass.end(true);
     expect(indexer.links.meta(PASS_WHOLE)).toBe('1');
     // n29 links to N30, which does not exist; every other [[N…]] resolves; [[Nowhere]] never does.
-    expect(indexer.links.broken().map((l) => l.target_key).sort()).toEqual([...Array(30).fill('nowhere'), 'n30'].sort());
+    expect(
+      indexer.links
+        .broken()
+        .map((l) => l.target_key)
+        .sort(),
+    ).toEqual([...Array(30).fill('nowhere'), 'n30'].sort());
 
     const counted = counting(store);
     const report = await reconcile(indexer, counted.store, silentLogger());
@@ -75,7 +81,12 @@ describe('the links part of an index pass', () => {
     const report = await reconcile(indexer, store, silentLogger());
     // The vault also holds flint's own notes besides the twelve.
     expect(report).toMatchObject({ scanned: notes.length, extracted: notes.length - 5, complete: true });
-    expect(indexer.links.broken().filter((l) => l.target_key !== 'nowhere').map((l) => l.target_key)).toEqual(['n12']);
+    expect(
+      indexer.links
+        .broken()
+        .filter((l) => l.target_key !== 'nowhere')
+        .map((l) => l.target_key),
+    ).toEqual(['n12']);
   });
 
   it('a first build cut short, or a later pass, does not claim a whole index', async () => {
@@ -108,6 +119,11 @@ describe('the links part of an index pass', () => {
     await next.begin?.({ first: false });
     await next.batch(notes.slice(20), []);
     await next.end(true);
-    expect(links.broken().map((l) => l.target_key).sort()).toEqual([...Array(30).fill('nowhere'), 'n30'].sort());
+    expect(
+      links
+        .broken()
+        .map((l) => l.target_key)
+        .sort(),
+    ).toEqual([...Array(30).fill('nowhere'), 'n30'].sort());
   });
 });

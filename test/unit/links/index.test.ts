@@ -46,10 +46,21 @@ describe('links index on fs-sqlite', () => {
       ['https://example.com/x', 'url', 4],
       ['https://bare.example.org', 'url', 4],
     ]);
-    const back = (await vault.call('get_backlinks', { identifier: 'Alpha Plan' })) as { note_id: string; backlinks: Row[] };
+    const back = (await vault.call('get_backlinks', { identifier: 'Alpha Plan' })) as {
+      note_id: string;
+      backlinks: Row[];
+    };
     expect(back.note_id).toBe(alpha);
     expect(back.backlinks).toHaveLength(7);
-    expect(Object.keys(back.backlinks[0] ?? {})).toEqual(['id', 'source_note_id', 'target_note_id', 'target_title', 'link_text', 'line_number', 'created']);
+    expect(Object.keys(back.backlinks[0] ?? {})).toEqual([
+      'id',
+      'source_note_id',
+      'target_note_id',
+      'target_title',
+      'link_text',
+      'line_number',
+      'created',
+    ]);
   });
 
   it('a broken link resolves by itself when a matching note appears, and breaks again on delete', async () => {
@@ -57,7 +68,11 @@ describe('links index on fs-sqlite', () => {
     const source = await create(vault, 'Source', 'Waiting for [[Future Note|later]].');
     let broken = (await vault.call('find_broken_links', {})) as { broken_links: Row[]; count: number };
     expect(broken.count).toBe(1);
-    expect(broken.broken_links[0]).toMatchObject({ source_note_id: source, target_title: 'Future Note', link_text: 'later' });
+    expect(broken.broken_links[0]).toMatchObject({
+      source_note_id: source,
+      target_title: 'Future Note',
+      link_text: 'later',
+    });
 
     const future = await create(vault, 'Future Note', 'here now');
     broken = (await vault.call('find_broken_links', {})) as { broken_links: Row[]; count: number };
@@ -69,7 +84,9 @@ describe('links index on fs-sqlite', () => {
     broken = (await vault.call('find_broken_links', {})) as { broken_links: Row[]; count: number };
     expect(broken.count).toBe(1);
     // Deleting turns links broken and nothing else: the linking note is untouched.
-    expect(((await vault.call('get_note', { identifier: source })) as { content_hash: string }).content_hash).toBe(before.content_hash);
+    expect(((await vault.call('get_note', { identifier: source })) as { content_hash: string }).content_hash).toBe(
+      before.content_hash,
+    );
   });
 
   it('prefers a title over a filename and the smallest id among equal titles', async () => {
@@ -90,13 +107,22 @@ describe('links index on fs-sqlite', () => {
     const a = await create(vault, 'A', '[[B]] [[C]] https://docs.github.com/x');
     const b = await create(vault, 'B', '[[C]] [[Gone]]');
     const c = await create(vault, 'C', 'leaf [docs](https://example.org)');
-    const hub = (await vault.call('search_by_links', { has_links_to: ['C'] })) as { notes: Array<{ id: string }>; count: number };
+    const hub = (await vault.call('search_by_links', { has_links_to: ['C'] })) as {
+      notes: Array<{ id: string }>;
+      count: number;
+    };
     expect(hub.notes.map((n) => n.id).sort()).toEqual([a, b].sort());
-    const both = (await vault.call('search_by_links', { has_links_to: ['C'], broken_links: true })) as { notes: Array<{ id: string }> };
+    const both = (await vault.call('search_by_links', { has_links_to: ['C'], broken_links: true })) as {
+      notes: Array<{ id: string }>;
+    };
     expect(both.notes.map((n) => n.id)).toEqual([b]);
-    const gh = (await vault.call('search_by_links', { external_domains: ['github.com'] })) as { notes: Array<{ id: string }> };
+    const gh = (await vault.call('search_by_links', { external_domains: ['github.com'] })) as {
+      notes: Array<{ id: string }>;
+    };
     expect(gh.notes.map((n) => n.id)).toEqual([a]);
-    const from = (await vault.call('search_by_links', { linked_from: ['A'] })) as { notes: Array<{ id: string; title: string }> };
+    const from = (await vault.call('search_by_links', { linked_from: ['A'] })) as {
+      notes: Array<{ id: string; title: string }>;
+    };
     expect(from.notes.map((n) => n.id).sort()).toEqual([b, c].sort());
 
     const graph = (await vault.call('get_link_graph', { identifier: 'C', depth: 2 })) as {
@@ -113,7 +139,10 @@ describe('links index on fs-sqlite', () => {
       { source: a, target: c, count: 1 },
       { source: b, target: c, count: 1 },
     ]);
-    const orphans = (await vault.call('get_link_graph', {})) as { orphans: Array<{ id: string }>; orphan_count: number };
+    const orphans = (await vault.call('get_link_graph', {})) as {
+      orphans: Array<{ id: string }>;
+      orphan_count: number;
+    };
     expect(orphans.orphans.map((o) => o.id)).toContain(a);
     expect(orphans.orphans.map((o) => o.id)).not.toContain(c);
   });
@@ -122,7 +151,11 @@ describe('links index on fs-sqlite', () => {
     const { vault } = await flint();
     await create(vault, 'A', '[[B]]');
     expect(await vault.call('migrate_links', {})).toMatchObject({ success: false, existing_links: 1 });
-    expect(await vault.call('migrate_links', { force: true })).toMatchObject({ success: true, processed: 2, errors: 0 });
+    expect(await vault.call('migrate_links', { force: true })).toMatchObject({
+      success: true,
+      processed: 2,
+      errors: 0,
+    });
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(1);
   });
 
@@ -144,12 +177,16 @@ describe('links index on fs-sqlite', () => {
     const again = await createTestKernel({ profile: 'flint', root: first.root, init: false });
     try {
       const list = vi.spyOn(again.vault.notes.store, 'list');
-      const back = (await again.vault.call('get_backlinks', { identifier: 'Target Note' })) as { note_id: string; backlinks: Row[] };
+      const back = (await again.vault.call('get_backlinks', { identifier: 'Target Note' })) as {
+        note_id: string;
+        backlinks: Row[];
+      };
       expect(back.note_id).toBe(target);
       expect(back.backlinks.map((b) => b.source_note_id)).toEqual([source]);
       expect(list).not.toHaveBeenCalled();
       // A write changes the store's token: the next reconcile lists and compares again.
-      const hash = ((await again.vault.call('get_note', { identifier: source })) as { content_hash: string }).content_hash;
+      const hash = ((await again.vault.call('get_note', { identifier: source })) as { content_hash: string })
+        .content_hash;
       await again.vault.call('update_note', { identifier: source, content: 'no link now', content_hash: hash });
       await linkIndex(again.vault).reconcile();
       expect(list).toHaveBeenCalled();
@@ -160,6 +197,8 @@ describe('links index on fs-sqlite', () => {
 
   it('unknown identifiers fail with not_found', async () => {
     const { vault } = await flint();
-    await expect(vault.call('get_backlinks', { identifier: 'No Such Note' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(vault.call('get_backlinks', { identifier: 'No Such Note' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

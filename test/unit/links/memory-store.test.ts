@@ -47,14 +47,24 @@ describe('links without index-db (in-memory index)', () => {
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(1);
     expect(await linkIndex(vault).incoming(target)).toHaveLength(2);
 
-    await vault.call('rename_note', { identifier: target, new_title: 'New Title', content_hash: await hashOf(vault, target) });
+    await vault.call('rename_note', {
+      identifier: target,
+      new_title: 'New Title',
+      content_hash: await hashOf(vault, target),
+    });
     expect(await contentOf(vault, linker)).toBe('[[New Title|alias]] [[old-title]] [[Missing]]');
 
     await fs.rename(path.join(root, target), path.join(root, 'general/elsewhere.md'));
-    const repaired = (await vault.call('links_repair', { dry_run: false })) as { links_updated: number; moves: Array<{ to_id: string }> };
+    const repaired = (await vault.call('links_repair', { dry_run: false })) as {
+      links_updated: number;
+      moves: Array<{ to_id: string }>;
+    };
     expect(repaired.moves.map((m) => m.to_id)).toEqual(['general/elsewhere.md']);
     expect(await contentOf(vault, linker)).toBe('[[New Title|alias]] [[elsewhere]] [[Missing]]');
-    expect(((await vault.call('get_backlinks', { identifier: 'general/elsewhere.md' })) as { backlinks: unknown[] }).backlinks).toHaveLength(2);
+    expect(
+      ((await vault.call('get_backlinks', { identifier: 'general/elsewhere.md' })) as { backlinks: unknown[] })
+        .backlinks,
+    ).toHaveLength(2);
   });
 });
 
@@ -76,14 +86,26 @@ describe('the two LinkStore implementations agree', () => {
         start_offset: line,
         end_offset: line + 5,
       });
-      store.replaceNote({ note_id: 'a', content_hash: 'h1', title: 'A', stem: 'a' }, [link('b', 'b', 2), link(null, 'x', 1)], [
-        { url: 'https://e.org', title: null, line_number: 3, link_type: 'url' },
-      ]);
+      store.replaceNote(
+        { note_id: 'a', content_hash: 'h1', title: 'A', stem: 'a' },
+        [link('b', 'b', 2), link(null, 'x', 1)],
+        [{ url: 'https://e.org', title: null, line_number: 3, link_type: 'url' }],
+      );
       store.replaceNote({ note_id: 'c', content_hash: 'h1', title: 'C', stem: 'c' }, [link('b', 'b', 1)], []);
       expect(store.outgoing('a').map((l) => l.target_key)).toEqual(['x', 'b']);
-      expect(store.incoming('b').map((l) => l.source_note_id).sort()).toEqual(['a', 'c']);
+      expect(
+        store
+          .incoming('b')
+          .map((l) => l.source_note_id)
+          .sort(),
+      ).toEqual(['a', 'c']);
       expect(store.broken().map((l) => l.source_note_id)).toEqual(['a']);
-      expect(store.statesByHash('h1').map((s) => s.note_id).sort()).toEqual(['a', 'c']);
+      expect(
+        store
+          .statesByHash('h1')
+          .map((s) => s.note_id)
+          .sort(),
+      ).toEqual(['a', 'c']);
       store.renameNote('b', 'b2');
       expect(store.incoming('b2')).toHaveLength(2);
       store.retarget(store.byKeys(['x']).map((l) => ({ id: l.id, target: 'c', by: 'stem' as const })));
@@ -122,10 +144,19 @@ describe('replacing a note’s links (both stores)', () => {
       store.outgoing('a').map((l) => [l.target_key, l.target_note_id, l.start_offset, l.end_offset, l.resolved_by]);
     for (const store of [createSqliteLinkStore(db, 'links'), createMemoryLinkStore()]) {
       store.clear();
-      store.replaceNote(state, [link('b', 0), link('old', 10), link('c', 20)], [{ url: 'https://e.org', title: null, line_number: 1, link_type: 'url' }], true);
+      store.replaceNote(
+        state,
+        [link('b', 0), link('old', 10), link('c', 20)],
+        [{ url: 'https://e.org', title: null, line_number: 1, link_type: 'url' }],
+        true,
+      );
       const ids = store.outgoing('a').map((l) => l.id);
       // A rename's rewrite: same number of links, one new target, later offsets shifted.
-      store.replaceNote({ ...state, content_hash: 'h2' }, [link('b', 0), link('new title', 10, null), link('c', 26)], [{ url: 'https://e.org', title: null, line_number: 1, link_type: 'url' }]);
+      store.replaceNote(
+        { ...state, content_hash: 'h2' },
+        [link('b', 0), link('new title', 10, null), link('c', 26)],
+        [{ url: 'https://e.org', title: null, line_number: 1, link_type: 'url' }],
+      );
       expect(view(store)).toEqual([
         ['b', 'b', 0, 5, 'title'],
         ['new title', null, 10, 23, null],
@@ -134,7 +165,11 @@ describe('replacing a note’s links (both stores)', () => {
       expect(store.incoming('old')).toEqual([]);
       if (store.kind === 'index-db') expect(store.outgoing('a').map((l) => l.id)).toEqual(ids); // updated in place
       // A different number of links, and another external link.
-      store.replaceNote({ ...state, content_hash: 'h3' }, [link('d', 3)], [{ url: 'https://f.org', title: 'F', line_number: 2, link_type: 'url' }]);
+      store.replaceNote(
+        { ...state, content_hash: 'h3' },
+        [link('d', 3)],
+        [{ url: 'https://f.org', title: 'F', line_number: 2, link_type: 'url' }],
+      );
       expect(view(store)).toEqual([['d', 'd', 3, 8, 'title']]);
       expect(store.externals('a').map((e) => [e.url, e.title, e.line_number])).toEqual([['https://f.org', 'F', 2]]);
       expect(store.counts()).toEqual({ links: 1, externals: 1, notes: 1 });

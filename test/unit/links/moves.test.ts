@@ -40,7 +40,9 @@ describe('moves outside the server', () => {
       edits: Array<{ note_id: string; before: string; after: string }>;
       links_updated: number;
     };
-    expect(dry.moves).toEqual([expect.objectContaining({ from_id: ids.target, to_id: 'general/moved-note.md', how: 'content_hash' })]);
+    expect(dry.moves).toEqual([
+      expect.objectContaining({ from_id: ids.target, to_id: 'general/moved-note.md', how: 'content_hash' }),
+    ]);
     expect(dry.edits.map((e) => [e.note_id, e.before, e.after])).toEqual([
       [ids.byPath, '[[general/target-note]]', '[[general/moved-note]]'],
       [ids.byPath, '[md](target-note.md)', '[md](moved-note.md)'],
@@ -50,14 +52,23 @@ describe('moves outside the server', () => {
     // Until repaired, the old names still resolve to the moved note.
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
 
-    const applied = (await vault.call('links_repair', { dry_run: false })) as { links_updated: number; notes_updated: number; moves: Array<{ repaired_at: string | null }> };
+    const applied = (await vault.call('links_repair', { dry_run: false })) as {
+      links_updated: number;
+      notes_updated: number;
+      moves: Array<{ repaired_at: string | null }>;
+    };
     expect(applied).toMatchObject({ links_updated: 4, notes_updated: 2 });
     expect(await contentOf(vault, ids.byStem)).toBe('see [[moved-note]] and [[moved-note#Part|p]]');
     expect(await contentOf(vault, ids.byPath)).toBe('see [[general/moved-note]] and [md](moved-note.md)');
     expect(await contentOf(vault, ids.byTitle)).toBe('see [[Target Note|t]]');
-    const back = (await vault.call('get_backlinks', { identifier: 'general/moved-note.md' })) as { backlinks: unknown[] };
+    const back = (await vault.call('get_backlinks', { identifier: 'general/moved-note.md' })) as {
+      backlinks: unknown[];
+    };
     expect(back.backlinks).toHaveLength(5);
-    expect(((await vault.call('links_repair', {})) as { moves: unknown[]; edits: unknown[] })).toMatchObject({ moves: [], edits: [] });
+    expect((await vault.call('links_repair', {})) as { moves: unknown[]; edits: unknown[] }).toMatchObject({
+      moves: [],
+      edits: [],
+    });
   });
 
   it('a repair is one journalled operation: listed, and undone byte for byte', async () => {
@@ -65,13 +76,20 @@ describe('moves outside the server', () => {
     const ids = await seed(vault);
     const before = { byStem: await contentOf(vault, ids.byStem), byPath: await contentOf(vault, ids.byPath) };
     await fs.rename(path.join(root, 'general/target-note.md'), path.join(root, 'general/moved-note.md'));
-    const applied = (await vault.call('links_repair', { dry_run: false })) as { notes_updated: number; operation_id?: string };
+    const applied = (await vault.call('links_repair', { dry_run: false })) as {
+      notes_updated: number;
+      operation_id?: string;
+    };
     expect(applied.notes_updated).toBe(2);
     expect(applied.operation_id).toEqual(expect.any(String));
-    const listed = (await vault.call('list_operations', {})) as { operations: Array<{ id: string; operation: string; notes: string[] }> };
+    const listed = (await vault.call('list_operations', {})) as {
+      operations: Array<{ id: string; operation: string; notes: string[] }>;
+    };
     expect(listed.operations[0]).toMatchObject({ id: applied.operation_id, operation: 'links_repair' });
     expect([...(listed.operations[0]?.notes ?? [])].sort()).toEqual([ids.byPath, ids.byStem].sort());
-    const undone = (await vault.call('undo_operation', { operation_id: applied.operation_id })) as { restored: string[] };
+    const undone = (await vault.call('undo_operation', { operation_id: applied.operation_id })) as {
+      restored: string[];
+    };
     expect([...undone.restored].sort()).toEqual([ids.byPath, ids.byStem].sort());
     expect(await contentOf(vault, ids.byStem)).toBe(before.byStem);
     expect(await contentOf(vault, ids.byPath)).toBe(before.byPath);
@@ -90,7 +108,10 @@ describe('moves outside the server', () => {
     await vault.notes.applyExternal({ kind: 'written', note: moved });
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
     expect(await linkIndex(vault).incoming('general/watched.md')).toHaveLength(5);
-    const dry = (await vault.call('links_repair', { refresh: false })) as { moves: Array<{ from_id: string; to_id: string }>; edits: unknown[] };
+    const dry = (await vault.call('links_repair', { refresh: false })) as {
+      moves: Array<{ from_id: string; to_id: string }>;
+      edits: unknown[];
+    };
     expect(dry.moves).toEqual([expect.objectContaining({ from_id: ids.target, to_id: 'general/watched.md' })]);
     expect(dry.edits).toHaveLength(4);
   });
@@ -128,11 +149,23 @@ describe('moves outside the server', () => {
       const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
       // The backend's index pass hands the changed files over as it reads them (decision 026);
       // the start-up reconcile then finds every note at its hash and reads nothing.
-      expect(logged.find((l) => l.msg === 'links extracted in the index pass')).toMatchObject({ extracted: 2, removed: 1, moved: 1 });
-      expect(logged.find((l) => l.msg === 'links index ready')).toMatchObject({ storage: 'index-db', extracted: 0, removed: 0, moved: 0 });
+      expect(logged.find((l) => l.msg === 'links extracted in the index pass')).toMatchObject({
+        extracted: 2,
+        removed: 1,
+        moved: 1,
+      });
+      expect(logged.find((l) => l.msg === 'links index ready')).toMatchObject({
+        storage: 'index-db',
+        extracted: 0,
+        removed: 0,
+        moved: 0,
+      });
       expect(lines.some((l) => l.includes('note moved outside the server'))).toBe(true);
       expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
-      expect((await linkIndex(vault).outgoing(ids.byTitle)).map((l) => l.target_note_id)).toEqual(['general/brand-new.md', 'general/renamed.md']);
+      expect((await linkIndex(vault).outgoing(ids.byTitle)).map((l) => l.target_note_id)).toEqual([
+        'general/brand-new.md',
+        'general/renamed.md',
+      ]);
       expect(await linkIndex(vault).reconcile()).toMatchObject({ extracted: 0, removed: 0, moved: [] });
     } finally {
       await kernel.close();
@@ -172,7 +205,8 @@ describe('moves outside the server', () => {
 describe('reconcile', () => {
   it('stops between batches when asked and resumes where it stopped', async () => {
     const { vault, root } = await flint();
-    for (let i = 0; i < 150; i++) await writeNoteFile(root, `general/bulk-${i}.md`, `Bulk ${i}`, `[[Bulk ${(i + 1) % 150}]]`);
+    for (let i = 0; i < 150; i++)
+      await writeNoteFile(root, `general/bulk-${i}.md`, `Bulk ${i}`, `[[Bulk ${(i + 1) % 150}]]`);
     await vault.notes.store.refresh!();
     const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
     let asked = 0;
@@ -207,12 +241,20 @@ describe('reconcile', () => {
     await writeNoteFile(root, 'general/second.md', 'Second', 'body');
     await vault.notes.store.refresh!();
     const ids = (await vault.notes.store.list()).map((s) => s.id).sort();
-    const notes = await Promise.all(['general/first.md', ...ids.filter((id) => id !== 'general/first.md')].map((id) => vault.notes.store.get(id)));
+    const notes = await Promise.all(
+      ['general/first.md', ...ids.filter((id) => id !== 'general/first.md')].map((id) => vault.notes.store.get(id)),
+    );
     const indexer = new LinkIndexer(createMemoryLinkStore(), new NameIndex());
     const pass = linksIndexPass(indexer, silentLogger(), () => undefined);
     // Two batches committed, the process killed before end(): first's link was stored unresolved.
-    await pass.batch(notes.slice(0, 1).filter((n) => n !== undefined), []);
-    await pass.batch(notes.slice(1).filter((n) => n !== undefined), []);
+    await pass.batch(
+      notes.slice(0, 1).filter((n) => n !== undefined),
+      [],
+    );
+    await pass.batch(
+      notes.slice(1).filter((n) => n !== undefined),
+      [],
+    );
     expect(indexer.links.broken().map((l) => l.target_key)).toEqual(['second']);
     const report = await reconcile(indexer, vault.notes.store, silentLogger());
     expect(report).toMatchObject({ extracted: 0, complete: true });

@@ -5,11 +5,14 @@ describe('NameIndex', () => {
   it('reads the names it is rebuilt from only when first asked, and once', () => {
     const index = new NameIndex();
     let reads = 0;
-    index.rebuildFromNames(function* () {
-      reads++;
-      yield { id: 'general/second.md', title: 'Second', stem: 'second' };
-      yield { id: 'general/łódź.md', title: 'Łódź', stem: 'łódź' };
-    }, new Map([['t:old second', 'general/second.md']]));
+    index.rebuildFromNames(
+      function* () {
+        reads++;
+        yield { id: 'general/second.md', title: 'Second', stem: 'second' };
+        yield { id: 'general/łódź.md', title: 'Łódź', stem: 'łódź' };
+      },
+      new Map([['t:old second', 'general/second.md']]),
+    );
     expect(reads).toBe(0);
     expect(index.resolveKey('second')).toEqual({ target: 'general/second.md', by: 'title' });
     expect(index.resolveKey('lodz')).toEqual({ target: 'general/łódź.md', by: 'title' });

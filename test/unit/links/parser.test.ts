@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extractTags, isTagName, scanMarkdown, type ExternalLink, type NoteLink } from '../../../toolkit/markdown/index.js';
+import {
+  extractTags,
+  isTagName,
+  scanMarkdown,
+  type ExternalLink,
+  type NoteLink,
+} from '../../../toolkit/markdown/index.js';
 import { PARSER_CASES } from './parser-cases.js';
 
 function summariseLink(link: NoteLink): string {
@@ -29,7 +35,8 @@ describe('markdown scanner: the case table', () => {
       expect(all.map((m) => `${m.line}:${m.column}`)).toEqual(c.at);
     }
     // Every match's offsets cut exactly its raw text out of the document.
-    for (const m of [...result.links, ...result.externals, ...result.tags]) expect(c.text.slice(m.start, m.end)).toBe(m.raw);
+    for (const m of [...result.links, ...result.externals, ...result.tags])
+      expect(c.text.slice(m.start, m.end)).toBe(m.raw);
     // The tags-only scan, which skips texts where no tag can start, finds the same tags.
     expect(extractTags(c.text)).toEqual(result.tags);
   });
@@ -38,7 +45,13 @@ describe('markdown scanner: the case table', () => {
 describe('markdown scanner: details', () => {
   it('keeps target_title (before the pipe) and the escaped pipe flag', () => {
     const [link] = scanMarkdown('| [[Target#Part\\|alias]] |').links;
-    expect(link).toMatchObject({ targetText: 'Target#Part', target: 'Target', heading: 'Part', alias: 'alias', escapedPipe: true });
+    expect(link).toMatchObject({
+      targetText: 'Target#Part',
+      target: 'Target',
+      heading: 'Part',
+      alias: 'alias',
+      escapedPipe: true,
+    });
   });
 
   it('records the destination offsets of markdown links to notes', () => {
@@ -58,7 +71,8 @@ describe('markdown scanner: details', () => {
   });
 
   it('scans a megabyte of links, code spans and an unclosed backtick per line (its speed: test/bench/time-bounds.ts)', () => {
-    const chunk = 'Some text [[Link One]] and `code [[x]]` #tag https://e.com/a ![i](p.png) [m](https://m.e) `unclosed\n';
+    const chunk =
+      'Some text [[Link One]] and `code [[x]]` #tag https://e.com/a ![i](p.png) [m](https://m.e) `unclosed\n';
     const text = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
     const result = scanMarkdown(text);
     expect(result.links.length).toBeGreaterThan(5000);

@@ -39,7 +39,11 @@ describe('rename rewrites inbound links', () => {
     await create(vault, 'Other', 'x');
     const a = await create(vault, 'Linker A', FORMS);
     const b = await create(vault, 'Linker B', 'just [[Old Title]] once');
-    const answer = (await vault.call('rename_note', { identifier: target, new_title: 'New Name', content_hash: await hashOf(vault, target) })) as Record<string, unknown>;
+    const answer = (await vault.call('rename_note', {
+      identifier: target,
+      new_title: 'New Name',
+      content_hash: await hashOf(vault, target),
+    })) as Record<string, unknown>;
     expect(answer).toMatchObject({ success: true, total_wikilinks_updated: 8, notes_with_updated_wikilinks: 2 });
     expect(await contentOf(vault, a)).toBe(EXPECTED);
     expect(await contentOf(vault, b)).toBe('just [[New Name]] once');
@@ -63,7 +67,11 @@ describe('rename rewrites inbound links', () => {
     const { vault } = await flint();
     const target = await create(vault, 'Plain', 'x');
     const linker = await create(vault, 'Linker', '[[Plain]] and [[Plain|kept]]');
-    await vault.call('rename_note', { identifier: target, new_title: 'A | B [draft]', content_hash: await hashOf(vault, target) });
+    await vault.call('rename_note', {
+      identifier: target,
+      new_title: 'A | B [draft]',
+      content_hash: await hashOf(vault, target),
+    });
     expect(await contentOf(vault, linker)).toBe('[[plain|A - B (draft)]] and [[plain|kept]]');
     expect((await linkIndex(vault).outgoing(linker)).map((l) => l.target_note_id)).toEqual([target, target]);
   });
@@ -87,14 +95,20 @@ describe('rename rewrites inbound links', () => {
     const catalogue = {
       ...builtinCatalogue,
       plugins: [...builtinCatalogue.plugins, saboteur],
-      profiles: [{ ...flintProfile, id: 'flint-sabotage', plugins: { ...flintProfile.plugins, saboteur: true as const } }],
+      profiles: [
+        { ...flintProfile, id: 'flint-sabotage', plugins: { ...flintProfile.plugins, saboteur: true as const } },
+      ],
     };
     const { vault, root } = await flint({ profile: 'flint-sabotage', catalogue });
     const target = await create(vault, 'Old Title', 'x');
     const calm = await create(vault, 'Calm', 'see [[Old Title|alias]]');
     const busy = await create(vault, 'Busy', 'see [[Old Title]]');
     sabotage = { file: path.join(root, busy), id: busy };
-    const answer = (await vault.call('rename_note', { identifier: target, new_title: 'New Title', content_hash: await hashOf(vault, target) })) as {
+    const answer = (await vault.call('rename_note', {
+      identifier: target,
+      new_title: 'New Title',
+      content_hash: await hashOf(vault, target),
+    })) as {
       not_rewritten: Array<{ id: string; reason: string }>;
       total_wikilinks_updated: number;
     };
@@ -108,11 +122,17 @@ describe('rename rewrites inbound links', () => {
     expect(((await vault.call('find_broken_links', {})) as { count: number }).count).toBe(0);
     expect((await linkIndex(vault).outgoing(busy))[0]?.target_note_id).toBe(target);
 
-    const dry = (await vault.call('links_repair', {})) as { dry_run: boolean; edits: Array<{ note_id: string; before: string; after: string }> };
+    const dry = (await vault.call('links_repair', {})) as {
+      dry_run: boolean;
+      edits: Array<{ note_id: string; before: string; after: string }>;
+    };
     expect(dry.dry_run).toBe(true);
     expect(dry.edits).toEqual([{ note_id: busy, line_number: 1, before: '[[Old Title]]', after: '[[New Title]]' }]);
     expect(await contentOf(vault, busy)).toContain('[[Old Title]]');
-    const applied = (await vault.call('links_repair', { dry_run: false })) as { links_updated: number; not_rewritten: unknown[] };
+    const applied = (await vault.call('links_repair', { dry_run: false })) as {
+      links_updated: number;
+      not_rewritten: unknown[];
+    };
     expect(applied).toMatchObject({ links_updated: 1, not_rewritten: [] });
     expect(await contentOf(vault, busy)).toBe('see [[New Title]]\nedited by someone else\n');
     expect(((await vault.call('links_repair', {})) as { edits: unknown[] }).edits).toEqual([]);

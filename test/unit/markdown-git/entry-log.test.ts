@@ -135,13 +135,18 @@ describe('one entry from git log of its paths', () => {
       // Answered before any walk: from git's log of each entry's paths (cold) or the cache (warm).
       expect(log.lines.filter((l) => l.msg === 'git timestamps walked')).toEqual([]);
       // More than two at once (cold: those past two logs in flight wait for the walk).
-      const before = [...first, ...(await Promise.all(['id__Alpha1', 'id__Gamma3', 'id__Delta4'].map((id) => early.get(id))))];
+      const before = [
+        ...first,
+        ...(await Promise.all(['id__Alpha1', 'id__Gamma3', 'id__Delta4'].map((id) => early.get(id)))),
+      ];
       await early.close();
       const late = await openStore(top);
       try {
         await late.list(); // waits for the scan and the walk
         const after = await Promise.all(before.map((note) => late.get(note!.id)));
-        expect(before.map((n) => [n?.id, n?.created, n?.updated])).toEqual(after.map((n) => [n?.id, n?.created, n?.updated]));
+        expect(before.map((n) => [n?.id, n?.created, n?.updated])).toEqual(
+          after.map((n) => [n?.id, n?.created, n?.updated]),
+        );
         expect(before.every((n) => n !== undefined)).toBe(true);
       } finally {
         await late.close();

@@ -4,17 +4,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from '../../../kernel/logger.js';
-import { markdownGitBackend, markdownGitOptions, type MarkdownGitOptions } from '../../../backends/markdown-git/index.js';
+import {
+  markdownGitBackend,
+  markdownGitOptions,
+  type MarkdownGitOptions,
+} from '../../../backends/markdown-git/index.js';
 import type { NoteStore } from '../../../kernel/backend.js';
 
 /** Runs git in `cwd` with a fixed identity; `at` (epoch seconds) sets author and committer dates. */
 export function git(cwd: string, args: string[], at?: number): string {
   const date = at !== undefined ? `@${at} +0000` : undefined;
-  const result = spawnSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
-  });
+  const result = spawnSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
+    },
+  );
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -40,11 +48,18 @@ export interface CapturedLogger {
 
 export function capturingLogger(): CapturedLogger {
   const lines: CapturedLogger['lines'] = [];
-  const logger = pino({ level: 'debug' }, { write: (text: string) => void lines.push(JSON.parse(text) as CapturedLogger['lines'][number]) });
+  const logger = pino(
+    { level: 'debug' },
+    { write: (text: string) => void lines.push(JSON.parse(text) as CapturedLogger['lines'][number]) },
+  );
   return { logger, lines, warnings: () => lines.filter((l) => l.level === 40) };
 }
 
-export async function openStore(root: string, options: Partial<MarkdownGitOptions> = {}, logger?: Logger): Promise<NoteStore> {
+export async function openStore(
+  root: string,
+  options: Partial<MarkdownGitOptions> = {},
+  logger?: Logger,
+): Promise<NoteStore> {
   const instance = await markdownGitBackend.create({
     folder: root,
     options: markdownGitOptions.parse(options),

@@ -10,8 +10,36 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestKernel, removeDir, tempDir } from '../../support/temp.js';
 import { capturingLogger, git, openStore, write } from './helpers.js';
 
-const WRITES_ASYNC = ['writeFile', 'appendFile', 'rename', 'rm', 'unlink', 'mkdir', 'link', 'symlink', 'copyFile', 'utimes', 'truncate', 'rmdir', 'chmod'] as const;
-const WRITES_SYNC = ['writeFileSync', 'appendFileSync', 'renameSync', 'rmSync', 'unlinkSync', 'mkdirSync', 'linkSync', 'symlinkSync', 'copyFileSync', 'utimesSync', 'truncateSync', 'rmdirSync', 'openSync'] as const;
+const WRITES_ASYNC = [
+  'writeFile',
+  'appendFile',
+  'rename',
+  'rm',
+  'unlink',
+  'mkdir',
+  'link',
+  'symlink',
+  'copyFile',
+  'utimes',
+  'truncate',
+  'rmdir',
+  'chmod',
+] as const;
+const WRITES_SYNC = [
+  'writeFileSync',
+  'appendFileSync',
+  'renameSync',
+  'rmSync',
+  'unlinkSync',
+  'mkdirSync',
+  'linkSync',
+  'symlinkSync',
+  'copyFileSync',
+  'utimesSync',
+  'truncateSync',
+  'rmdirSync',
+  'openSync',
+] as const;
 
 let root: string;
 
@@ -26,7 +54,10 @@ afterEach(async () => {
 
 function spyOnWrites(): string[] {
   const calls: string[] = [];
-  for (const name of WRITES_ASYNC) vi.spyOn(fsp, name).mockImplementation(((...args: unknown[]) => void calls.push(`${name} ${String(args[0])}`)) as never);
+  for (const name of WRITES_ASYNC)
+    vi.spyOn(fsp, name).mockImplementation(
+      ((...args: unknown[]) => void calls.push(`${name} ${String(args[0])}`)) as never,
+    );
   for (const name of WRITES_SYNC) {
     const original = fs[name] as (...args: unknown[]) => unknown;
     vi.spyOn(fs, name).mockImplementation(((...args: unknown[]) => {
@@ -60,7 +91,9 @@ describe('markdown-git reads never write', () => {
       git(root, ['commit', '-q', '-am', 'two'], 1_700_000_100);
       const calls = spyOnWrites();
       const vault = memory.vault;
-      expect(await vault.call('memory_read', { id: 'id__Bbbbb2' })).toMatchObject({ updatedAt: new Date(1_700_000_100_000).toISOString() });
+      expect(await vault.call('memory_read', { id: 'id__Bbbbb2' })).toMatchObject({
+        updatedAt: new Date(1_700_000_100_000).toISOString(),
+      });
       await vault.call('memory_read', { id: 'Aaaaa1' });
       await vault.call('memory_list', { status: 'all' });
       await vault.call('memory_links', { id: 'id__Aaaaa1' });
@@ -114,7 +147,10 @@ describe('markdown-git bad input', () => {
       const got = await store.get('id__Twin22');
       expect(got?.path).toBe('archive/second id__Twin22.md');
       expect(got?.warnings).toEqual(['id__Twin22 is also carried by first id__Twin22.md: rename one of the two files']);
-      await expect(store.update('id__Twin22', { content: 'x' }, got!.contentHash)).rejects.toMatchObject({ code: 'conflict', details: { paths: ['archive/second id__Twin22.md', 'first id__Twin22.md'] } });
+      await expect(store.update('id__Twin22', { content: 'x' }, got!.contentHash)).rejects.toMatchObject({
+        code: 'conflict',
+        details: { paths: ['archive/second id__Twin22.md', 'first id__Twin22.md'] },
+      });
       expect(fs.readFileSync(path.join(root, 'first id__Twin22.md'), 'utf8')).toBe('# First\n\none\n');
     } finally {
       await store.close();

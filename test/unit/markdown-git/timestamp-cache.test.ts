@@ -6,7 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { headBlobOf, loadCache, saveCache, timesOf, type TimestampState } from '../../../backends/markdown-git/git/timestamp-cache.js';
+import {
+  headBlobOf,
+  loadCache,
+  saveCache,
+  timesOf,
+  type TimestampState,
+} from '../../../backends/markdown-git/git/timestamp-cache.js';
 import type { GitLocation } from '../../../backends/markdown-git/git/git-location.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 

@@ -24,7 +24,11 @@ afterEach(async () => {
 function buildHistory(): void {
   git(root, ['init', '-q']);
   write(root, 'alpha id__Alpha1.md', '# Alpha\n\n#people\n\nfirst\n');
-  write(root, 'beta id__Beta22.md', '# Beta\n\nbeta body that is long enough for git to see a rename\nline two\nline three\n');
+  write(
+    root,
+    'beta id__Beta22.md',
+    '# Beta\n\nbeta body that is long enough for git to see a rename\nline two\nline three\n',
+  );
   git(root, ['add', '-A']);
   git(root, ['commit', '-q', '-m', 'one'], T);
   write(root, 'alpha id__Alpha1.md', '# Alpha\n\n#people\n\nsecond\n');
@@ -49,10 +53,19 @@ describe('markdown-git timestamps from git', () => {
     const store = await openStore(root);
     try {
       const listed = await store.list();
-      expect(listed.map((n) => n.path).sort()).toEqual(['alpha id__Alpha1.md', 'archive/delta id__Delta4.md', 'beta-renamed id__Beta22.md', 'orgs/acme/gamma id__Gamma3.md']);
+      expect(listed.map((n) => n.path).sort()).toEqual([
+        'alpha id__Alpha1.md',
+        'archive/delta id__Delta4.md',
+        'beta-renamed id__Beta22.md',
+        'orgs/acme/gamma id__Gamma3.md',
+      ]);
       for (const note of listed) {
         const expected = gitTimes(root, note.path!);
-        expect({ path: note.path, created: note.created, updated: note.updated }).toEqual({ path: note.path, created: iso(expected.created), updated: iso(expected.updated) });
+        expect({ path: note.path, created: note.created, updated: note.updated }).toEqual({
+          path: note.path,
+          created: iso(expected.created),
+          updated: iso(expected.updated),
+        });
       }
       // The rename: created follows the id back to the first commit, updated is the rename.
       expect(listed.find((n) => n.id === 'id__Beta22')).toMatchObject({ created: iso(T), updated: iso(T + 200) });
@@ -133,9 +146,15 @@ describe('markdown-git timestamps from git', () => {
       const note = await store.create({ title: 'Auto', content: 'committed by the store\n', tags: ['x'] });
       const renamed = await store.update(note.id, { title: 'Auto renamed' }, note.contentHash);
       expect(git(root, ['status', '--porcelain'])).toBe('');
-      expect(git(root, ['log', '--format=%s']).split('\n')).toEqual([`memory: update Auto renamed (${note.id})`, `memory: capture Auto (${note.id})`]);
+      expect(git(root, ['log', '--format=%s']).split('\n')).toEqual([
+        `memory: update Auto renamed (${note.id})`,
+        `memory: capture Auto (${note.id})`,
+      ]);
       const expected = gitTimes(root, renamed.path!);
-      expect(await store.get(note.id)).toMatchObject({ created: iso(expected.created), updated: iso(expected.updated) });
+      expect(await store.get(note.id)).toMatchObject({
+        created: iso(expected.created),
+        updated: iso(expected.updated),
+      });
       await store.delete(note.id, renamed.contentHash);
       expect(git(root, ['ls-files'])).toBe('');
     } finally {
@@ -164,7 +183,8 @@ describe('markdown-git timestamps from git', () => {
       const captured = capturingLogger();
       const store = await openStore(root, {}, captured.logger);
       try {
-        for (const note of await store.list()) expect(note.updated).toBe(fs.statSync(path.join(root, note.path!)).mtime.toISOString());
+        for (const note of await store.list())
+          expect(note.updated).toBe(fs.statSync(path.join(root, note.path!)).mtime.toISOString());
         await store.get('id__One111');
         await store.create({ title: 'Three', content: '3' });
         await store.list();

@@ -18,7 +18,10 @@ const schema = {
 
 // The SDK's ES module build (imported above, for comparison) loads Ajv too: what the stand-in
 // loads is the SDK's CommonJS build of the validator module.
-const providerLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => /sdk[\\/]dist[\\/]cjs[\\/]validation[\\/]ajv-provider\.js$/.test(file));
+const providerLoaded = () =>
+  Object.keys(createRequire(import.meta.url).cache).some((file) =>
+    /sdk[\\/]dist[\\/]cjs[\\/]validation[\\/]ajv-provider\.js$/.test(file),
+  );
 
 describe('lazy Ajv validator', () => {
   it('loads the SDK’s validator only when a validator is asked for, and answers as the SDK does', () => {
@@ -42,6 +45,10 @@ describe('lazy Ajv validator', () => {
       const text = fs.readFileSync(path.join(bundle, chunk), 'utf8');
       expect(text, chunk).not.toMatch(/node_modules\/ajv\/dist\/ajv\.js/);
     }
-    expect(chunks.some((chunk) => fs.readFileSync(path.join(bundle, chunk), 'utf8').includes('@modelcontextprotocol/sdk/validation/ajv'))).toBe(true);
+    expect(
+      chunks.some((chunk) =>
+        fs.readFileSync(path.join(bundle, chunk), 'utf8').includes('@modelcontextprotocol/sdk/validation/ajv'),
+      ),
+    ).toBe(true);
   });
 });

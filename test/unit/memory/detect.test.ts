@@ -22,10 +22,13 @@ async function folder(files: Record<string, string>): Promise<string> {
 
 describe('looksLikeMemoryRoot', () => {
   it.each([
-    ['an entry at the top (the seed\'s example name)', { 'igor-fullstack-developer id__Ab3xYz.md': '# Igor\n', 'README.md': '# My memory\n' }],
+    [
+      "an entry at the top (the seed's example name)",
+      { 'igor-fullstack-developer id__Ab3xYz.md': '# Igor\n', 'README.md': '# My memory\n' },
+    ],
     ['an archived entry only', { 'archive/old-idea id__Old111.md': '# Old idea\n' }],
-    ['an org\'s entry only', { 'orgs/axiom/console-app id__Kf9mNp.md': '# Console app\n' }],
-    ['an org\'s archived entry only', { 'orgs/axiom/archive/gone id__Gone11.md': '# Gone\n' }],
+    ["an org's entry only", { 'orgs/axiom/console-app id__Kf9mNp.md': '# Console app\n' }],
+    ["an org's archived entry only", { 'orgs/axiom/archive/gone id__Gone11.md': '# Gone\n' }],
     ['the history cache of a served root', { '.notekernel/git-timestamps.json': '{}' }],
   ])('yes: %s', async (_name, files) => {
     expect(await looksLikeMemoryRoot(await folder(files))).toBe(true);
@@ -57,8 +60,12 @@ describe('memoryFolderHere', () => {
 
   it('another profile asked for, or a config file that names a vault or another profile, wins', async () => {
     expect(await memoryFolderHere(await folder(entry), 'flint')).toBeUndefined();
-    expect(await memoryFolderHere(await folder({ ...entry, 'notekernel.config.json': '{"vault": "elsewhere"}' }))).toBeUndefined();
-    expect(await memoryFolderHere(await folder({ ...entry, 'notekernel.config.json': '{"profile": "flint"}' }))).toBeUndefined();
+    expect(
+      await memoryFolderHere(await folder({ ...entry, 'notekernel.config.json': '{"vault": "elsewhere"}' })),
+    ).toBeUndefined();
+    expect(
+      await memoryFolderHere(await folder({ ...entry, 'notekernel.config.json': '{"profile": "flint"}' })),
+    ).toBeUndefined();
     const own = await folder({ ...entry, 'notekernel.config.json': '{"profile": "agent-memory"}' });
     expect(await memoryFolderHere(own)).toBe(own);
   });

@@ -12,15 +12,29 @@ const OLD = 'id__Kf9mNp';
 const NEW = 'id__Axm001';
 
 describe('replaceLink', () => {
-  it('retargets the seed example\'s link and keeps its display text; other links stay', () => {
-    const body = 'igor is a fullstack developer with deep expertise in design.\nhe works on the [[id__Kf9mNp|console app]] at axiom.\n\nsee also: [[id__Qw2vBc|query builder decisions]]\n';
-    expect(replaceLink(body, OLD, NEW)).toEqual({ body: body.replace('[[id__Kf9mNp|console app]]', '[[id__Axm001|console app]]'), replaced: 1 });
+  it("retargets the seed example's link and keeps its display text; other links stay", () => {
+    const body =
+      'igor is a fullstack developer with deep expertise in design.\nhe works on the [[id__Kf9mNp|console app]] at axiom.\n\nsee also: [[id__Qw2vBc|query builder decisions]]\n';
+    expect(replaceLink(body, OLD, NEW)).toEqual({
+      body: body.replace('[[id__Kf9mNp|console app]]', '[[id__Axm001|console app]]'),
+      replaced: 1,
+    });
   });
 
   it.each([
     ['short form', `see [[${OLD}]].`, `see [[${NEW}]].`, 1],
-    ['several per line', `[[${OLD}|a]] and [[${OLD}|b]], [[id__Other1|c]]`, `[[${NEW}|a]] and [[${NEW}|b]], [[id__Other1|c]]`, 2],
-    ['special characters in display text', `[[${OLD}|Ünïcode — "quotes" & (parens) #notatag]]`, `[[${NEW}|Ünïcode — "quotes" & (parens) #notatag]]`, 1],
+    [
+      'several per line',
+      `[[${OLD}|a]] and [[${OLD}|b]], [[id__Other1|c]]`,
+      `[[${NEW}|a]] and [[${NEW}|b]], [[id__Other1|c]]`,
+      2,
+    ],
+    [
+      'special characters in display text',
+      `[[${OLD}|Ünïcode — "quotes" & (parens) #notatag]]`,
+      `[[${NEW}|Ünïcode — "quotes" & (parens) #notatag]]`,
+      1,
+    ],
     ['an embed keeps its !', `![[${OLD}|diagram]]`, `![[${NEW}|diagram]]`, 1],
     ['a heading anchor is kept', `[[${OLD}#Decisions|the decisions]]`, `[[${NEW}#Decisions|the decisions]]`, 1],
     ['an escaped table pipe stays escaped', `| a | [[${OLD}\\|console]] |`, `| a | [[${NEW}\\|console]] |`, 1],

@@ -42,13 +42,17 @@ async function memory(): Promise<TestKernel> {
   return t;
 }
 
-const search = async (t: TestKernel, query: string): Promise<Hit[]> => (await t.vault.call('memory_search', { query })) as Hit[];
+const search = async (t: TestKernel, query: string): Promise<Hit[]> =>
+  (await t.vault.call('memory_search', { query })) as Hit[];
 
 describe('memory_search', () => {
   it('answers a question: entries holding every word first, then those holding some', async () => {
     const t = await memory();
     await t.vault.call('memory_capture', { title: 'Weir survey', body: 'Twelve herons tallied at dawn.' });
-    await t.vault.call('memory_capture', { title: 'Heron roost by the weir', body: 'Herons roost here in winter; the dawn count was twelve.' });
+    await t.vault.call('memory_capture', {
+      title: 'Heron roost by the weir',
+      body: 'Herons roost here in winter; the dawn count was twelve.',
+    });
     await t.vault.call('memory_capture', { title: 'Unrelated', body: 'Nothing about birds.' });
     // "tallied" is in one entry only: it holds every word and comes first, though the other names the weir and herons in its title.
     const hits = await search(t, 'Were herons tallied at the weir at dawn?');
@@ -61,27 +65,42 @@ describe('memory_search', () => {
     const kernel = await createKernel({ profile: 'agent-memory', config: { search: false }, logger: silentLogger() });
     open.push({ vault: undefined as never, root, close: async () => (await kernel.close(), await removeDir(root)) });
     const vault = await kernel.openVault(root);
-    await expect(vault.call('memory_search', { query: 'herons' })).rejects.toMatchObject({ code: 'capability_missing', details: { capability: 'full-text', backend: 'markdown-git' } });
+    await expect(vault.call('memory_search', { query: 'herons' })).rejects.toMatchObject({
+      code: 'capability_missing',
+      details: { capability: 'full-text', backend: 'markdown-git' },
+    });
   });
 });
 
 describe('memory_search over entries changed', () => {
   it('follows a change made through a tool and one made to the file outside the server', async () => {
     const t = await memory();
-    const heron = (await t.vault.call('memory_capture', { title: 'Heron roost', body: 'Dawn count: twelve herons by the weir.' })) as { id: string };
+    const heron = (await t.vault.call('memory_capture', {
+      title: 'Heron roost',
+      body: 'Dawn count: twelve herons by the weir.',
+    })) as { id: string };
     await t.vault.call('memory_capture', { title: 'Kestrel', body: 'Hovering over the verge, no herons.' });
     expect((await search(t, 'herons')).map((h) => h.title).sort()).toEqual(['Heron roost', 'Kestrel']);
 
     const read = (await t.vault.call('memory_read', { id: heron.id })) as { contentHash: string };
-    await t.vault.call('memory_update', { id: heron.id, contentHash: read.contentHash, body: 'Dawn count: nine egrets by the weir.' });
+    await t.vault.call('memory_update', {
+      id: heron.id,
+      contentHash: read.contentHash,
+      body: 'Dawn count: nine egrets by the weir.',
+    });
     expect(await search(t, 'twelve')).toEqual([]);
     expect((await search(t, 'egrets')).map((h) => h.title)).toEqual(['Heron roost']);
 
     // Outside the server: the entry's file rewritten in place.
-    const file = (await fs.readdir(t.root)).find((name) => name.startsWith('kestrel') && name.endsWith('.md')) as string;
+    const file = (await fs.readdir(t.root)).find(
+      (name) => name.startsWith('kestrel') && name.endsWith('.md'),
+    ) as string;
     await fs.writeFile(path.join(t.root, file), '# Kestrel\n\nHovering over the verge, now with a wren.\n');
     // The file watch picks it up: real I/O, polled.
-    await vi.waitFor(async () => expect((await search(t, 'wren')).map((h) => h.title)).toEqual(['Kestrel']), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(async () => expect((await search(t, 'wren')).map((h) => h.title)).toEqual(['Kestrel']), {
+      timeout: 5_000,
+      interval: 100,
+    });
     // Only the other entry's title names herons now (stemmed: `heron`, `herons`).
     expect((await search(t, 'herons')).map((h) => h.title)).toEqual(['Heron roost']);
     const [hit] = await search(t, 'wren');

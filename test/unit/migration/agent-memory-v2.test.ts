@@ -16,12 +16,34 @@ const meta = (fields: Record<string, unknown>) => `<!-- agent-memory:meta ${JSON
 
 const V1: Record<string, string> = {
   '_top-of-mind igor-fullstack-developer id__Ab3xYz.md':
-    meta({ id: 'id__Ab3xYz', title: 'Igor — fullstack developer', tags: ['topic__people', 'area__work'], status: 'active', createdAt: '2024-01-02T03:04:05.000Z', updatedAt: '2024-02-03T04:05:06.000Z', used: 12, last_used: '2024-03-01T00:00:00.000Z', pinned: true }) +
-    'igor is a fullstack developer.\nhe works on the [[id__Kf9mNp|console app]] at axiom.\n',
-  'query-builder id__Qw2vBc.md': meta({ id: 'id__Qw2vBc', title: 'Query builder decisions', tags: [], status: 'active', used: 0, pinned: false }) + '# Query builder decisions\n\nuse [[id__Ab3xYz]] for design.\n',
-  'archive/old-idea id__Old111.md': meta({ id: 'id__Old111', title: 'Old idea', tags: ['machine learning'], status: 'archived', createdAt: '2023-01-01T00:00:00.000Z', updatedAt: '2023-06-01T00:00:00.000Z' }) + 'an idea we dropped\n',
-  'orgs/axiom/console-app id__Kf9mNp.md': meta({ id: 'id__Kf9mNp', title: 'Console app', tags: ['project'], status: 'active', source: 'slack' }) + 'the console app.\n',
-  'orgs/axiom/archive/_top-of-mind legacy id__Leg222.md': meta({ title: 'Legacy: v0 API', tags: ['#project'], status: 'archived' }) + 'retired.\n',
+    meta({
+      id: 'id__Ab3xYz',
+      title: 'Igor — fullstack developer',
+      tags: ['topic__people', 'area__work'],
+      status: 'active',
+      createdAt: '2024-01-02T03:04:05.000Z',
+      updatedAt: '2024-02-03T04:05:06.000Z',
+      used: 12,
+      last_used: '2024-03-01T00:00:00.000Z',
+      pinned: true,
+    }) + 'igor is a fullstack developer.\nhe works on the [[id__Kf9mNp|console app]] at axiom.\n',
+  'query-builder id__Qw2vBc.md':
+    meta({ id: 'id__Qw2vBc', title: 'Query builder decisions', tags: [], status: 'active', used: 0, pinned: false }) +
+    '# Query builder decisions\n\nuse [[id__Ab3xYz]] for design.\n',
+  'archive/old-idea id__Old111.md':
+    meta({
+      id: 'id__Old111',
+      title: 'Old idea',
+      tags: ['machine learning'],
+      status: 'archived',
+      createdAt: '2023-01-01T00:00:00.000Z',
+      updatedAt: '2023-06-01T00:00:00.000Z',
+    }) + 'an idea we dropped\n',
+  'orgs/axiom/console-app id__Kf9mNp.md':
+    meta({ id: 'id__Kf9mNp', title: 'Console app', tags: ['project'], status: 'active', source: 'slack' }) +
+    'the console app.\n',
+  'orgs/axiom/archive/_top-of-mind legacy id__Leg222.md':
+    meta({ title: 'Legacy: v0 API', tags: ['#project'], status: 'archived' }) + 'retired.\n',
   'already-v2 id__New333.md': '# Already v2\n\n#fresh\n\nnothing to do\n',
   'broken id__Bad444.md': '<!-- agent-memory:meta {"id": "id__Bad444", "title": oops} -->\n\nbody kept as is\n',
   'no-id.md': meta({ title: 'Nameless' }) + 'no id anywhere\n',
@@ -29,7 +51,8 @@ const V1: Record<string, string> = {
 };
 
 const V2: Record<string, string> = {
-  'igor-fullstack-developer id__Ab3xYz.md': '# Igor — fullstack developer\n\n#topic__people #area__work\n\nigor is a fullstack developer.\nhe works on the [[id__Kf9mNp|console app]] at axiom.\n',
+  'igor-fullstack-developer id__Ab3xYz.md':
+    '# Igor — fullstack developer\n\n#topic__people #area__work\n\nigor is a fullstack developer.\nhe works on the [[id__Kf9mNp|console app]] at axiom.\n',
   'query-builder-decisions id__Qw2vBc.md': '# Query builder decisions\n\nuse [[id__Ab3xYz]] for design.\n',
   'archive/old-idea id__Old111.md': '# Old idea\n\n#machine-learning\n\nan idea we dropped\n',
   'orgs/axiom/console-app id__Kf9mNp.md': '# Console app\n\n#project\n\nthe console app.\n',
@@ -63,12 +86,19 @@ async function openMemory(): Promise<TestKernel> {
 }
 
 /** The migrate command as the CLI calls it once commander has parsed `migrate <args> <options>`. */
-async function cli(kernel: TestKernel, args: string[], options: CliInput['options'] = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  kernel: TestKernel,
+  args: string[],
+  options: CliInput['options'] = {},
+): Promise<{ code: number; out: string; err: string }> {
   const command = kernel.vault.cliCommands().find((c) => c.name === 'migrate');
   if (!command) throw new Error('the migration plugin contributed no migrate command');
   let out = '';
   let err = '';
-  const code = await command.run({ args, options }, { out: (t) => void (out += t), err: (t) => void (err += t), progress: noProgress });
+  const code = await command.run(
+    { args, options },
+    { out: (t) => void (out += t), err: (t) => void (err += t), progress: noProgress },
+  );
   return { code, out, err };
 }
 
@@ -92,7 +122,12 @@ describe('migration agent-memory-v2', () => {
       const before = readTree();
       const mtimes = Object.keys(before).map((rel) => fs.statSync(path.join(root, rel)).mtimeMs);
       const run = await cli(kernel, ['agent-memory-v2'], { rootDir: root, dryRun: true, json: true });
-      const report = JSON.parse(run.out) as { dryRun: boolean; migrated: unknown[]; skipped: unknown[]; errors: unknown[] };
+      const report = JSON.parse(run.out) as {
+        dryRun: boolean;
+        migrated: unknown[];
+        skipped: unknown[];
+        errors: unknown[];
+      };
       expect(report).toMatchObject({ dryRun: true });
       expect([report.migrated.length, report.skipped.length, report.errors.length]).toEqual([5, 1, 2]);
       expect(readTree()).toEqual(before);
@@ -113,10 +148,20 @@ describe('migration agent-memory-v2', () => {
       expect(run.out).toContain('dropped v1 field "source"');
       expect(readTree()).toEqual(V2);
       // v1's updatedAt survives as the file time (the fallback when the root has no git).
-      expect(fs.statSync(path.join(root, 'igor-fullstack-developer id__Ab3xYz.md')).mtime.toISOString()).toBe('2024-02-03T04:05:06.000Z');
+      expect(fs.statSync(path.join(root, 'igor-fullstack-developer id__Ab3xYz.md')).mtime.toISOString()).toBe(
+        '2024-02-03T04:05:06.000Z',
+      );
       // The open vault sees the migrated entries at once.
-      const igor = (await kernel.vault.call('memory_read', { id: 'Ab3xYz' })) as { title: string; tags: string[]; status: string };
-      expect(igor).toMatchObject({ title: 'Igor — fullstack developer', tags: ['topic__people', 'area__work'], status: 'active' });
+      const igor = (await kernel.vault.call('memory_read', { id: 'Ab3xYz' })) as {
+        title: string;
+        tags: string[];
+        status: string;
+      };
+      expect(igor).toMatchObject({
+        title: 'Igor — fullstack developer',
+        tags: ['topic__people', 'area__work'],
+        status: 'active',
+      });
       const legacy = (await kernel.vault.call('memory_read', { id: 'id__Leg222' })) as { status: string };
       expect(legacy.status).toBe('archived');
     } finally {
@@ -129,7 +174,11 @@ describe('migration agent-memory-v2', () => {
     try {
       await cli(kernel, ['agent-memory-v2'], { rootDir: root });
       const after = readTree();
-      const second = (await kernel.vault.call('migrate', { step: 'agent-memory-v2' })) as { migrated: unknown[]; skipped: unknown[]; errors: Array<{ path: string }> };
+      const second = (await kernel.vault.call('migrate', { step: 'agent-memory-v2' })) as {
+        migrated: unknown[];
+        skipped: unknown[];
+        errors: Array<{ path: string }>;
+      };
       expect(second.migrated).toEqual([]);
       expect(second.skipped).toHaveLength(6);
       expect(second.errors.map((e) => e.path)).toEqual(['broken id__Bad444.md', 'no-id.md']); // still reported, still untouched
@@ -140,7 +189,10 @@ describe('migration agent-memory-v2', () => {
   });
 
   it('finishes a run that stopped between writing the new file and removing the old one', async () => {
-    fs.writeFileSync(path.join(root, 'igor-fullstack-developer id__Ab3xYz.md'), V2['igor-fullstack-developer id__Ab3xYz.md'] as string);
+    fs.writeFileSync(
+      path.join(root, 'igor-fullstack-developer id__Ab3xYz.md'),
+      V2['igor-fullstack-developer id__Ab3xYz.md'] as string,
+    );
     const kernel = await openMemory();
     try {
       await cli(kernel, ['agent-memory-v2'], { rootDir: root });

@@ -32,7 +32,9 @@ describe('filterFields', () => {
   });
 
   it('ignores unknown names, missing metadata keys, a bare "metadata." and other cases of a name', () => {
-    expect(filterFields(note, ['title', 'nonsense', 'metadata.missing', 'metadata.', 'metadata.Tags', 'Title'])).toEqual({ title: 'My Note' });
+    expect(
+      filterFields(note, ['title', 'nonsense', 'metadata.missing', 'metadata.', 'metadata.Tags', 'Title']),
+    ).toEqual({ title: 'My Note' });
   });
 
   it('keeps only id for an empty list', () => {

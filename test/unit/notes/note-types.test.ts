@@ -51,11 +51,14 @@ function captured(fn: () => unknown): unknown {
 }
 
 describe('replaceSection', () => {
-  const text = '# Reading\n\n## Purpose\nOld purpose\n\n## Agent Instructions\n- one\n\n## My Notes\nkeep me\n\n## Metadata Schema\nExpected:\n- a: A (optional, string)\n';
+  const text =
+    '# Reading\n\n## Purpose\nOld purpose\n\n## Agent Instructions\n- one\n\n## My Notes\nkeep me\n\n## Metadata Schema\nExpected:\n- a: A (optional, string)\n';
 
   it('replaces one section and keeps every other line', () => {
     const out = replaceSection(text, 'Agent Instructions', ['- two', '- three']);
-    expect(out).toBe('# Reading\n\n## Purpose\nOld purpose\n\n## Agent Instructions\n- two\n- three\n\n## My Notes\nkeep me\n\n## Metadata Schema\nExpected:\n- a: A (optional, string)\n');
+    expect(out).toBe(
+      '# Reading\n\n## Purpose\nOld purpose\n\n## Agent Instructions\n- two\n- three\n\n## My Notes\nkeep me\n\n## Metadata Schema\nExpected:\n- a: A (optional, string)\n',
+    );
     expect(parseDescription(out, 'reading').agentInstructions).toEqual(['two', 'three']);
   });
 
@@ -103,7 +106,9 @@ describe('migrateNotes', () => {
 
   it('moves nothing when a filename already exists in the target', async () => {
     const { service, moves } = fakeNotes(['projects/b.md']);
-    const error = await migrateNotes(service, [note('ideas/a.md'), note('ideas/b.md')], 'projects').catch((e: unknown) => e);
+    const error = await migrateNotes(service, [note('ideas/a.md'), note('ideas/b.md')], 'projects').catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).details).toMatchObject({ conflicts: ['projects/b.md'] });
     expect(moves).toEqual([]);
@@ -111,14 +116,28 @@ describe('migrateNotes', () => {
 
   it('moves the already-moved notes back, byte for byte, when one move fails', async () => {
     const { vault, root } = await flint();
-    for (const type of ['ideas', 'outbox']) await vault.call('create_note_type', { type_name: type, description: type });
-    for (const name of ['a', 'b', 'c']) await vault.call('create_note', { type: 'ideas', title: name, content: `${name} body\n` });
+    for (const type of ['ideas', 'outbox'])
+      await vault.call('create_note_type', { type_name: type, description: type });
+    for (const name of ['a', 'b', 'c'])
+      await vault.call('create_note', { type: 'ideas', title: name, content: `${name} body\n` });
     const read = async (id: string) => (await vault.notes.get(id)) as Note;
-    const list = [await read('ideas/a.md'), await read('ideas/b.md'), { ...(await read('ideas/c.md')), contentHash: 'sha256:stale' }];
-    const files = await Promise.all(['a', 'b', 'c'].map((n) => fs.readFile(path.join(root, 'ideas', `${n}.md`), 'utf8')));
+    const list = [
+      await read('ideas/a.md'),
+      await read('ideas/b.md'),
+      { ...(await read('ideas/c.md')), contentHash: 'sha256:stale' },
+    ];
+    const files = await Promise.all(
+      ['a', 'b', 'c'].map((n) => fs.readFile(path.join(root, 'ideas', `${n}.md`), 'utf8')),
+    );
     const error = await migrateNotes(vault.notes, list, 'outbox').catch((e: unknown) => e);
-    expect(toNotekernelError(error).toBody()).toMatchObject({ error: 'conflict', failed: 'ideas/c.md', cause: { error: 'content_hash_mismatch' } });
-    expect(await Promise.all(['a', 'b', 'c'].map((n) => fs.readFile(path.join(root, 'ideas', `${n}.md`), 'utf8')))).toEqual(files);
+    expect(toNotekernelError(error).toBody()).toMatchObject({
+      error: 'conflict',
+      failed: 'ideas/c.md',
+      cause: { error: 'content_hash_mismatch' },
+    });
+    expect(
+      await Promise.all(['a', 'b', 'c'].map((n) => fs.readFile(path.join(root, 'ideas', `${n}.md`), 'utf8'))),
+    ).toEqual(files);
     expect(await fs.readdir(path.join(root, 'outbox'))).not.toContain('a.md');
   });
 });

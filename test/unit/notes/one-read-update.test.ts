@@ -20,7 +20,11 @@ describe('update_note', () => {
   it('reads the note once and checks the schema once per call', async () => {
     t = await createTestKernel();
     const { vault, root } = t;
-    const created = (await vault.call('create_note', { type: 'general', title: 'Counted', content: 'First body.\n' })) as { id: string };
+    const created = (await vault.call('create_note', {
+      type: 'general',
+      title: 'Counted',
+      content: 'First body.\n',
+    })) as { id: string };
     const { content_hash } = (await vault.call('get_note', { identifier: created.id })) as { content_hash: string };
     const notePath = path.join(root, created.id);
     const opened: string[] = [];
@@ -32,7 +36,12 @@ describe('update_note', () => {
     const check = vi.spyOn(vault.resolve(SCHEMA), 'check');
     const get = vi.spyOn(vault.notes.store, 'get');
 
-    const answer = (await vault.call('update_note', { identifier: created.id, content: 'Second body.\n', metadata: { mood: 'calm' }, content_hash })) as { updated: boolean; warnings?: string[] };
+    const answer = (await vault.call('update_note', {
+      identifier: created.id,
+      content: 'Second body.\n',
+      metadata: { mood: 'calm' },
+      content_hash,
+    })) as { updated: boolean; warnings?: string[] };
 
     expect(answer.updated).toBe(true);
     expect(opened.filter((file) => file === notePath)).toHaveLength(1);
@@ -40,6 +49,10 @@ describe('update_note', () => {
     expect(check).toHaveBeenCalledTimes(1);
     // The one check still reports what the schema does not define.
     expect(answer.warnings?.join(' ')).toMatch(/mood/);
-    expect(fs.existsSync(path.join(root, '.flint-note', 'journal')) ? fs.readdirSync(path.join(root, '.flint-note', 'journal')) : []).toEqual([]);
+    expect(
+      fs.existsSync(path.join(root, '.flint-note', 'journal'))
+        ? fs.readdirSync(path.join(root, '.flint-note', 'journal'))
+        : [],
+    ).toEqual([]);
   });
 });

@@ -13,14 +13,31 @@ describe('rename_note to a title another note has', () => {
     await t.vault.call('create_note', { title: 'Alpha', content: 'a' });
     await t.vault.call('create_note', { title: 'Beta', content: 'links to [[Alpha]]' });
     const beta = (await t.vault.call('get_note', { identifier: 'general/beta.md' })) as { content_hash: string };
-    const renamed = (await t.vault.call('rename_note', { identifier: 'general/beta.md', new_title: 'alpha', content_hash: beta.content_hash })) as Record<string, unknown>;
-    expect(renamed).toMatchObject({ success: true, identifier: 'general/beta.md', filename: 'beta.md', filename_unchanged: true, new_title: 'alpha' });
+    const renamed = (await t.vault.call('rename_note', {
+      identifier: 'general/beta.md',
+      new_title: 'alpha',
+      content_hash: beta.content_hash,
+    })) as Record<string, unknown>;
+    expect(renamed).toMatchObject({
+      success: true,
+      identifier: 'general/beta.md',
+      filename: 'beta.md',
+      filename_unchanged: true,
+      new_title: 'alpha',
+    });
     expect(renamed.warnings).toEqual([expect.stringContaining('general/alpha.md')]);
     // The link that named Alpha still reaches it: nothing was rewritten.
-    expect(await t.vault.call('get_note', { identifier: 'general/beta.md', fields: ['title', 'content'] })).toEqual({ title: 'alpha', content: 'links to [[Alpha]]' });
+    expect(await t.vault.call('get_note', { identifier: 'general/beta.md', fields: ['title', 'content'] })).toEqual({
+      title: 'alpha',
+      content: 'links to [[Alpha]]',
+    });
     // Renaming a note to its own title with other casing warns of nothing.
     const again = (await t.vault.call('get_note', { identifier: 'general/alpha.md' })) as { content_hash: string };
-    const own = (await t.vault.call('rename_note', { identifier: 'general/alpha.md', new_title: 'ALPHA', content_hash: again.content_hash })) as Record<string, unknown>;
+    const own = (await t.vault.call('rename_note', {
+      identifier: 'general/alpha.md',
+      new_title: 'ALPHA',
+      content_hash: again.content_hash,
+    })) as Record<string, unknown>;
     expect(own).toMatchObject({ new_title: 'ALPHA' });
   });
 });

@@ -38,7 +38,17 @@ afterEach(async () => {
 });
 
 const open = (model: string) =>
-  createTestKernel({ profile: 'obsidian', root: vault, init: false, config: { search: { backend: 'hybrid-search', options: { embedder: { url: endpoint.baseUrl, model, dimension: 48, batchSize: 4 } } } } });
+  createTestKernel({
+    profile: 'obsidian',
+    root: vault,
+    init: false,
+    config: {
+      search: {
+        backend: 'hybrid-search',
+        options: { embedder: { url: endpoint.baseUrl, model, dimension: 48, batchSize: 4 } },
+      },
+    },
+  });
 const search = async (args: Record<string, unknown>) => (await t!.vault.call('search_vault', args)) as SearchAnswer;
 const passagesSent = (model: string) => endpoint.texts(model).filter((text) => text.includes('\n'));
 
@@ -69,7 +79,9 @@ describe('obsidian profile with an endpoint embedder', () => {
     expect((await search({ query: 'harbour ferry', mode: 'hybrid' })).notice).toBeUndefined();
     const hybrid = await search({ query: 'ferry twice', mode: 'hybrid' });
     expect(hybrid.results.map((r) => r.source)).toEqual(['Boats.md']);
-    expect(hybrid.notice).toMatch(/^Search by meaning is unavailable \(.*could not be reached.*\): these are keyword matches only\.$/);
+    expect(hybrid.notice).toMatch(
+      /^Search by meaning is unavailable \(.*could not be reached.*\): these are keyword matches only\.$/,
+    );
     expect(hybrid.vectors).toBeUndefined();
     const waited = await search({ query: 'zyxquorble', mode: 'semantic', wait_for_vectors: true });
     expect(waited.results.map((r) => r.source)).toEqual(['root note.md']);
@@ -78,13 +90,35 @@ describe('obsidian profile with an endpoint embedder', () => {
 
   it('refuses an endpoint option that is not an http(s) URL, naming the key', async () => {
     await expect(
-      createTestKernel({ profile: 'obsidian', root: vault, init: false, config: { search: { backend: 'hybrid-search', options: { embedder: { url: 'file:///v1', model: 'm', dimension: 8 } } } } }),
+      createTestKernel({
+        profile: 'obsidian',
+        root: vault,
+        init: false,
+        config: {
+          search: { backend: 'hybrid-search', options: { embedder: { url: 'file:///v1', model: 'm', dimension: 8 } } },
+        },
+      }),
     ).rejects.toThrow(/search\.options\.embedder\.url: an http:\/\/ or https:\/\/ URL/);
     await expect(
-      createTestKernel({ profile: 'obsidian', root: vault, init: false, config: { search: { backend: 'hybrid-search', options: { embedder: { url: endpoint.baseUrl, model: 'm' } } } } }),
+      createTestKernel({
+        profile: 'obsidian',
+        root: vault,
+        init: false,
+        config: { search: { backend: 'hybrid-search', options: { embedder: { url: endpoint.baseUrl, model: 'm' } } } },
+      }),
     ).rejects.toThrow(/search\.options\.embedder: dimension: /);
     await expect(
-      createTestKernel({ profile: 'obsidian', root: vault, init: false, config: { search: { backend: 'hybrid-search', options: { embedder: { url: endpoint.baseUrl, model: 'm', dimension: 8, dimensions: 8 } } } } }),
+      createTestKernel({
+        profile: 'obsidian',
+        root: vault,
+        init: false,
+        config: {
+          search: {
+            backend: 'hybrid-search',
+            options: { embedder: { url: endpoint.baseUrl, model: 'm', dimension: 8, dimensions: 8 } },
+          },
+        },
+      }),
     ).rejects.toThrow(/did you mean "dimension"/);
   });
 });

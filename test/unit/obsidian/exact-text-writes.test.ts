@@ -25,15 +25,25 @@ describe('exact-text writes', () => {
     await writeNoteText(t.vault.notes, files, 'A Folder/Note.md', 'first\n', null);
     const read = await readNoteText(files, 'A Folder/Note.md');
     fs.writeFileSync(path.join(t.root, 'A Folder/Note.md'), 'edited in Obsidian\n');
-    await expect(writeNoteText(t.vault.notes, files, 'A Folder/Note.md', 'ours\n', read!.hash)).rejects.toMatchObject({ code: 'content_hash_mismatch' });
+    await expect(writeNoteText(t.vault.notes, files, 'A Folder/Note.md', 'ours\n', read!.hash)).rejects.toMatchObject({
+      code: 'content_hash_mismatch',
+    });
     expect(fs.readFileSync(path.join(t.root, 'A Folder/Note.md'), 'utf8')).toBe('edited in Obsidian\n');
-    await expect(writeNoteText(t.vault.notes, files, 'A Folder/Note.md', 'again\n', null)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(writeNoteText(t.vault.notes, files, 'A Folder/Note.md', 'again\n', null)).rejects.toMatchObject({
+      code: 'conflict',
+    });
   });
 
   it('index, list and search a written note at once', async () => {
     t = await createTestKernel({ profile: 'obsidian', config: HASHED });
     const files = t.vault.notes.store.files!;
-    await writeNoteText(t.vault.notes, files, 'Deep/Er Folder/Fresh.md', '---\nstatus: new\n---\n\nquintessentially zorbulous\n', null);
+    await writeNoteText(
+      t.vault.notes,
+      files,
+      'Deep/Er Folder/Fresh.md',
+      '---\nstatus: new\n---\n\nquintessentially zorbulous\n',
+      null,
+    );
     const listed = await t.vault.notes.list();
     expect(listed.map((n) => n.id)).toContain('Deep/Er Folder/Fresh.md');
     expect(listed.find((n) => n.id === 'Deep/Er Folder/Fresh.md')?.metadata).toEqual({ status: 'new' });

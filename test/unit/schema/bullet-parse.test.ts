@@ -20,20 +20,41 @@ describe('parseSchemaLines', () => {
     expect(schema.warnings).toEqual([]);
     expect(schema.fields).toEqual([
       { name: 'author', type: 'string', description: 'Author name', required: true },
-      { name: 'rating', type: 'number', description: 'Personal rating', required: true, constraints: { min: 1, max: 5 } },
+      {
+        name: 'rating',
+        type: 'number',
+        description: 'Personal rating',
+        required: true,
+        constraints: { min: 1, max: 5 },
+      },
       { name: 'genre', type: 'string', description: 'Book genre', required: false },
-      { name: 'isbn', type: 'string', description: 'ISBN number', required: false, constraints: { pattern: '^[0-9-]{10,17}$' } },
-      { name: 'status', type: 'select', description: 'Reading status', required: false, constraints: { options: ['to-read', 'reading', 'completed'] } },
+      {
+        name: 'isbn',
+        type: 'string',
+        description: 'ISBN number',
+        required: false,
+        constraints: { pattern: '^[0-9-]{10,17}$' },
+      },
+      {
+        name: 'status',
+        type: 'select',
+        description: 'Reading status',
+        required: false,
+        constraints: { options: ['to-read', 'reading', 'completed'] },
+      },
       { name: 'tags', type: 'array', description: 'Topic tags', required: false },
       { name: 'finished_date', type: 'date', description: 'Date completed', required: false },
     ]);
   });
 
-  it.each(DEFAULT_TYPES.map((t) => [t.name, t.schema] as const))('parses the default type %s without errors', (_name, lines) => {
-    const schema = parseSchemaLines(lines);
-    expect(schema.errors).toEqual([]);
-    expect(schema.fields).toHaveLength(lines.length);
-  });
+  it.each(DEFAULT_TYPES.map((t) => [t.name, t.schema] as const))(
+    'parses the default type %s without errors',
+    (_name, lines) => {
+      const schema = parseSchemaLines(lines);
+      expect(schema.errors).toEqual([]);
+      expect(schema.fields).toHaveLength(lines.length);
+    },
+  );
 
   it('marks vault-owned keys as documented only, and reads format and defaults', () => {
     const schema = parseSchemaLines([
@@ -44,7 +65,10 @@ describe('parseSchemaLines', () => {
       'mode: Mode (optional, select, options: ["a, b", "c"], default: "c")',
     ]);
     expect(schema.errors).toEqual([]);
-    expect(schema.warnings).toEqual([expect.stringContaining("'title' is set by the vault"), expect.stringContaining("'created' is set by the vault")]);
+    expect(schema.warnings).toEqual([
+      expect.stringContaining("'title' is set by the vault"),
+      expect.stringContaining("'created' is set by the vault"),
+    ]);
     const byName = new Map(schema.fields.map((f) => [f.name, f]));
     expect(byName.get('date')?.constraints).toEqual({ format: 'YYYY-MM-DD' });
     expect(byName.get('level')?.default).toBe(3);
@@ -93,15 +117,37 @@ describe('parseSchemaLines', () => {
 describe('formatSchemaLine', () => {
   const fields: FieldDefinition[] = [
     { name: 'rating', type: 'number', description: 'Personal rating', required: true, constraints: { min: 1, max: 5 } },
-    { name: 'code', type: 'string', description: 'A code', required: false, constraints: { pattern: '^\\d{3}-"x",(y)$' } },
-    { name: 'state', type: 'select', description: 'State, with a comma', required: false, constraints: { options: ['a, b', 'say "hi"'] }, default: 'a, b' },
+    {
+      name: 'code',
+      type: 'string',
+      description: 'A code',
+      required: false,
+      constraints: { pattern: '^\\d{3}-"x",(y)$' },
+    },
+    {
+      name: 'state',
+      type: 'select',
+      description: 'State, with a comma',
+      required: false,
+      constraints: { options: ['a, b', 'say "hi"'] },
+      default: 'a, b',
+    },
     { name: 'day', type: 'date', description: 'Day', required: true, constraints: { format: 'YYYY-MM-DD' } },
-    { name: 'flags', type: 'array', description: 'Flags (multi\nline)', required: false, constraints: { max: 3 }, default: ['x'] },
+    {
+      name: 'flags',
+      type: 'array',
+      description: 'Flags (multi\nline)',
+      required: false,
+      constraints: { max: 3 },
+      default: ['x'],
+    },
     { name: 'done', type: 'boolean', description: '', required: false, default: false },
   ];
 
   it('writes the documented form', () => {
-    expect(formatSchemaLine(fields[0] as FieldDefinition)).toBe('rating: Personal rating (required, number, min: 1, max: 5)');
+    expect(formatSchemaLine(fields[0] as FieldDefinition)).toBe(
+      'rating: Personal rating (required, number, min: 1, max: 5)',
+    );
   });
 
   it('reads back to the same definitions (quotes, commas, backslashes and parentheses included)', () => {

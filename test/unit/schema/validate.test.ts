@@ -8,7 +8,14 @@ const fields: FieldDefinition[] = [
   { name: 'author', type: 'string', description: '', required: true },
   { name: 'rating', type: 'number', description: '', required: true, constraints: { min: 1, max: 5 } },
   { name: 'isbn', type: 'string', description: '', required: false, constraints: { pattern: '^[0-9-]{10,17}$' } },
-  { name: 'status', type: 'select', description: '', required: false, constraints: { options: ['to-read', 'done'] }, default: 'to-read' },
+  {
+    name: 'status',
+    type: 'select',
+    description: '',
+    required: false,
+    constraints: { options: ['to-read', 'done'] },
+    default: 'to-read',
+  },
   { name: 'tags', type: 'array', description: '', required: false, constraints: { max: 2 } },
   { name: 'finished', type: 'date', description: '', required: false },
   { name: 'day', type: 'date', description: '', required: false, constraints: { format: 'YYYY-MM-DD' } },
@@ -22,7 +29,7 @@ const create = (metadata: Record<string, never | unknown>, strict = false) =>
 
 describe('checkValue', () => {
   it.each([
-    ['rating', '5', 'type', "must be a number"],
+    ['rating', '5', 'type', 'must be a number'],
     ['rating', 0, 'min', 'must be at least 1'],
     ['rating', 6, 'max', 'must be at most 5'],
     ['isbn', 'abc', 'pattern', 'must match pattern ^[0-9-]{10,17}$'],
@@ -84,12 +91,30 @@ describe('checkMetadata', () => {
 
   it('on update checks only the changed keys (plus required presence)', () => {
     const stored = { author: 'A', rating: 4, isbn: 'legacy-bad', extra: 1 };
-    const ok = checkMetadata({ fields, metadata: { ...stored, status: 'done' }, op: 'update', changedKeys: ['status'], strict: true });
+    const ok = checkMetadata({
+      fields,
+      metadata: { ...stored, status: 'done' },
+      op: 'update',
+      changedKeys: ['status'],
+      strict: true,
+    });
     expect(ok.errors).toEqual([]);
     expect(ok.warnings).toEqual([]);
-    const removed = checkMetadata({ fields, metadata: { rating: 4 }, op: 'update', changedKeys: ['author'], strict: false });
+    const removed = checkMetadata({
+      fields,
+      metadata: { rating: 4 },
+      op: 'update',
+      changedKeys: ['author'],
+      strict: false,
+    });
     expect(removed.errors).toEqual([expect.objectContaining({ field: 'author', rule: 'required' })]);
-    const optionalDefault = checkMetadata({ fields, metadata: { author: 'A', rating: 4 }, op: 'update', changedKeys: ['rating'], strict: false });
+    const optionalDefault = checkMetadata({
+      fields,
+      metadata: { author: 'A', rating: 4 },
+      op: 'update',
+      changedKeys: ['rating'],
+      strict: false,
+    });
     expect(optionalDefault.filled).toEqual([]); // defaults of optional fields are a create-time convenience
   });
 });
@@ -103,7 +128,13 @@ describe('fieldsFromJson', () => {
       { name: 'bad name', type: 'string' },
       { name: 'level', type: 'number', default: 9, constraints: { max: 5 } },
     ]);
-    expect(out[0]).toEqual({ name: 'rating', type: 'number', description: 'Rating', required: true, constraints: { min: 1, max: 5 } });
+    expect(out[0]).toEqual({
+      name: 'rating',
+      type: 'number',
+      description: 'Rating',
+      required: true,
+      constraints: { min: 1, max: 5 },
+    });
     expect(errors).toEqual([
       expect.stringMatching(/field 'status': a select field needs options/),
       expect.stringMatching(/field 'rating': defined twice/),

@@ -40,7 +40,8 @@ describe('words in most notes', () => {
     const all = ids(await v.search.search({ text: 'budget', limit: 200 }));
     expect(new Set(all).size).toBe(MATCHES);
     const paged: string[] = [];
-    for (let offset = 0; offset < MATCHES; offset += 7) paged.push(...ids(await v.search.search({ text: 'budget', limit: 7, offset })));
+    for (let offset = 0; offset < MATCHES; offset += 7)
+      paged.push(...ids(await v.search.search({ text: 'budget', limit: 7, offset })));
     expect(paged).toEqual(all);
   });
 
@@ -50,7 +51,8 @@ describe('words in most notes', () => {
     expect(ids(all).slice(0, 2)).toEqual(['notes/n-090.md', 'notes/n-007.md']);
     expect(all.hits.every((h) => h.snippet.includes('<mark>budget</mark>'))).toBe(true);
     const paged: string[] = [];
-    for (let offset = 0; offset < MATCHES; offset += 9) paged.push(...ids(await v.search.search({ text: 'budg*', limit: 9, offset })));
+    for (let offset = 0; offset < MATCHES; offset += 9)
+      paged.push(...ids(await v.search.search({ text: 'budg*', limit: 9, offset })));
     expect(paged).toEqual(ids(all));
   });
 

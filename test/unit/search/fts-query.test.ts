@@ -1,6 +1,12 @@
 /** Agent query syntax → FTS5: the exact expressions, and that nothing typed escapes the quotes. */
 import { describe, expect, it } from 'vitest';
-import { combine, contentPhrase, parseAgentQuery, phrase, titleKeyOfQuery } from '../../../backends/fs-sqlite/fts-query.js';
+import {
+  combine,
+  contentPhrase,
+  parseAgentQuery,
+  phrase,
+  titleKeyOfQuery,
+} from '../../../backends/fs-sqlite/fts-query.js';
 
 const P = (inner: string) => inner;
 
@@ -49,7 +55,11 @@ describe('parseAgentQuery', () => {
 
 describe('a question (plain words)', () => {
   it.each<[string, string, string | undefined]>([
-    ['When did Caroline go to the LGBTQ support group?', '"caroline" OR "go" OR "lgbtq" OR "support" OR "group"', '"caroline" AND "go" AND "lgbtq" AND "support" AND "group"'],
+    [
+      'When did Caroline go to the LGBTQ support group?',
+      '"caroline" OR "go" OR "lgbtq" OR "support" OR "group"',
+      '"caroline" AND "go" AND "lgbtq" AND "support" AND "group"',
+    ],
     ['meeting notes', '"meeting" OR "notes"', '"meeting" AND "notes"'],
     ['Café Über', '"cafe" OR "uber"', '"cafe" AND "uber"'],
     ["What is Caroline's identity?", '"caroline" OR "identity"', '"caroline" AND "identity"'],
@@ -86,6 +96,7 @@ describe('titleKeyOfQuery', () => {
     expect(titleKeyOfQuery('"weekly review"')).toEqual({ key: 'weekly review', prefix: false });
     expect(titleKeyOfQuery('Project Qua*')).toEqual({ key: 'project qua', prefix: true });
     expect(titleKeyOfQuery('Łódź off*')).toEqual({ key: 'lodz off', prefix: true });
-    for (const text of ['proj* Quasar', 'quasar -draft', 'quasar OR nebula', '***']) expect(titleKeyOfQuery(text)).toBeUndefined();
+    for (const text of ['proj* Quasar', 'quasar -draft', 'quasar OR nebula', '***'])
+      expect(titleKeyOfQuery(text)).toBeUndefined();
   });
 });

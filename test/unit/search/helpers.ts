@@ -31,9 +31,17 @@ export async function openSearchVault(notes: Record<string, NoteSpec>): Promise<
     const file = path.join(root, ...id.split('/'));
     await fs.mkdir(path.dirname(file), { recursive: true });
     const times = `created: ${spec.created ?? '2024-01-01T00:00:00.000Z'}\nupdated: ${spec.updated ?? spec.created ?? '2024-01-01T00:00:00.000Z'}\n`;
-    await fs.writeFile(file, `---\ntitle: ${JSON.stringify(spec.title)}\n${times}${spec.yaml ?? ''}---\n\n${spec.body}\n`);
+    await fs.writeFile(
+      file,
+      `---\ntitle: ${JSON.stringify(spec.title)}\n${times}${spec.yaml ?? ''}---\n\n${spec.body}\n`,
+    );
   }
-  const instance = await fsSqliteBackend.create({ folder: root, options: fsSqliteOptions.parse({}), logger: silentLogger(), readOnly: false });
+  const instance = await fsSqliteBackend.create({
+    folder: root,
+    options: fsSqliteOptions.parse({}),
+    logger: silentLogger(),
+    readOnly: false,
+  });
   const vault: SearchVault = {
     root,
     store: instance.store as NoteStore,

@@ -32,7 +32,10 @@ describe('narrowPrefixes', () => {
 describe('prefix search with one completion', () => {
   const notes: Record<string, NoteSpec> = {};
   for (let i = 0; i < 140; i++) {
-    notes[`general/n${i}.md`] = { title: i === 3 ? 'A lantern light' : `Note ${i}`, body: `A lantern ${'x '.repeat(i % 9)}by the ${i % 2 ? 'land' : 'sea'}.` };
+    notes[`general/n${i}.md`] = {
+      title: i === 3 ? 'A lantern light' : `Note ${i}`,
+      body: `A lantern ${'x '.repeat(i % 9)}by the ${i % 2 ? 'land' : 'sea'}.`,
+    };
     notes[`other/o${i}.md`] = { title: `Other ${i}`, body: 'Nothing here.' };
   }
 

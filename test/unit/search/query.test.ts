@@ -8,7 +8,8 @@ describe('parseQuery', () => {
   it('reads words and quoted phrases as a question, and any other syntax as what it spells', () => {
     expect(parseQuery('When did Caroline go to the LGBTQ support group?').question).toBe(true);
     expect(parseQuery('When did Melanie read "The Four Seasons"?').question).toBe(true);
-    for (const text of ['review -draft', 'review NOT draft', 'a OR b', 'a AND b', 'plan*', '"road map"*']) expect(parseQuery(text).question, text).toBe(false);
+    for (const text of ['review -draft', 'review NOT draft', 'a OR b', 'a AND b', 'plan*', '"road map"*'])
+      expect(parseQuery(text).question, text).toBe(false);
   });
 
   it('groups OR with its neighbours, collects exclusions, folds letters and bounds nothing typed', () => {
@@ -20,7 +21,9 @@ describe('parseQuery', () => {
   });
 
   it('takes out the fields a caller offers, quoted values included, and leaves the rest as text', () => {
-    const q = parseQuery('kestrel tag:birds -tag:"old stuff" before:2024-01-01 http://x.org', { fields: ['tag', 'before'] });
+    const q = parseQuery('kestrel tag:birds -tag:"old stuff" before:2024-01-01 http://x.org', {
+      fields: ['tag', 'before'],
+    });
     expect(q.filters).toEqual([
       { field: 'tag', value: 'birds', negated: false },
       { field: 'tag', value: 'old stuff', negated: true },
@@ -33,15 +36,33 @@ describe('parseQuery', () => {
 
 describe('questionTerms', () => {
   it('drops stop words (unless nothing else is left), keeps quoted phrases whole, shrinks joined tokens to their content', () => {
-    expect(words(questionTerms(parseQuery('When did Caroline go to the LGBTQ support group?')))).toEqual(['caroline', 'go', 'lgbtq', 'support', 'group']);
-    expect(words(questionTerms(parseQuery('Would Melanie enjoy "The Four Seasons" by Vivaldi?')))).toEqual(['melanie', 'enjoy', 'the four seasons', 'vivaldi']);
-    expect(words(questionTerms(parseQuery("What is Caroline's node.js identity?")))).toEqual(['caroline', 'node js', 'identity']);
+    expect(words(questionTerms(parseQuery('When did Caroline go to the LGBTQ support group?')))).toEqual([
+      'caroline',
+      'go',
+      'lgbtq',
+      'support',
+      'group',
+    ]);
+    expect(words(questionTerms(parseQuery('Would Melanie enjoy "The Four Seasons" by Vivaldi?')))).toEqual([
+      'melanie',
+      'enjoy',
+      'the four seasons',
+      'vivaldi',
+    ]);
+    expect(words(questionTerms(parseQuery("What is Caroline's node.js identity?")))).toEqual([
+      'caroline',
+      'node js',
+      'identity',
+    ]);
     expect(words(questionTerms(parseQuery('to be or not to be')))).toEqual(['to', 'be', 'or', 'not']);
     expect(questionTerms(parseQuery('review -draft'))).toBeUndefined();
   });
 
   it('a syntax query drops a lone stop word; snippets mark the words searched', () => {
-    expect(words(requiredGroups(parseQuery('how do I bake "sourdough bread" -rye')).flat())).toEqual(['bake', 'sourdough bread']);
+    expect(words(requiredGroups(parseQuery('how do I bake "sourdough bread" -rye')).flat())).toEqual([
+      'bake',
+      'sourdough bread',
+    ]);
     expect(markedWords(parseQuery('How do I bake bread?'))).toEqual(['bake', 'bread']);
   });
 });

@@ -14,7 +14,10 @@ beforeAll(async () => {
   for (let i = 0; i < MANY; i++) {
     // Every note says "lantern" once; the first twenty also say "harbor", note 7 in its title.
     const harbor = i < 20 ? ' by the harbor' : '';
-    notes[`general/n${i}.md`] = { title: i === 7 ? 'Harbor lantern' : `Note ${i}`, body: `A lantern${harbor}, and filler words ${'x '.repeat(i % 13)}.` };
+    notes[`general/n${i}.md`] = {
+      title: i === 7 ? 'Harbor lantern' : `Note ${i}`,
+      body: `A lantern${harbor}, and filler words ${'x '.repeat(i % 13)}.`,
+    };
   }
   notes['general/dense.md'] = { title: 'Dense', body: 'lantern lantern lantern lantern lantern' };
   v = await openSearchVault(notes);
@@ -44,7 +47,10 @@ describe('ranking', () => {
     expect(page.hits[1]?.snippet).toContain('<mark>harbor</mark>');
   });
 
-  it.each([['lantern', MANY + 1], ['harbor', 20]])('pages of %s tile every match exactly once', async (text, count) => {
+  it.each([
+    ['lantern', MANY + 1],
+    ['harbor', 20],
+  ])('pages of %s tile every match exactly once', async (text, count) => {
     const all = await allPages(text as string, 7);
     expect(all).toHaveLength(count as number);
     expect(new Set(all).size).toBe(count);
@@ -62,7 +68,10 @@ describe('ranking a large set that is not in most notes (bm25, rows read for the
   beforeAll(async () => {
     const notes: Record<string, NoteSpec> = {};
     for (let i = 0; i < MANY; i++) {
-      notes[`general/n${i}.md`] = { title: i === 7 ? 'Harbor lantern' : `Note ${i}`, body: `A lantern by the water, and filler words ${'x '.repeat(i % 13)}.` };
+      notes[`general/n${i}.md`] = {
+        title: i === 7 ? 'Harbor lantern' : `Note ${i}`,
+        body: `A lantern by the water, and filler words ${'x '.repeat(i % 13)}.`,
+      };
       // Twice as many notes without the words: bm25 gives them a real weight (not the clamped one).
       notes[`other/o${i}.md`] = { title: `Other ${i}`, body: 'Nothing to see here.' };
       notes[`other/p${i}.md`] = { title: `Plain ${i}`, body: 'Nothing at all.' };
@@ -89,7 +98,8 @@ describe('ranking a large set that is not in most notes (bm25, rows read for the
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const every = (await w.search.search({ text: 'water AND lantern', limit: MANY })).hits.map((h) => h.id);
     const all: string[] = [];
-    for (let offset = 0; offset < page.total; offset += 50) all.push(...ids(await w.search.search({ text: 'Where is the lantern by the water?', limit: 50, offset })));
+    for (let offset = 0; offset < page.total; offset += 50)
+      all.push(...ids(await w.search.search({ text: 'Where is the lantern by the water?', limit: 50, offset })));
     expect(new Set(all).size).toBe(MANY + 2);
     expect(new Set(all.slice(0, MANY))).toEqual(new Set(every));
     expect(all.slice(MANY).sort()).toEqual(['general/dense.md', 'general/named.md']);
@@ -105,7 +115,8 @@ describe('ranking a large set that is not in most notes (bm25, rows read for the
     expect(page.hits[1]?.score).toBeGreaterThanOrEqual(page.hits[2]?.score ?? Infinity);
     for (const hit of page.hits.slice(1)) expect(hit.snippet).toContain('<mark>lantern</mark>');
     const all: string[] = [];
-    for (let offset = 0; offset < page.total; offset += 9) all.push(...ids(await w.search.search({ text: 'Lantern', limit: 9, offset })));
+    for (let offset = 0; offset < page.total; offset += 9)
+      all.push(...ids(await w.search.search({ text: 'Lantern', limit: 9, offset })));
     expect(new Set(all).size).toBe(MANY + 2);
     expect(all.slice(0, 3)).toEqual(ids(page));
   });
@@ -116,7 +127,12 @@ describe('a question holding a word most notes hold', () => {
   beforeAll(async () => {
     const notes: Record<string, NoteSpec> = {};
     // "budget" in all 40 notes (its IDF is clamped), "kestrel" in three, both in one.
-    for (let i = 0; i < 40; i++) notes[`general/b${i}.md`] = { title: `Budget ${i}`, body: `The budget line ${i}${i < 3 ? ', with a kestrel' : ''}.`, updated: `2026-01-${String(10 + (i % 20)).padStart(2, '0')}T00:00:00.000Z` };
+    for (let i = 0; i < 40; i++)
+      notes[`general/b${i}.md`] = {
+        title: `Budget ${i}`,
+        body: `The budget line ${i}${i < 3 ? ', with a kestrel' : ''}.`,
+        updated: `2026-01-${String(10 + (i % 20)).padStart(2, '0')}T00:00:00.000Z`,
+      };
     notes['general/k1.md'] = { title: 'Kestrel one', body: 'A kestrel hovering.' };
     notes['general/k2.md'] = { title: 'Kestrel two', body: 'Another kestrel nest.' };
     q = await openSearchVault(notes);
@@ -130,7 +146,8 @@ describe('a question holding a word most notes hold', () => {
     const scores = first.hits.map((h) => h.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const all: string[] = [];
-    for (let offset = 0; offset < first.total; offset += 4) all.push(...ids(await q.search.search({ text: 'Where is the kestrel in the budget?', limit: 4, offset })));
+    for (let offset = 0; offset < first.total; offset += 4)
+      all.push(...ids(await q.search.search({ text: 'Where is the kestrel in the budget?', limit: 4, offset })));
     expect(all).toHaveLength(42);
     expect(new Set(all).size).toBe(42);
     expect(all.slice(0, 5)).toEqual(ids(first));

@@ -7,9 +7,17 @@ let v: SearchVault;
 
 beforeAll(async () => {
   v = await openSearchVault({
-    'general/a.md': { title: 'Invoices', body: 'INV-2024-001 paid\nINV-2024-002 open\nINV-2024-003 open', updated: '2024-01-01T00:00:00.000Z' },
+    'general/a.md': {
+      title: 'Invoices',
+      body: 'INV-2024-001 paid\nINV-2024-002 open\nINV-2024-003 open',
+      updated: '2024-01-01T00:00:00.000Z',
+    },
     'general/b.md': { title: 'Single', body: 'see INV-2023-999 for details', updated: '2024-02-01T00:00:00.000Z' },
-    'work/c.md': { title: 'TODO list', body: 'nothing numbered here\n' + 'a'.repeat(5000), updated: '2024-03-01T00:00:00.000Z' },
+    'work/c.md': {
+      title: 'TODO list',
+      body: 'nothing numbered here\n' + 'a'.repeat(5000),
+      updated: '2024-03-01T00:00:00.000Z',
+    },
   });
 });
 
@@ -24,7 +32,9 @@ describe('regex search', () => {
   });
 
   it('is case-insensitive and line-based by default; /source/flags chooses', async () => {
-    expect(ids(await v.search.search({ text: 'inv-2024-002 open$', regex: true, limit: 10 }))).toEqual(['general/a.md']);
+    expect(ids(await v.search.search({ text: 'inv-2024-002 open$', regex: true, limit: 10 }))).toEqual([
+      'general/a.md',
+    ]);
     expect(ids(await v.search.search({ text: '/inv-2024/', regex: true, limit: 10 }))).toEqual([]);
     expect(ids(await v.search.search({ text: '/inv-2024/i', regex: true, limit: 10 }))).toEqual(['general/a.md']);
   });
@@ -41,13 +51,17 @@ describe('regex search', () => {
       code: 'validation_failed',
       details: { field: 'text', pattern: 'INV-(\\d+' },
     });
-    await expect(v.search.search({ text: 'x'.repeat(501), regex: true, limit: 10 })).rejects.toMatchObject({ details: { field: 'text' } });
+    await expect(v.search.search({ text: 'x'.repeat(501), regex: true, limit: 10 })).rejects.toMatchObject({
+      details: { field: 'text' },
+    });
   });
 
   it('catastrophic backtracking is stopped by the time budget, and search keeps working', async () => {
     // A backreference keeps V8 on its backtracking engine: (a+)+ over 5,000 a's then a mismatch never ends,
     // so only the budget can end it (how soon after: test/bench/time-bounds.ts).
-    await expect(v.search.search({ text: '(a+)+\\1b', regex: true, limit: 10, timeoutMs: 500 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(v.search.search({ text: '(a+)+\\1b', regex: true, limit: 10, timeoutMs: 500 })).rejects.toMatchObject({
+      code: 'timeout',
+    });
     expect(ids(await v.search.search({ text: 'numbered', regex: true, limit: 10 }))).toEqual(['work/c.md']);
   });
 });

@@ -9,15 +9,47 @@ let v: SearchVault;
 
 beforeAll(async () => {
   v = await openSearchVault({
-    'general/roadmap.md': { title: 'Roadmap planning', body: 'Quarterly goals and a release train.', updated: '2024-03-01T00:00:00.000Z' },
-    'general/mentions.md': { title: 'Weekly sync', body: 'We touched the roadmap briefly, then lunch.', updated: '2024-03-05T00:00:00.000Z' },
-    'general/cafe.md': { title: 'Café visit', body: 'The crème brûlée at the café was great.', updated: '2024-02-01T00:00:00.000Z' },
-    'general/plain-cafe.md': { title: 'Coffee', body: 'cafe without accents, naive text', updated: '2024-01-15T00:00:00.000Z' },
-    'general/strasse.md': { title: 'Über Straße', body: 'Eine Notiz über die Straße.', updated: '2024-01-10T00:00:00.000Z' },
+    'general/roadmap.md': {
+      title: 'Roadmap planning',
+      body: 'Quarterly goals and a release train.',
+      updated: '2024-03-01T00:00:00.000Z',
+    },
+    'general/mentions.md': {
+      title: 'Weekly sync',
+      body: 'We touched the roadmap briefly, then lunch.',
+      updated: '2024-03-05T00:00:00.000Z',
+    },
+    'general/cafe.md': {
+      title: 'Café visit',
+      body: 'The crème brûlée at the café was great.',
+      updated: '2024-02-01T00:00:00.000Z',
+    },
+    'general/plain-cafe.md': {
+      title: 'Coffee',
+      body: 'cafe without accents, naive text',
+      updated: '2024-01-15T00:00:00.000Z',
+    },
+    'general/strasse.md': {
+      title: 'Über Straße',
+      body: 'Eine Notiz über die Straße.',
+      updated: '2024-01-10T00:00:00.000Z',
+    },
     'general/japanese.md': { title: '日本語 ノート', body: '東京 travel notes', updated: '2024-01-11T00:00:00.000Z' },
-    'meetings/standup.md': { title: 'Standup', body: 'Meeting notes: the planner tool is slow. Draft follow-up.', updated: '2024-03-10T00:00:00.000Z' },
-    'meetings/retro.md': { title: 'Retro', body: 'Meeting notes from the retro. Plans for next sprint.', updated: '2024-03-09T00:00:00.000Z' },
-    'meetings/draft.md': { title: 'Draft agenda', body: 'meeting notes draft, not final', updated: '2024-03-08T00:00:00.000Z' },
+    'meetings/standup.md': {
+      title: 'Standup',
+      body: 'Meeting notes: the planner tool is slow. Draft follow-up.',
+      updated: '2024-03-10T00:00:00.000Z',
+    },
+    'meetings/retro.md': {
+      title: 'Retro',
+      body: 'Meeting notes from the retro. Plans for next sprint.',
+      updated: '2024-03-09T00:00:00.000Z',
+    },
+    'meetings/draft.md': {
+      title: 'Draft agenda',
+      body: 'meeting notes draft, not final',
+      updated: '2024-03-08T00:00:00.000Z',
+    },
   });
 });
 
@@ -32,7 +64,12 @@ describe('ranking and snippets', () => {
   it('marks the matched terms in the snippet, and carries the indexed note', async () => {
     const [hit] = (await v.search.search({ text: 'lunch', limit: 1 })).hits;
     expect(hit?.snippet).toContain('<mark>lunch</mark>');
-    expect(hit?.note).toMatchObject({ id: 'general/mentions.md', title: 'Weekly sync', type: 'general', filename: 'mentions.md' });
+    expect(hit?.note).toMatchObject({
+      id: 'general/mentions.md',
+      title: 'Weekly sync',
+      type: 'general',
+      filename: 'mentions.md',
+    });
     expect(hit?.note?.metadata).toMatchObject({ title: 'Weekly sync' });
   });
 });
@@ -43,7 +80,11 @@ describe('agent query syntax', () => {
   });
 
   it('plan* matches words starting with plan', async () => {
-    expect(ids(await v.search.search({ text: 'plan*', limit: 10 })).sort()).toEqual(['general/roadmap.md', 'meetings/retro.md', 'meetings/standup.md']);
+    expect(ids(await v.search.search({ text: 'plan*', limit: 10 })).sort()).toEqual([
+      'general/roadmap.md',
+      'meetings/retro.md',
+      'meetings/standup.md',
+    ]);
   });
 
   it('-word excludes, alone or beside other words', async () => {
@@ -55,8 +96,14 @@ describe('agent query syntax', () => {
   });
 
   it('OR joins its neighbours only (a b OR c reads a AND (b OR c))', async () => {
-    expect(ids(await v.search.search({ text: 'lunch OR sprint', limit: 10 })).sort()).toEqual(['general/mentions.md', 'meetings/retro.md']);
-    expect(ids(await v.search.search({ text: 'meeting retro OR planner', limit: 10 })).sort()).toEqual(['meetings/retro.md', 'meetings/standup.md']);
+    expect(ids(await v.search.search({ text: 'lunch OR sprint', limit: 10 })).sort()).toEqual([
+      'general/mentions.md',
+      'meetings/retro.md',
+    ]);
+    expect(ids(await v.search.search({ text: 'meeting retro OR planner', limit: 10 })).sort()).toEqual([
+      'meetings/retro.md',
+      'meetings/standup.md',
+    ]);
   });
 
   it.each([
@@ -84,8 +131,14 @@ describe('agent query syntax', () => {
 
 describe('folding and unicode', () => {
   it('café finds cafe and cafe finds café', async () => {
-    expect(ids(await v.search.search({ text: 'café', limit: 10 })).sort()).toEqual(['general/cafe.md', 'general/plain-cafe.md']);
-    expect(ids(await v.search.search({ text: 'cafe', limit: 10 })).sort()).toEqual(['general/cafe.md', 'general/plain-cafe.md']);
+    expect(ids(await v.search.search({ text: 'café', limit: 10 })).sort()).toEqual([
+      'general/cafe.md',
+      'general/plain-cafe.md',
+    ]);
+    expect(ids(await v.search.search({ text: 'cafe', limit: 10 })).sort()).toEqual([
+      'general/cafe.md',
+      'general/plain-cafe.md',
+    ]);
     expect(ids(await v.search.search({ text: 'creme brulee', limit: 10 }))).toEqual(['general/cafe.md']);
   });
 
@@ -99,13 +152,29 @@ describe('folding and unicode', () => {
   let latin: SearchVault;
   beforeAll(async () => {
     latin = await openSearchVault({
-      'general/lodz.md': { title: 'Trip to Łódź', body: 'Then Gdańsk, Bjørn in Ærøskøbing, Þórsmörk and Đakovo; the Œuvre of Kırşehir.' },
+      'general/lodz.md': {
+        title: 'Trip to Łódź',
+        body: 'Then Gdańsk, Bjørn in Ærøskøbing, Þórsmörk and Đakovo; the Œuvre of Kırşehir.',
+      },
       'general/other.md': { title: 'Elsewhere', body: 'Nothing folded here.' },
     });
   });
 
   it('letters Unicode does not decompose fold too, in queries and in the index alike', async () => {
-    for (const text of ['lodz', 'Łódź', 'LODZ', 'gdansk', 'bjorn', 'aeroskobing', 'Ærøskøbing', 'thorsmork', 'dakovo', 'oeuvre', 'kirsehir', 'Kırşehir']) {
+    for (const text of [
+      'lodz',
+      'Łódź',
+      'LODZ',
+      'gdansk',
+      'bjorn',
+      'aeroskobing',
+      'Ærøskøbing',
+      'thorsmork',
+      'dakovo',
+      'oeuvre',
+      'kirsehir',
+      'Kırşehir',
+    ]) {
       expect(ids(await latin.search.search({ text, limit: 10 })), text).toEqual(['general/lodz.md']);
     }
   });

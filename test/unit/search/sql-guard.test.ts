@@ -14,7 +14,18 @@ function reason(sql: string): string | undefined {
 describe('lexSql', () => {
   it('skips comments and keeps strings and quoted names whole', () => {
     const tokens = lexSql(`SELECT 'a;--b', "x""y" /* ; */ FROM [t;] -- ; DROP\n WHERE c = ?1`);
-    expect(tokens.map((t) => t.kind)).toEqual(['word', 'string', 'punct', 'quoted', 'word', 'quoted', 'word', 'word', 'punct', 'param']);
+    expect(tokens.map((t) => t.kind)).toEqual([
+      'word',
+      'string',
+      'punct',
+      'quoted',
+      'word',
+      'quoted',
+      'word',
+      'word',
+      'punct',
+      'param',
+    ]);
     expect(tokens[1]?.text).toBe("'a;--b'");
     expect(tokens[3]?.text).toBe('"x""y"');
   });
@@ -36,7 +47,7 @@ describe('checkReadOnlySql', () => {
     "SELECT * FROM pragma_table_info('notes')",
     "SELECT replace(title, 'a', 'b') AS \"pragma\" FROM notes",
     '/* leading comment */ SELECT 1',
-    'SELECT * FROM notes WHERE title = \'DELETE FROM notes; ATTACH\'',
+    "SELECT * FROM notes WHERE title = 'DELETE FROM notes; ATTACH'",
   ])('accepts %j', (sql) => {
     expect(reason(sql)).toBeUndefined();
   });
@@ -61,14 +72,16 @@ describe('checkReadOnlySql', () => {
     ["SELECT load_extension('/tmp/x.so')", 'load_extension'],
     ['SELECT * FROM notes WHERE LOAD_EXTENSION(1)', 'load_extension'],
     ["SELECT fts3_tokenizer('simple', x'00')", 'unsafe_function'],
-    ["WITH a AS (SELECT 1) SELECT * FROM a WHERE 0 OR pragma", 'pragma'],
+    ['WITH a AS (SELECT 1) SELECT * FROM a WHERE 0 OR pragma', 'pragma'],
     ['SELECT ' + 'x'.repeat(30_000), 'too_long'],
   ])('refuses %j (%s)', (sql, why) => {
     expect(reason(sql)).toBe(why);
   });
 
   it('says why in the message and names the argument', () => {
-    expect(() => checkReadOnlySql('PRAGMA writable_schema = 1')).toThrowError(/PRAGMA statements can change the connection/);
+    expect(() => checkReadOnlySql('PRAGMA writable_schema = 1')).toThrowError(
+      /PRAGMA statements can change the connection/,
+    );
     try {
       checkReadOnlySql('DELETE FROM notes');
     } catch (err) {

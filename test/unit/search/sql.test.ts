@@ -29,11 +29,41 @@ ORDER BY meeting_count DESC`;
 
 beforeAll(async () => {
   const notes: Record<string, NoteSpec> = {
-    'todo/old-active.md': { title: 'Old active', body: 'x', yaml: 'status: in_progress\npriority: 4\n', created: daysAgo(20), updated: daysAgo(10) },
-    'todo/older-active.md': { title: 'Older active', body: 'x', yaml: 'status: in_progress\npriority: 2\n', created: daysAgo(40), updated: daysAgo(30) },
-    'todo/new-active.md': { title: 'New active', body: 'x', yaml: 'status: in_progress\npriority: 5\n', created: daysAgo(2), updated: daysAgo(1) },
-    'todo/done.md': { title: 'Done', body: 'x', yaml: 'status: completed\npriority: 5\n', created: daysAgo(20), updated: daysAgo(10) },
-    'reading/great.md': { title: 'Great book', body: 'x', yaml: 'rating: 5\n', created: daysAgo(0), updated: daysAgo(0) },
+    'todo/old-active.md': {
+      title: 'Old active',
+      body: 'x',
+      yaml: 'status: in_progress\npriority: 4\n',
+      created: daysAgo(20),
+      updated: daysAgo(10),
+    },
+    'todo/older-active.md': {
+      title: 'Older active',
+      body: 'x',
+      yaml: 'status: in_progress\npriority: 2\n',
+      created: daysAgo(40),
+      updated: daysAgo(30),
+    },
+    'todo/new-active.md': {
+      title: 'New active',
+      body: 'x',
+      yaml: 'status: in_progress\npriority: 5\n',
+      created: daysAgo(2),
+      updated: daysAgo(1),
+    },
+    'todo/done.md': {
+      title: 'Done',
+      body: 'x',
+      yaml: 'status: completed\npriority: 5\n',
+      created: daysAgo(20),
+      updated: daysAgo(10),
+    },
+    'reading/great.md': {
+      title: 'Great book',
+      body: 'x',
+      yaml: 'rating: 5\n',
+      created: daysAgo(0),
+      updated: daysAgo(0),
+    },
     'reading/fine.md': { title: 'Fine book', body: 'x', yaml: 'rating: 4\n', created: daysAgo(0), updated: daysAgo(0) },
     'meeting/m1.md': { title: 'M1', body: 'x', yaml: 'attendees: [alice, bob]\n', created: daysAgo(3) },
     'meeting/m2.md': { title: 'M2', body: 'x', yaml: 'attendees: [alice]\n', created: daysAgo(5) },
@@ -67,46 +97,63 @@ describe("seed 000's SQL, as written", () => {
 
 describe('params and bounds', () => {
   it('binds ? from a list and @name from an object; booleans as 1/0', async () => {
-    expect(await v.search.sql('SELECT id FROM notes WHERE type = ? AND title LIKE ? ORDER BY id', ['todo', '%active'])).toEqual([
-      { id: 'todo/new-active.md' },
-      { id: 'todo/old-active.md' },
-      { id: 'todo/older-active.md' },
+    expect(
+      await v.search.sql('SELECT id FROM notes WHERE type = ? AND title LIKE ? ORDER BY id', ['todo', '%active']),
+    ).toEqual([{ id: 'todo/new-active.md' }, { id: 'todo/old-active.md' }, { id: 'todo/older-active.md' }]);
+    expect(await v.search.sql('SELECT count(*) AS n FROM notes WHERE type = @type', { type: 'meeting' })).toEqual([
+      { n: 3 },
     ]);
-    expect(await v.search.sql('SELECT count(*) AS n FROM notes WHERE type = @type', { type: 'meeting' })).toEqual([{ n: 3 }]);
     expect(await v.search.sql('SELECT ? AS t, ? AS f', [true, false])).toEqual([{ t: 1, f: 0 }]);
   });
 
   it('refuses a value that cannot be bound, naming it', async () => {
-    await expect(v.search.sql('SELECT ?', [{ nested: 1 } as unknown as string])).rejects.toMatchObject({ details: { field: 'params.0' } });
+    await expect(v.search.sql('SELECT ?', [{ nested: 1 } as unknown as string])).rejects.toMatchObject({
+      details: { field: 'params.0' },
+    });
   });
 
   it('returns at most maxRows rows', async () => {
-    const rows = await v.search.sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c', [], { maxRows: 7 });
+    const rows = await v.search.sql(
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c',
+      [],
+      { maxRows: 7 },
+    );
     expect(rows).toHaveLength(7);
     expect(await v.search.sql('SELECT id FROM notes')).toHaveLength(9);
   });
 
   it('renders blobs as base64 and big integers exactly', async () => {
-    expect(await v.search.sql("SELECT x'00ff' AS b, 9007199254740993 AS big, 42 AS small")).toEqual([{ b: 'AP8=', big: '9007199254740993', small: 42 }]);
+    expect(await v.search.sql("SELECT x'00ff' AS b, 9007199254740993 AS big, 42 AS small")).toEqual([
+      { b: 'AP8=', big: '9007199254740993', small: 42 },
+    ]);
   });
 
   it('an SQL error is a validation error quoting SQLite', async () => {
-    await expect(v.search.sql('SELECT nope FROM notes')).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('no such column: nope') });
+    await expect(v.search.sql('SELECT nope FROM notes')).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('no such column: nope'),
+    });
   });
 
   it('a query past its time limit is stopped; the next one is answered (how soon: test/bench/time-bounds.ts)', async () => {
     await expect(
-      v.search.sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', [], { timeoutMs: 300 }),
+      v.search.sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', [], {
+        timeoutMs: 300,
+      }),
     ).rejects.toMatchObject({ code: 'timeout', details: { timeout_ms: 300 } });
     expect(await v.search.sql('SELECT count(*) AS n FROM notes')).toEqual([{ n: 9 }]);
   });
 
   it('refusals say why: writes, pragma, attach, stacked statements', async () => {
     await expect(v.search.sql('DELETE FROM notes')).rejects.toMatchObject({ details: { reason: 'write' } });
-    await expect(v.search.sql('WITH a AS (SELECT 1) DELETE FROM notes')).rejects.toMatchObject({ details: { reason: 'write' } });
+    await expect(v.search.sql('WITH a AS (SELECT 1) DELETE FROM notes')).rejects.toMatchObject({
+      details: { reason: 'write' },
+    });
     await expect(v.search.sql('PRAGMA user_version = 7')).rejects.toMatchObject({ details: { reason: 'pragma' } });
     await expect(v.search.sql("ATTACH ':memory:' AS x")).rejects.toMatchObject({ details: { reason: 'attach' } });
-    await expect(v.search.sql('SELECT 1; SELECT 2')).rejects.toMatchObject({ details: { reason: 'multiple_statements' } });
+    await expect(v.search.sql('SELECT 1; SELECT 2')).rejects.toMatchObject({
+      details: { reason: 'multiple_statements' },
+    });
     expect(await v.search.sql('SELECT count(*) AS n FROM notes')).toEqual([{ n: 9 }]);
   });
 });

@@ -11,7 +11,10 @@ beforeAll(async () => {
   const notes: Parameters<typeof openSearchVault>[0] = {};
   for (let n = 10; n < 20; n++) {
     // Every sibling repeats "13" and the family name in its body; note 13 does not.
-    notes[`projects/quasar-${n}.md`] = { title: `Project Quasar ${n}`, body: n === 13 ? 'A short note.' : 'Project Quasar 13 13 13, see project quasar 13 again.' };
+    notes[`projects/quasar-${n}.md`] = {
+      title: `Project Quasar ${n}`,
+      body: n === 13 ? 'A short note.' : 'Project Quasar 13 13 13, see project quasar 13 again.',
+    };
   }
   notes['projects/quasar-13b.md'] = { title: 'Project Quasar 13 b', body: 'The follow-up.' };
   notes['projects/lodz.md'] = { title: 'Łódź office', body: 'Moved.' };
@@ -33,7 +36,8 @@ describe('titles first', () => {
     expect(ids(await v.search.search({ text: '"lodz office"', limit: 1 }))).toEqual(['projects/lodz.md']);
     const all = ids(await v.search.search({ text: 'Project Quasar 13', limit: 50 }));
     const paged = [];
-    for (let offset = 0; offset < 12; offset += 1) paged.push(...ids(await v.search.search({ text: 'Project Quasar 13', limit: 1, offset })));
+    for (let offset = 0; offset < 12; offset += 1)
+      paged.push(...ids(await v.search.search({ text: 'Project Quasar 13', limit: 1, offset })));
     expect(paged).toEqual(all);
     expect(new Set(all).size).toBe(12);
   });
@@ -60,7 +64,9 @@ describe('titles first', () => {
   });
 
   it('filters apply to titled notes too; exclusions and alternatives rank by relevance alone', async () => {
-    expect(ids(await v.search.search({ text: 'Project Quasar 13', type: 'meetings', limit: 5 }))).toEqual(['meetings/quasar.md']);
+    expect(ids(await v.search.search({ text: 'Project Quasar 13', type: 'meetings', limit: 5 }))).toEqual([
+      'meetings/quasar.md',
+    ]);
     const excluded = ids(await v.search.search({ text: 'Project Quasar 13 -follow', limit: 20 }));
     expect(excluded).not.toContain('projects/quasar-13b.md');
     expect(excluded).toContain('projects/quasar-13.md');

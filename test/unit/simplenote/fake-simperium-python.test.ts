@@ -14,49 +14,56 @@ const PYTHON = '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('../../support/fake-simperium/check-with-simplenote-py.py', import.meta.url));
 const available = spawnSync(PYTHON, ['-c', 'import simplenote'], { stdio: 'ignore' }).status === 0;
 
-describe.skipIf(!available)('fake Simperium seen by python3-simplenote 2.1.4 (skipped: `/usr/bin/python3 -c "import simplenote"` fails; apt-get install python3-simplenote)', () => {
-  let fake: FakeSimperium;
-  let result: Record<string, unknown>;
+describe.skipIf(!available)(
+  'fake Simperium seen by python3-simplenote 2.1.4 (skipped: `/usr/bin/python3 -c "import simplenote"` fails; apt-get install python3-simplenote)',
+  () => {
+    let fake: FakeSimperium;
+    let result: Record<string, unknown>;
 
-  beforeAll(async () => {
-    fake = await startFakeSimperium();
-    const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, fake.url, fake.appId, fake.apiKey, 'user@example.com', 'secret-password', '7'], { timeout: 30_000 });
-    result = JSON.parse(stdout) as Record<string, unknown>;
-  });
-  afterAll(() => fake?.stop());
+    beforeAll(async () => {
+      fake = await startFakeSimperium();
+      const { stdout } = await promisify(execFile)(
+        PYTHON,
+        [SCRIPT, fake.url, fake.appId, fake.apiKey, 'user@example.com', 'secret-password', '7'],
+        { timeout: 30_000 },
+      );
+      result = JSON.parse(stdout) as Record<string, unknown>;
+    });
+    afterAll(() => fake?.stop());
 
-  it('authenticates with JSON sent as form data, refusing a wrong password', () => {
-    expect(result.bad_login).toBe('refused');
-    expect(result.token_length).toBe(32);
-  });
+    it('authenticates with JSON sent as form data, refusing a wrong password', () => {
+      expect(result.bad_login).toBe('refused');
+      expect(result.token_length).toBe(32);
+    });
 
-  it('creates notes at version 1 and lists them all across pages of 7 (marks accumulate)', () => {
-    expect(result.added).toBe(25);
-    expect(result.first_version).toBe(1);
-    expect(result.listed).toBe(25);
-    expect(result.listed_distinct).toBe(25);
-    expect(result.listed_have_content).toBe(true);
-    expect(result.ids_only_listed).toBe(25);
-    expect(result.current).toMatch(/^[0-9a-f]{24}$/);
-    const marks = fake.requests.filter((r) => r.path.endsWith('/note/index') && r.query.getAll('mark').length > 1);
-    expect(marks.length, 'pages requested with accumulated marks').toBeGreaterThan(0);
-  });
+    it('creates notes at version 1 and lists them all across pages of 7 (marks accumulate)', () => {
+      expect(result.added).toBe(25);
+      expect(result.first_version).toBe(1);
+      expect(result.listed).toBe(25);
+      expect(result.listed_distinct).toBe(25);
+      expect(result.listed_have_content).toBe(true);
+      expect(result.ids_only_listed).toBe(25);
+      expect(result.current).toMatch(/^[0-9a-f]{24}$/);
+      const marks = fake.requests.filter((r) => r.path.endsWith('/note/index') && r.query.getAll('mark').length > 1);
+      expect(marks.length, 'pages requested with accumulated marks').toBeGreaterThan(0);
+    });
 
-  it('reads, updates with a version, keeps history, and lists the change after `since`', () => {
-    expect(result.got_content).toBe('python note 0\nbody 0');
-    expect(result.got_version).toBe(1);
-    expect(result.updated_version).toBe(2);
-    expect(result.updated_content).toBe('python note 0 edited\nnew body');
-    expect(result.old_version_content).toBe('python note 0\nbody 0');
-    expect(result.since_listed).toHaveLength(1);
-  });
+    it('reads, updates with a version, keeps history, and lists the change after `since`', () => {
+      expect(result.got_content).toBe('python note 0\nbody 0');
+      expect(result.got_version).toBe(1);
+      expect(result.updated_version).toBe(2);
+      expect(result.updated_content).toBe('python note 0 edited\nnew body');
+      expect(result.old_version_content).toBe('python note 0\nbody 0');
+      expect(result.since_listed).toHaveLength(1);
+    });
 
-  it('trashes (still listed), then deletes (gone from get and index)', () => {
-    expect(result.trashed).toBe(true);
-    expect(result.listed_after_trash).toBe(25);
-    expect(result.delete_status).toBe(0);
-    expect(result.deleted_get_status).toBe(-1);
-    expect(result.listed_after_delete).toBe(24);
-    expect(fake.requests.some((r) => r.method === 'DELETE' && r.status === 200)).toBe(true);
-  });
-});
+    it('trashes (still listed), then deletes (gone from get and index)', () => {
+      expect(result.trashed).toBe(true);
+      expect(result.listed_after_trash).toBe(25);
+      expect(result.delete_status).toBe(0);
+      expect(result.deleted_get_status).toBe(-1);
+      expect(result.listed_after_delete).toBe(24);
+      expect(fake.requests.some((r) => r.method === 'DELETE' && r.status === 200)).toBe(true);
+    });
+  },
+);

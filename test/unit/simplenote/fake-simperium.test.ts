@@ -2,13 +2,25 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simperium/index.js';
 
-const NOTE = { content: 'a\nb', tags: [], systemTags: [], creationDate: 1700000000.5, modificationDate: 1700000000.5, deleted: false, shareURL: '', publishURL: '' };
+const NOTE = {
+  content: 'a\nb',
+  tags: [],
+  systemTags: [],
+  creationDate: 1700000000.5,
+  modificationDate: 1700000000.5,
+  deleted: false,
+  shareURL: '',
+  publishURL: '',
+};
 
 describe('fake Simperium server', () => {
   let fake: FakeSimperium;
   let token: string;
   const data = (path: string, init: RequestInit = {}) =>
-    fetch(`${fake.url}/1/${fake.appId}/note${path}`, { ...init, headers: { 'X-Simperium-Token': token, ...(init.headers as Record<string, string>) } });
+    fetch(`${fake.url}/1/${fake.appId}/note${path}`, {
+      ...init,
+      headers: { 'X-Simperium-Token': token, ...(init.headers as Record<string, string>) },
+    });
   const post = (path: string, body: unknown) => data(path, { method: 'POST', body: JSON.stringify(body) });
 
   beforeAll(async () => {
@@ -26,7 +38,11 @@ describe('fake Simperium server', () => {
   });
 
   it('answers a bad login with plain-text 401 and an unknown token with 401', async () => {
-    const res = await fetch(`${fake.url}/1/${fake.appId}/authorize/`, { method: 'POST', headers: { 'X-Simperium-API-Key': fake.apiKey }, body: '{"username":"user@example.com","password":"no"}' });
+    const res = await fetch(`${fake.url}/1/${fake.appId}/authorize/`, {
+      method: 'POST',
+      headers: { 'X-Simperium-API-Key': fake.apiKey },
+      body: '{"username":"user@example.com","password":"no"}',
+    });
     expect([res.status, await res.text()]).toEqual([401, 'invalid login']);
     fake.revokeTokens();
     expect((await data('/index')).status).toBe(401);
@@ -40,7 +56,10 @@ describe('fake Simperium server', () => {
     expect(await merged.json()).toMatchObject({ content: 'changed', tags: [] });
     expect((await post('/i/n1', { content: 'changed' })).status).toBe(412);
     const replaced = await post('/i/n1?replace=1&response=1', { ...NOTE, content: 'replaced' });
-    expect([replaced.headers.get('x-simperium-version'), ((await replaced.json()) as { content: string }).content]).toEqual(['3', 'replaced']);
+    expect([
+      replaced.headers.get('x-simperium-version'),
+      ((await replaced.json()) as { content: string }).content,
+    ]).toEqual(['3', 'replaced']);
     expect((await post('/i/n1/v/9', NOTE)).status).toBe(404);
   });
 
@@ -65,7 +84,10 @@ describe('fake Simperium server', () => {
     await post('/i/n4', NOTE);
     expect((await data('/i/n4', { method: 'DELETE' })).status).toBe(400);
     await post('/i/n4', { deleted: true });
-    const since = (await (await data(`/index?since=${before}&limit=0&limit=1`)).json()) as { index: Array<{ id: string; d?: unknown }>; mark?: string };
+    const since = (await (await data(`/index?since=${before}&limit=0&limit=1`)).json()) as {
+      index: Array<{ id: string; d?: unknown }>;
+      mark?: string;
+    };
     expect(since.index.map((e) => e.id)).toEqual(['n4']);
     expect(since.index[0]).not.toHaveProperty('d');
     expect(since.mark).toBeUndefined();

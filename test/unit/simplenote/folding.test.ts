@@ -18,12 +18,19 @@ describe('simplenote search folding', () => {
   it('marks the words as written in the snippet', async () => {
     const subject = await openSimplenote();
     try {
-      await subject.instance.store!.create({ title: 'Trip to Łódź', content: 'The Straße by the river, where Bjørn sailed to ÆRØ and Lo\u0301dz\u0301.' });
+      await subject.instance.store!.create({
+        title: 'Trip to Łódź',
+        content: 'The Straße by the river, where Bjørn sailed to ÆRØ and Lo\u0301dz\u0301.',
+      });
       const page = await subject.instance.search!.search({ text: 'strasse bjorn aero', limit: 5 });
       expect(page.total).toBe(1);
-      expect(page.hits[0]?.snippet).toBe('Trip to Łódź\nThe <mark>Straße</mark> by the river, where <mark>Bjørn</mark> sailed to <mark>ÆRØ</mark> and Lo\u0301dz\u0301.');
+      expect(page.hits[0]?.snippet).toBe(
+        'Trip to Łódź\nThe <mark>Straße</mark> by the river, where <mark>Bjørn</mark> sailed to <mark>ÆRØ</mark> and Lo\u0301dz\u0301.',
+      );
       const lodz = await subject.instance.search!.search({ text: 'Łódź', limit: 5 });
-      expect(lodz.hits[0]?.snippet).toBe('Trip to <mark>Łódź</mark>\nThe Straße by the river, where Bjørn sailed to ÆRØ and <mark>Lo\u0301dz\u0301</mark>.');
+      expect(lodz.hits[0]?.snippet).toBe(
+        'Trip to <mark>Łódź</mark>\nThe Straße by the river, where Bjørn sailed to ÆRØ and <mark>Lo\u0301dz\u0301</mark>.',
+      );
     } finally {
       await subject.close();
     }
@@ -34,7 +41,11 @@ describe('simplenote search folding', () => {
     const folder = await tempDir('nk-simplenote-fold-');
     try {
       const first = await openSimplenote({ fake, folder });
-      await first.instance.store!.create({ title: 'Trip to Łódź', content: 'Bjørn sailed to Ærø by the Straße.', tags: ['Kraków'] });
+      await first.instance.store!.create({
+        title: 'Trip to Łódź',
+        content: 'Bjørn sailed to Ærø by the Straße.',
+        tags: ['Kraków'],
+      });
       expect((await first.instance.search!.search({ text: 'lodz', limit: 5 })).total).toBe(1);
       await first.instance.store!.close();
       const file = path.join(folder, fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3'))!);

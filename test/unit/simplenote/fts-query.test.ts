@@ -21,17 +21,29 @@ describe('simplenote FTS4 query', () => {
   });
 
   it('stems words as the index holds them (Porter), a prefix as spelt', () => {
-    expect(cacheQuery('running connections')).toMatchObject({ expression: 'run OR connect', terms: [{ word: 'run', prefix: false }, { word: 'connect', prefix: false }] });
+    expect(cacheQuery('running connections')).toMatchObject({
+      expression: 'run OR connect',
+      terms: [
+        { word: 'run', prefix: false },
+        { word: 'connect', prefix: false },
+      ],
+    });
     expect(cacheQuery('"gardens bloom" runn*')?.expression).toBe('("garden bloom" runn*)');
   });
 
   it('finds "running" for run and the other way round, marking the word as written', async () => {
     const subject = await openSimplenote();
     try {
-      const note = await subject.instance.store!.create({ title: 'Morning log', content: 'went running along the connections' });
+      const note = await subject.instance.store!.create({
+        title: 'Morning log',
+        content: 'went running along the connections',
+      });
       for (const text of ['run', 'runs', 'connection', 'running']) {
         const page = await subject.instance.search!.search({ text, limit: 5 });
-        expect(page.hits.map((h) => h.id), text).toEqual([note.id]);
+        expect(
+          page.hits.map((h) => h.id),
+          text,
+        ).toEqual([note.id]);
       }
       const [hit] = (await subject.instance.search!.search({ text: 'run', limit: 1 })).hits;
       expect(hit?.snippet).toContain('<mark>running</mark>');

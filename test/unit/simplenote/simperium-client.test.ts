@@ -8,21 +8,37 @@ import { retryAfterMs } from '../../../backends/simplenote/client/transport.js';
 import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simperium/index.js';
 
 const PASSWORD = 'secret-password';
-const NOTE = { content: 'Title\nbody', tags: [], systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' };
+const NOTE = {
+  content: 'Title\nbody',
+  tags: [],
+  systemTags: [],
+  creationDate: 1700000000,
+  modificationDate: 1700000000,
+  deleted: false,
+  shareURL: '',
+  publishURL: '',
+};
 
 describe('SimperiumClient', () => {
   let fake: FakeSimperium;
   let logs: string[];
   const configFor = (overrides: Partial<SimperiumConfig> = {}): SimperiumConfig =>
     simperiumConfigFromEnv(
-      { SIMPERIUM_AUTH_URL: fake.url, SIMPERIUM_API_URL: fake.url + '/', SIMPERIUM_API_KEY: fake.apiKey, SIMPLENOTE_USERNAME: 'user@example.com', SIMPLENOTE_PASSWORD: PASSWORD },
+      {
+        SIMPERIUM_AUTH_URL: fake.url,
+        SIMPERIUM_API_URL: fake.url + '/',
+        SIMPERIUM_API_KEY: fake.apiKey,
+        SIMPLENOTE_USERNAME: 'user@example.com',
+        SIMPLENOTE_PASSWORD: PASSWORD,
+      },
       { baseDelayMs: 5, maxDelayMs: 20, ...overrides },
     );
   const clientFor = (overrides: Partial<SimperiumConfig> = {}) => {
     const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
     return new SimperiumClient(configFor(overrides), logger);
   };
-  const count = (method: string, pattern: RegExp) => fake.requests.filter((r) => r.method === method && pattern.test(r.path)).length;
+  const count = (method: string, pattern: RegExp) =>
+    fake.requests.filter((r) => r.method === method && pattern.test(r.path)).length;
 
   beforeAll(async () => {
     fake = await startFakeSimperium();
@@ -94,7 +110,9 @@ describe('SimperiumClient', () => {
     fake.faults.next(3, { kind: 'status', status: 503 });
     const unavailable = await client.get('s1').catch((e: unknown) => e);
     expect(unavailable).toMatchObject({ code: 'backend_unavailable', details: { status: 503 } });
-    const badLogin = await clientFor({ password: 'wrong-password' }).get('s1').catch((e: unknown) => e);
+    const badLogin = await clientFor({ password: 'wrong-password' })
+      .get('s1')
+      .catch((e: unknown) => e);
     expect(badLogin).toMatchObject({ code: 'backend_unavailable', message: expect.stringContaining('invalid login') });
     for (const error of [unavailable, badLogin]) {
       const shown = `${inspect(error, { depth: 10 })}\n${JSON.stringify(error)}\n${(error as Error).stack}`;
@@ -112,10 +130,20 @@ describe('SimperiumClient', () => {
     for (let i = 0; i < 12; i += 1) await client.put(`big${i}`, { ...NOTE, content: `Big ${i}\n${'y'.repeat(600)}` });
     const ids: string[] = [];
     for await (const page of client.index({ limit: 100, data: true })) ids.push(...page.entries.map((e) => e.id));
-    expect(new Set(ids)).toEqual(new Set(fake.bucket().index().map((e) => e.id)));
+    expect(new Set(ids)).toEqual(
+      new Set(
+        fake
+          .bucket()
+          .index()
+          .map((e) => e.id),
+      ),
+    );
     expect(fake.requests.some((r) => r.path.endsWith('/index') && r.query.get('limit') === '4')).toBe(true);
     fake.bucket().post('huge1', { ...NOTE, content: `Huge\n${'z'.repeat(5_000)}` });
-    expect(await client.get('huge1').catch((e: unknown) => e)).toMatchObject({ code: 'too_large', details: { setting: 'API_MAX_RESPONSE_MB', limitBytes: 4_000 } });
+    expect(await client.get('huge1').catch((e: unknown) => e)).toMatchObject({
+      code: 'too_large',
+      details: { setting: 'API_MAX_RESPONSE_MB', limitBytes: 4_000 },
+    });
   });
 
   it('reads Retry-After as seconds or a date, capped', () => {

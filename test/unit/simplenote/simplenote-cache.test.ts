@@ -10,11 +10,22 @@ import { startFakeSimperium } from '../../support/fake-simperium/index.js';
 import { openSimplenote } from '../../support/simplenote-subject.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
-const NOTE = { tags: ['a'], systemTags: ['pinned'], creationDate: 1604677681.022651, modificationDate: 1604677682, deleted: 1, shareURL: '', publishURL: '' };
+const NOTE = {
+  tags: ['a'],
+  systemTags: ['pinned'],
+  creationDate: 1604677681.022651,
+  modificationDate: 1604677682,
+  deleted: 1,
+  shareURL: '',
+  publishURL: '',
+};
 
 async function cacheOf(folder: string): Promise<string> {
   // Written in the background after the first sync: real I/O, polled.
-  const found = await vi.waitFor(() => fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3')) ?? Promise.reject(new Error('no cache file yet')), { timeout: 3000, interval: 20 });
+  const found = await vi.waitFor(
+    () => fs.readdirSync(folder).find((f) => f.endsWith('.sqlite3')) ?? Promise.reject(new Error('no cache file yet')),
+    { timeout: 3000, interval: 20 },
+  );
   return path.join(folder, found);
 }
 
@@ -78,10 +89,25 @@ describe('simplenote cache', () => {
 describe('simplenote note mapping', () => {
   it('takes the title from the first line and dates from epoch seconds (floats, milliseconds tolerated)', () => {
     const note = noteOf('k', 3, { ...NOTE, content: 'Title line\nbody\n' });
-    expect(note).toMatchObject({ id: 'k', title: 'Title line', content: 'body\n', tags: ['a'], created: '2020-11-06T15:48:01.023Z', updated: '2020-11-06T15:48:02.000Z' });
+    expect(note).toMatchObject({
+      id: 'k',
+      title: 'Title line',
+      content: 'body\n',
+      tags: ['a'],
+      created: '2020-11-06T15:48:01.023Z',
+      updated: '2020-11-06T15:48:02.000Z',
+    });
     expect(note.metadata).toEqual({ systemTags: ['pinned'], deleted: true, version: 3, shareURL: '', publishURL: '' });
-    expect(noteOf('k', 1, { ...NOTE, content: 'x', modificationDate: 1604677682000 }).updated).toBe('2020-11-06T15:48:02.000Z');
-    for (const [title, content] of [['t', ''], ['t', '\n'], ['', 'x'], ['t', 'a\nb']]) expect(splitText(joinText(title!, content!))).toEqual({ title, content });
+    expect(noteOf('k', 1, { ...NOTE, content: 'x', modificationDate: 1604677682000 }).updated).toBe(
+      '2020-11-06T15:48:02.000Z',
+    );
+    for (const [title, content] of [
+      ['t', ''],
+      ['t', '\n'],
+      ['', 'x'],
+      ['t', 'a\nb'],
+    ])
+      expect(splitText(joinText(title!, content!))).toEqual({ title, content });
   });
 });
 

@@ -7,15 +7,27 @@ import { startFakeSimperium, type FakeSimperium } from '../../support/fake-simpe
 import { openSimplenote, type SimplenoteSubject } from '../../support/simplenote-subject.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
-const NOTE = { tags: [], systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' };
+const NOTE = {
+  tags: [],
+  systemTags: [],
+  creationDate: 1700000000,
+  modificationDate: 1700000000,
+  deleted: false,
+  shareURL: '',
+  publishURL: '',
+};
 
 function seed(fake: FakeSimperium, count: number, prefix = 'seeded'): void {
-  for (let i = 0; i < count; i += 1) fake.bucket().post(`${prefix}${i}`, { ...NOTE, content: `${prefix} ${i}\nbody ${i}`, modificationDate: 1700000000 + i });
+  for (let i = 0; i < count; i += 1)
+    fake
+      .bucket()
+      .post(`${prefix}${i}`, { ...NOTE, content: `${prefix} ${i}\nbody ${i}`, modificationDate: 1700000000 + i });
 }
 
 describe('simplenote backend under faults', () => {
   let subject: SimplenoteSubject | undefined;
-  const requests = (method: string, pattern: RegExp) => subject!.fake.requests.filter((r) => r.method === method && pattern.test(r.path));
+  const requests = (method: string, pattern: RegExp) =>
+    subject!.fake.requests.filter((r) => r.method === method && pattern.test(r.path));
   afterEach(async () => {
     await subject?.close();
     subject = undefined;
@@ -72,7 +84,9 @@ describe('simplenote backend under faults', () => {
     const folder = await tempDir('nk-simplenote-');
     seed(fake, 250);
     fake.faults.next(2, { kind: 'status', status: 503 }, { path: /\/index$/, query: /mark=/ });
-    await expect(openSimplenote({ fake, folder, client: { maxAttempts: 2 } })).rejects.toMatchObject({ code: 'backend_unavailable' });
+    await expect(openSimplenote({ fake, folder, client: { maxAttempts: 2 } })).rejects.toMatchObject({
+      code: 'backend_unavailable',
+    });
     fake.requests.length = 0;
     subject = await openSimplenote({ fake, folder });
     const listings = fake.requests.filter((r) => r.path.endsWith('/index'));
@@ -85,7 +99,10 @@ describe('simplenote backend under faults', () => {
     const reopened = await subject.reopen();
     expect((await reopened.store!.list()).map((n) => n.id)).toContain(note.id);
     expect(await reopened.store!.count()).toBe(251);
-    expect(fake.requests.filter((r) => r.path.endsWith('/index')), 'a reopen with a cursor serves the cache').toEqual([]);
+    expect(
+      fake.requests.filter((r) => r.path.endsWith('/index')),
+      'a reopen with a cursor serves the cache',
+    ).toEqual([]);
     await reopened.store!.close();
     await fake.stop();
     await removeDir(folder);
@@ -96,7 +113,10 @@ describe('simplenote backend under faults', () => {
     const store = subject.instance.store!;
     const note = await store.create({ title: 'Delta', content: 'v1' });
     await store.refresh!();
-    const deltaSince = () => subject!.fake.requests.filter((r) => r.path.endsWith('/index') && r.query.get('data') === '1').map((r) => r.query.get('since'));
+    const deltaSince = () =>
+      subject!.fake.requests
+        .filter((r) => r.path.endsWith('/index') && r.query.get('data') === '1')
+        .map((r) => r.query.get('since'));
     const firstCursor = deltaSince().at(-1);
     seed(subject.fake, 3, 'remote');
     subject.fake.bucket().post(note.id, { content: 'Delta\nedited elsewhere' });
@@ -108,6 +128,8 @@ describe('simplenote backend under faults', () => {
     expect(deltaSince().at(-1), 'the retry starts from the cursor the failed one had').toBe(failedFrom);
     expect(report).toMatchObject({ scanned: 4, indexed: 4, removed: 0 });
     expect((await store.list()).find((n) => n.id === note.id)?.title).toBe('Delta');
-    expect((await subject.instance.search!.search({ text: 'elsewhere', limit: 5 })).hits.map((h) => h.id)).toEqual([note.id]);
+    expect((await subject.instance.search!.search({ text: 'elsewhere', limit: 5 })).hits.map((h) => h.id)).toEqual([
+      note.id,
+    ]);
   });
 });

@@ -28,13 +28,35 @@ describe('simplenote through the kernel', () => {
   });
 
   it('opens by config (the vault folder holds the cache) and writes through to Simperium', async () => {
-    const base = { tags: [], systemTags: [], creationDate: 1700000000, modificationDate: 1700000000, deleted: false, shareURL: '', publishURL: '' };
+    const base = {
+      tags: [],
+      systemTags: [],
+      creationDate: 1700000000,
+      modificationDate: 1700000000,
+      deleted: false,
+      shareURL: '',
+      publishURL: '',
+    };
     fake.bucket().post('a1', { ...base, content: 'First\nbody', tags: ['draft', 'kestrel'] });
     fake.bucket().post('a2', { ...base, content: 'Second\nbody', tags: ['draft'] });
-    const config: UserConfig = { storage, plugins: { vaults: false, 'note-types': false, notes: false, 'vault-config': false, schema: false, links: false, tags: true, search: false } };
+    const config: UserConfig = {
+      storage,
+      plugins: {
+        vaults: false,
+        'note-types': false,
+        notes: false,
+        'vault-config': false,
+        schema: false,
+        links: false,
+        tags: true,
+        search: false,
+      },
+    };
     const t = await createTestKernel({ profile: 'flint', config, init: false });
     try {
-      expect(await t.vault.call('list_tags', {})).toMatchObject({ tags: expect.arrayContaining([expect.objectContaining({ tag: 'draft', count: 2 })]) });
+      expect(await t.vault.call('list_tags', {})).toMatchObject({
+        tags: expect.arrayContaining([expect.objectContaining({ tag: 'draft', count: 2 })]),
+      });
       await t.vault.call('rename_tag', { from: 'draft', to: 'final', dry_run: false });
       expect(fake.bucket().get('a1')?.data.tags).toEqual(['final', 'kestrel']);
       expect(fake.bucket().get('a2')?.data.tags).toEqual(['final']);
@@ -46,7 +68,19 @@ describe('simplenote through the kernel', () => {
   });
 
   it('a plugin needing what Simplenote lacks is refused at start-up, naming both', async () => {
-    const config: UserConfig = { storage, plugins: { vaults: false, 'note-types': true, notes: true, 'vault-config': false, schema: false, links: false, tags: false, search: false } };
+    const config: UserConfig = {
+      storage,
+      plugins: {
+        vaults: false,
+        'note-types': true,
+        notes: true,
+        'vault-config': false,
+        schema: false,
+        links: false,
+        tags: false,
+        search: false,
+      },
+    };
     await expect(createTestKernel({ profile: 'flint', config, init: false })).rejects.toMatchObject({
       code: 'capability_missing',
       message: expect.stringMatching(/note-types.*"typed-notes".*simplenote/),

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { ExternalChange } from '../../../kernel/backend.js';
 import { openSimplenote } from '../../support/simplenote-subject.js';
 
-it('reports writes and deletions from another device, not this store\'s own writes', async () => {
+it("reports writes and deletions from another device, not this store's own writes", async () => {
   const subject = await openSimplenote();
   try {
     const store = subject.instance.store!;
@@ -24,7 +24,11 @@ it('reports writes and deletions from another device, not this store\'s own writ
     unsubscribe();
     expect(changes).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ kind: 'written', note: expect.objectContaining({ id: theirs.id, content: 'y\nedited elsewhere' }), previous: expect.objectContaining({ contentHash: theirs.contentHash }) }),
+        expect.objectContaining({
+          kind: 'written',
+          note: expect.objectContaining({ id: theirs.id, content: 'y\nedited elsewhere' }),
+          previous: expect.objectContaining({ contentHash: theirs.contentHash }),
+        }),
         expect.objectContaining({ kind: 'deleted', id: mine.id, previous: expect.objectContaining({ title: 'Mine' }) }),
       ]),
     );

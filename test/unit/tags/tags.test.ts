@@ -9,8 +9,14 @@ import { contentOf, useFlint } from '../links/helpers.js';
 
 const flint = useFlint();
 
-async function note(vault: Parameters<typeof contentOf>[0], title: string, content: string, tags: string[] = []): Promise<string> {
-  return ((await vault.call('create_note', { type: 'general', title, content, metadata: { tags } })) as { id: string }).id;
+async function note(
+  vault: Parameters<typeof contentOf>[0],
+  title: string,
+  content: string,
+  tags: string[] = [],
+): Promise<string> {
+  return ((await vault.call('create_note', { type: 'general', title, content, metadata: { tags } })) as { id: string })
+    .id;
 }
 
 describe('tags', () => {
@@ -19,7 +25,10 @@ describe('tags', () => {
     await note(vault, 'One', 'about #Work and #project/alpha, not `#code` nor #ff0000', ['work', 'reading']);
     await note(vault, 'Two', '#work #project/beta\n```\n#fenced\n```', []);
     await note(vault, 'Three', 'no tags here, issue #12', ['Reading']);
-    const answer = (await vault.call('list_tags', {})) as { tags: Array<{ tag: string; count: number }>; total: number };
+    const answer = (await vault.call('list_tags', {})) as {
+      tags: Array<{ tag: string; count: number }>;
+      total: number;
+    };
     // One spelling per tag: the one most notes use, ties broken by code-unit order.
     expect(answer.tags).toEqual([
       { tag: 'Reading', count: 2 },
@@ -52,7 +61,11 @@ describe('tags', () => {
     const c = await note(vault, 'C', 'merge', ['proj', 'area__work']);
     const dry = (await vault.call('rename_tag', { from: '#proj', to: 'area__work' })) as {
       dry_run: boolean;
-      notes: Array<{ id: string; frontmatter?: { before: string[]; after: string[] }; inline: Array<{ before: string; after: string }> }>;
+      notes: Array<{
+        id: string;
+        frontmatter?: { before: string[]; after: string[] };
+        inline: Array<{ before: string; after: string }>;
+      }>;
       notes_affected: number;
     };
     expect(dry.dry_run).toBe(true);
@@ -67,7 +80,10 @@ describe('tags', () => {
     expect(dry.notes.find((n) => n.id === c)?.frontmatter?.after).toEqual(['area__work']);
     expect(await contentOf(vault, a)).toContain('#proj and');
 
-    const applied = (await vault.call('rename_tag', { from: 'proj', to: 'area__work', dry_run: false })) as { notes_updated: number; not_rewritten: unknown[] };
+    const applied = (await vault.call('rename_tag', { from: 'proj', to: 'area__work', dry_run: false })) as {
+      notes_updated: number;
+      not_rewritten: unknown[];
+    };
     expect(applied).toMatchObject({ notes_updated: 3, not_rewritten: [] });
     expect(await contentOf(vault, a)).toBe('Working on #area__work and #area__work/sub, not #project.');
     expect(await contentOf(vault, b)).toBe('only inline #area__work here');
@@ -78,15 +94,26 @@ describe('tags', () => {
 
   it('refuses names that are not tags', async () => {
     const { vault } = await flint();
-    await expect(vault.call('rename_tag', { from: 'a b', to: 'x' })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'from' } });
-    await expect(vault.call('rename_tag', { from: 'x', to: '2024' })).rejects.toMatchObject({ code: 'validation_failed', details: { field: 'to' } });
+    await expect(vault.call('rename_tag', { from: 'a b', to: 'x' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'from' },
+    });
+    await expect(vault.call('rename_tag', { from: 'x', to: '2024' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'to' },
+    });
   });
 
   it('checks every note only when the store says something changed: not after a first build, not after a restart with no change', async () => {
     const root = await tempDir('nk-tags-token-');
     await fs.mkdir(path.join(root, 'general'), { recursive: true });
-    for (let i = 0; i < 5; i++) await fs.writeFile(path.join(root, `general/n${i}.md`), `---\ntitle: N${i}\ntags: [listed]\n---\n\n#inline${i % 2}\n`);
-    const check = async (t: { vault: { resolve: typeof first.vault.resolve } }) => (t.vault.resolve(TAGS) as unknown as TagIndex).reconcile();
+    for (let i = 0; i < 5; i++)
+      await fs.writeFile(
+        path.join(root, `general/n${i}.md`),
+        `---\ntitle: N${i}\ntags: [listed]\n---\n\n#inline${i % 2}\n`,
+      );
+    const check = async (t: { vault: { resolve: typeof first.vault.resolve } }) =>
+      (t.vault.resolve(TAGS) as unknown as TagIndex).reconcile();
     // The open's index pass is a first build: it stores every note's tags, so the first check lists nothing.
     const first = await createTestKernel({ profile: 'flint', root, init: false });
     try {
@@ -116,7 +143,9 @@ describe('tags', () => {
       expect(tags).toContainEqual({ tag: 'listed', count: 4 });
       // A write through a tool changes the token too: its tags are there at once, and the next check compares again.
       await third.vault.call('create_note', { type: 'general', title: 'Fresh', content: '#fresh' });
-      expect(((await third.vault.call('list_tags', {})) as { tags: Array<{ tag: string }> }).tags.map((t) => t.tag)).toContain('fresh');
+      expect(
+        ((await third.vault.call('list_tags', {})) as { tags: Array<{ tag: string }> }).tags.map((t) => t.tag),
+      ).toContain('fresh');
       expect((await check(third)).scanned).toBe(0);
     } finally {
       await third.close();

@@ -30,14 +30,19 @@ describe('writeFileAtomic', () => {
   it('exclusive: creates when absent, refuses with conflict when present, old bytes kept', async () => {
     const file = path.join(dir, 'b.md');
     await writeFileAtomic(file, 'original', { exclusive: true });
-    await expect(writeFileAtomic(file, 'second', { exclusive: true })).rejects.toMatchObject({ code: 'conflict', details: { path: file } });
+    await expect(writeFileAtomic(file, 'second', { exclusive: true })).rejects.toMatchObject({
+      code: 'conflict',
+      details: { path: file },
+    });
     expect(await fs.readFile(file, 'utf8')).toBe('original');
     expect(await temps()).toEqual([]);
   });
 
   it('exclusive: of many concurrent creators exactly one wins', async () => {
     const file = path.join(dir, 'race.md');
-    const results = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => writeFileAtomic(file, `writer ${i}`, { exclusive: true })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 16 }, (_, i) => writeFileAtomic(file, `writer ${i}`, { exclusive: true })),
+    );
     const winners = results.map((r, i) => (r.status === 'fulfilled' ? i : -1)).filter((i) => i >= 0);
     expect(winners).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'conflict' });
@@ -102,7 +107,9 @@ describe('writeFileAtomic', () => {
     await fs.mkdir(path.join(dir, 'folder'));
     await fs.writeFile(path.join(dir, 'folder', 'keep'), 'k');
     await expect(writeFileAtomic(path.join(dir, 'folder'), 'x')).rejects.toBeDefined();
-    await expect(writeFileAtomic(path.join(dir, 'folder'), 'x', { exclusive: true })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(writeFileAtomic(path.join(dir, 'folder'), 'x', { exclusive: true })).rejects.toMatchObject({
+      code: 'conflict',
+    });
     expect(await temps()).toEqual([]);
     expect(await fs.readFile(path.join(dir, 'folder', 'keep'), 'utf8')).toBe('k');
   });

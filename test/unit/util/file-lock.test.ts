@@ -48,11 +48,13 @@ describe('FileLocks (cross-process)', () => {
     let ran = false;
     // Take the lock as the dead process would have left it.
     const probe = new FileLocks(dir, { timeoutMs: 50 });
-    await probe.run('k', async () => {
-      const lock = (await fs.readdir(dir)).find((name) => name.endsWith('.lock'));
-      await fs.rm(path.join(dir, lock as string));
-      await fs.writeFile(path.join(dir, lock as string), `${deadPid} ${Date.now()}`);
-    }).catch(() => undefined);
+    await probe
+      .run('k', async () => {
+        const lock = (await fs.readdir(dir)).find((name) => name.endsWith('.lock'));
+        await fs.rm(path.join(dir, lock as string));
+        await fs.writeFile(path.join(dir, lock as string), `${deadPid} ${Date.now()}`);
+      })
+      .catch(() => undefined);
     await locks.run('k', async () => {
       ran = true;
     });
@@ -66,7 +68,14 @@ describe('FileLocks (cross-process)', () => {
     let release!: () => void;
     let entered!: () => void;
     const inside = new Promise<void>((r) => (entered = r));
-    const held = holder.run('k', () => new Promise<void>((r) => { release = r; entered(); }));
+    const held = holder.run(
+      'k',
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+          entered();
+        }),
+    );
     await inside;
     vi.useFakeTimers();
     const refused = expect(impatient.run('k', async () => 1)).rejects.toMatchObject({ code: 'conflict' });
@@ -90,7 +99,9 @@ describe('FileLocks owner files', () => {
       await locks.run('b', async () => {
         const names = (await fs.readdir(dir)).sort();
         expect(names.filter((n) => n.endsWith('.lock'))).toHaveLength(2);
-        expect(names.filter((n) => n.startsWith('owner-'))).toEqual([expect.stringMatching(new RegExp(`^owner-${process.pid}-`))]);
+        expect(names.filter((n) => n.startsWith('owner-'))).toEqual([
+          expect.stringMatching(new RegExp(`^owner-${process.pid}-`)),
+        ]);
         const owner = names.find((n) => n.startsWith('owner-')) as string;
         expect((await fs.stat(path.join(dir, owner))).nlink).toBe(3);
       });

@@ -23,7 +23,9 @@ async function tree(files: Record<string, string>): Promise<string> {
 
 /** What a scan says about each path, independent of order. */
 function byPath(scan: FileScan): Map<string, number[]> {
-  return new Map(scan.paths.map((rel, i) => [rel, [...scan.stats.subarray(i * STATS_PER_FILE, (i + 1) * STATS_PER_FILE)]]));
+  return new Map(
+    scan.paths.map((rel, i) => [rel, [...scan.stats.subarray(i * STATS_PER_FILE, (i + 1) * STATS_PER_FILE)]]),
+  );
 }
 
 describe('scanFiles', () => {
@@ -41,10 +43,17 @@ describe('scanFiles', () => {
     await fs.symlink(path.join(root, 'general'), path.join(root, 'linked'));
     const scan = scanFiles(root);
 
-    expect([...scan.paths].sort()).toEqual(['general/.nk-tmp-999999-abc', 'general/a.md', 'projects/deep/b.MD', 'root.md'].sort());
+    expect([...scan.paths].sort()).toEqual(
+      ['general/.nk-tmp-999999-abc', 'general/a.md', 'projects/deep/b.MD', 'root.md'].sort(),
+    );
     expect(scan.temps).toEqual([`general/${TEMP_PREFIX}999999-abc`]);
     const stat = await fs.stat(path.join(root, 'projects/deep/b.MD'));
-    expect(byPath(scan).get('projects/deep/b.MD')).toEqual([6, stat.mtimeMs, stat.birthtimeMs, fileStateHash('projects/deep/b.MD', 6, stat.mtimeMs)]);
+    expect(byPath(scan).get('projects/deep/b.MD')).toEqual([
+      6,
+      stat.mtimeMs,
+      stat.birthtimeMs,
+      fileStateHash('projects/deep/b.MD', 6, stat.mtimeMs),
+    ]);
     // Folder sums cover note files only: the temp file and `_description.md` are not notes.
     const a = byPath(scan).get('general/a.md') as number[];
     expect(scan.folders.get('general')).toEqual({ digest: a[3], notes: 1 });
@@ -56,7 +65,10 @@ describe('scanFiles', () => {
   it('sums a folder as the XOR of its notes’ hashes', async () => {
     const root = await tree({ 't/a.md': 'a', 't/b.md': 'bb', 't/c.md': 'ccc' });
     const scan = scanFiles(root);
-    const expected = scan.paths.reduce((digest, _rel, i) => xor53(digest, scan.stats[i * STATS_PER_FILE + 3] as number), 0);
+    const expected = scan.paths.reduce(
+      (digest, _rel, i) => xor53(digest, scan.stats[i * STATS_PER_FILE + 3] as number),
+      0,
+    );
     expect(scan.folders.get('t')).toEqual({ digest: expected, notes: 3 });
   });
 });

@@ -1,9 +1,15 @@
 /** replaceFrontmatter: only the lines of changed keys are rewritten; the body is kept byte for byte. */
 import { describe, expect, it } from 'vitest';
-import { composeMarkdown, editableFrontmatter, loadYamlBounded, replaceFrontmatter } from '../../../toolkit/markdown/frontmatter.js';
+import {
+  composeMarkdown,
+  editableFrontmatter,
+  loadYamlBounded,
+  replaceFrontmatter,
+} from '../../../toolkit/markdown/frontmatter.js';
 import { aliasBomb } from '../../support/hostile.js';
 
-const NOTE = '---\n# a comment\ntags: [a, b]   # flow list\nstatus: "draft"\nnested:\n  k: 1\n  list:\n    - x\nDate: 2024-01-02\n---\nbody without a blank line\n\n---\nnot frontmatter\n';
+const NOTE =
+  '---\n# a comment\ntags: [a, b]   # flow list\nstatus: "draft"\nnested:\n  k: 1\n  list:\n    - x\nDate: 2024-01-02\n---\nbody without a blank line\n\n---\nnot frontmatter\n';
 
 describe('replaceFrontmatter', () => {
   it('rewrites a changed key in place and keeps every other line, the comments and the body', () => {
@@ -15,14 +21,18 @@ describe('replaceFrontmatter', () => {
   it('removes a key with its continuation lines, appends a new key at the end', () => {
     const { nested: _dropped, ...rest } = editableFrontmatter(NOTE, 'n.md');
     const out = replaceFrontmatter(NOTE, { ...rest, added: ['p', 'q'] });
-    expect(out).toBe('---\n# a comment\ntags: [a, b]   # flow list\nstatus: "draft"\nDate: 2024-01-02\nadded:\n  - p\n  - q\n---\nbody without a blank line\n\n---\nnot frontmatter\n');
+    expect(out).toBe(
+      '---\n# a comment\ntags: [a, b]   # flow list\nstatus: "draft"\nDate: 2024-01-02\nadded:\n  - p\n  - q\n---\nbody without a blank line\n\n---\nnot frontmatter\n',
+    );
   });
 
   it('is the identity when nothing changes, CRLF included', () => {
     const crlf = NOTE.replace(/\n/g, '\r\n');
     expect(replaceFrontmatter(NOTE, editableFrontmatter(NOTE, 'n.md'))).toBe(NOTE);
     expect(replaceFrontmatter(crlf, editableFrontmatter(crlf, 'n.md'))).toBe(crlf);
-    expect(replaceFrontmatter(crlf, { ...editableFrontmatter(crlf, 'n.md'), status: 'x' })).toBe(crlf.replace('status: "draft"', 'status: x'));
+    expect(replaceFrontmatter(crlf, { ...editableFrontmatter(crlf, 'n.md'), status: 'x' })).toBe(
+      crlf.replace('status: "draft"', 'status: x'),
+    );
   });
 
   it('adds frontmatter to a note without any, the text kept after it', () => {
@@ -40,6 +50,8 @@ describe('replaceFrontmatter', () => {
   it('refuses to edit frontmatter that is not YAML or past a bound, naming it', () => {
     expect(() => editableFrontmatter('---\na: [\n---\n', 'bad.md')).toThrow(/bad\.md cannot be edited/);
     expect(() => editableFrontmatter(`---\n${aliasBomb()}---\n`, 'bomb.md')).toThrow(/cannot be edited/);
-    expect(() => composeMarkdown({ deep: JSON.parse('['.repeat(80) + ']'.repeat(80)) as [] }, '')).toThrow(/nests deeper/);
+    expect(() => composeMarkdown({ deep: JSON.parse('['.repeat(80) + ']'.repeat(80)) as [] }, '')).toThrow(
+      /nests deeper/,
+    );
   });
 });

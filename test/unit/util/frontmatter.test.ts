@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assertReadableFrontmatter, FRONTMATTER_BOUNDS, loadYamlBounded, splitFrontmatter, tooDeepField, YamlBoundError } from '../../../toolkit/markdown/frontmatter.js';
+import {
+  assertReadableFrontmatter,
+  FRONTMATTER_BOUNDS,
+  loadYamlBounded,
+  splitFrontmatter,
+  tooDeepField,
+  YamlBoundError,
+} from '../../../toolkit/markdown/frontmatter.js';
 import { ValidationError } from '../../../kernel/errors.js';
 import { aliasBomb } from '../../support/hostile.js';
 
@@ -21,7 +28,7 @@ describe('loadYamlBounded', () => {
     expect(data.base).not.toBe(data.other);
   });
 
-  it('refuses nesting past the bound, and js-yaml\'s own limit as a bound too', () => {
+  it("refuses nesting past the bound, and js-yaml's own limit as a bound too", () => {
     const nested = (n: number) => `k: ${'['.repeat(n)}${']'.repeat(n)}`;
     expect(() => loadYamlBounded(nested(FRONTMATTER_BOUNDS.maxDepth - 1))).not.toThrow();
     expect(() => loadYamlBounded(nested(FRONTMATTER_BOUNDS.maxDepth + 1))).toThrow(YamlBoundError);
@@ -59,7 +66,10 @@ describe('write-time checks', () => {
     try {
       assertReadableFrontmatter(`---\n${aliasBomb()}---\nbody`, 'cards/x.md');
     } catch (err) {
-      expect((err as ValidationError).details).toMatchObject({ field: expect.stringMatching(/^[a-l]$/), path: 'cards/x.md' });
+      expect((err as ValidationError).details).toMatchObject({
+        field: expect.stringMatching(/^[a-l]$/),
+        path: 'cards/x.md',
+      });
     }
     expect(() => assertReadableFrontmatter('---\ntitle: [unclosed\n---\nbody', 'x.md')).not.toThrow();
   });

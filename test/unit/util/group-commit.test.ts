@@ -40,7 +40,10 @@ describe('GroupCommit', () => {
 
   it('flush commits what is waiting at once', async () => {
     const commits: number[][] = [];
-    const group = new GroupCommit<number>((items) => void commits.push([...items]), () => new Promise(() => {}));
+    const group = new GroupCommit<number>(
+      (items) => void commits.push([...items]),
+      () => new Promise(() => {}),
+    );
     const pending = group.add(7);
     await group.flush();
     await pending;

@@ -16,7 +16,10 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 /** The promise's value, or a failure naming `what` if it has not settled once the clock has moved `ms` on. */
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  const raced = Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} did not finish within ${ms} ms`)))]);
+  const raced = Promise.race([
+    promise,
+    sleep(ms).then(() => Promise.reject(new Error(`${what} did not finish within ${ms} ms`))),
+  ]);
   await vi.advanceTimersByTimeAsync(ms);
   return raced;
 }
@@ -107,7 +110,13 @@ describe('KeyedMutex', () => {
         throw new Error('sync');
       }),
     ).rejects.toThrow('sync');
-    expect(await withTimeout(mutex.run('k', async () => 1), 2000, 'the task after a sync throw')).toBe(1);
+    expect(
+      await withTimeout(
+        mutex.run('k', async () => 1),
+        2000,
+        'the task after a sync throw',
+      ),
+    ).toBe(1);
   });
 
   it('the key is usable again after the queue drains', async () => {

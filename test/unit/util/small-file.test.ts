@@ -18,7 +18,7 @@ describe('readSmallFile and hard links', () => {
     await removeDir(outside);
   });
 
-  it('reads a file whose second name is an atomic write\'s temp name beside it (another process retiring the old version)', async () => {
+  it("reads a file whose second name is an atomic write's temp name beside it (another process retiring the old version)", async () => {
     const note = path.join(vault, 'note.md');
     fs.writeFileSync(note, '# Note\n');
     fs.linkSync(note, path.join(vault, `${TEMP_PREFIX}4242-abcdef-old`));

@@ -14,9 +14,17 @@ import { convertV1 } from './v1-format.js';
 
 export const agentMemoryV2: MigrationStep = {
   id: 'agent-memory-v2',
-  description: 'agent-memory v1 (<!-- agent-memory:meta --> headers, _top-of-mind prefixes) → v2 pure markdown (# title, #tags, body)',
+  description:
+    'agent-memory v1 (<!-- agent-memory:meta --> headers, _top-of-mind prefixes) → v2 pure markdown (# title, #tags, body)',
   async run(input: StepInput): Promise<MigrationReport> {
-    const report: MigrationReport = { step: 'agent-memory-v2', rootDir: input.rootDir, dryRun: input.dryRun, migrated: [], skipped: [], errors: [] };
+    const report: MigrationReport = {
+      step: 'agent-memory-v2',
+      rootDir: input.rootDir,
+      dryRun: input.dryRun,
+      migrated: [],
+      skipped: [],
+      errors: [],
+    };
     const files = await markdownFiles(input.rootDir, '');
     input.progress.start(input.dryRun ? 'checking entries' : 'migrating entries', files.length);
     for (const rel of files) {
@@ -48,7 +56,10 @@ async function migrateOne(input: StepInput, rel: string, report: MigrationReport
     const existing = await fs.readFile(target, 'utf8').catch(() => undefined);
     // The same bytes already there: an earlier run stopped between writing and removing.
     if (existing !== undefined && existing !== outcome.text) {
-      return void report.errors.push({ path: rel, reason: `${to} already exists with other content; the file was left as it is` });
+      return void report.errors.push({
+        path: rel,
+        reason: `${to} already exists with other content; the file was left as it is`,
+      });
     }
     if (existing === undefined) input.plan?.push({ path: to, before: null, text: outcome.text, ...time });
     input.plan?.push({ path: rel, before: text, text: null, replacedBy: { path: to, text: outcome.text } });
@@ -57,7 +68,11 @@ async function migrateOne(input: StepInput, rel: string, report: MigrationReport
         try {
           await writeFileAtomic(target, outcome.text, { exclusive: true });
         } catch (err) {
-          if (err instanceof ConflictError) return void report.errors.push({ path: rel, reason: `${to} appeared meanwhile; the file was left as it is` });
+          if (err instanceof ConflictError)
+            return void report.errors.push({
+              path: rel,
+              reason: `${to} appeared meanwhile; the file was left as it is`,
+            });
           throw err;
         }
       }
