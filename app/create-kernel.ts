@@ -62,6 +62,8 @@ export async function createKernel(options: CreateKernelOptions = {}): Promise<S
     logger: logger ?? ((config) => loggerFor(config, logging)),
     vaultNaming: registry,
     keepIndexInStep: keepInStep,
+    // A plugin author's strict mode (and every test's): each answer held to its tool's output schema.
+    checkToolOutputs: options.checkToolOutputs ?? process.env.NOTEKERNEL_CHECK_TOOL_OUTPUTS === '1',
   });
   kernel.provide(VAULT_REGISTRY, registry);
   return Object.assign(kernel, { registry });

@@ -2,7 +2,7 @@
  * The library surface: `createKernel()` → `kernel.openVault(dir)` → `vault.call(tool, args)`,
  * plus the contracts for writing plugins and backends.
  */
-export { Kernel, type KeepIndexInStep, type OpenVaultOptions, type VaultNaming } from './kernel.js';
+export { Kernel, type KeepIndexInStep, type KernelExtras, type OpenVaultOptions, type VaultNaming } from './kernel.js';
 export { Vault } from './vault.js';
 export type { VaultInfo } from './vault-info.js';
 export { token, type Token } from './container.js';

@@ -53,6 +53,16 @@ export interface VaultNaming {
   findByPath(root: string): Promise<{ id: string } | undefined>;
 }
 
+/** What an entry point adds to a kernel (the app's: its vault registry, the index outbox, the strict answer check). */
+export interface KernelExtras {
+  /** Ids for vaults opened by folder; without it a vault is named after its folder. */
+  vaultNaming?: VaultNaming;
+  /** How a search index beside the store keeps in step; without it, caught up at open and written in line. */
+  keepIndexInStep?: KeepIndexInStep;
+  /** Every tool answer is held to its output schema; a mismatch is an `internal` error naming the path. */
+  checkToolOutputs?: boolean;
+}
+
 export interface OpenVaultOptions {
   /** Registry id (flint's vault_id); defaults to the folder name. */
   id?: string;
@@ -69,8 +79,7 @@ export class Kernel {
     readonly config: ResolvedConfig,
     readonly plan: KernelPlan,
     readonly logger: Logger,
-    private readonly naming?: VaultNaming,
-    private readonly keepIndexInStep: KeepIndexInStep = inLine,
+    private readonly extras: KernelExtras = {},
   ) {
     this.root = Scope.root('kernel');
     this.root.provide(LOGGER, logger);
@@ -141,7 +150,7 @@ export class Kernel {
         if (!externalIndex)
           throw new BackendUnavailableError(`Backend "${plan.search.definition.id}" opened no search index.`);
         scope.onDispose(() => externalIndex.close());
-        const inStep = await this.keepIndexInStep(
+        const inStep = await (this.extras.keepIndexInStep ?? inLine)(
           externalIndex,
           store,
           logger.child({ backend: plan.search.definition.id }),
@@ -167,7 +176,13 @@ export class Kernel {
       scope.provide(NOTES, notes);
       if (search) scope.provide(SEARCH_INDEX, search);
 
-      const registry = new ToolRegistry(this.config.tools, info, this.config.limits.messageBytes, faults);
+      const registry = new ToolRegistry(
+        this.config.tools,
+        info,
+        this.config.limits.messageBytes,
+        faults,
+        this.extras.checkToolOutputs,
+      );
       const resources: ResourceDefinition[] = [];
       const prompts: PromptDefinition[] = [];
       const cli: CliCommandDefinition[] = [];
@@ -279,7 +294,7 @@ export class Kernel {
 
   private async registeredId(root: string): Promise<string | undefined> {
     try {
-      return (await this.naming?.findByPath(root))?.id;
+      return (await this.extras.vaultNaming?.findByPath(root))?.id;
     } catch (err) {
       // A broken registry must not stop a vault named by path from opening.
       this.logger.warn({ err }, 'vault registry unreadable; naming the vault after its folder');

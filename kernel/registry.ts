@@ -34,8 +34,6 @@ export class ToolRegistry {
   private readonly usedNames = new Set<string>();
   private frozen = false;
   private infoCache?: ToolInfo[];
-  /** Under test (test/support/setup-env.ts) every answer is held to its tool's output schema. */
-  private readonly checkOutputs = process.env.NOTEKERNEL_CHECK_TOOL_OUTPUTS === '1';
 
   constructor(
     private readonly naming: ToolNaming,
@@ -45,6 +43,8 @@ export class ToolRegistry {
     private readonly maxArgumentBytes = DEFAULT_MESSAGE_BYTES,
     /** Faults under way in the vault's background work, told in every answer's notices. */
     private readonly faults?: Pick<VaultFaults, 'notices'>,
+    /** Hold every answer to its tool's output schema (KernelExtras.checkToolOutputs). */
+    private readonly checkOutputs = false,
   ) {}
 
   add(plugin: string, tool: AnyTool): void {

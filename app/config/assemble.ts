@@ -5,7 +5,7 @@
  */
 import type { ResolvedConfig } from '../../kernel/config/schema.js';
 import { NotekernelError, PluginDependencyError } from '../../kernel/errors.js';
-import { Kernel, type KeepIndexInStep, type VaultNaming } from '../../kernel/kernel.js';
+import { Kernel, type KernelExtras } from '../../kernel/kernel.js';
 import { silentLogger, type Logger } from '../../kernel/logger.js';
 import type { Catalogue, LazyCatalogue, ProfilePreset } from '../../profiles/catalogue-types.js';
 import { planKernel } from './plan.js';
@@ -13,7 +13,7 @@ import { parseUserConfig, resolveConfig } from './resolve.js';
 import type { UserConfig } from './user-config.js';
 
 /** A kernel from a config and a catalogue; the package's `createKernel` (create-kernel.ts) adds finding a config file and logging. */
-export interface KernelOptions {
+export interface KernelOptions extends KernelExtras {
   /** Profile id; overrides the config's `profile`. */
   profile?: string;
   /** Inline config (same shape as a config file). Without it and `configFile`: the profile's preset. */
@@ -27,14 +27,6 @@ export interface KernelOptions {
   catalogue: Catalogue | LazyCatalogue;
   /** Where logs go, or how to make the logger from the resolved config; without it nothing is logged. */
   logger?: Logger | ((config: ResolvedConfig) => Logger);
-  /** Ids for vaults opened by folder; without it a vault is named after its folder. */
-  vaultNaming?: VaultNaming;
-  /**
-   * How a search backend beside the store is kept in step with it (the app's: a queue behind the
-   * writes, reads waiting for it; toolkit/search-index). Without it the index is caught up at
-   * open and written in line with every write.
-   */
-  keepIndexInStep?: KeepIndexInStep;
   readOnly?: boolean;
   /**
    * Applied to the resolved config before the kernel is planned: where the CLI reads a seed's own
@@ -64,7 +56,11 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     planKernel(config, chosen.plugins, chosen.backends),
   );
   const logger = typeof options.logger === 'function' ? options.logger(config) : (options.logger ?? silentLogger());
-  return new Kernel(config, plan, logger, options.vaultNaming, options.keepIndexInStep);
+  return new Kernel(config, plan, logger, {
+    ...(options.vaultNaming ? { vaultNaming: options.vaultNaming } : {}),
+    ...(options.keepIndexInStep ? { keepIndexInStep: options.keepIndexInStep } : {}),
+    ...(options.checkToolOutputs ? { checkToolOutputs: true } : {}),
+  });
 }
 
 /** The ids a config is checked against, then only the chosen definitions, imported. */

@@ -1,7 +1,8 @@
 /**
- * Under test every tool answer is held to the tool's output schema (test/support/setup-env.ts
- * turns the check on): a handler and its schema that disagree fail the call, naming the tool and
- * the path, instead of reaching a client that checks the answer and refuses it.
+ * With the strict answer check (KernelExtras.checkToolOutputs; the app turns it on for
+ * NOTEKERNEL_CHECK_TOOL_OUTPUTS=1, which test/support/setup-env.ts sets for every test process),
+ * a handler and its schema that disagree fail the call, naming the tool and the path, instead of
+ * reaching a client that checks the answer and refuses it.
  */
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 const ctx = {} as ToolContext;
 
 function registryWith(answer: unknown, output: z.ZodType) {
-  const registry = new ToolRegistry({ rename: {}, hide: [] }, { readOnly: false });
+  const registry = new ToolRegistry({ rename: {}, hide: [] }, { readOnly: false }, undefined, undefined, true);
   registry.add(
     'probe',
     defineTool({
