@@ -12,7 +12,7 @@ import type { JournalStorage } from '../../kernel/journal.js';
 import { FileJournal, type JournalWindow } from '../../toolkit/files/file-journal.js';
 import { ConflictError, ContentHashMismatchError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { ListQuery, Metadata, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from '../../kernel/note.js';
+import type { ListQuery, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from '../../kernel/note.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { writeFileAtomic } from '../../toolkit/files/atomic-write.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
@@ -30,8 +30,9 @@ import {
 import { EntryIndex, filesOfId } from './entry-index.js';
 import { rescanRoot } from './rescan.js';
 import { BackgroundOpen } from './background-open.js';
+import { readExternalChange } from './external-change.js';
+import { assertText, placementFrom } from './entry-input.js';
 import {
-  assertOrgName,
   entryFilename,
   filenameOf,
   idFromFilename,
@@ -40,7 +41,6 @@ import {
   normaliseId,
   placedPath,
   placementOf,
-  type Placement,
 } from '../../toolkit/agent-memory/entry-name.js';
 import type { AutoCommitter } from './git/auto-commit.js';
 import type { GitTimestamps } from './git/timestamps.js';
@@ -299,30 +299,7 @@ export class MarkdownGitStore implements NoteStore {
     if (id === undefined) return undefined;
     return this.lock(id, async () => {
       if (this.closed) return undefined;
-      const known = this.index.all(id).find((r) => r.relPath === rel);
-      const read = await readEntryFile(this.root, rel, id);
-      if (read.ok) {
-        if (known?.contentHash === read.record.contentHash) return undefined;
-        const previous = this.index.primary(id);
-        this.index.put(read.record);
-        const note = toNote(read.record, read.parsed, this.timesOf(read.record));
-        return {
-          kind: 'written',
-          note,
-          ...(previous ? { previous: toSummary(previous, this.timesOf(previous)) } : {}),
-        };
-      }
-      if (!('missing' in read)) {
-        this.deps.logger.warn(
-          { path: rel, reason: read.reason },
-          'a changed entry file cannot be read; leaving it as it was',
-        );
-        return undefined;
-      }
-      if (!known) return undefined;
-      this.index.removePath(id, rel);
-      if (this.index.has(id)) return undefined;
-      return { kind: 'deleted', id, previous: toSummary(known, this.timesOf(known)) };
+      return readExternalChange(this.root, this.index, rel, id, this.deps.logger, (record) => this.timesOf(record));
     });
   }
 
@@ -396,26 +373,4 @@ export class MarkdownGitStore implements NoteStore {
     }
     await Promise.all([timestamps.save(), localCreated.save((id) => timestamps.knows(id))]);
   }
-}
-
-/** Only where a file sits is "metadata" here; anything else would be silently lost. */
-function placementFrom(metadata: Metadata | undefined, base: Placement): Placement {
-  const placement: Placement = { ...base };
-  for (const [key, value] of Object.entries(metadata ?? {})) {
-    if (key === 'status' && (value === 'active' || value === 'archived')) placement.status = value;
-    else if (key === 'org' && typeof value === 'string') placement.org = assertOrgName(value);
-    else if (key === 'org' && value === null) delete placement.org;
-    else {
-      throw new ValidationError(
-        `markdown-git entries are pure markdown and store no metadata: "${key}" cannot be kept. Only "status" (active | archived) and "org" (a folder under orgs/) are set, by moving the file; put other facts in the body or in #tags.`,
-        { field: `metadata.${key}` },
-      );
-    }
-  }
-  return placement;
-}
-
-function assertText(content: string): void {
-  if (content.includes('\0'))
-    throw new ValidationError('content contains a NUL byte, which an entry file cannot hold.', { field: 'content' });
 }

@@ -9,17 +9,17 @@ import { NotFoundError } from '../../kernel/errors.js';
 import type { HookHandlers, WriteSource } from '../../kernel/hooks.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Note } from '../../kernel/note.js';
-import { locationOf } from '../../toolkit/note-location.js';
 import type { NoteService } from '../../kernel/notes.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
 import { callProgress, type ProgressReporter } from '../../kernel/progress.js';
 import { KeyedMutex } from '../../toolkit/mutex.js';
 import { neighbourhood, orphans, type GraphOptions } from './graph.js';
 import { LinkIndexer } from './indexer.js';
+import { applyWrite } from './external-write.js';
 import { linksIndexPass } from './index-pass.js';
-import { NameIndex, nameKey, stemOf } from './names.js';
+import { NameIndex, nameKey } from './names.js';
 import { parseInner } from '../../toolkit/markdown/index.js';
-import { answersBeforeReconcile, noteRename, reconcile, storedNames, type ReconcileReport } from './reconcile.js';
+import { answersBeforeReconcile, reconcile, storedNames, type ReconcileReport } from './reconcile.js';
 import { toLinkRef } from './render.js';
 import { planRewrites, rewriteNotes, type RewriteDeps } from './rewrite.js';
 import { renameRule, repairRule, staleSources } from './rules.js';
@@ -341,54 +341,15 @@ export class LinksRuntime implements LinkIndexService {
     });
   }
 
-  /** External writes may be moves or renames done outside the server: each is looked at alone. */
+  /** External writes may be moves or renames done outside the server (external-write.ts). */
   private async onWrite(note: Note, source: WriteSource): Promise<void> {
-    const before = this.links.state(note.id);
-    const twin = !before && source === 'external' ? await this.vanishedTwin(note) : undefined;
-    const gone = !before && !twin && source === 'external' ? this.vanished.take(note.contentHash) : undefined;
-    const renamedOutside = this.links.transaction(() => {
-      if (gone) {
-        const result = this.indexer.apply(note);
-        this.indexer.reresolve([...result.keys, ...this.indexer.adoptVanished(gone, note)]);
-        this.deps.logger.info(
-          { from: gone.id, to: note.id },
-          'note moved outside the server; links_repair rewrites its inbound links',
-        );
-        return true;
-      }
-      if (twin) {
-        this.indexer.reresolve(this.indexer.move(twin, note, 'content_hash'));
-        this.deps.logger.info(
-          { from: twin, to: note.id },
-          'note moved outside the server; links_repair rewrites its inbound links',
-        );
-        return true;
-      }
-      const result = this.indexer.apply(note);
-      if (result.keys.size) this.indexer.reresolve(result.keys);
-      if (!result.changed) return false;
-      if (
-        source !== 'external' ||
-        !before ||
-        (before.title === note.title && before.stem === stemOf(locationOf(note).filename))
-      )
-        return false;
-      noteRename(this.indexer, before, note);
-      return true;
-    });
+    const { store, logger } = this.deps;
+    const renamedOutside = await applyWrite(
+      { links: this.links, indexer: this.indexer, vanished: this.vanished, store, logger },
+      note,
+      source,
+    );
     if (renamedOutside) this.scheduleRepair();
-  }
-
-  /** An external create whose bytes match exactly one indexed note that is gone: a move. */
-  private async vanishedTwin(note: Note): Promise<string | undefined> {
-    const candidates = this.links.statesByHash(note.contentHash).filter((s) => s.note_id !== note.id);
-    if (candidates.length !== 1) return undefined;
-    const id = (candidates[0] as { note_id: string }).note_id;
-    try {
-      return (await this.deps.store.get(id)) ? undefined : id;
-    } catch {
-      return undefined;
-    }
   }
 
   private scheduleRepair(): void {
