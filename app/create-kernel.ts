@@ -15,6 +15,7 @@ import { VaultRegistry } from '../plugins/vaults/registry.js';
 import { VAULT_REGISTRY } from '../plugins/vaults/service.js';
 import { keepInStep } from '../toolkit/search-index/index-outbox.js';
 import { loadUserConfig } from './config/load.js';
+import { listedJsonSchema } from './listed-schema.js';
 import { liftSeedConfig } from './config/seed-config.js';
 import { createLogger, type LogFormat } from './logging/logger.js';
 
@@ -62,6 +63,7 @@ export async function createKernel(options: CreateKernelOptions = {}): Promise<S
     logger: logger ?? ((config) => loggerFor(config, logging)),
     vaultNaming: registry,
     keepIndexInStep: keepInStep,
+    listSchema: listedJsonSchema,
     // A plugin author's strict mode (and every test's): each answer held to its tool's output schema.
     checkToolOutputs: options.checkToolOutputs ?? process.env.NOTEKERNEL_CHECK_TOOL_OUTPUTS === '1',
   });

@@ -16,6 +16,7 @@ import {
   type SearchIndex,
 } from './backend.js';
 import { VaultFaults, type FaultReporter } from './faults.js';
+import type { ListSchema } from './tool.js';
 import { capabilityGatedSearch } from './search-gate.js';
 import { BackendUnavailableError, CapabilityError, NotFoundError, NotekernelError } from './errors.js';
 import { HookRunner } from './hooks.js';
@@ -61,6 +62,8 @@ export interface KernelExtras {
   keepIndexInStep?: KeepIndexInStep;
   /** Every tool answer is held to its output schema; a mismatch is an `internal` error naming the path. */
   checkToolOutputs?: boolean;
+  /** How tool schemas are listed (the app's compaction); without it, as zod writes them. */
+  listSchema?: ListSchema;
 }
 
 export interface OpenVaultOptions {
@@ -176,13 +179,7 @@ export class Kernel {
       scope.provide(NOTES, notes);
       if (search) scope.provide(SEARCH_INDEX, search);
 
-      const registry = new ToolRegistry(
-        this.config.tools,
-        info,
-        this.config.limits.messageBytes,
-        faults,
-        this.extras.checkToolOutputs,
-      );
+      const registry = new ToolRegistry(this.config.tools, info, this.config.limits.messageBytes, faults, this.extras);
       const resources: ResourceDefinition[] = [];
       const prompts: PromptDefinition[] = [];
       const cli: CliCommandDefinition[] = [];

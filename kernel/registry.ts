@@ -15,7 +15,7 @@ import {
 } from './errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from './message-limit.js';
 import { prepareArgs, withNotices } from './tool-args.js';
-import { listedJsonSchema, toolJsonSchema, type AnyTool, type ToolContext, type ToolInfo } from './tool.js';
+import { plainJsonSchema, type AnyTool, type ListSchema, type ToolContext, type ToolInfo } from './tool.js';
 
 interface Entry {
   tool: AnyTool;
@@ -43,8 +43,7 @@ export class ToolRegistry {
     private readonly maxArgumentBytes = DEFAULT_MESSAGE_BYTES,
     /** Faults under way in the vault's background work, told in every answer's notices. */
     private readonly faults?: Pick<VaultFaults, 'notices'>,
-    /** Hold every answer to its tool's output schema (KernelExtras.checkToolOutputs). */
-    private readonly checkOutputs = false,
+    private readonly extras: { checkToolOutputs?: boolean; listSchema?: ListSchema } = {},
   ) {}
 
   add(plugin: string, tool: AnyTool): void {
@@ -85,8 +84,8 @@ export class ToolRegistry {
     this.infoCache ??= [...this.byName.values()].map(({ tool, plugin, exposedName }) => ({
       name: exposedName,
       description: tool.description,
-      inputSchema: toolJsonSchema(tool),
-      ...(tool.output ? { outputSchema: listedJsonSchema(tool.output) } : {}),
+      inputSchema: (this.extras.listSchema ?? plainJsonSchema)(tool.input),
+      ...(tool.output ? { outputSchema: (this.extras.listSchema ?? plainJsonSchema)(tool.output) } : {}),
       annotations: { ...tool.annotations },
       plugin,
     }));
@@ -123,7 +122,7 @@ export class ToolRegistry {
     const result = await tool.handler(parsed.data, ctx);
     const faults = this.faults?.notices() ?? [];
     const answer = withNotices(result, faults.length ? [...prepared.notices, ...faults] : prepared.notices);
-    if (this.checkOutputs && tool.output) checkOutput(name, tool.output, answer);
+    if (this.extras.checkToolOutputs && tool.output) checkOutput(name, tool.output, answer);
     return answer;
   }
 }

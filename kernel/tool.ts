@@ -4,8 +4,6 @@
  */
 import { z } from 'zod';
 import type { CapabilityName } from './backend.js';
-import { shareRepeatedSubschemas } from './json-schema-sharing.js';
-import { NAME_LIMITS } from './name-limits.js';
 import type { Logger } from './logger.js';
 import type { ProgressReporter } from './progress.js';
 import type { Token } from './container.js';
@@ -63,6 +61,18 @@ export function defineTool<S extends ToolInputSchema, R>(definition: ToolDefinit
   return definition;
 }
 
+/** A zod schema as tools/list, the CLI's `tools` and the library's `vault.tools()` show it (KernelExtras.listSchema). */
+export type ListSchema = (schema: z.ZodType) => Record<string, unknown>;
+
+/** JSON Schema as zod writes it, without the dialect line. */
+export const plainJsonSchema: ListSchema = (schema) => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return rest;
+};
+
 /** What `tools/list`, the CLI's `tools` and the library's `vault.tools()` show. */
 export interface ToolInfo {
   name: string;
@@ -72,41 +82,4 @@ export interface ToolInfo {
   outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
   plugin: string;
-}
-
-export function toolJsonSchema(tool: AnyTool): Record<string, unknown> {
-  return listedJsonSchema(tool.input);
-}
-
-/**
- * A schema as tools/list shows it. Every listing carries it, so what says nothing is left out
- * (decision 017): JSON Schema's own defaults, zod's safe-integer bounds, `minLength: 1` (an empty
- * name is never meant, and the refusal names the field) and the bounds of names and paths
- * (name-limits.ts); sizeable repeats are shared under `$defs`.
- */
-export function listedJsonSchema(zodSchema: z.ZodType): Record<string, unknown> {
-  const schema = z.toJSONSchema(zodSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete schema.$schema;
-  const prune = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(prune);
-    if (!node || typeof node !== 'object') return;
-    const object = node as Record<string, unknown>;
-    if (object.minLength === 1) delete object.minLength;
-    if (typeof object.maxLength === 'number' && NAME_LIMITS.has(object.maxLength)) delete object.maxLength;
-    if (object.maximum === Number.MAX_SAFE_INTEGER) delete object.maximum;
-    if (object.minimum === Number.MIN_SAFE_INTEGER) delete object.minimum;
-    if (isEmptyObject(object.additionalProperties)) delete object.additionalProperties;
-    if (JSON.stringify(object.propertyNames) === '{"type":"string"}') delete object.propertyNames;
-    for (const [key, child] of Object.entries(object)) {
-      // Inside `properties` the keys are field names: a field called "minLength" is no keyword.
-      if (key === 'properties' && child && typeof child === 'object') Object.values(child).forEach(prune);
-      else prune(child);
-    }
-  };
-  prune(schema);
-  return shareRepeatedSubschemas(schema);
-}
-
-function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }

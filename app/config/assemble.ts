@@ -60,6 +60,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     ...(options.vaultNaming ? { vaultNaming: options.vaultNaming } : {}),
     ...(options.keepIndexInStep ? { keepIndexInStep: options.keepIndexInStep } : {}),
     ...(options.checkToolOutputs ? { checkToolOutputs: true } : {}),
+    ...(options.listSchema ? { listSchema: options.listSchema } : {}),
   });
 }
 

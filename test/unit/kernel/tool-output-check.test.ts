@@ -13,7 +13,9 @@ import { defineTool, type ToolContext } from '../../../kernel/tool.js';
 const ctx = {} as ToolContext;
 
 function registryWith(answer: unknown, output: z.ZodType) {
-  const registry = new ToolRegistry({ rename: {}, hide: [] }, { readOnly: false }, undefined, undefined, true);
+  const registry = new ToolRegistry({ rename: {}, hide: [] }, { readOnly: false }, undefined, undefined, {
+    checkToolOutputs: true,
+  });
   registry.add(
     'probe',
     defineTool({

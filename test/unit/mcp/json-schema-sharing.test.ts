@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { shareRepeatedSubschemas } from '../../../kernel/json-schema-sharing.js';
-import { toolJsonSchema, defineTool } from '../../../kernel/tool.js';
+import { shareRepeatedSubschemas } from '../../../app/json-schema-sharing.js';
+import { listedJsonSchema } from '../../../app/listed-schema.js';
+import { defineTool } from '../../../kernel/tool.js';
 
 const field = z.object({
   name: z.string().min(1).describe('Frontmatter key'),
@@ -18,7 +19,7 @@ describe('shareRepeatedSubschemas', () => {
       annotations: { readOnlyHint: true },
       handler: async () => null,
     });
-    const schema = toolJsonSchema(tool) as { $defs?: Record<string, unknown> };
+    const schema = listedJsonSchema(tool.input) as { $defs?: Record<string, unknown> };
     // The largest repeat wins: here the whole list of fields, not just one field.
     expect(Object.keys(schema.$defs ?? {})).toEqual(['fields']);
     expect(JSON.stringify(schema).match(/#\/\$defs\/fields"/g)).toHaveLength(2);
