@@ -1,7 +1,7 @@
 /**
- * Lifecycle: the app resolves the config and plans it (plugins ordered by dependsOn, capabilities
- * checked) → per vault: open backends → register plugins one at a time → freeze → serve →
- * dispose in reverse.
+ * Lifecycle: the app resolves the config over its profile; planKernel (plan.ts) orders the plugins
+ * by dependsOn and refuses a missing capability before any I/O → per vault: open backends →
+ * register plugins one at a time → freeze → serve → dispose in reverse.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -30,7 +30,7 @@ import { Vault } from './vault.js';
 import type { VaultInfo } from './vault-info.js';
 import type { ResolvedConfig } from './config/schema.js';
 
-/** What a config chose, checked before any I/O and plugins in `dependsOn` order (app/config/plan.ts). */
+/** What a config chose, checked before any I/O and plugins in `dependsOn` order (plan.ts). */
 export interface KernelPlan {
   config: ResolvedConfig;
   storage: { definition: BackendDefinition<unknown>; options: unknown };
@@ -136,7 +136,7 @@ export class Kernel {
       const ownIndex = storage.search;
       if (ownIndex) scope.onDispose(() => ownIndex.close());
 
-      // A configured search backend replaces the store's own index (capabilities by role: app/config/plan.ts).
+      // A configured search backend replaces the store's own index (capabilities by role: plan.ts).
       let search = storage.search;
       let separateIndex: SearchIndex | undefined;
       if (plan.search) {

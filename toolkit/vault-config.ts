@@ -5,7 +5,7 @@
  * own file opens unchanged.
  */
 import { z } from 'zod';
-import { closestName } from './config-keys.js';
+import { closestName } from '../kernel/config/config-keys.js';
 
 /** Backups must land in a hidden folder: anywhere else they would be indexed as notes. */
 const backupPath = z

@@ -8,7 +8,7 @@ import { NotekernelError, PluginDependencyError } from '../../kernel/errors.js';
 import { Kernel, type KernelExtras } from '../../kernel/kernel.js';
 import { silentLogger, type Logger } from '../../kernel/logger.js';
 import type { Catalogue, LazyCatalogue, ProfilePreset } from '../../profiles/catalogue-types.js';
-import { planKernel } from './plan.js';
+import { planKernel } from '../../kernel/plan.js';
 import { parseUserConfig, resolveConfig } from './resolve.js';
 import type { UserConfig } from './user-config.js';
 

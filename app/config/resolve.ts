@@ -3,7 +3,7 @@
  * ones, so a bad config never gets as far as opening a vault.
  */
 import { ConfigError } from '../../kernel/errors.js';
-import { closestName, configIssue } from '../../toolkit/config-keys.js';
+import { closestName, configIssue } from '../../kernel/config/config-keys.js';
 import type { ResolvedConfig } from '../../kernel/config/schema.js';
 import type { ProfilePreset } from '../../profiles/catalogue-types.js';
 import { messageLimit, userConfigSchema, type UserConfig } from './user-config.js';

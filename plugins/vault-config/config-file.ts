@@ -5,7 +5,7 @@
  */
 import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 import type { VaultFiles } from '../../kernel/backend.js';
-import { configIssue } from '../../toolkit/config-keys.js';
+import { configIssue } from '../../kernel/config/config-keys.js';
 import { ConfigError } from '../../kernel/errors.js';
 import {
   DEFAULT_VAULT_CONFIG,

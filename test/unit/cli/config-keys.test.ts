@@ -1,9 +1,9 @@
 /** Unknown config keys: the closest valid key at that place in the schema. */
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { configIssue } from '../../../toolkit/config-keys.js';
+import { configIssue } from '../../../kernel/config/config-keys.js';
 import { parseUserConfig } from '../../../app/config/resolve.js';
-import { keysAt } from '../../../toolkit/config-keys.js';
+import { keysAt } from '../../../kernel/config/config-keys.js';
 import { userConfigSchema } from '../../../app/config/user-config.js';
 
 describe('keysAt', () => {

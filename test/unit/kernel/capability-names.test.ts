@@ -13,7 +13,7 @@ import {
   type BackendInstance,
   type NoteStore,
 } from '../../../kernel/backend.js';
-import { capabilityProviders } from '../../../app/config/plan.js';
+import { capabilityProviders } from '../../../kernel/plan.js';
 
 const store = (extra: Partial<NoteStore> = {}) => ({ get: async () => undefined, ...extra }) as unknown as NoteStore;
 const backend = (capabilities: readonly string[], extensions?: readonly string[]) =>

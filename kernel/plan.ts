@@ -3,13 +3,13 @@
  * and every capability a plugin needs found on the chosen backends. Each failure names the
  * plugin, the backend and the capability (or the cycle), before a single file is touched.
  */
-import type { BackendDefinition, Capability } from '../../kernel/backend.js';
-import { CAPABILITIES, CAPABILITY_ROLE, canonicalCapabilities } from '../../kernel/backend.js';
-import type { ResolvedConfig } from '../../kernel/config/schema.js';
-import { CapabilityError, PluginDependencyError } from '../../kernel/errors.js';
-import type { KernelPlan } from '../../kernel/kernel.js';
-import type { PluginDefinition } from '../../kernel/plugin.js';
-import { configIssue } from '../../toolkit/config-keys.js';
+import type { BackendDefinition, Capability } from './backend.js';
+import { CAPABILITIES, CAPABILITY_ROLE, canonicalCapabilities } from './backend.js';
+import type { ResolvedConfig } from './config/schema.js';
+import { CapabilityError, PluginDependencyError } from './errors.js';
+import type { KernelPlan } from './kernel.js';
+import type { PluginDefinition } from './plugin.js';
+import { configIssue } from './config/config-keys.js';
 
 export function planKernel(
   config: ResolvedConfig,

@@ -4,8 +4,8 @@
  * union, record and pipe wrappers (undefined where the shape is not an object's).
  */
 import type { z } from 'zod';
-import { ConfigError } from '../kernel/errors.js';
-import { editDistance } from '../kernel/util/closest.js';
+import { ConfigError } from '../errors.js';
+import { editDistance } from '../util/closest.js';
 
 interface Def {
   type: string;
