@@ -19,8 +19,7 @@ import { listedJsonSchema } from './listed-schema.js';
 import { liftSeedConfig } from './config/seed-config.js';
 import { createLogger, type LogFormat } from './logging/logger.js';
 
-export interface KernelOptions
-  extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming' | 'keepIndexInStep'> {
+export interface KernelOptions extends Omit<CoreKernelOptions, 'configFile' | 'logger' | 'vaultNaming'> {
   /** Inline config (same shape as a config file); skips the file search. */
   config?: CoreKernelOptions['config'];
   /** Explicit config file. */
@@ -62,8 +61,8 @@ export async function createKernel(options: CreateKernelOptions = {}): Promise<S
     ...(configFile ? { configFile } : {}),
     logger: logger ?? ((config) => loggerFor(config, logging)),
     vaultNaming: registry,
-    keepIndexInStep: keepInStep,
-    listSchema: listedJsonSchema,
+    keepIndexInStep: options.keepIndexInStep ?? keepInStep,
+    listSchema: options.listSchema ?? listedJsonSchema,
     // A plugin author's strict mode (and every test's): each answer held to its tool's output schema.
     checkToolOutputs: options.checkToolOutputs ?? process.env.NOTEKERNEL_CHECK_TOOL_OUTPUTS === '1',
   });

@@ -64,7 +64,8 @@ export interface NoteChange {
 
 /**
  * An update as a function of the note it changes: the store calls it with the note as it read it
- * under its lock, after the hash check, and writes what it returns (one read per update).
+ * under its lock, after the hash check, and writes what it returns (one read per update). It runs
+ * under that lock: it may read, but must not write the same note.
  */
 export type NoteEdit = (current: Note) => NoteChange | Promise<NoteChange>;
 

@@ -11,13 +11,13 @@ import { requireMember } from './backend.js';
 import type { HookRunner, NoteDraft, WriteSource } from './hooks.js';
 import type { Logger } from './logger.js';
 import type { ListQuery, Metadata, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from './note.js';
-import { ConflictError, ContentHashMismatchError, NotFoundError } from './errors.js';
+import { ConflictError, ContentHashMismatchError, NotekernelError, NotFoundError } from './errors.js';
 import { settle } from './util/settle.js';
 
 export interface NoteServiceDeps {
   store: NoteStore;
   storageBackend: string;
-  /** A search index beside the store (kept in step by KernelOptions.keepIndexInStep); undefined when the store indexes itself. */
+  /** A search index beside the store (kept in step by KernelExtras.keepIndexInStep); undefined when the store indexes itself. */
   separateIndex?: SearchIndex;
   hooks: HookRunner;
   logger: Logger;
@@ -80,9 +80,13 @@ export class NoteService {
       this.editFor(change, (d) => (drafted = d)),
       expectedHash,
     );
-    const { previous, titleChanged, warnings } = drafted as DraftedUpdate;
-    await this.announceUpdate(note, previous, titleChanged);
-    return { note, warnings };
+    if (!drafted)
+      throw new NotekernelError(
+        'internal',
+        `Backend "${this.deps.storageBackend}" wrote ${id} without calling its edit (NoteStore.update).`,
+      );
+    await this.announceUpdate(note, drafted.previous, drafted.titleChanged);
+    return { note, warnings: drafted.warnings };
   }
 
   /**

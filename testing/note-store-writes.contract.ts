@@ -25,6 +25,64 @@ export function describeWritesAndListingContract({ s, outside, seenOutside }: St
     return store.refresh!();
   };
 
+  describe('update with an edit (NoteEdit: the change made from the note as read under the lock)', () => {
+    test('the edit gets the note as stored, and what it returns is written', async () => {
+      const note = await s().create({ title: 'Edited', content: 'before', tags: ['t1'] });
+      const seen: Note[] = [];
+      const updated = await s().update(
+        note.id,
+        (current) => {
+          seen.push(current);
+          return { content: `${current.content} and after` };
+        },
+        note.contentHash,
+      );
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ id: note.id, title: 'Edited', content: 'before', contentHash: note.contentHash });
+      expect(updated.content).toBe('before and after');
+      expect((await s().get(note.id))?.content).toBe('before and after');
+    });
+
+    test('an edit that throws writes nothing, and its error is the update’s', async () => {
+      const note = await s().create({ title: 'Refused edit', content: 'kept' });
+      const refusal = Object.assign(new Error('refused by the edit'), { code: 'validation_failed' });
+      await expect(
+        s().update(
+          note.id,
+          () => {
+            throw refusal;
+          },
+          note.contentHash,
+        ),
+      ).rejects.toBe(refusal);
+      expect(await s().get(note.id)).toMatchObject({ content: 'kept', contentHash: note.contentHash });
+    });
+
+    test('a stale hash is refused before the edit runs', async () => {
+      const note = await s().create({ title: 'Stale edit', content: 'x' });
+      let called = false;
+      const edit = () => {
+        called = true;
+        return { content: 'never' };
+      };
+      await expectCode(s().update(note.id, edit, sha256('not the current bytes')), 'content_hash_mismatch');
+      expect(called).toBe(false);
+      expect((await s().get(note.id))?.content).toBe('x');
+    });
+
+    test('updateMany takes edits too, each item its own', async () => {
+      const a = await s().create({ title: 'Edit many A', content: 'a' });
+      const b = await s().create({ title: 'Edit many B', content: 'b' });
+      const results = await updateEach(s(), [
+        { id: a.id, change: (current) => ({ content: `${current.content}!` }), expectedHash: a.contentHash },
+        { id: b.id, change: () => Promise.reject(new Error('no')), expectedHash: b.contentHash },
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect((await s().get(a.id))?.content).toBe('a!');
+      expect((await s().get(b.id))?.content).toBe('b');
+    });
+  });
+
   describe('updateMany (several compare-and-swaps at once)', () => {
     test('each item stands alone: results in input order, a stale or missing one fails without stopping the rest', async () => {
       const a = await s().create({ title: 'Many A', content: 'a' });

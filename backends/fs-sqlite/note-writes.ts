@@ -13,8 +13,8 @@ import type { AtomicWriteOptions } from '../../toolkit/files/atomic-write.js';
 import { Barrier } from '../../toolkit/files/barrier.js';
 import type { WriteLocks } from '../../toolkit/files/write-locks.js';
 import { slugify } from '../../toolkit/slugify.js';
-import { serializeMarkdown } from './frontmatter.js';
-import { assertTypeName, NOTE_SLUG, type Layout } from './layout.js';
+import { serializeMarkdown, type ParsedMarkdown } from './frontmatter.js';
+import { assertTypeName, isLayoutNoteFile, NOTE_SLUG, type Layout } from './layout.js';
 import { assertStorableText, type NoteFiles, type NoteTarget, type WrittenFile } from './note-files.js';
 
 /** What the writes need of the store around them. */
@@ -148,11 +148,24 @@ export class NoteWrites {
     expectedHash: string,
     phases: Pick<AtomicWriteOptions, 'beforeSync' | 'beforeRename'> = {},
   ): Promise<WrittenFile> {
+    // What `get` does not read as a note (a flat layout's `_draft.md`) is not one to update either.
+    if (!isLayoutNoteFile(this.host.layout, path.posix.basename(loc.relPath))) {
+      throw new NotFoundError(`Note not found: ${loc.id}`, { identifier: loc.id });
+    }
     const { bytes, text, hash, stats } = await this.host.disk.readRaw(loc);
     if (hash !== expectedHash) throw new ContentHashMismatchError(hash, expectedHash, { identifier: loc.id });
-    const parsed = this.host.disk.parsedText(loc, text, hash, stats);
-    const change = typeof edit === 'function' ? await edit(this.host.disk.noteRead(loc, bytes, stats, hash)) : edit;
-    if (typeof edit === 'function') assertStorableText({ title: change.title, content: change.content });
+    let parsed: Pick<ParsedMarkdown, 'metadata' | 'body' | 'warnings'>;
+    let change: NoteChange;
+    if (typeof edit === 'function') {
+      // One parse serves the edit and the write: the note as read is what the file says.
+      const current = this.host.disk.noteRead(loc, bytes, stats, hash);
+      parsed = { metadata: current.metadata, body: current.content, warnings: current.warnings ?? [] };
+      change = await edit(current);
+      assertStorableText({ title: change.title, content: change.content });
+    } else {
+      parsed = this.host.disk.parsedText(loc, text, hash, stats);
+      change = edit;
+    }
     const content = change.content ?? parsed.body;
     let next: string;
     if (parsed.warnings.length && change.metadata === undefined && change.title === undefined) {

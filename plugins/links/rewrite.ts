@@ -117,7 +117,6 @@ async function writePlanned(
         id: p.id,
         change: { content: p.content },
         expectedHash: p.note.contentHash,
-        previous: p.note,
       })),
     );
     batch.forEach((plan, k) => {

@@ -207,7 +207,7 @@ export function settledSearchIndex(index: SearchIndex, outbox: IndexOutbox): Sea
 }
 
 /**
- * A search index beside the store, kept in step with it (KernelOptions.keepIndexInStep): caught
+ * A search index beside the store, kept in step with it (KernelExtras.keepIndexInStep): caught
  * up with the store in the background from the open, its writes queued and retried, its reads
  * waiting for what was acknowledged before them.
  */

@@ -83,8 +83,11 @@ export const updateNoteTool = defineTool({
     openWorldHint: false,
   },
   async handler(args, ctx) {
-    if (args.updates)
-      return updateBatch(await Promise.all(args.updates.map((u) => coerced(ctx, u))), ctx, args.dry_run);
+    if (args.updates) {
+      const read = new Map<string, Note>();
+      const updates = await Promise.all(args.updates.map((u) => coerced(ctx, u, read)));
+      return updateBatch(updates, ctx, args.dry_run, read);
+    }
     return applyUpdate(ctx, {
       identifier: args.identifier as string,
       content_hash: args.content_hash as string,
@@ -94,10 +97,15 @@ export const updateNoteTool = defineTool({
   },
 });
 
-/** Metadata coerced to the note's type's schema ("3" → 3), for a batch: its plan reads each note anyway. */
-async function coerced(ctx: ToolContext, item: UpdateItem): Promise<UpdateItem> {
+/**
+ * Metadata coerced to the note's type's schema ("3" → 3), for a batch; the note read for its type
+ * is kept in `read`, so the plan does not read it again.
+ */
+async function coerced(ctx: ToolContext, item: UpdateItem, read: Map<string, Note>): Promise<UpdateItem> {
   if (!item.metadata) return item;
-  const type = (await ctx.notes.get(item.identifier).catch(() => undefined))?.type;
+  const note = await ctx.notes.get(item.identifier).catch(() => undefined);
+  if (note) read.set(item.identifier, note);
+  const type = note?.type;
   const metadata = await coerceMetadata(ctx, type, item.metadata as Metadata);
   return metadata === item.metadata ? item : { ...item, metadata };
 }
@@ -133,7 +141,8 @@ async function applyUpdate(ctx: ToolContext, item: UpdateItem) {
  * finished after a crash; each note still succeeds or fails alone. A batch naming one note twice
  * runs in order, one update at a time, as two sequential calls would.
  */
-async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: boolean) {
+async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: boolean, read: Map<string, Note>) {
+  const planItem = (item: UpdateItem) => planned(item, read.get(item.identifier));
   const distinct = new Set(updates.map((u) => u.identifier)).size === updates.length;
   if (dryRun) return previewPlan(ctx.notes, 'update_note', updates.map(planItem));
   if (!distinct) return updateOneByOne(updates, ctx);
@@ -178,7 +187,7 @@ async function updateBatch(updates: UpdateItem[], ctx: ToolContext, dryRun: bool
   };
 }
 
-function planItem(item: UpdateItem): PlanItem {
+function planned(item: UpdateItem, previous: Note | undefined): PlanItem {
   const metadata = item.metadata as Metadata | undefined;
   return {
     kind: 'update',
@@ -188,6 +197,7 @@ function planItem(item: UpdateItem): PlanItem {
       ...(metadata !== undefined ? { metadata } : {}),
     },
     expectedHash: item.content_hash,
+    ...(previous ? { previous } : {}),
   };
 }
 

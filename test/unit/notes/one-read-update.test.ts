@@ -56,3 +56,17 @@ describe('update_note', () => {
     ).toEqual([]);
   });
 });
+
+describe('NoteService.update on a flat vault', () => {
+  it('refuses a file the store does not read as a note, as a read of it would, and leaves it alone', async () => {
+    t = await createTestKernel({ profile: 'zettelkasten' });
+    const draft = path.join(t.root, '_draft.md');
+    fs.writeFileSync(draft, 'a scratch file, not a card\n');
+    const hash = `sha256:${(await import('node:crypto')).createHash('sha256').update('a scratch file, not a card\n').digest('hex')}`;
+    expect(await t.vault.notes.get('_draft.md')).toBeUndefined();
+    await expect(t.vault.notes.update('_draft.md', { content: 'overwritten' }, hash)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(fs.readFileSync(draft, 'utf8')).toBe('a scratch file, not a card\n');
+  });
+});
