@@ -17,7 +17,7 @@ import type { Embedder } from '../../backends/hybrid-search/embedding/embedder.j
 import { useLiteEmbedder } from '../../backends/hybrid-search/embedding/use-lite-embedder.js';
 import { workerPoolEmbedder } from '../../backends/hybrid-search/embedding/worker-pool-embedder.js';
 import { packageRoot } from '../../toolkit/package-root.js';
-import { paraphraseCases } from '../support/paraphrase-vault.js';
+import { paraphraseCases, paraphraseNotes } from '../support/paraphrase-vault.js';
 import { fmt, type BenchRow } from './stats.js';
 
 /** Embeds each distinct text once, so the second index reuses the first one's vectors. */
@@ -36,17 +36,7 @@ function memoised(inner: Embedder): Embedder {
 
 export async function benchParaphrase(): Promise<BenchRow[]> {
   const cases = paraphraseCases();
-  const notes: Note[] = cases.map((c, i) => ({
-    id: `general/note-${i + 1}.md`,
-    title: c.title,
-    content: c.content,
-    tags: [],
-    metadata: {},
-    created: '2026-01-01T00:00:00.000Z',
-    updated: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`,
-    type: 'general',
-    contentHash: `sha256:${i}`,
-  }));
+  const notes: Note[] = paraphraseNotes(cases);
   const realFetch = globalThis.fetch;
   const requests: string[] = [];
   // Nothing may be downloaded: any HTTP request is counted and refused.

@@ -3,6 +3,8 @@
  * question that paraphrases it without sharing a content word (paraphrase.test.ts checks that):
  * a keyword index cannot answer these, a sentence model should.
  */
+import type { Note } from '../../kernel/note.js';
+
 export interface ParaphraseCase {
   title: string;
   content: string;
@@ -179,4 +181,19 @@ export function paraphraseCases(): ParaphraseCase[] {
     const token = `vexq${i + 1}zor`;
     return { title, content: `${content}\n\nReference ${token}.`, question, token };
   });
+}
+
+/** The cases as the notes of a vault, in order: `general/note-1.md`, … */
+export function paraphraseNotes(cases: readonly ParaphraseCase[] = paraphraseCases()): Note[] {
+  return cases.map((c, i) => ({
+    id: `general/note-${i + 1}.md`,
+    title: c.title,
+    content: c.content,
+    tags: [],
+    metadata: {},
+    created: '2026-01-01T00:00:00.000Z',
+    updated: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`,
+    type: 'general',
+    contentHash: `sha256:${i}`,
+  }));
 }

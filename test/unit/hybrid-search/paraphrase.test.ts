@@ -10,22 +10,12 @@ import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.
 import type { Note } from '../../../kernel/index.js';
 import { parseQuery, questionTerms } from '../../../toolkit/search/query.js';
 import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
-import { paraphraseCases } from '../../support/paraphrase-vault.js';
+import { paraphraseCases, paraphraseNotes } from '../../support/paraphrase-vault.js';
 
 const contentWords = (text: string) => questionTerms(parseQuery(text))?.flatMap((t) => t.words) ?? [];
 
 const cases = paraphraseCases();
-const notes: Note[] = cases.map((c, i) => ({
-  id: `general/note-${i + 1}.md`,
-  title: c.title,
-  content: c.content,
-  tags: [],
-  metadata: {},
-  created: '2026-01-01T00:00:00.000Z',
-  updated: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`,
-  type: 'general',
-  contentHash: `sha256:${i}`,
-}));
+const notes: Note[] = paraphraseNotes(cases);
 
 describe('the paraphrase vault', () => {
   let index: HybridSearchIndex;
