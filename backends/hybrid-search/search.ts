@@ -22,7 +22,7 @@ import {
   semanticSentence,
   type KeywordExpressions,
   type ParsedQuery,
-} from './keyword-query.js';
+} from '../../toolkit/search/keyword-expressions.js';
 import type { NoteRanking, VectorMatrix } from './vector-matrix.js';
 
 export interface SearchTuning {

@@ -10,10 +10,17 @@
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/index.js';
 import { FUSION_DEPTH, KEYWORD_WEIGHT } from '../embedding/fusion.js';
-import { hasTerms, markableWords, parseQuery, semanticSentence, tsExcluded, tsExpressions } from '../keyword-query.js';
+import {
+  hasTerms,
+  markableWords,
+  parseQuery,
+  semanticSentence,
+  tsExcluded,
+  tsExpressions,
+} from '../../../toolkit/search/keyword-expressions.js';
 import type { PgPool } from './pg-driver.js';
 import { tsConfig, vectorLiteral } from './pg-schema.js';
-import { markedSnippet } from './snippet.js';
+import { markedSnippet } from '../../../toolkit/search/marked-snippet.js';
 
 export interface PgSearchState {
   pool: PgPool;

@@ -3,7 +3,7 @@
  * `ts_headline` would mark only words spelt as the index stores them (case and letters folded:
  * `lodz` for `Łódź`), not the passage as written.
  */
-import { foldWords } from '../../../toolkit/search/fold-letters.js';
+import { foldWords } from './fold-letters.js';
 
 const SNIPPET_CHARS = 200;
 const LEAD_CHARS = 60;

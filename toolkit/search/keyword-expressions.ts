@@ -1,18 +1,11 @@
 /**
- * The parsed query (toolkit/search/query.ts) → the keyword leg's expressions: FTS5 MATCH for
+ * The parsed query (query.ts) → the keyword leg's expressions: FTS5 MATCH for
  * the sqlite engine, `to_tsquery('simple', …)` for postgres. Every term is re-quoted from its
  * folded words, so nothing typed reaches either grammar and no query is a syntax error. A
  * question matches any of its content words (`match`) and ranks passages holding every one of
  * them (`every`) first; a query that spells its syntax keeps it (every group must hold).
  */
-import {
-  parseQuery,
-  questionTerms,
-  markedWords,
-  requiredGroups,
-  type ParsedQuery,
-  type QueryTerm,
-} from '../../toolkit/search/query.js';
+import { parseQuery, questionTerms, markedWords, requiredGroups, type ParsedQuery, type QueryTerm } from './query.js';
 
 export { parseQuery, type ParsedQuery };
 
