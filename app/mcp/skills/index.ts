@@ -1,0 +1,74 @@
+/**
+ * The served vault's skills (MCP skills extension, SEP-2640), built from what the vault serves:
+ * flint's note types (note-types plugin), the zettelkasten card workflow (card-workflow) and
+ * agent-memory's conventions (memory). A vault with none of those plugins has no skills.
+ *
+ * Wiring, once per process, before any server connects:
+ *
+ *   const skills = await vaultSkills(vault);   // undefined: nothing to publish
+ *   skills?.attach(mcpServer);                  // on every McpServer built (per request too)
+ *
+ * and after a call that may change them (`changesSkills(name)`), `await skills.reload()`; when its
+ * answer says `listChanged`, servers built per request publish `resources/list_changed` themselves.
+ */
+import { SkillCatalog, type SkillCatalogOptions } from '@modelcontextprotocol/server/ext/skills';
+import type { ToolHost } from '../../tool-host.js';
+import { cardWorkflowSkills } from './card-workflow.js';
+import { memorySkills } from './memory.js';
+import { noteTypeSkills } from './note-types.js';
+import { generatedSkillFiles, type SkillTree } from './tree.js';
+
+export { CARD_WORKFLOW_SKILL } from './card-workflow.js';
+export { MEMORY_SKILL } from './memory.js';
+export { NOTE_TYPES_SKILL } from './note-types.js';
+
+interface SkillSource {
+  /** The plugin whose tools mean the vault has these skills. */
+  plugin: string;
+  build(host: ToolHost): Promise<SkillTree>;
+}
+
+const SOURCES: readonly SkillSource[] = [
+  { plugin: 'note-types', build: noteTypeSkills },
+  { plugin: 'card-workflow', build: cardWorkflowSkills },
+  { plugin: 'memory', build: memorySkills },
+];
+
+/**
+ * Tools after whose success the skills may differ: a note type written or deleted, or another
+ * vault made current (its types are other ones). A type's `_description.md` edited on disk is
+ * seen at the next of these, or when the caller reloads on its own signal (the types resource).
+ */
+const SKILL_CHANGING_TOOLS: ReadonlySet<string> = new Set([
+  'create_note_type',
+  'update_note_type',
+  'delete_note_type',
+  'switch_vault',
+]);
+
+export function changesSkills(toolName: string): boolean {
+  return SKILL_CHANGING_TOOLS.has(toolName);
+}
+
+/**
+ * The vault's skills as a catalog to attach to MCP servers, or undefined when it serves none of
+ * the plugins above. `catalog.reload()` rebuilds every skill from the vault (the storage under
+ * the catalog is regenerated at each walk); a failed rebuild keeps the previous skills served.
+ */
+export async function vaultSkills(
+  host: ToolHost,
+  options: Omit<SkillCatalogOptions, 'prefix'> = {},
+): Promise<SkillCatalog | undefined> {
+  const served = new Set(host.tools().map((t) => t.plugin));
+  const sources = SOURCES.filter((s) => served.has(s.plugin));
+  if (!sources.length) return undefined;
+  const build = async () => {
+    const tree: SkillTree = {};
+    for (const source of sources) Object.assign(tree, await source.build(host));
+    return tree;
+  };
+  return SkillCatalog.load(generatedSkillFiles(build), {
+    onWarning: (warning) => host.logger.warn({ skill: warning.path }, `skills: ${warning.message}`),
+    ...options,
+  });
+}
