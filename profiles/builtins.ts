@@ -37,5 +37,6 @@ export const builtinLazyCatalogue: LazyCatalogue = {
     'hybrid-search': async () => (await import('../backends/hybrid-search/index.js')).hybridSearchBackend,
     'keyword-search': async () => (await import('../backends/hybrid-search/keyword-search.js')).keywordSearchBackend,
     simplenote: async () => (await import('../backends/simplenote/index.js')).simplenoteBackend,
+    postgres: async () => (await import('../backends/postgres/index.js')).postgresBackend,
   },
 };

@@ -26,6 +26,7 @@ import { markdownGitBackend } from '../backends/markdown-git/index.js';
 import { hybridSearchBackend } from '../backends/hybrid-search/index.js';
 import { keywordSearchBackend } from '../backends/hybrid-search/keyword-search.js';
 import { simplenoteBackend } from '../backends/simplenote/index.js';
+import { postgresBackend } from '../backends/postgres/index.js';
 import { flintProfile } from './flint/index.js';
 import { zettelkastenProfile } from './zettelkasten/index.js';
 import { agentMemoryProfile } from './agent-memory/index.js';
@@ -50,6 +51,13 @@ export const builtinCatalogue: Catalogue = {
     agentPreferencesPlugin,
     journalPlugin,
   ],
-  backends: [fsSqliteBackend, markdownGitBackend, hybridSearchBackend, keywordSearchBackend, simplenoteBackend],
+  backends: [
+    fsSqliteBackend,
+    markdownGitBackend,
+    hybridSearchBackend,
+    keywordSearchBackend,
+    simplenoteBackend,
+    postgresBackend,
+  ],
   profiles: [flintProfile, zettelkastenProfile, agentMemoryProfile, notariumProfile, obsidianProfile],
 };

@@ -1,0 +1,160 @@
+/**
+ * The `postgres` storage backend: a vault's notes, journal, search vectors and change feed in
+ * PostgreSQL, so processes on many hosts share one knowledge base (issue 30). Chosen by config:
+ * `storage: { backend: postgres, options: { url, vault } }`; the URL falls back to DATABASE_URL,
+ * then to the PG* variables `pg` reads itself. Many vaults live in one schema, told apart by a
+ * `vault` column. Decision 048 records the choices; README.md says what each cost grows with.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { type BackendSetting, defineBackend } from '../../kernel/backend.js';
+import { BackendUnavailableError } from '../../kernel/errors.js';
+import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
+import { ChangeFeed } from './change-feed.js';
+import { openPool, redactUrl, storeError } from './driver.js';
+import { PgJournal } from './journal.js';
+import { LATEST_VERSION, migrate, SCHEMA_NAME, schemaVersion } from './migrations.js';
+import { PgKeywordIndex } from './search.js';
+import { PgNoteStore } from './store.js';
+
+export const postgresOptions = z
+  .object({
+    url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL')
+      .optional()
+      .describe('the database; without it DATABASE_URL, then the PG* environment variables'),
+    vault: z
+      .string()
+      .regex(/^[\w.-]{1,100}$/, 'letters, digits, "_", "-" and "."')
+      .default('default')
+      .describe('the vault inside the database (many vaults share one schema)'),
+    schema: z
+      .string()
+      .regex(SCHEMA_NAME, 'a plain lower-case SQL name')
+      .default('notekernel')
+      .describe("the schema holding notekernel's tables"),
+    ssl: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            rejectUnauthorized: z.boolean().optional(),
+            ca: z.string().optional().describe('PEM text of the CA certificate'),
+            cert: z.string().optional(),
+            key: z.string().optional(),
+          })
+          .strict(),
+      ])
+      .optional()
+      .describe('TLS, passed to node-postgres as it is (or set sslmode in the URL)'),
+    defaultType: z.string().min(1).optional().describe('type a note created without one gets (general when unset)'),
+    migrate: z
+      .boolean()
+      .default(true)
+      .describe(
+        'apply pending schema migrations at open (false: refuse a schema that is behind; run `notekernel migrate-db`)',
+      ),
+    pollMs: z.number().int().min(50).max(60_000).default(1_000).describe("the change feed's fallback poll"),
+    journal: journalWindowOption,
+  })
+  .strict();
+
+export type PostgresOptions = z.infer<typeof postgresOptions>;
+
+/** The URL a vault connects to: its option, else DATABASE_URL; undefined leaves `pg` to the PG* variables. */
+export function connectionUrl(options: Pick<PostgresOptions, 'url'>): string | undefined {
+  return options.url ?? (process.env.DATABASE_URL || undefined);
+}
+
+export const postgresBackend = defineBackend<PostgresOptions>({
+  id: 'postgres',
+  kind: 'both',
+  description:
+    'Notes in PostgreSQL, shared by every process and host: compare-and-swap writes, a change feed, tsvector search.',
+  folder: 'none',
+  capabilities: ['typed-notes', 'free-metadata', 'watch', 'journal', 'full-text'],
+  extensions: ['batch-update'],
+  options: postgresOptions as z.ZodType<PostgresOptions>,
+  settings(options): BackendSetting[] {
+    const env = (name: string) => process.env[name] || undefined;
+    const url = connectionUrl(options);
+    const source = options.url ? 'config' : env('DATABASE_URL') ? 'environment' : 'unset';
+    return [
+      {
+        name: 'DATABASE_URL',
+        purpose: 'the database, when storage.options.url is not set',
+        ...(url ? { value: redactUrl(url) } : {}),
+        source,
+        secret: true,
+      },
+      ...['PGHOST', 'PGPORT', 'PGDATABASE', 'PGUSER', 'PGPASSWORD', 'PGSSLMODE'].map((name) => ({
+        name,
+        purpose: 'read by node-postgres for what the URL leaves out',
+        ...(env(name) !== undefined ? { value: env(name) } : {}),
+        source: env(name) !== undefined ? ('environment' as const) : ('unset' as const),
+        ...(name === 'PGPASSWORD' ? { secret: true } : {}),
+      })),
+    ];
+  },
+  async create(ctx) {
+    const { options, logger } = ctx;
+    const url = connectionUrl(options);
+    const { pool, config } = openPool(url, options.ssl, logger);
+    const S = `"${options.schema}"`;
+    let feed: ChangeFeed | undefined;
+    try {
+      if (options.migrate) {
+        const report = await migrate(pool, options.schema);
+        if (report.applied.length)
+          logger.info({ schema: options.schema, from: report.from, to: report.to }, 'postgres schema migrated');
+      } else {
+        const version = await schemaVersion(pool, options.schema);
+        if (version !== LATEST_VERSION)
+          throw new BackendUnavailableError(
+            `The database schema "${options.schema}" is at version ${version}, this notekernel needs ${LATEST_VERSION}: run \`notekernel migrate-db\`.`,
+            { backend: 'postgres', schema_version: version, needed_version: LATEST_VERSION },
+          );
+      }
+      const table = {
+        S,
+        vault: options.vault,
+        origin: randomUUID(),
+        channelKey: `${options.schema}:${options.vault}`,
+      };
+      const journal = new PgJournal(pool, S, options.vault, journalWindow(options.journal), url, logger);
+      let store: PgNoteStore | undefined;
+      feed = new ChangeFeed({
+        pool,
+        config,
+        table,
+        logger,
+        pollMs: options.pollMs,
+        read: (id) => store!.get(id),
+        onSession: (session) => {
+          journal.owner = session;
+        },
+      });
+      store = new PgNoteStore({
+        pool,
+        table,
+        url,
+        defaultType: options.defaultType ?? 'general',
+        ...(options.defaultType ? { configuredType: options.defaultType } : {}),
+        logger,
+        journal,
+        feed,
+      });
+      await feed.start();
+      logger.info({ url: redactUrl(url), schema: options.schema, vault: options.vault }, 'postgres vault open');
+      return {
+        store,
+        ...(ctx.servesSearch !== false ? { search: new PgKeywordIndex(pool, S, options.vault, url, logger) } : {}),
+      };
+    } catch (err) {
+      await feed?.close();
+      await pool.end().catch(() => undefined);
+      throw storeError(err, url);
+    }
+  },
+});

@@ -1,0 +1,124 @@
+/**
+ * A note as the `notes` table holds it, and the markdown text that stands for it. The content
+ * hash covers that text (frontmatter with title, type, times and tags, then the metadata in its
+ * own key order, then the body), so a note exported to a file hashes the same as in the database,
+ * and any change to any field changes the hash. Metadata is kept as `json`, not `jsonb`, because
+ * `jsonb` reorders keys and the text must come back byte for byte.
+ */
+import { ValidationError } from '../../kernel/errors.js';
+import type { Metadata, MetadataValue, Note, NoteSummary } from '../../kernel/note.js';
+import { contentHash } from '../../toolkit/hash.js';
+import { composeMarkdown, loadYamlBounded, splitFrontmatter } from '../../toolkit/markdown/frontmatter.js';
+import { foldWords } from '../../toolkit/search/fold-letters.js';
+
+/** Fields of the note itself, written first in the frontmatter and never kept among its metadata. */
+const OWN_KEYS = ['title', 'type', 'created', 'updated', 'tags'] as const;
+
+export interface NoteRow {
+  id: string;
+  type: string;
+  title: string;
+  body: string;
+  metadata: Metadata;
+  tags: string[];
+  content_hash: string;
+  size: number;
+  created: string;
+  updated: string;
+}
+
+/** The columns a summary reads (no body); a full read adds `body`. */
+export const SUMMARY_COLUMNS = 'id, type, title, metadata, tags, content_hash, size, created, updated';
+export const NOTE_COLUMNS = `${SUMMARY_COLUMNS}, body`;
+
+export interface NoteFields {
+  id: string;
+  type: string;
+  title: string;
+  content: string;
+  metadata: Metadata;
+  tags: string[];
+  created: string;
+  updated: string;
+}
+
+/** The markdown text a note stands for: what its hash and size cover, and what an export writes. */
+export function noteText(fields: Omit<NoteFields, 'id'>): string {
+  const head: Metadata = { title: fields.title, type: fields.type, created: fields.created, updated: fields.updated };
+  if (fields.tags.length) head.tags = fields.tags;
+  return composeMarkdown({ ...head, ...withoutOwnKeys(fields.metadata) }, fields.content);
+}
+
+/** The row to write, with its hash, size and search vector's texts. */
+export function rowOf(fields: NoteFields): NoteRow {
+  checkTags(fields.tags);
+  const metadata = withoutOwnKeys(fields.metadata);
+  const text = noteText({ ...fields, metadata });
+  return {
+    id: fields.id,
+    type: fields.type,
+    title: fields.title,
+    body: fields.content,
+    metadata,
+    tags: [...fields.tags],
+    content_hash: contentHash(text),
+    size: Buffer.byteLength(text, 'utf8'),
+    created: fields.created,
+    updated: fields.updated,
+  };
+}
+
+export function noteOf(row: NoteRow): Note {
+  return { ...summaryOf(row), content: row.body };
+}
+
+export function summaryOf(row: Omit<NoteRow, 'body'>): NoteSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    created: row.created,
+    updated: row.updated,
+    contentHash: row.content_hash,
+    tags: row.tags,
+    metadata: row.metadata ?? {},
+  };
+}
+
+/** The folded texts of the weighted search vector: title (A) and body (D). */
+export function searchTexts(row: Pick<NoteRow, 'title' | 'body'>): [string, string] {
+  return [foldWords(row.title), foldWords(row.body)];
+}
+
+/** Reads a note's markdown text back into its fields (another program's edit, an import). */
+export function fieldsOfText(id: string, text: string, fallback: { type: string; now: string }): NoteFields {
+  const { yaml, body } = splitFrontmatter(text);
+  const loaded = yaml === undefined || yaml.trim() === '' ? {} : loadYamlBounded(yaml);
+  if (loaded === null || typeof loaded !== 'object' || Array.isArray(loaded))
+    throw new ValidationError(`The frontmatter of ${id} is not a YAML mapping.`, { field: 'frontmatter', id });
+  const meta = loaded as Metadata;
+  const text_ = (value: MetadataValue | undefined) => (typeof value === 'string' ? value : undefined);
+  const stem = id.split('/').at(-1)!.replace(/\.md$/i, '');
+  return {
+    id,
+    type: text_(meta.type) ?? fallback.type,
+    title: text_(meta.title) ?? stem,
+    content: yaml === undefined ? text : body,
+    metadata: withoutOwnKeys(meta),
+    tags: Array.isArray(meta.tags) ? meta.tags.filter((t): t is string => typeof t === 'string') : [],
+    created: text_(meta.created) ?? fallback.now,
+    updated: text_(meta.updated) ?? fallback.now,
+  };
+}
+
+function withoutOwnKeys(metadata: Metadata | undefined): Metadata {
+  const kept: Metadata = {};
+  for (const [key, value] of Object.entries(metadata ?? {}))
+    if (!(OWN_KEYS as readonly string[]).includes(key) && value !== undefined) kept[key] = value;
+  return kept;
+}
+
+function checkTags(tags: readonly unknown[]): void {
+  const bad = tags.findIndex((tag) => typeof tag !== 'string' || tag.trim() === '');
+  if (bad >= 0) throw new ValidationError(`tags.${bad} must be a non-empty string.`, { field: `tags.${bad}` });
+}

@@ -1,0 +1,99 @@
+/**
+ * Keyword search on the notes table itself: each row carries its weighted `tsvector` (title A,
+ * body D, built from folded words and stemmed by the schema's `stemmed` configuration), written
+ * in the same transaction as the note. A note is found by every process the moment its write
+ * commits, and there is no second index to keep in step: `upsert` and `remove` have nothing to
+ * do. The query is the kernel's parsed tree (toolkit/search), compiled to tsquery as
+ * hybrid-search's postgres engine compiles it: a question matches any content word, notes
+ * holding every word first, then by `ts_rank` (title × 10, body × 1, over 1 + log length).
+ */
+import type { Logger, Note, SearchHit, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
+import {
+  hasTerms,
+  markableWords,
+  parseQuery,
+  tsExcluded,
+  tsExpressions,
+} from '../../toolkit/search/keyword-expressions.js';
+import { markedSnippet } from '../../toolkit/search/marked-snippet.js';
+import { type PgPool, storeError } from './driver.js';
+import { SUMMARY_COLUMNS, type NoteRow, summaryOf } from './note-rows.js';
+
+interface HitRow extends Omit<NoteRow, 'body'> {
+  body: string;
+  score: number;
+  total: string;
+}
+
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export class PgKeywordIndex implements SearchIndex {
+  constructor(
+    private readonly pool: PgPool,
+    private readonly S: string,
+    private readonly vault: string,
+    private readonly url: string | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  async search(query: SearchQuery): Promise<SearchPage> {
+    const parsed = parseQuery(query.text);
+    const cfg = `'${this.S}.stemmed'`;
+    const p = new Params();
+    const where = [`n.vault = ${p.add(this.vault)}`];
+    if (query.type !== undefined) where.push(`n.type = ${p.add(query.type)}`);
+    const excluded = tsExcluded(parsed);
+    if (excluded !== undefined) where.push(`NOT (n.tsv @@ to_tsquery(${cfg}, ${p.add(excluded)}))`);
+    let score = '0::float8';
+    let order = 'n.updated DESC, n.id';
+    if (hasTerms(parsed)) {
+      const expressions = tsExpressions(parsed)!;
+      const match = p.add(expressions.match);
+      where.push(`n.tsv @@ to_tsquery(${cfg}, ${match})`);
+      score = `ts_rank('{0.1, 0, 0.3, 1.0}', n.tsv, to_tsquery(${cfg}, ${match}), 1)::float8`;
+      const tier =
+        expressions.every === undefined ? '' : `(n.tsv @@ to_tsquery(${cfg}, ${p.add(expressions.every)}))::int DESC, `;
+      order = `${tier}score DESC, n.id`;
+    }
+    const sql = `SELECT ${SUMMARY_COLUMNS.split(', ')
+      .map((c) => `n.${c}`)
+      .join(', ')}, n.body, ${score} AS score, count(*) OVER () AS total
+      FROM ${this.S}.notes n WHERE ${where.join(' AND ')}
+      ORDER BY ${order} LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset ?? 0)}`;
+    let rows: HitRow[];
+    try {
+      rows = (await this.pool.query<HitRow>(sql, p.values)).rows;
+    } catch (err) {
+      throw storeError(err, this.url);
+    }
+    const words = markableWords(parsed);
+    const hits: SearchHit[] = rows.map((row) => ({
+      id: row.id,
+      score: Number(row.score),
+      snippet: markedSnippet(row.title, row.body, words),
+      note: summaryOf(row),
+    }));
+    let total = rows.length ? Number(rows[0]!.total) : 0;
+    // Past the last page the window count is gone: count the matches without paging.
+    if (rows.length === 0 && (query.offset ?? 0) > 0)
+      total = (await this.search({ ...query, offset: 0, limit: 1 })).total;
+    return { hits, total };
+  }
+
+  /** The row's search vector was written with the row, in its transaction: nothing to re-sync. */
+  async upsert(_note: Note): Promise<void> {}
+
+  /** The vector went with its row. */
+  async remove(_id: string): Promise<void> {}
+
+  /** The store's pool is the index's: the store closes it. */
+  async close(): Promise<void> {
+    this.logger.debug('postgres search index closed with its store');
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The postgres storage backend through the NoteStore and SearchIndex contract suites, on the
+ * PostgreSQL 15 + pgvector server `.ci/postgres start` gives (NOTEKERNEL_TEST_PG_URL). Each subject
+ * is a fresh vault in one schema made for this file; "another program" is a second store opened on
+ * the same vault, as a process on another host would open it. Without a server the suites are
+ * skipped and say why; under CI=true that is a failure.
+ */
+import { afterAll, describe, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { silentLogger } from '../../kernel/logger.js';
+import { postgresBackend, postgresOptions } from '../../backends/postgres/index.js';
+import { noteText } from '../../backends/postgres/note-rows.js';
+import type { PgNoteStore } from '../../backends/postgres/store.js';
+import type { OutsideWorld } from '../../testing/contract-support.js';
+import { describeNoteStoreContract, describeSearchIndexContract } from '../../testing/index.js';
+import { dropSchema, freshSchema, PG_URL, postgresUnavailable } from '../support/postgres.js';
+import { removeDir, tempDir } from '../support/temp.js';
+
+const unavailable = postgresUnavailable();
+const schema = freshSchema();
+
+async function openVault(vault: string) {
+  return postgresBackend.create({
+    options: postgresOptions.parse({ url: PG_URL, schema, vault, pollMs: 100 }),
+    logger: silentLogger(),
+    readOnly: false,
+  });
+}
+
+/** Another host's view of the vault: a second store on it, reading and writing the notes' text. */
+function anotherHost(other: PgNoteStore): OutsideWorld {
+  const text = async (id: string) => {
+    const note = await other.get(id);
+    if (!note) throw new Error(`${id} is not stored`);
+    return noteText({ ...note, type: note.type! });
+  };
+  return {
+    bytes: async (note) => Buffer.from(await text(note.id), 'utf8'),
+    replace: async (note, bytes) => void (await other.putText(note.id, Buffer.from(bytes).toString('utf8'))),
+    append: async (note, added) => void (await other.putText(note.id, (await text(note.id)) + added)),
+    remove: async (note) => void (await other.delete(note.id)),
+    exists: async (note) => (await other.get(note.id)) !== undefined,
+    leftovers: async () => [],
+  };
+}
+
+if (unavailable) {
+  if (process.env.CI === 'true') {
+    describe('contract suites: postgres storage backend', () => {
+      it('has a PostgreSQL server to run against', () => {
+        throw new Error(`CI must run the postgres backend's contract suites, but ${unavailable}.`);
+      });
+    });
+  } else {
+    console.warn(`SKIPPED: postgres storage backend contract suites: ${unavailable}.`);
+    describe.skip(`contract suites: postgres storage backend (skipped: ${unavailable})`, () => {
+      it('needs a server', () => undefined);
+    });
+  }
+} else {
+  afterAll(() => dropSchema(schema));
+
+  describeNoteStoreContract('postgres', async () => {
+    const vault = `v${randomBytes(5).toString('hex')}`;
+    const root = await tempDir();
+    const opened = await openVault(vault);
+    const other = await openVault(vault);
+    return {
+      store: opened.store!,
+      capabilities: postgresBackend.capabilities,
+      extensions: postgresBackend.extensions ?? [],
+      // typed-notes' refusal of escaping type names looks beside this folder: nothing may appear there.
+      root,
+      outside: anotherHost(other.store as PgNoteStore),
+      async close() {
+        await opened.store?.close();
+        await other.store?.close();
+        await removeDir(root);
+      },
+    };
+  });
+
+  describeSearchIndexContract('postgres (tsvector on the notes table)', async () => {
+    const opened = await openVault(`s${randomBytes(5).toString('hex')}`);
+    return {
+      store: opened.store!,
+      search: opened.search!,
+      capabilities: postgresBackend.capabilities,
+      extensions: postgresBackend.extensions ?? [],
+      async close() {
+        await opened.search?.close();
+        await opened.store?.close();
+      },
+    };
+  });
+}
