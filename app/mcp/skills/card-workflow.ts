@@ -9,7 +9,7 @@ import { zettelkastenProfile } from '../../../profiles/zettelkasten/index.js';
 import type { ToolInfo } from '../../../kernel/tool.js';
 import type { ToolHost } from '../../tool-host.js';
 import { isTable, type MarkdownDoc, profileReadme, section, skillMarkdown, tableRows, toolLine } from './markdown.js';
-import type { SkillTree } from './tree.js';
+import type { SkillTree } from './source.js';
 
 export const CARD_WORKFLOW_SKILL = 'zettelkasten-card-workflow';
 

@@ -3,32 +3,31 @@
  * flint's note types (note-types plugin), the zettelkasten card workflow (card-workflow) and
  * agent-memory's conventions (memory). A vault with none of those plugins has no skills.
  *
- * Wiring, once per process, before any server connects:
- *
- *   const skills = await vaultSkills(vault);   // undefined: nothing to publish
- *   skills?.attach(mcpServer);                  // on every McpServer built (per request too)
- *
- * and after a call that may change them (`changesSkills(name)`), `await skills.reload()`; when its
- * answer says `listChanged`, servers built per request publish `resources/list_changed` themselves.
+ * Wiring: once per process `const skills = vaultSkills(vault)` (undefined: nothing to publish;
+ * nothing is built until a client asks), then `skills?.attach(mcp)` on every McpServer before it
+ * connects (per request too), and after a call that may change them (`changesSkills(name)`)
+ * `await skills.reload()`; when its answer says `listChanged`, servers built per request publish
+ * `resources/list_changed` themselves.
  */
-import { SkillCatalog, type SkillCatalogOptions } from '@modelcontextprotocol/server/ext/skills';
+import type { SkillsOptions } from '@modelcontextprotocol/server/ext/skills';
 import type { ToolHost } from '../../tool-host.js';
 import { cardWorkflowSkills } from './card-workflow.js';
 import { memorySkills } from './memory.js';
 import { noteTypeSkills } from './note-types.js';
-import { generatedSkillFiles, type SkillTree } from './tree.js';
+import { type SkillTree, servedSkills, type VaultSkills } from './source.js';
 
 export { CARD_WORKFLOW_SKILL } from './card-workflow.js';
 export { MEMORY_SKILL } from './memory.js';
 export { NOTE_TYPES_SKILL } from './note-types.js';
+export type { VaultSkills } from './source.js';
 
-interface SkillSource {
+interface SkillKind {
   /** The plugin whose tools mean the vault has these skills. */
   plugin: string;
   build(host: ToolHost): Promise<SkillTree>;
 }
 
-const SOURCES: readonly SkillSource[] = [
+const KINDS: readonly SkillKind[] = [
   { plugin: 'note-types', build: noteTypeSkills },
   { plugin: 'card-workflow', build: cardWorkflowSkills },
   { plugin: 'memory', build: memorySkills },
@@ -51,23 +50,20 @@ export function changesSkills(toolName: string): boolean {
 }
 
 /**
- * The vault's skills as a catalog to attach to MCP servers, or undefined when it serves none of
- * the plugins above. `catalog.reload()` rebuilds every skill from the vault (the storage under
- * the catalog is regenerated at each walk); a failed rebuild keeps the previous skills served.
+ * The vault's skills, or undefined when it serves none of the plugins above. Nothing is read
+ * from the vault until a client lists or reads a skill; `reload()` rebuilds every skill from the
+ * vault, and a failed rebuild keeps the previous skills served.
  */
-export async function vaultSkills(
-  host: ToolHost,
-  options: Omit<SkillCatalogOptions, 'prefix'> = {},
-): Promise<SkillCatalog | undefined> {
+export function vaultSkills(host: ToolHost, options: SkillsOptions = {}): VaultSkills | undefined {
   const served = new Set(host.tools().map((t) => t.plugin));
-  const sources = SOURCES.filter((s) => served.has(s.plugin));
-  if (!sources.length) return undefined;
+  const kinds = KINDS.filter((k) => served.has(k.plugin));
+  if (!kinds.length) return undefined;
   const build = async () => {
     const tree: SkillTree = {};
-    for (const source of sources) Object.assign(tree, await source.build(host));
+    for (const kind of kinds) Object.assign(tree, await kind.build(host));
     return tree;
   };
-  return SkillCatalog.load(generatedSkillFiles(build), {
+  return servedSkills(build, {
     onWarning: (warning) => host.logger.warn({ skill: warning.path }, `skills: ${warning.message}`),
     ...options,
   });

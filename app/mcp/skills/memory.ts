@@ -6,7 +6,7 @@
 import { agentMemoryProfile } from '../../../profiles/agent-memory/index.js';
 import type { ToolHost } from '../../tool-host.js';
 import { isFence, isTable, profileReadme, section, skillMarkdown, toolLine } from './markdown.js';
-import type { SkillTree } from './tree.js';
+import type { SkillTree } from './source.js';
 
 export const MEMORY_SKILL = 'agent-memory';
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolHost } from '../../tool-host.js';
 import { skillMarkdown, slug, toolLine } from './markdown.js';
-import type { SkillTree } from './tree.js';
+import type { SkillTree } from './source.js';
 
 /** The index skill; a type's skill is `note-type-…`, so no type name can take this one. */
 export const NOTE_TYPES_SKILL = 'note-types';

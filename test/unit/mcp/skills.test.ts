@@ -6,14 +6,14 @@
 import { Client } from '@modelcontextprotocol/client';
 import { type Skill, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import type { SkillCatalog, SkillWarning } from '@modelcontextprotocol/server/ext/skills';
+import type { SkillWarning } from '@modelcontextprotocol/server/ext/skills';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changesSkills, vaultSkills } from '../../../app/mcp/skills/index.js';
+import { changesSkills, type VaultSkills, vaultSkills } from '../../../app/mcp/skills/index.js';
 import { createTestKernel, type TestKernel } from '../../support/temp.js';
 
 interface Served {
   kernel: TestKernel;
-  catalog: SkillCatalog;
+  catalog: VaultSkills;
   client: Client;
   skills: SkillsClient;
   warnings: SkillWarning[];
@@ -33,7 +33,7 @@ async function serve(profile: string): Promise<Served> {
   const kernel = await createTestKernel({ profile });
   const warnings: SkillWarning[] = [];
   // strict: a generated skill the SDK would skip fails the test instead of a warning.
-  const catalog = await vaultSkills(kernel.vault, { strict: true, onWarning: (w) => warnings.push(w) });
+  const catalog = vaultSkills(kernel.vault, { strict: true, onWarning: (w) => warnings.push(w) });
   if (!catalog) throw new Error(`${profile}: no skills`);
   const server = new McpServer({ name: 'skills-test', version: '0.0.0' });
   catalog.attach(server);
@@ -87,11 +87,15 @@ describe('skills: flint note types', () => {
       '| reading | Track articles, papers, books, and other reading material | `note-type-reading` |',
     );
     expect(index).toMatch(/- `update_note`: .*content_hash/);
+    // A client that knows resources but not skills finds each SKILL.md in resources/list.
+    const { resources } = await s.client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(skills.map((k) => k.uri)));
     expect(s.warnings).toEqual([]);
   });
 
   it('a note type created after start is a skill after reload, and clients are told the list changed', async () => {
     const s = await serve('flint');
+    expect((await s.skills.list()).skills.map((k) => k.frontmatter.name)).not.toContain('note-type-recipe');
     expect(changesSkills('create_note_type')).toBe(true);
     expect(changesSkills('create_note')).toBe(false);
     await s.kernel.vault.call('create_note_type', {
@@ -116,8 +120,16 @@ describe('skills: flint note types', () => {
     expect(text).toContain('- `servings` (number, required): How many it feeds');
   });
 
+  it('reads nothing from the vault until a client asks: a type created before the first list is in it', async () => {
+    const s = await serve('flint');
+    await s.kernel.vault.call('create_note_type', { type_name: 'Book_Club', description: 'What the club reads' });
+    const club = byName((await s.skills.list()).skills, 'note-type-book-club');
+    expect(await readText(s, club)).toContain('# Note type "Book_Club"');
+  });
+
   it('a note written changes no skill, and a reload then changes nothing', async () => {
     const s = await serve('flint');
+    await s.skills.list();
     await s.kernel.vault.call('create_note', { type: 'general', title: 'Dune', content: 'Sand.' });
     const changes = await s.catalog.reload();
     expect(changes).toEqual({ added: [], removed: [], changed: [], listChanged: false });
@@ -126,6 +138,7 @@ describe('skills: flint note types', () => {
 
   it('a type deleted leaves the list at reload', async () => {
     const s = await serve('flint');
+    await s.skills.list();
     await s.kernel.vault.call('delete_note_type', { type_name: 'goals', action: 'delete', confirm: true });
     const changes = await s.catalog.reload();
     expect(changes.removed).toEqual(['skill://note-type-goals/SKILL.md']);
@@ -204,7 +217,7 @@ describe('skills: a vault without them', () => {
   it('has no catalog', async () => {
     const kernel = await createTestKernel({ profile: 'zettelkasten', config: { plugins: { 'card-workflow': false } } });
     try {
-      expect(await vaultSkills(kernel.vault)).toBeUndefined();
+      expect(vaultSkills(kernel.vault)).toBeUndefined();
     } finally {
       await kernel.close();
     }
