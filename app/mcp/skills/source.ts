@@ -27,6 +27,7 @@ interface Snapshot {
 }
 
 const BASE = 'skill://';
+const PRUNE_AT = 1024;
 const canonical = (uri: string) => {
   try {
     return new URL(uri).href;
@@ -54,6 +55,8 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
   let current: Promise<Snapshot> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const servers = new Set<WeakRef<McpServer>>();
+  // Servers built per request are attached by the thousand: forget the collected ones now and then.
+  let pruneAt = PRUNE_AT;
 
   const snapshot = () => {
     // A failed first build is not kept: the next request tries again.
@@ -108,6 +111,10 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
   return {
     attach(mcp) {
       extension.attach(mcp);
+      if (servers.size >= pruneAt) {
+        for (const ref of servers) if (!ref.deref()) servers.delete(ref);
+        pruneAt = Math.max(PRUNE_AT, 2 * servers.size);
+      }
       servers.add(new WeakRef(mcp));
     },
     reload() {

@@ -3,13 +3,17 @@
  * a Client over InMemoryTransport, and the SDK's SkillsClient listing, reading and verifying
  * (size, digest, frontmatter) each file, for real kernels of the three profiles with skills.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { type Skill, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import type { SkillWarning } from '@modelcontextprotocol/server/ext/skills';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSkills, type VaultSkills, vaultSkills } from '../../../app/mcp/skills/index.js';
-import { createTestKernel, type TestKernel } from '../../support/temp.js';
+import type { UserConfig } from '../../../app/config/user-config.js';
+import { REPO_ROOT } from '../../support/cli.js';
+import { createTestKernel, type TestKernel, tempDir } from '../../support/temp.js';
 
 interface Served {
   kernel: TestKernel;
@@ -29,8 +33,8 @@ afterEach(async () => {
   }
 });
 
-async function serve(profile: string): Promise<Served> {
-  const kernel = await createTestKernel({ profile });
+async function serve(profile: string, config: UserConfig = {}): Promise<Served> {
+  const kernel = await createTestKernel({ profile, config });
   const warnings: SkillWarning[] = [];
   // strict: a generated skill the SDK would skip fails the test instead of a warning.
   const catalog = vaultSkills(kernel.vault, { strict: true, onWarning: (w) => warnings.push(w) });
@@ -190,6 +194,18 @@ describe('skills: zettelkasten card workflow', () => {
     expect(conventions).toContain('- Title format: `YYYYMMDD-CoreConcept` (date prefix YYYYMMDD)');
     expect(conventions).toContain('- Content: 300-800 words');
     expect(s.warnings).toEqual([]);
+  });
+
+  it('a rebuild that fails keeps the skills served before it', async () => {
+    // The vault's own conventions file, which then goes away: the rebuild cannot read it.
+    const file = path.join(await tempDir(), 'conventions.md');
+    await fs.copyFile(path.join(REPO_ROOT, 'plugins/card-workflow/defaults/naming-conventions.md'), file);
+    const s = await serve('zettelkasten', { plugins: { 'card-workflow': { naming_conventions_file: file } } });
+    const before = (await s.skills.list()).skills;
+    await fs.rm(file);
+    await expect(s.catalog.reload()).rejects.toThrow(/conventions\.md/);
+    expect((await s.skills.list()).skills).toEqual(before);
+    expect(await readText(s, before[0]!, 'references/naming-conventions.md')).toContain('# Card naming conventions');
   });
 });
 
