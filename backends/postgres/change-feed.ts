@@ -13,7 +13,15 @@
  * arrive in xid order rather than commit order still leave every listener at the latest state.
  */
 import type { ExternalChange, Logger, Note } from '../../kernel/index.js';
-import { type ConnectionConfig, loadPg, type PgPool, type PgSingleClient, redactUrl, storeError } from './driver.js';
+import {
+  type ConnectionConfig,
+  loadPg,
+  type PgPool,
+  type PgSingleClient,
+  readQuery,
+  redactUrl,
+  storeError,
+} from './driver.js';
 import { FEED_CHANNEL, type Table } from './row-writes.js';
 
 const BATCH = 500;
@@ -108,7 +116,8 @@ export class ChangeFeed {
 
   private async readBatch(): Promise<number> {
     const t = this.o.table;
-    const { rows } = await this.o.pool.query<{ xid: string; seq: string; note_id: string; origin: string }>(
+    const { rows } = await readQuery<{ xid: string; seq: string; note_id: string; origin: string }>(
+      this.o.pool,
       `SELECT xid::text, seq::text, note_id, origin FROM ${t.S}.changes
        WHERE vault = $1 AND (xid, seq) > ($2::xid8, $3::bigint) AND xid < pg_snapshot_xmin(pg_current_snapshot())
        ORDER BY xid, seq LIMIT ${BATCH}`,

@@ -18,6 +18,8 @@ export interface PgQueryable {
 
 export interface PgClient extends PgQueryable {
   release(err?: Error | boolean): void;
+  on(event: 'error', listener: (err: Error) => void): void;
+  removeListener(event: 'error', listener: (err: Error) => void): void;
 }
 
 export interface PgPool extends PgQueryable {
@@ -132,11 +134,44 @@ export function openPool(url: string | undefined, ssl: PgSsl | undefined, logger
   return { pool, config };
 }
 
-export async function inTransaction<T>(pool: PgPool, run: (client: PgClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
+/**
+ * A read, tried once more on a fresh connection when the first one it got was already dead (an
+ * idle connection the server closed): reads change nothing, and a server that is really down
+ * fails the second try at once.
+ */
+export async function readQuery<R>(pool: PgPool, text: string, values?: unknown[]): Promise<PgResult<R>> {
   try {
-    await client.query('BEGIN');
+    return await pool.query<R>(text, values);
+  } catch (err) {
+    if (!isUnavailable(err)) throw err;
+    return pool.query<R>(text, values);
+  }
+}
+
+/** A pooled connection with its transaction begun; a dead one (nothing sent on it yet) is swapped once. */
+async function begun(pool: PgPool): Promise<PgClient> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      return client;
+    } catch (err) {
+      client.release(err as Error);
+      if (attempt >= 2 || !isUnavailable(err)) throw err;
+    }
+  }
+}
+
+export async function inTransaction<T>(pool: PgPool, run: (client: PgClient) => Promise<T>): Promise<T> {
+  const client = await begun(pool);
+  let broken: Error | undefined;
+  // The connection may die between statements (while an edit runs): the next query fails with
+  // it, and this keeps the event from being thrown as unhandled meanwhile.
+  const lost = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', lost);
+  try {
     const result = await run(client);
     await client.query('COMMIT');
     return result;
@@ -146,6 +181,7 @@ export async function inTransaction<T>(pool: PgPool, run: (client: PgClient) => 
     });
     throw err;
   } finally {
+    client.removeListener('error', lost);
     // A client whose connection broke is destroyed, not handed to the next caller.
     client.release(broken ?? false);
   }

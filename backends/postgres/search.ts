@@ -16,7 +16,7 @@ import {
   tsExpressions,
 } from '../../toolkit/search/keyword-expressions.js';
 import { markedSnippet } from '../../toolkit/search/marked-snippet.js';
-import { type PgPool, storeError } from './driver.js';
+import { type PgPool, readQuery, storeError } from './driver.js';
 import { SUMMARY_COLUMNS, type NoteRow, summaryOf } from './note-rows.js';
 
 interface HitRow extends Omit<NoteRow, 'body'> {
@@ -68,7 +68,7 @@ export class PgKeywordIndex implements SearchIndex {
       ORDER BY ${order} LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset ?? 0)}`;
     let rows: HitRow[];
     try {
-      rows = (await this.pool.query<HitRow>(sql, p.values)).rows;
+      rows = (await readQuery<HitRow>(this.pool, sql, p.values)).rows;
     } catch (err) {
       throw storeError(err, this.url);
     }

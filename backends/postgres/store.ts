@@ -23,7 +23,7 @@ import {
 import { slugify } from '../../toolkit/slugify.js';
 import { assertTypeName } from '../../toolkit/type-name.js';
 import type { ChangeFeed } from './change-feed.js';
-import { inTransaction, type PgClient, type PgPool, storeError } from './driver.js';
+import { inTransaction, type PgClient, type PgPool, readQuery, storeError } from './driver.js';
 import type { PgJournal } from './journal.js';
 import { fieldsOfText, NOTE_COLUMNS, type NoteRow, noteOf, rowOf, SUMMARY_COLUMNS, summaryOf } from './note-rows.js';
 import { deleteRow, insertRow, lockRow, type Table, updateRow } from './row-writes.js';
@@ -47,11 +47,14 @@ export interface PgStoreDeps {
 
 export class PgNoteStore implements NoteStore {
   readonly journal: PgJournal;
+  /** This process's reader of the change feed (`watch` subscribes to it; `doctor` reads its stats). */
+  readonly feed: ChangeFeed;
   readonly defaultType?: string;
   private lastStamp = 0;
 
   constructor(private readonly deps: PgStoreDeps) {
     this.journal = deps.journal;
+    this.feed = deps.feed;
     if (deps.configuredType !== undefined) this.defaultType = deps.configuredType;
   }
 
@@ -184,11 +187,11 @@ export class PgNoteStore implements NoteStore {
   }
 
   watch(listener: (change: ExternalChange) => void): () => void {
-    return this.deps.feed.subscribe(listener);
+    return this.feed.subscribe(listener);
   }
 
   async close(): Promise<void> {
-    await this.deps.feed.close();
+    await this.feed.close();
     await this.deps.pool.end().catch(() => undefined);
   }
 
@@ -245,7 +248,7 @@ export class PgNoteStore implements NoteStore {
 
   private async read<R>(sql: string, values: unknown[]): Promise<R[]> {
     try {
-      return (await this.deps.pool.query<R>(sql, values)).rows;
+      return (await readQuery<R>(this.deps.pool, sql, values)).rows;
     } catch (err) {
       throw storeError(err, this.deps.url);
     }
