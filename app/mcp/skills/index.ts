@@ -24,13 +24,15 @@ export type { VaultSkills } from './source.js';
 interface SkillKind {
   /** The plugin whose tools mean the vault has these skills. */
   plugin: string;
+  /** The tools the build calls: a config that hides one (`tools.hide`) gets none of these skills. */
+  calls: readonly string[];
   build(host: ToolHost): Promise<SkillTree>;
 }
 
 const KINDS: readonly SkillKind[] = [
-  { plugin: 'note-types', build: noteTypeSkills },
-  { plugin: 'card-workflow', build: cardWorkflowSkills },
-  { plugin: 'memory', build: memorySkills },
+  { plugin: 'note-types', calls: ['list_note_types', 'get_note_type_info'], build: noteTypeSkills },
+  { plugin: 'card-workflow', calls: ['get_available_templates'], build: cardWorkflowSkills },
+  { plugin: 'memory', calls: [], build: memorySkills },
 ];
 
 /**
@@ -56,7 +58,7 @@ export function changesSkills(toolName: string): boolean {
  */
 export function vaultSkills(host: ToolHost, options: SkillsOptions = {}): VaultSkills | undefined {
   const served = new Set(host.tools().map((t) => t.plugin));
-  const kinds = KINDS.filter((k) => served.has(k.plugin));
+  const kinds = KINDS.filter((k) => served.has(k.plugin) && k.calls.every((name) => host.hasTool(name)));
   if (!kinds.length) return undefined;
   const build = async () => {
     const tree: SkillTree = {};

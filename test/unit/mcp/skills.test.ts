@@ -230,8 +230,11 @@ describe('skills: agent-memory conventions', () => {
 });
 
 describe('skills: a vault without them', () => {
-  it('has no catalog', async () => {
-    const kernel = await createTestKernel({ profile: 'zettelkasten', config: { plugins: { 'card-workflow': false } } });
+  it.each<[string, UserConfig]>([
+    ['without the plugin', { plugins: { 'card-workflow': false } }],
+    ['hiding a tool the skills are built from', { tools: { hide: ['get_available_templates'] } }],
+  ])('has none %s', async (_, config) => {
+    const kernel = await createTestKernel({ profile: 'zettelkasten', config });
     try {
       expect(vaultSkills(kernel.vault)).toBeUndefined();
     } finally {
