@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export async function demo(vault: string, command: string[] = ['notekernel']): Promise<string[]> {
   const [program = 'notekernel', ...prefix] = command;

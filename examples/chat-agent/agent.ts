@@ -2,7 +2,7 @@
  * One turn of the conversation: the model answers or asks for tools; the tools run over MCP
  * and their answers go back, until the model answers in words or the step cap is reached.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { complete, type ChatMessage, type ToolDefinition } from './chat-completions.js';
 import type { ChatEndpoint } from './config.js';
 import { runToolCall } from './notekernel-tools.js';

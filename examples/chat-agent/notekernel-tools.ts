@@ -2,9 +2,8 @@
  * The notekernel side: one MCP client over stdio (shared by every session, as in the seed),
  * its tools offered to the model as OpenAI function definitions, and the model's calls run.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type Tool } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ToolCall, ToolDefinition } from './chat-completions.js';
 import type { NotekernelServer } from './config.js';
 

@@ -88,8 +88,8 @@ describe('the chat agent on the obsidian profile', () => {
     await fs.mkdir(path.join(modules, '@modelcontextprotocol'), { recursive: true });
     await fs.mkdir(path.join(modules, '@types'), { recursive: true });
     await fs.symlink(
-      path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'sdk'),
-      path.join(modules, '@modelcontextprotocol', 'sdk'),
+      path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'client'),
+      path.join(modules, '@modelcontextprotocol', 'client'),
       'dir',
     );
     await fs.symlink(

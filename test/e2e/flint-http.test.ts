@@ -72,7 +72,7 @@ describe('flint profile over Streamable HTTP', () => {
     const guarded = await startHttpServer(['--profile', 'flint', '--vault', root, '--token', token]);
     try {
       await expect(connectHttp(guarded.url)).rejects.toThrow();
-      const client = await connectHttp(guarded.url, token);
+      const client = await connectHttp(guarded.url, { token });
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       await client.close();
     } finally {

@@ -7,8 +7,8 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.js';
 import { CONFIG_CASES, TS_CONFIG } from '../support/config-cases.js';
@@ -183,9 +183,10 @@ describe('the examples, against the installed package', () => {
     await fs.mkdir(path.join(modules, '@modelcontextprotocol'), { recursive: true });
     await fs.symlink(pkg.root, path.join(modules, 'notekernel'), 'dir');
     await fs.symlink(path.join(pkg.root, 'node_modules', 'zod'), path.join(modules, 'zod'), 'dir');
+    // The MCP client the client examples import: the package serves MCP but ships no client, so a user installs one.
     await fs.symlink(
-      path.join(pkg.root, 'node_modules', '@modelcontextprotocol', 'sdk'),
-      path.join(modules, '@modelcontextprotocol', 'sdk'),
+      path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'client'),
+      path.join(modules, '@modelcontextprotocol', 'client'),
       'dir',
     );
     // vitest, the optional peer `notekernel/testing` runs under: one copy, seen from the project and from the package.

@@ -5,9 +5,8 @@
  * (same code, same fields) everywhere; tools that need none must answer identically.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from '../../app/mcp/server.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectInMemory } from '../support/mcp-in-memory.js';
 import { main } from '../../app/cli/main.js';
 import { toNotekernelError } from '../../kernel/errors.js';
 import { createTestKernel, type TestKernel } from '../support/temp.js';
@@ -43,10 +42,7 @@ for (const profile of PROFILES) {
 
     beforeAll(async () => {
       t = await createTestKernel({ profile });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await createMcpServer(t.vault).connect(serverSide);
-      client = new Client({ name: 'parity', version: '1' });
-      await client.connect(clientSide);
+      client = await connectInMemory(t.vault, { name: 'parity' });
     });
 
     afterAll(async () => {

@@ -8,11 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { assertBuilt, CLI } from './cli.js';
 import { runCommand, type CliRun } from './run-cli.js';
-import type { StdioSession } from './mcp.js';
+import { connectCommand, type StdioSession } from './mcp.js';
 
 const isRoot = process.getuid?.() === 0;
 const NO_CAPABILITIES = ['setpriv', '--bounding-set=-all', '--inh-caps=-all', '--ambient-caps=-all'];
@@ -42,17 +40,7 @@ function unprivileged(command: string[]): string[] {
 export async function connectUnprivileged(args: string[], env: Record<string, string>): Promise<StdioSession> {
   assertBuilt();
   const [command, ...rest] = unprivileged([process.execPath, CLI, ...args]);
-  const transport = new StdioClientTransport({
-    command: command as string,
-    args: rest,
-    env: { ...(process.env as Record<string, string>), NOTEKERNEL_LOG_LEVEL: 'info', ...env },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'notekernel-e2e-faults', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, pid: () => transport.pid, close: () => client.close() };
+  return connectCommand(command as string, rest, env, { name: 'notekernel-e2e-faults' });
 }
 
 /** The built CLI run to completion as the unprivileged user. */

@@ -1,9 +1,31 @@
-/** Real MCP clients (the SDK's own) against the built `notekernel serve`, over stdio or HTTP. */
+/**
+ * Real MCP clients (the SDK's own, v2) against the built `notekernel serve`, over stdio or HTTP.
+ * Every helper takes an era: 'legacy' (the default) runs the 2025 `initialize` handshake, which
+ * the server speaks today; 'modern' pins the 2026-07-28 revision (`server/discover`) with no
+ * fallback, so a test written for the new revision cannot pass on the old handshake.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { assertBuilt, CLI } from './cli.js';
+
+export type Era = 'legacy' | 'modern';
+export const MODERN_REVISION = '2026-07-28';
+
+export interface ClientOptions {
+  /** 'legacy' unless said otherwise. */
+  era?: Era;
+  /** The name the client gives the server in its handshake. */
+  name?: string;
+}
+
+/** An SDK client, not yet connected, that speaks the given era. */
+export function newClient({ era = 'legacy', name = 'notekernel-e2e' }: ClientOptions = {}): Client {
+  return new Client(
+    { name, version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {},
+  );
+}
 
 export interface ToolAnswer {
   isError: boolean;
@@ -24,17 +46,32 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
-export async function connectStdio(args: string[], env: Record<string, string> = {}): Promise<StdioSession> {
+/** The built `notekernel` with these arguments, over stdio. */
+export async function connectStdio(
+  args: string[],
+  env: Record<string, string> = {},
+  options: ClientOptions = {},
+): Promise<StdioSession> {
   assertBuilt();
+  return connectCommand(process.execPath, [CLI, ...args], env, options);
+}
+
+/** Any command spawned as an MCP server over stdio, its stderr kept for the test's messages. */
+export async function connectCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: ClientOptions = {},
+): Promise<StdioSession> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, ...args],
+    command,
+    args,
     env: { ...(process.env as Record<string, string>), NOTEKERNEL_LOG_LEVEL: 'info', ...env },
     stderr: 'pipe',
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'notekernel-e2e', version: '1.0.0' });
+  const client = newClient(options);
   await client.connect(transport);
   return { client, stderr: () => stderr, pid: () => transport.pid, close: () => client.close() };
 }
@@ -82,11 +119,16 @@ export async function startHttpServer(args: string[], env: Record<string, string
   };
 }
 
-export async function connectHttp(url: string, token?: string): Promise<Client> {
+export interface HttpClientOptions extends ClientOptions {
+  /** Sent as `Authorization: Bearer <token>` on every request. */
+  token?: string;
+}
+
+export async function connectHttp(url: string, { token, ...options }: HttpClientOptions = {}): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),
   });
-  const client = new Client({ name: 'notekernel-e2e-http', version: '1.0.0' });
+  const client = newClient({ name: 'notekernel-e2e-http', ...options });
   await client.connect(transport);
   return client;
 }

@@ -5,7 +5,7 @@
  * as restarted agents do, so per-session state is exercised too.
  */
 import fs from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { generateVault } from './generate-vault.js';
 import { callTool, connectHttp, startHttpServer } from './mcp.js';
 

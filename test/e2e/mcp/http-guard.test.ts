@@ -8,8 +8,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { Client, SSEClientTransport } from '@modelcontextprotocol/client';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../../support/mcp.js';
 import { INITIALIZE, jsonOf, rawRequest } from '../../support/raw-http.js';
 import { runCli } from '../../support/run-cli.js';
@@ -110,7 +109,7 @@ describe('HTTP start-up rules', () => {
     try {
       const wrong = await rawRequest(guarded.url, { headers: { authorization: 'Bearer x' }, body: INITIALIZE });
       expect(wrong.status).toBe(401);
-      const client = await connectHttp(guarded.url, token);
+      const client = await connectHttp(guarded.url, { token });
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       await client.close();
       const sse = await rawRequest(new URL('/sse', guarded.url).href, { method: 'GET' });

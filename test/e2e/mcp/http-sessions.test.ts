@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../../support/mcp.js';
 import { INITIALIZE, jsonOf, rawRequest } from '../../support/raw-http.js';
 import { removeDir, tempDir } from '../../support/temp.js';
@@ -45,15 +45,18 @@ describe('HTTP shutdown', () => {
       let signalled = 0;
       const exited = new Promise<number | null>((resolve) => own.child.once('exit', resolve));
       const notes = Array.from({ length: 1000 }, (_, i) => ({ title: `Drained ${i}`, content: `body ${i}` }));
-      const result = await client.callTool({ name: 'create_note', arguments: { notes } }, undefined, {
-        timeout: 60_000,
-        onprogress: (p) => {
-          if (!signalled && p.progress > 0) {
-            signalled = Date.now();
-            own.child.kill('SIGTERM');
-          }
+      const result = await client.callTool(
+        { name: 'create_note', arguments: { notes } },
+        {
+          timeout: 60_000,
+          onprogress: (p) => {
+            if (!signalled && p.progress > 0) {
+              signalled = Date.now();
+              own.child.kill('SIGTERM');
+            }
+          },
         },
-      });
+      );
       const answeredMs = Date.now() - signalled;
       expect(signalled).toBeGreaterThan(0);
       expect(result.structuredContent).toMatchObject({ total: 1000, successful: 1000 });

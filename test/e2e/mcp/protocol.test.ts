@@ -8,11 +8,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CallToolResultSchema,
-  LoggingMessageNotificationSchema,
   type LoggingMessageNotification,
   type Progress,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/client';
 import { connectStdio, type StdioSession } from '../../support/mcp.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
@@ -33,20 +33,25 @@ function batch(prefix: string, count: number) {
   return Array.from({ length: count }, (_, i) => ({ title: `${prefix} ${i}`, content: `body ${i}` }));
 }
 
-async function protocolError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const err = (await promise.then(
+/** The error a request was refused with; the v2 client raises a JSON-RPC error answer as a ProtocolError. */
+async function protocolError(promise: Promise<unknown>): Promise<ProtocolError> {
+  const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
-  )) as { code?: number; message?: string } | undefined;
-  if (!err) throw new Error('expected a protocol error');
-  return { code: err.code as number, message: err.message as string };
+  );
+  if (!ProtocolError.isInstance(err)) throw new Error(`expected a protocol error, got ${String(err)}`);
+  return err;
 }
 
 describe('JSON-RPC error codes', () => {
-  it('answers an unknown resource with -32002', async () => {
+  // The wire code of the 1.x server is -32002; the v2 client reads -32002 or -32602 with data.uri
+  // as resource-not-found and reports it as -32602, the code the 2026-07-28 revision requires.
+  it('answers an unknown resource as resource not found, with its uri', async () => {
     const err = await protocolError(session.client.readResource({ uri: 'flint-note://nope' }));
+    expect(ResourceNotFoundError.isInstance(err)).toBe(true);
     expect(err).toMatchObject({
-      code: -32002,
+      code: -32602,
+      data: { uri: 'flint-note://nope' },
       message: expect.stringMatching(/Unknown resource "flint-note:\/\/nope"/),
     });
   });
@@ -59,14 +64,13 @@ describe('JSON-RPC error codes', () => {
   it('answers an unknown tool with -32602, not a tool result', async () => {
     const err = await protocolError(session.client.callTool({ name: 'no_such_tool', arguments: {} }));
     expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "no_such_tool"/) });
-    expect(err.message).toBe(
-      'MCP error -32602: Unknown tool "no_such_tool"; tools/list names the tools this server has.',
-    );
+    // The v2 client keeps the server's message as it is (v1 put "MCP error -32602: " before it).
+    expect(err.message).toBe('Unknown tool "no_such_tool"; tools/list names the tools this server has.');
   });
 
   it('answers tools/call without a name with -32602 and a sentence, not a zod dump', async () => {
     const err = await protocolError(
-      session.client.request({ method: 'tools/call', params: { arguments: {} } } as never, CallToolResultSchema),
+      session.client.request({ method: 'tools/call', params: { arguments: {} } } as never),
     );
     expect(err.code).toBe(-32602);
     expect(err.message).toMatch(/Invalid tools\/call request: name: a tool name \(string\) is required/);
@@ -82,7 +86,7 @@ describe('JSON-RPC error codes', () => {
 describe('logging capability', () => {
   it('sends warnings as notifications/message at the level the client chose', async () => {
     const messages: LoggingMessageNotification['params'][] = [];
-    session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void messages.push(n.params));
+    session.client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params));
     await fs.mkdir(path.join(root, 'general'), { recursive: true });
 
     await session.client.setLoggingLevel('error');
@@ -111,7 +115,6 @@ describe('progress', () => {
       const seen: Progress[] = [];
       const result = await session.client.callTool(
         { name: 'create_note', arguments: { notes: batch(`Progress ${part}`, 1000) } },
-        undefined,
         { onprogress: (p) => void seen.push(p), timeout: 120_000 },
       );
       expect(result.isError).toBeFalsy();
@@ -125,13 +128,10 @@ describe('progress', () => {
 
   it('sends notifications/progress while rename_tag rewrites many notes', async () => {
     const tagged = Array.from({ length: 300 }, (_, i) => ({ title: `Tagged ${i}`, content: `about #oldtag ${i}` }));
-    await session.client.callTool({ name: 'create_note', arguments: { notes: tagged } }, undefined, {
-      timeout: 60_000,
-    });
+    await session.client.callTool({ name: 'create_note', arguments: { notes: tagged } }, { timeout: 60_000 });
     const seen: Progress[] = [];
     const result = await session.client.callTool(
       { name: 'rename_tag', arguments: { from: 'oldtag', to: 'newtag', dry_run: false } },
-      undefined,
       {
         onprogress: (p) => void seen.push(p),
         timeout: 60_000,
@@ -150,9 +150,7 @@ describe('progress', () => {
       name: 'create_note',
       arguments: { title: 'Rename Target', content: 'the target' },
     });
-    await session.client.callTool({ name: 'create_note', arguments: { notes: linking } }, undefined, {
-      timeout: 60_000,
-    });
+    await session.client.callTool({ name: 'create_note', arguments: { notes: linking } }, { timeout: 60_000 });
     const { id } = created.structuredContent as { id: string };
     const target = (await session.client.callTool({ name: 'get_note', arguments: { identifier: id } }))
       .structuredContent as { id: string; content_hash: string };
@@ -162,7 +160,6 @@ describe('progress', () => {
         name: 'rename_note',
         arguments: { identifier: target.id, new_title: 'Renamed Target', content_hash: target.content_hash },
       },
-      undefined,
       { onprogress: (p) => void seen.push(p), timeout: 60_000 },
     );
     expect(result.structuredContent).toMatchObject({ notes_with_updated_wikilinks: 300, total_wikilinks_updated: 300 });
@@ -175,10 +172,27 @@ describe('progress', () => {
   }, 120_000);
 
   it('sends none when the client asks for none', async () => {
-    let count = 0;
-    session.client.fallbackNotificationHandler = async () => void count++;
-    await session.client.callTool({ name: 'create_note', arguments: { notes: batch('Quiet', 50) } });
-    expect(count).toBe(0);
+    const vault = await tempDir('nk-e2e-quiet-');
+    const own = await connectStdio(['serve', '--profile', 'flint', '--vault', vault]);
+    try {
+      // Every notifications/progress this session gets is counted, whatever its token (this handler
+      // takes the place of the SDK's own, so no onprogress callback runs on this session).
+      let count = 0;
+      own.client.setNotificationHandler('notifications/progress', () => void count++);
+      await own.client.callTool({ name: 'create_note', arguments: { notes: batch('Quiet', 50) } });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(count).toBe(0);
+      // The same call asking for progress is counted: the count above can see notifications.
+      await own.client.callTool(
+        { name: 'create_note', arguments: { notes: batch('Loud', 50) } },
+        { onprogress: () => {} },
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(count).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+      await removeDir(vault);
+    }
   });
 });
 
@@ -201,7 +215,6 @@ describe('shutdown', () => {
       });
       const call = own.client.callTool(
         { name: 'create_note', arguments: { notes: batch('Drained', 1000) } },
-        undefined,
         {
           timeout: 60_000,
           onprogress: (p) => {

@@ -8,9 +8,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from '../../../app/mcp/server.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectInMemory } from '../../support/mcp-in-memory.js';
 import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { simplenoteBackendWith } from '../../../backends/simplenote/index.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';
@@ -88,10 +87,7 @@ for (const profile of ['flint', 'zettelkasten', 'agent-memory', 'obsidian', 'not
         ...(CONFIG[profile] ? { config: CONFIG[profile] } : {}),
         ...(catalogue ? { catalogue } : {}),
       });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await createMcpServer(t.vault).connect(serverSide);
-      client = new Client({ name: 'surface', version: '1' });
-      await client.connect(clientSide);
+      client = await connectInMemory(t.vault, { name: 'surface' });
     });
 
     afterAll(async () => {

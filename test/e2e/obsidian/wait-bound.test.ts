@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio, type StdioSession } from '../../support/mcp.js';
 import { rng } from '../../support/generate-vault.js';
@@ -53,7 +53,6 @@ async function waitingSearch(session: StdioSession): Promise<Answer> {
       name: 'search_vault',
       arguments: { query: 'harbour lantern at the orchard', mode: 'semantic', wait_for_vectors: true },
     },
-    undefined,
     {
       onprogress: (p) => void progress.push(p),
     },

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectStdio, type StdioSession } from '../../support/mcp.js';
 import { paraphraseCases } from '../../support/paraphrase-vault.js';
@@ -66,7 +66,6 @@ describe('search_vault wait_for_vectors', () => {
     };
     const result = await session.client.callTool(
       { name: 'search_vault', arguments: { query: cases[0]!.question, mode: 'semantic', wait_for_vectors: true } },
-      undefined,
       { onprogress: (p) => void seen.push(p), timeout: 120_000, resetTimeoutOnProgress: true },
     );
     await new Promise((resolve) => setImmediate(resolve));

@@ -5,7 +5,7 @@
  * the simulated user says (tags, edits, feedback), plus what it saved in its context, as seed
  * 001 § 9.6 describes.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { callTool } from '../../support/mcp.js';
 
 export interface NextAction {

@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { preferencesOf } from '../../../examples/chat-agent/preferences.js';
 import { systemPrompt } from '../../../examples/chat-agent/system-prompt.js';
-import { createMcpServer } from '../../../app/mcp/server.js';
+import { connectInMemory } from '../../support/mcp-in-memory.js';
 import { definePlugin, type PluginContribution } from '../../../kernel/index.js';
 import type { Catalogue } from '../../../profiles/catalogue-types.js';
 import { builtinCatalogue } from '../../../profiles/catalogue.js';
@@ -42,10 +41,7 @@ async function connect(serves: PluginContribution): Promise<{ client: Client; ro
     ],
   };
   const kernel = await createTestKernel({ profile: 'with-prefs', catalogue });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(kernel.vault).connect(serverSide);
-  const client = new Client({ name: 'chat-agent-preferences', version: '1' });
-  await client.connect(clientSide);
+  const client = await connectInMemory(kernel.vault, { name: 'chat-agent-preferences' });
   open.push({ client, kernel });
   return { client, root: kernel.root };
 }
