@@ -1,4 +1,5 @@
 /** What a surface (MCP server, CLI) serves: one vault, or a router over several. */
+import type { NoteEvent } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { PromptDefinition, ResourceDefinition } from '../kernel/plugin.js';
 import type { ToolInfo } from '../kernel/tool.js';
@@ -15,4 +16,6 @@ export interface ToolHost {
   resources(): ResourceDefinition[];
   readResource(uri: string): Promise<unknown>;
   prompts(): PromptDefinition[];
+  /** Note changes in the served vault(s), by whoever made them; a host without it announces nothing. */
+  onNoteChange?(listener: (event: NoteEvent, vaultId: string) => void): () => void;
 }

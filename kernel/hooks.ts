@@ -53,8 +53,14 @@ interface Registered {
   handlers: HookHandlers;
 }
 
+/** A note notification as observers outside the plugins see it (an MCP server announcing changes). */
+export type NoteEvent = {
+  [K in Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>]: { name: K; payload: HookPayloads[K] };
+}[Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>];
+
 export class HookRunner {
   private readonly registered: Registered[] = [];
+  private readonly observers = new Set<(event: NoteEvent) => void>();
   private frozen = false;
 
   constructor(private readonly logger: Logger) {}
@@ -89,7 +95,30 @@ export class HookRunner {
     }
   }
 
+  /**
+   * Sees every note notification after the plugins' handlers ran, including once hooks are
+   * frozen: observers are surfaces (a served MCP connection), not plugins. Returns the unsubscribe.
+   */
+  observe(observer: (event: NoteEvent) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   async emit<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>>(
+    name: K,
+    payload: HookPayloads[K],
+  ): Promise<void> {
+    await this.emitToPlugins(name, payload);
+    for (const observer of this.observers) {
+      try {
+        observer({ name, payload } as NoteEvent);
+      } catch (err) {
+        this.logger.error({ err, hook: name }, `an observer of ${name} failed`);
+      }
+    }
+  }
+
+  private async emitToPlugins<K extends Exclude<HookName, 'note.beforeWrite' | 'vault.init' | 'vault.open'>>(
     name: K,
     payload: HookPayloads[K],
   ): Promise<void> {

@@ -59,7 +59,7 @@ export type {
 } from './backend.js';
 export { defineTool } from './tool.js';
 export type { ToolDefinition, ToolContext, ToolInfo, ToolAnnotations, ToolArgs, ToolResult } from './tool.js';
-export type { HookName, HookPayloads, HookHandlers, NoteDraft } from './hooks.js';
+export type { HookName, HookPayloads, HookHandlers, NoteDraft, NoteEvent } from './hooks.js';
 export type { Note, NewNote, NoteChange, NoteEdit, NoteSummary, Metadata, MetadataValue, ListQuery } from './note.js';
 export type { NoteService } from './notes.js';
 export * from './errors.js';

@@ -4,7 +4,7 @@
  */
 import type { Scope, Token } from './container.js';
 import { NotFoundError, toNotekernelError } from './errors.js';
-import type { HookRunner } from './hooks.js';
+import type { HookRunner, NoteEvent } from './hooks.js';
 import type { Fault, VaultFaults } from './faults.js';
 import { noProgress, withCallProgress, type ProgressReporter } from './progress.js';
 import { callCaller, withCaller } from './caller.js';
@@ -106,6 +106,11 @@ export class Vault {
 
   resources(): ResourceDefinition[] {
     return this.parts.resources;
+  }
+
+  /** Every note written, deleted, renamed or moved here, by a tool or outside it (a watched edit). */
+  onNoteChange(listener: (event: NoteEvent, vaultId: string) => void): () => void {
+    return this.parts.hooks.observe((event) => listener(event, this.info.id));
   }
 
   async readResource(uri: string): Promise<unknown> {

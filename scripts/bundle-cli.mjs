@@ -22,22 +22,11 @@ const tscSourceMaps = {
     return { code: fs.readFileSync(id, 'utf8'), map: JSON.parse(fs.readFileSync(`${id}.map`, 'utf8')) };
   },
 };
-// The SDK's Server imports its Ajv validator module, which builds Ajv's module graph at load
-// (~250 KB) for a check no notekernel tool needs: in the bundle it is our stand-in, which loads
-// the SDK's own on first use (app/mcp/lazy-ajv-provider.ts).
-const AJV_PROVIDER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/;
-const lazyAjv = {
-  name: 'lazy-ajv-provider',
-  load(id) {
-    if (!AJV_PROVIDER.test(id)) return null;
-    return `export { AjvJsonSchemaValidator } from ${JSON.stringify(path.resolve('dist/app/mcp/lazy-ajv-provider.js'))};`;
-  },
-};
 const build = await rolldown({
   input: `${dir}/run.js`,
   platform: 'node',
   external: ['typescript', /^@energetic-ai\//, /^sql\.js(\/|$)/],
-  plugins: [lazyAjv, tscSourceMaps],
+  plugins: [tscSourceMaps],
   logLevel: 'warn',
 });
 // A rebuild writes new chunk names: the old ones go first, so the package ships one build.

@@ -1,13 +1,16 @@
 /**
  * The `logging` capability: log records a client should see (skipped files, a slow index build,
- * failed syncs) reach it as `notifications/message`, at the level it chose with
- * `logging/setLevel`. Until it chooses, only warnings and worse are sent.
+ * failed syncs) reach it as `notifications/message`.
+ * - 2025 era: at the level the connection chose with `logging/setLevel`; until it chooses, only
+ *   warnings and worse. Every record of the process goes to every connection.
+ * - 2026-07-28: there is no connection. A request carries its own level in its envelope (none:
+ *   no records), and gets the records its own work logged, on its own response stream.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { LoggingLevelSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { LoggingLevel, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { onLogRecord, type LogRecord } from '../logging/logger.js';
-import { handle } from './requests.js';
+import { type Extra, handle } from './requests.js';
 
 const SEVERITY: Record<LoggingLevel, number> = {
   debug: 0,
@@ -20,6 +23,8 @@ const SEVERITY: Record<LoggingLevel, number> = {
   emergency: 7,
 };
 
+const LEVELS = Object.keys(SEVERITY) as [LoggingLevel, ...LoggingLevel[]];
+
 function levelOf(pinoLevel: number): LoggingLevel {
   if (pinoLevel >= 60) return 'critical';
   if (pinoLevel >= 50) return 'error';
@@ -31,10 +36,14 @@ function levelOf(pinoLevel: number): LoggingLevel {
 // pino's own bookkeeping fields; the rest of a record is what the client reads.
 const NOISE = new Set(['level', 'time', 'pid', 'hostname', 'name']);
 
-/** Installs setLevel and forwarding on `server`; returns the function that stops forwarding. */
+function dataOf(record: LogRecord): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !NOISE.has(key)));
+}
+
+/** Installs setLevel and forwarding on a 2025-era `server`; returns the function that stops forwarding. */
 export function forwardLogs(server: Server): () => void {
   let chosen: LoggingLevel = 'warning';
-  const params = z.object({ level: LoggingLevelSchema }).loose();
+  const params = z.object({ level: z.enum(LEVELS) }).loose();
   handle(server, 'logging/setLevel', params, async ({ level }) => {
     chosen = level;
     return {};
@@ -42,9 +51,28 @@ export function forwardLogs(server: Server): () => void {
   return onLogRecord((record: LogRecord) => {
     const level = levelOf(record.level);
     if (SEVERITY[level] < SEVERITY[chosen]) return;
-    const data = Object.fromEntries(Object.entries(record).filter(([key]) => !NOISE.has(key)));
     // A closed or not-yet-initialised connection simply misses the record; logging that
     // failure would feed this same listener.
-    server.sendLoggingMessage({ level, logger: 'notekernel', data }).catch(() => undefined);
+    server.sendLoggingMessage({ level, logger: 'notekernel', data: dataOf(record) }).catch(() => undefined);
   });
+}
+
+const requestLog = new AsyncLocalStorage<Extra['mcpReq']['log']>();
+let listening = false;
+
+/**
+ * Runs one request's work; on a 2026-07-28 request the records it logs go back to that request
+ * (the SDK filters them by the level in its envelope).
+ */
+export function requestLogs<T>(era: 'legacy' | 'modern', extra: Extra, work: () => Promise<T>): Promise<T> {
+  if (era === 'legacy') return work();
+  if (!listening) {
+    listening = true;
+    onLogRecord((record: LogRecord) => {
+      requestLog
+        .getStore()?.(levelOf(record.level), dataOf(record), 'notekernel')
+        .catch(() => undefined);
+    });
+  }
+  return requestLog.run(extra.mcpReq.log, work);
 }

@@ -3,7 +3,7 @@
  * asked for it with a progressToken. At most one notification per PROGRESS_INTERVAL_MS, plus
  * the first and the last, so a 2,000-note batch sends dozens, not thousands.
  */
-import type { ProgressNotification, ProgressToken } from '@modelcontextprotocol/sdk/types.js';
+import type { ProgressNotification, ProgressToken } from '@modelcontextprotocol/server';
 import type { ProgressReporter } from '../../kernel/progress.js';
 
 const PROGRESS_INTERVAL_MS = 100;

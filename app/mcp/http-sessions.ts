@@ -4,8 +4,7 @@
  * `idleMs` is closed, and when `max` are open the one idle longest makes room for a new one.
  * A session with a request in progress (an open SSE stream counts) is never closed for that.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Logger } from '../../kernel/logger.js';
 
 export const DEFAULT_SESSION_IDLE_MS = 15 * 60_000;

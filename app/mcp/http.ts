@@ -2,13 +2,25 @@
  * MCP over HTTP: Streamable HTTP on `/mcp`, and the legacy HTTP+SSE transport on `/sse` +
  * `/messages` for older clients (see legacy-sse.ts). Bound to 127.0.0.1 unless told otherwise;
  * anywhere else a bearer token is required. Host, Origin and token are checked on every request
- * (http-guard.ts); sessions expire when idle and are capped (http-sessions.ts).
+ * (http-guard.ts), and every POST body is read here under the message limit.
+ *
+ * Both protocol eras share `/mcp`, told apart per request (decision 049):
+ * - 2026-07-28 (a request carrying its `_meta` envelope): stateless, one MCP instance per request
+ *   from the SDK's handler; note changes reach `subscriptions/listen` streams through it.
+ * - 2025-03-26 to 2025-11-25 (`initialize`, then `Mcp-Session-Id`): the session those revisions
+ *   define, which carries their GET stream and resource subscriptions. Sessions expire when idle
+ *   and are capped (http-sessions.ts); no answer depends on which session asked.
  */
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  ProtocolErrorCode as ErrorCode,
+} from '@modelcontextprotocol/server';
 import { ConfigError } from '../../kernel/errors.js';
 import type { ToolHost } from '../tool-host.js';
 import { checkToken, createGuard } from './http-guard.js';
@@ -16,6 +28,7 @@ import { SessionTable } from './http-sessions.js';
 import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { handleLegacySse } from './legacy-sse.js';
 import { DEFAULT_MESSAGE_BYTES, tooLargeMessage } from '../../kernel/message-limit.js';
+import { ResourceChanges } from './resource-changes.js';
 import { createMcpServer } from './server.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { BATCH_REFUSED, checkMessage, errorReply, type JsonRpcErrorReply } from './jsonrpc-check.js';
@@ -53,7 +66,18 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
   const sessions = new SessionTable(vault.logger, options.sessionIdleMs, options.maxSessions);
   const inFlight = new InFlight();
   const limit = options.maxMessageBytes ?? DEFAULT_MESSAGE_BYTES;
-  const createServer = () => createMcpServer(vault, { inFlight, maxMessageBytes: limit });
+  const changes = new ResourceChanges(vault);
+  const createServer = () => createMcpServer(vault, { inFlight, maxMessageBytes: limit, changes });
+  const modern = createMcpHandler(() => createMcpServer(vault, { inFlight, maxMessageBytes: limit, era: 'modern' }), {
+    legacy: 'reject',
+    onerror: (err) => vault.logger.debug({ err: err.message }, 'a 2026-07-28 request was refused'),
+  });
+  const serveModern = toNodeHandler(modern, {
+    onerror: (err) => vault.logger.error({ err }, 'a 2026-07-28 request failed'),
+  });
+  changes.subscribe((uris) => {
+    for (const uri of uris) modern.notify.resourceUpdated(uri);
+  });
   let closing = false;
 
   /** A POST's JSON body, read here so one limit holds on /mcp and /messages; undefined once refused. */
@@ -88,8 +112,8 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
   const handleMcp = async (req: IncomingMessage, res: ServerResponse) => {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = sessions.get<StreamableHTTPServerTransport>(sessionId);
-      if (!session || !(session.transport instanceof StreamableHTTPServerTransport)) {
+      const session = sessions.get<NodeStreamableHTTPServerTransport>(sessionId);
+      if (!session || !(session.transport instanceof NodeStreamableHTTPServerTransport)) {
         return replyError(
           res,
           404,
@@ -102,16 +126,21 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
       const read = await bodyOf(req, res);
       return read && session.transport.handleRequest(req, res, read.body);
     }
-    if (req.method !== 'POST')
+    if (req.method !== 'POST') {
+      // 2026-07-28 has no GET stream or DELETE: the SDK's handler answers what the revision says.
+      if (req.headers['mcp-protocol-version'] && !(await isLegacyRequest(await toWebRequest(req))))
+        return serveModern(req, res);
       return replyError(
         res,
         400,
         -32000,
         'Bad request: an Mcp-Session-Id header is required; initialize first with POST.',
       );
+    }
     const read = await bodyOf(req, res);
     if (!read) return;
     const body = read.body;
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return serveModern(req, res, body);
     if (!isInitializeRequest(body))
       return replyError(
         res,
@@ -121,7 +150,7 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
       );
     if (!sessions.makeRoom()) return replyError(res, 503, -32000, 'Too many sessions are busy; retry shortly.');
     const server = createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id): void => sessions.add(id, transport, server),
     });
@@ -172,6 +201,8 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
       // The answers of the calls that just finished are written a few promise turns later.
       await new Promise((resolve) => setImmediate(resolve));
       await sessions.closeAll();
+      await modern.close();
+      changes.close();
       server.closeAllConnections();
       await stopped;
       vault.logger.info({ ms: Date.now() - started }, 'HTTP server closed');

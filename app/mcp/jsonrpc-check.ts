@@ -14,7 +14,12 @@
  * a different id — worse than null, which at least cannot be matched to the wrong call. The
  * SDK's own schema draws the same line (`z.number().int()` is a safe integer in zod 4).
  */
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, ProtocolErrorCode as ErrorCode, specTypeSchemas } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { CHECKED_PARAMS, invalidParams } from './requests.js';
+
+// The SDK's own wire schema (a zod schema behind its Standard Schema type), so what we take is what it takes.
+const JSONRPCMessageSchema = specTypeSchemas.JSONRPCMessage as unknown as z.ZodType<JSONRPCMessage>;
 
 export type RequestId = string | number;
 
@@ -61,7 +66,7 @@ export function checkMessage(value: unknown): Checked {
   if (value === null || typeof value !== 'object')
     return refuse(null, `Invalid Request: a JSON-RPC message is an object, not ${kindOf(value)}.`);
   const parsed = JSONRPCMessageSchema.safeParse(value);
-  if (parsed.success) return { ok: true, message: parsed.data };
+  if (parsed.success) return paramsChecked(parsed.data);
   const object = value as Record<string, unknown>;
   if (!('method' in object) && ('result' in object || 'error' in object)) {
     return {
@@ -80,6 +85,19 @@ export function checkMessage(value: unknown): Checked {
     isUsableId(object.id) ? object.id : null,
     `Invalid Request: ${problemOf(object, parsed.error.issues)}.`,
   );
+}
+
+/**
+ * A request whose params miss or mistype a field gets -32602 with a sentence naming it; the SDK's
+ * own check answers the same code with its schema's issues as a JSON dump.
+ */
+function paramsChecked(message: JSONRPCMessage): Checked {
+  if (!('method' in message) || !('id' in message)) return { ok: true, message };
+  const schema = CHECKED_PARAMS[message.method];
+  const result = schema?.safeParse(message.params);
+  if (!result || result.success) return { ok: true, message };
+  const error = invalidParams(message.method, result.error);
+  return { ok: false, reason: error.message, reply: errorReply(message.id, error.code, error.message) };
 }
 
 export function errorReply(

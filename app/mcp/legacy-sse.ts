@@ -1,13 +1,13 @@
 /**
  * The HTTP+SSE transport of MCP 2024-11-05, for clients that predate Streamable HTTP (the
  * Inspector 0.14, older SDKs): `GET /sse` opens a session's event stream, whose first event
- * names `/messages?sessionId=...`, where the client POSTs its requests. The SDK's
- * SSEServerTransport does the protocol; this file only routes, behind the same Host, Origin and
+ * names `/messages?sessionId=...`, where the client POSTs its requests. The SDK's frozen
+ * SSEServerTransport (`@modelcontextprotocol/server-legacy`) does the protocol; this file only routes, behind the same Host, Origin and
  * token checks as `/mcp`, and in the same session table (idle expiry and cap included).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import type { SessionTable } from './http-sessions.js';
 
 export interface LegacySseContext {

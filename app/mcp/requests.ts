@@ -1,33 +1,23 @@
 /**
  * Request handlers that parse their own params, so a malformed request gets -32602 with a
  * sentence naming the field instead of -32603 with a zod dump, and failures carry the JSON-RPC
- * code the MCP spec gives them (-32002 unknown resource, -32602 unknown tool or prompt).
+ * code the MCP spec gives them (-32602 for an unknown tool, prompt or resource).
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { toNotekernelError } from '../../kernel/errors.js';
 
-/** MCP's code for an unknown resource URI (spec, resources § Error handling). */
-export const RESOURCE_NOT_FOUND = -32002;
-
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export { ProtocolError };
 
 /**
- * A JSON-RPC error the SDK sends as is: its `code`, `message` and `data`. Not the SDK's
- * McpError, whose message already starts "MCP error <code>:", which the client prefixes again.
+ * An unknown resource URI: -32602 with the URI in `data` (MCP 2026-07-28, SEP-2164). The SDK sends
+ * that code to every era (it maps the older -32002), so both eras get the same answer.
  */
-export class ProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'ProtocolError';
-  }
-}
+export const RESOURCE_NOT_FOUND = ProtocolErrorCode.InvalidParams;
+
+export type Extra = ServerContext;
+
+const ANY_PARAMS = z.unknown();
 
 const meta = z
   .object({ progressToken: z.union([z.string(), z.number()]).optional() })
@@ -57,8 +47,8 @@ export const getPromptParams = z
 export const listParams = z.object({ cursor: z.string().optional(), _meta: meta }).loose().optional();
 
 /**
- * Installs `handler` for `method`, bypassing the SDK's own request parsing (its zod failure
- * becomes an internal error, and its tools/call wrapper quotes the raw zod issues).
+ * Installs `handler` for `method`, parsing its params with our own schema on top of the SDK's, so a
+ * malformed request is refused with a sentence naming the field.
  */
 export function handle<P extends z.ZodType, R>(
   server: Server,
@@ -66,22 +56,29 @@ export function handle<P extends z.ZodType, R>(
   params: P,
   handler: (params: z.output<P>, extra: Extra) => Promise<R>,
 ): void {
-  const schema = z.object({ method: z.literal(method), params: z.unknown().optional() }).loose();
-  const install = Protocol.prototype.setRequestHandler as (
-    this: Server,
-    s: typeof schema,
-    h: (r: z.output<typeof schema>, e: Extra) => Promise<R>,
+  // The schema form takes the params as sent: the SDK's own check would answer first, with a zod dump.
+  const install = server.setRequestHandler.bind(server) as (
+    method: string,
+    schemas: { params: z.ZodType },
+    h: (params: unknown, extra: Extra) => Promise<R>,
   ) => void;
-  install.call(server, schema, async (request, extra) => {
-    const parsed = params.safeParse(request.params);
+  install(method, { params: ANY_PARAMS }, async (raw, extra) => {
+    const parsed = params.safeParse(raw);
     if (!parsed.success) throw invalidParams(method, parsed.error);
     return handler(parsed.data, extra);
   });
 }
 
-function invalidParams(method: string, error: z.ZodError): ProtocolError {
+/** The params of the requests whose fields a client most often gets wrong, checked before the SDK's (jsonrpc-check.ts). */
+export const CHECKED_PARAMS: Record<string, z.ZodType> = {
+  'tools/call': toolCallParams,
+  'resources/read': readResourceParams,
+  'prompts/get': getPromptParams,
+};
+
+export function invalidParams(method: string, error: z.ZodError): ProtocolError {
   const fields = error.issues.map((issue) => `${issue.path.map(String).join('.') || 'params'}: ${issue.message}`);
-  return new ProtocolError(ErrorCode.InvalidParams, `Invalid ${method} request: ${fields.join('; ')}`);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid ${method} request: ${fields.join('; ')}`);
 }
 
 /** A failure of resources/read or prompts/get as the protocol error a client expects. */
@@ -90,6 +87,6 @@ export function protocolError(err: unknown, notFoundCode: number): ProtocolError
   const error = toNotekernelError(err);
   if (error.code === 'not_found') return new ProtocolError(notFoundCode, error.message, error.details);
   if (error.code === 'validation_failed')
-    return new ProtocolError(ErrorCode.InvalidParams, error.message, error.details);
-  return new ProtocolError(ErrorCode.InternalError, error.message, { error: error.code });
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.details);
+  return new ProtocolError(ProtocolErrorCode.InternalError, error.message, { error: error.code });
 }

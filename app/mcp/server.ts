@@ -1,55 +1,76 @@
 /**
- * The MCP adapter over `vault.call()`. It uses the SDK's low-level Server on purpose: tools
- * are validated once, by our own invoke(), and every tool failure (bad arguments included)
- * becomes an `isError` result whose JSON body carries the stable error code. What is wrong
- * with the request itself (no tool name, an unknown tool, resource or prompt) is a protocol
- * error with the code the spec gives it (see requests.ts).
+ * The MCP adapter over `vault.call()`, one instance per connection (stdio, a 2025 HTTP session)
+ * or per request (2026-07-28 over HTTP). It uses the SDK's low-level Server on purpose: tools are
+ * validated once, by our own invoke(), and every tool failure (bad arguments included) becomes an
+ * `isError` result whose JSON body carries the stable error code. What is wrong with the request
+ * itself (no tool name, an unknown tool, resource or prompt) is a protocol error with the code
+ * the spec gives it (see requests.ts). Nothing a call answers depends on the connection: the
+ * vault is the call's `vault_id` or the configured current one (decision 049).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_INFO_META_KEY, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { findResource } from '../../kernel/resource-template.js';
 import type { ToolHost } from '../tool-host.js';
 import { VERSION } from '../version.js';
-import { forwardLogs } from './client-log.js';
+import { forwardLogs, requestLogs } from './client-log.js';
 import { clientProgress } from './client-progress.js';
 import { InFlight } from './in-flight.js';
-import { AjvJsonSchemaValidator } from './lazy-ajv-provider.js';
-import { findResource } from '../../kernel/resource-template.js';
 import {
   getPromptParams,
   handle,
   listParams,
   ProtocolError,
   protocolError,
-  readResourceParams,
   RESOURCE_NOT_FOUND,
+  readResourceParams,
   toolCallParams,
+  type Extra,
 } from './requests.js';
+import { CACHE_HINTS } from './cache-hints.js';
+import { announceChanges, type ResourceChanges } from './resource-changes.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
 export { renderError, renderResult } from './tool-results.js';
 
+export type Era = 'legacy' | 'modern';
+
 export interface McpServerOptions {
-  /** Shared by every session of one process, so shutdown can wait for all their calls. */
+  /** Shared by every instance of one process, so shutdown can wait for all their calls. */
   inFlight?: InFlight;
   /** The message limit (decision 028): answers above it are refused as too_large. */
   maxMessageBytes?: number;
+  /** The protocol era this instance serves (default legacy: a hand-connected 2025 server). */
+  era?: Era;
+  /**
+   * Note changes to announce on this instance: a long-lived one (stdio, a 2025 session) sends
+   * `resources/updated` itself; one built for a single HTTP request leaves it to the handler.
+   */
+  changes?: ResourceChanges;
 }
 
 export function createMcpServer(vault: ToolHost, options: McpServerOptions = {}): Server {
   const inFlight = options.inFlight ?? new InFlight();
+  const era = options.era ?? 'legacy';
   const server = new Server(
     { name: 'notekernel', version: VERSION },
     {
-      // Ajv loads on the first validator asked for (an elicitation answer; no tool asks one).
-      jsonSchemaValidator: new AjvJsonSchemaValidator(),
-      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { subscribe: true, listChanged: false },
+        prompts: { listChanged: false },
+        logging: {},
+      },
+      cacheHints: CACHE_HINTS,
       instructions: `notekernel serving vault "${vault.info.id}" (profile ${vault.info.profile}). Read a note before updating it and pass its content_hash.`,
     },
   );
-  const stopForwarding = forwardLogs(server);
+  const stops: Array<() => void> = [];
+  // 2025: the level a client chose with logging/setLevel holds for its connection. 2026-07-28:
+  // each request carries its own level, and only that request's records go back on its stream.
+  if (era === 'legacy') stops.push(forwardLogs(server));
+  if (options.changes) stops.push(announceChanges(server, options.changes, era));
   const previousOnClose = server.onclose;
   server.onclose = () => {
-    stopForwarding();
+    for (const stop of stops) stop();
     previousOnClose?.();
   };
 
@@ -58,25 +79,27 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   handle(server, 'tools/call', toolCallParams, async (params, extra) => {
     if (!vault.hasTool(params.name)) {
       throw new ProtocolError(
-        ErrorCode.InvalidParams,
+        ProtocolErrorCode.InvalidParams,
         `Unknown tool "${params.name}"; tools/list names the tools this server has.`,
       );
     }
-    const token = params._meta?.progressToken;
-    const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.sendNotification(n));
-    return inFlight.run(async () => {
-      try {
-        const value = await vault.call(params.name, params.arguments ?? {}, {
-          caller: clientName(server),
-          ...(progress ? { progress } : {}),
-        });
-        await progress?.sent();
-        return renderResult(value, options.maxMessageBytes, params.name);
-      } catch (err) {
-        await progress?.sent();
-        return renderError(err);
-      }
-    });
+    const token = params._meta?.progressToken ?? extra.mcpReq._meta?.progressToken;
+    const progress = token === undefined ? undefined : clientProgress(token, (n) => extra.mcpReq.notify(n));
+    return inFlight.run(() =>
+      requestLogs(era, extra, async () => {
+        try {
+          const value = await vault.call(params.name, params.arguments ?? {}, {
+            caller: clientName(server, extra),
+            ...(progress ? { progress } : {}),
+          });
+          await progress?.sent();
+          return renderResult(value, options.maxMessageBytes, params.name);
+        } catch (err) {
+          await progress?.sent();
+          return renderError(err);
+        }
+      }),
+    );
   });
 
   handle(server, 'resources/list', listParams, async () => ({
@@ -135,7 +158,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
     const prompt = vault.prompts().find((p) => p.name === params.name);
     if (!prompt)
       throw new ProtocolError(
-        ErrorCode.InvalidParams,
+        ProtocolErrorCode.InvalidParams,
         `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`,
       );
     try {
@@ -145,15 +168,16 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
         messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
       };
     } catch (err) {
-      throw protocolError(err, ErrorCode.InvalidParams);
+      throw protocolError(err, ProtocolErrorCode.InvalidParams);
     }
   });
 
   return server;
 }
 
-/** The client as its `initialize` named itself, for the journal's "who". */
-function clientName(server: Server): string {
-  const client = server.getClientVersion();
-  return client ? `${client.name} ${client.version}`.trim() : 'mcp';
+/** The client as it named itself (initialize in 2025, each request's envelope in 2026), for the journal's "who". */
+function clientName(server: Server, extra: Extra): string {
+  const envelope = extra.mcpReq.envelope as Record<string, { name?: string; version?: string } | undefined> | undefined;
+  const client = envelope?.[CLIENT_INFO_META_KEY] ?? server.getClientVersion();
+  return client?.name ? `${client.name} ${client.version ?? ''}`.trim() : 'mcp';
 }

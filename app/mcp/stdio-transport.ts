@@ -16,8 +16,7 @@
  * own reader (the SDK's stops at 10 MiB) would otherwise drop the connection.
  */
 import process from 'node:process';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { tooLargeMessage } from '../../kernel/message-limit.js';
 import { checkLine, isUsableId } from './jsonrpc-check.js';
 import { replyCeiling } from './tool-results.js';
@@ -33,6 +32,8 @@ export class LimitedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Told of every message refused (the SDK's serveStdio takes `onerror` for itself). */
+  onrefused?: (error: Error) => void;
 
   private parts: Buffer[] = [];
   private size = 0;
@@ -84,6 +85,11 @@ export class LimitedStdioTransport implements Transport {
 
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
 
+  private refused(error: Error): void {
+    this.onrefused?.(error);
+    this.onerror?.(error);
+  }
+
   private readonly onData = (chunk: Buffer) => {
     let from = 0;
     for (;;) {
@@ -131,14 +137,14 @@ export class LimitedStdioTransport implements Transport {
     // Whatever cannot be taken is logged, and answered when a request is owed one (jsonrpc-check.ts).
     const checked = checkLine(line);
     if (checked.ok) return this.onmessage?.(checked.message);
-    this.onerror?.(new Error(checked.reason));
+    this.refused(new Error(checked.reason));
     if (checked.reply) void this.send(checked.reply as unknown as JSONRPCMessage);
   }
 
   private refuse(head: Buffer, tail: Buffer, size: number): void {
     const id = requestId(head.toString('utf8'), tail.toString('utf8'));
     const error = new Error(tooLargeMessage('A message', size, this.limit));
-    this.onerror?.(error);
+    this.refused(error);
     if (id === undefined) return;
     void this.send({
       jsonrpc: '2.0',

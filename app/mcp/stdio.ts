@@ -1,11 +1,15 @@
 /**
  * MCP over stdio. stdout carries only protocol frames; logs go to stderr or a file. The
- * returned promise settles once the client hangs up or a signal arrives, the calls in flight
- * have been answered (bounded by DRAIN_TIMEOUT_MS), and the vault has been flushed and closed.
+ * connection's opening picks its era (the SDK's serveStdio): `initialize` pins a 2025 instance,
+ * a request carrying the 2026-07-28 envelope (or `server/discover`) a modern one. The returned
+ * promise settles once the client hangs up or a signal arrives, the calls in flight have been
+ * answered (bounded by DRAIN_TIMEOUT_MS), and the vault has been flushed and closed.
  */
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ToolHost } from '../tool-host.js';
 import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { DEFAULT_MESSAGE_BYTES, describeBytes } from '../../kernel/message-limit.js';
+import { ResourceChanges } from './resource-changes.js';
 import { createMcpServer } from './server.js';
 import { LimitedStdioTransport } from './stdio-transport.js';
 
@@ -15,10 +19,11 @@ export async function serveStdio(
   maxMessageBytes = DEFAULT_MESSAGE_BYTES,
 ): Promise<void> {
   const inFlight = new InFlight();
-  const server = createMcpServer(vault, { inFlight, maxMessageBytes });
+  const changes = new ResourceChanges(vault);
   const transport = new LimitedStdioTransport(maxMessageBytes);
   // A message refused (too large, not JSON, no valid request) is worth a line in the log; the client got its error already.
-  transport.onerror = (err) => vault.logger.warn({ err: err.message }, 'a message from the client could not be taken');
+  transport.onrefused = (err) =>
+    vault.logger.warn({ err: err.message }, 'a message from the client could not be taken');
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   let stopping = false;
@@ -35,7 +40,8 @@ export async function serveStdio(
           'calls still running at shutdown were abandoned',
         );
       await answersWritten();
-      await server.close();
+      changes.close();
+      await served.close();
     } finally {
       await onShutdown();
       vault.logger.info({ ms: Date.now() - started }, 'shut down');
@@ -46,8 +52,16 @@ export async function serveStdio(
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.stdin.once('end', () => void stop('stdin ended'));
   process.stdin.once('close', () => void stop('stdin closed'));
-  transport.onclose = () => void stop('transport closed');
-  await server.connect(transport);
+  const served = serveSdkStdio(({ era }) => createMcpServer(vault, { inFlight, maxMessageBytes, era, changes }), {
+    transport,
+    onerror: (err) => vault.logger.warn({ err: err.message }, 'a message from the client could not be served'),
+  });
+  // After serveStdio took the transport: it sets its own onclose, which this one wraps.
+  const sdkOnClose = transport.onclose;
+  transport.onclose = () => {
+    sdkOnClose?.();
+    void stop('transport closed');
+  };
   vault.logger.info(
     { root: vault.info.root, profile: vault.info.profile, messageLimit: describeBytes(maxMessageBytes) },
     'serving MCP over stdio',

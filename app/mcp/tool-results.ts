@@ -8,7 +8,7 @@
  * that says how to ask for less; a big one under it loses the text's indentation, and if its
  * two copies together would still not fit one frame, the text only points to structuredContent.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { toNotekernelError } from '../../kernel/errors.js';
 import { DEFAULT_MESSAGE_BYTES, tooLarge } from '../../kernel/message-limit.js';
 import type { ToolInfo } from '../../kernel/tool.js';

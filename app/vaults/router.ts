@@ -3,6 +3,7 @@
  * carry a `vault_id` naming another one, which is then opened (once) and served without
  * switching the active vault — seed 000's "vault-specific operations".
  */
+import type { NoteEvent } from '../../kernel/hooks.js';
 import type { Kernel, OpenVaultOptions } from '../../kernel/kernel.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { PromptDefinition, ResourceDefinition } from '../../kernel/plugin.js';
@@ -19,6 +20,8 @@ import type { ServedKernel } from '../create-kernel.js';
 export class VaultRouter implements ToolHost, VaultSwitchboard {
   private active?: Vault;
   private readonly byId = new Map<string, Promise<Vault>>();
+  private readonly changeListeners = new Set<(event: NoteEvent, vaultId: string) => void>();
+  private readonly observed = new WeakSet<Vault>();
 
   constructor(
     private readonly kernel: Kernel,
@@ -32,7 +35,7 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     // A backend whose folder is optional (a remote store's cache) opens without one rather than
     // in some registered vault's folder.
     if (!target && this.kernel.plan.storage.definition.folder !== 'required') {
-      const vault = await this.kernel.openVault(undefined, this.openOptions);
+      const vault = this.observe(await this.kernel.openVault(undefined, this.openOptions));
       this.active = vault;
       this.byId.set(vault.info.id, Promise.resolve(vault));
       return vault;
@@ -46,7 +49,7 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
       }
       target = (await this.registry.require(id)).path;
     }
-    const vault = await this.kernel.openVault(target, this.openOptions);
+    const vault = this.observe(await this.kernel.openVault(target, this.openOptions));
     this.active = vault;
     this.byId.set(vault.info.id, Promise.resolve(vault));
     return vault;
@@ -63,7 +66,7 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
     if (!opening) {
       opening = this.registry
         .require(id)
-        .then((entry) => this.kernel.openVault(entry.path, { ...this.openOptions, id }));
+        .then(async (entry) => this.observe(await this.kernel.openVault(entry.path, { ...this.openOptions, id })));
       opening.catch(() => this.byId.delete(id));
       this.byId.set(id, opening);
     }
@@ -115,6 +118,21 @@ export class VaultRouter implements ToolHost, VaultSwitchboard {
 
   prompts(): PromptDefinition[] {
     return this.current.prompts();
+  }
+
+  /** Changes in every vault this router has open, tagged with the vault's id. */
+  onNoteChange(listener: (event: NoteEvent, vaultId: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private observe(vault: Vault): Vault {
+    if (this.observed.has(vault)) return vault;
+    this.observed.add(vault);
+    vault.onNoteChange((event) => {
+      for (const listener of this.changeListeners) listener(event, vault.info.id);
+    });
+    return vault;
   }
 }
 
