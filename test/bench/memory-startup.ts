@@ -12,8 +12,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI } from '../support/cli.js';
 import { buildGitFixture, gitAvailable } from './git-fixture.js';
 import { cpuNote, fmt, mainThreadCpuMs, percentile, time, type BenchRow } from './stats.js';

@@ -6,9 +6,7 @@
  * output schemas, which the client alone reads to check structuredContent. Both are measured on
  * the same list, whose whole size is the baseline.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from '../../app/mcp/server.js';
+import { connectInMemory } from '../support/mcp-in-memory.js';
 import { simplenoteBackendWith } from '../../backends/simplenote/index.js';
 import { builtinCatalogue } from '../../profiles/catalogue.js';
 import { startFakeSimperium } from '../support/fake-simperium/index.js';
@@ -38,10 +36,7 @@ export async function benchToolList(): Promise<BenchRow[]> {
           ? { search: { backend: 'hybrid-search', options: { embedder: 'hashed', embedThreads: 0 } } }
           : undefined;
       const t = await createTestKernel({ profile, ...(config ? { config } : {}), ...(catalogue ? { catalogue } : {}) });
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      await createMcpServer(t.vault).connect(serverSide);
-      const client = new Client({ name: 'bench', version: '1' });
-      await client.connect(clientSide);
+      const client = await connectInMemory(t.vault, { name: 'bench' });
       try {
         const { tools } = await client.listTools();
         const whole = Buffer.byteLength(JSON.stringify({ tools }), 'utf8');
