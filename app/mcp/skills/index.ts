@@ -4,10 +4,12 @@
  * agent-memory's conventions (memory). A vault with none of those plugins has no skills.
  *
  * Wiring: once per process `const skills = vaultSkills(vault)` (undefined: nothing to publish;
- * nothing is built until a client asks), then `skills?.attach(mcp)` on every McpServer before it
- * connects (per request too), and after a call that may change them (`changesSkills(name)`)
- * `await skills.reload()`; when its answer says `listChanged`, servers built per request publish
- * `resources/list_changed` themselves.
+ * nothing is built until a client asks). On each low-level `Server`, before it connects (per
+ * request too): `skills.install(server)`, resources/list adds `await skills.listResources()`, and
+ * resources/read answers `await skills.readResource(uri)` when it is not undefined (the
+ * `resources` capability says `listChanged: true`). On an `McpServer`: `skills.attach(mcp)`.
+ * After a call that may change them (`changesSkills(name)`): `await skills.reload()`; when its
+ * answer says `listChanged`, servers built per request publish `resources/list_changed` themselves.
  */
 import type { SkillsOptions } from '@modelcontextprotocol/server/ext/skills';
 import type { ToolHost } from '../../tool-host.js';

@@ -5,7 +5,7 @@
  * for. Each build is an immutable snapshot (entries with digests from the SDK's `skillEntry`,
  * and the texts they cover), so a read never meets a file of another build.
  */
-import type { McpServer, Resource } from '@modelcontextprotocol/server';
+import type { McpServer, Resource, Server } from '@modelcontextprotocol/server';
 import {
   type Skill,
   SkillCatalogError,
@@ -15,6 +15,7 @@ import {
   type SkillSource,
   skillEntry,
 } from '@modelcontextprotocol/server/ext/skills';
+import { installSkillMethods } from './methods.js';
 
 /** Paths under the skills root (`<skill>/SKILL.md`, `<skill>/references/x.md`) → file text. */
 export type SkillTree = Record<string, string>;
@@ -36,27 +37,48 @@ const canonical = (uri: string) => {
   }
 };
 
-/** The vault's skills: attach to each server before connecting it; reload after they may have changed. */
+/**
+ * The vault's skills. On an `McpServer`: `attach(mcp)` before connecting. On the low-level
+ * `Server` (whose resources/list and resources/read handlers are the caller's): `install(server)`
+ * before connecting, and those handlers add `listResources()` and answer `readResource(uri)`.
+ */
 export interface VaultSkills {
   attach(mcp: McpServer): void;
+  /** Serves skills/list and skills/get on a low-level server and declares the extension. */
+  install(server: Server): void;
+  /** Each skill's SKILL.md, for resources/list. */
+  listResources(): Promise<Resource[]>;
+  /** A skill file's contents for resources/read; undefined when `uri` is no file of a skill. */
+  readResource(uri: string): Promise<{ uri: string; mimeType: string; text: string } | undefined>;
   /**
    * Builds the skills again and serves the new build. A failed build throws and the previous
    * one stays served. When the list changed (a skill added or removed, a name or description
-   * changed), every attached server still connected is sent `resources/list_changed`; servers
-   * built per request are closed by then, so their caller publishes `listChanged` itself.
+   * changed), every attached or installed server still connected is sent
+   * `resources/list_changed`; servers built per request are closed by then, so their caller
+   * publishes `listChanged` itself.
    */
   reload(): Promise<SkillCatalogChanges>;
   /** The skills as served now (built on first use). */
   entries(): Promise<readonly Skill[]>;
 }
 
+/** What can be told the list changed: an McpServer or a low-level Server. */
+type Announcer = { connected(): boolean; send(): unknown };
+
 export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOptions = {}): VaultSkills {
   const warn = options.onWarning ?? (() => {});
   let current: Promise<Snapshot> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const servers = new Set<WeakRef<McpServer>>();
+  const servers = new Set<WeakRef<Announcer>>();
   // Servers built per request are attached by the thousand: forget the collected ones now and then.
   let pruneAt = PRUNE_AT;
+  const track = (announcer: Announcer) => {
+    if (servers.size >= pruneAt) {
+      for (const ref of servers) if (!ref.deref()) servers.delete(ref);
+      pruneAt = Math.max(PRUNE_AT, 2 * servers.size);
+    }
+    servers.add(new WeakRef(announcer));
+  };
 
   const snapshot = () => {
     // A failed first build is not kept: the next request tries again.
@@ -66,30 +88,32 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
     });
     return current;
   };
+  const get = async (uri: string) => {
+    const key = canonical(uri);
+    return key === undefined ? undefined : (await snapshot()).skills.get(key);
+  };
+  const read = async (uri: string) => {
+    const key = canonical(uri);
+    const text = key === undefined ? undefined : (await snapshot()).files.get(key);
+    return text === undefined ? undefined : { text, mimeType: 'text/markdown' };
+  };
+  // Each SKILL.md in resources/list too, for clients that know resources but not skills.
+  const listResources = async (): Promise<Resource[]> =>
+    (await snapshot()).ordered.map((skill) => ({
+      uri: skill.uri,
+      name: skill.frontmatter.name,
+      description: skill.frontmatter.description,
+      mimeType: 'text/markdown',
+    }));
 
   const source: SkillSource = {
     async list({ cursor }) {
       // One page holds every skill, so no cursor of ours exists to continue from.
       return { skills: cursor === undefined ? (await snapshot()).ordered : [] };
     },
-    async get(uri) {
-      const key = canonical(uri);
-      return key === undefined ? undefined : (await snapshot()).skills.get(key);
-    },
-    async read(uri) {
-      const key = canonical(uri);
-      const text = key === undefined ? undefined : (await snapshot()).files.get(key);
-      return text === undefined ? undefined : { text, mimeType: 'text/markdown' };
-    },
-    // Each SKILL.md in resources/list too, for clients that know resources but not skills.
-    async listResources(): Promise<Resource[]> {
-      return (await snapshot()).ordered.map((skill) => ({
-        uri: skill.uri,
-        name: skill.frontmatter.name,
-        description: skill.frontmatter.description,
-        mimeType: 'text/markdown',
-      }));
-    },
+    get,
+    read,
+    listResources,
   };
   const extension = new SkillsExtension({ source, baseUri: BASE, ...options });
 
@@ -100,9 +124,13 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
     const changes = diff(previous, next);
     if (changes.listChanged) {
       for (const ref of servers) {
-        const mcp = ref.deref();
-        if (!mcp) servers.delete(ref);
-        else if (mcp.isConnected()) mcp.sendResourceListChanged();
+        const server = ref.deref();
+        if (!server) servers.delete(ref);
+        else if (server.connected()) {
+          Promise.resolve()
+            .then(() => server.send())
+            .catch((err: unknown) => warn({ path: 'resources/list_changed', message: `not sent: ${String(err)}` }));
+        }
       }
     }
     return changes;
@@ -111,11 +139,16 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
   return {
     attach(mcp) {
       extension.attach(mcp);
-      if (servers.size >= pruneAt) {
-        for (const ref of servers) if (!ref.deref()) servers.delete(ref);
-        pruneAt = Math.max(PRUNE_AT, 2 * servers.size);
-      }
-      servers.add(new WeakRef(mcp));
+      track({ connected: () => mcp.isConnected(), send: () => mcp.sendResourceListChanged() });
+    },
+    install(server) {
+      installSkillMethods(server, { list: async () => (await snapshot()).ordered, get }, options.cacheHint);
+      track({ connected: () => server.transport !== undefined, send: () => server.sendResourceListChanged() });
+    },
+    listResources,
+    async readResource(uri) {
+      const file = uri.startsWith(BASE) ? await read(uri) : undefined;
+      return file && { uri, ...file };
     },
     reload() {
       // One after another, so the build served last is the one built last.

@@ -1,13 +1,15 @@
 /**
- * The vault's skills through a real v2 MCP pair: a bare McpServer with the catalog attached,
- * a Client over InMemoryTransport, and the SDK's SkillsClient listing, reading and verifying
- * (size, digest, frontmatter) each file, for real kernels of the three profiles with skills.
+ * The vault's skills through a real v2 MCP pair: a bare low-level Server with the skills
+ * installed and its resources handlers delegating to them (as app/mcp/server.ts serves them), or
+ * an McpServer with them attached; a Client over InMemoryTransport, and the SDK's SkillsClient
+ * listing, reading and verifying (size, digest, frontmatter) each file, for real kernels of the
+ * three profiles with skills.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { type Skill, SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { SkillWarning } from '@modelcontextprotocol/server/ext/skills';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSkills, type VaultSkills, vaultSkills } from '../../../app/mcp/skills/index.js';
@@ -33,14 +35,16 @@ afterEach(async () => {
   }
 });
 
-async function serve(profile: string, config: UserConfig = {}): Promise<Served> {
+type Via = 'Server' | 'McpServer';
+
+async function serve(profile: string, config: UserConfig = {}, via: Via = 'Server'): Promise<Served> {
   const kernel = await createTestKernel({ profile, config });
   const warnings: SkillWarning[] = [];
   // strict: a generated skill the SDK would skip fails the test instead of a warning.
   const catalog = vaultSkills(kernel.vault, { strict: true, onWarning: (w) => warnings.push(w) });
   if (!catalog) throw new Error(`${profile}: no skills`);
-  const server = new McpServer({ name: 'skills-test', version: '0.0.0' });
-  catalog.attach(server);
+  const server = via === 'Server' ? lowLevelServer(catalog) : new McpServer({ name: 'skills-test', version: '0.0.0' });
+  if (server instanceof McpServer) catalog.attach(server);
   const client = new Client({ name: 'skills-test-client', version: '0.0.0' });
   const served: Served = { kernel, catalog, client, skills: new SkillsClient(client), warnings, listChanged: 0 };
   client.setNotificationHandler('notifications/resources/list_changed', () => {
@@ -51,6 +55,22 @@ async function serve(profile: string, config: UserConfig = {}): Promise<Served> 
   await client.connect(clientSide);
   open.push(served);
   return served;
+}
+
+/** The wiring the MCP adapter does: skills installed, its own resources handlers list and read them. */
+function lowLevelServer(skills: VaultSkills): Server {
+  const server = new Server(
+    { name: 'skills-test', version: '0.0.0' },
+    { capabilities: { resources: { listChanged: true } } },
+  );
+  skills.install(server);
+  server.setRequestHandler('resources/list', async () => ({ resources: await skills.listResources() }));
+  server.setRequestHandler('resources/read', async (request) => {
+    const contents = await skills.readResource(request.params.uri);
+    if (!contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource ${request.params.uri}`);
+    return { contents: [contents] };
+  });
+  return server;
 }
 
 function byName(skills: readonly Skill[], name: string): Skill {
@@ -66,9 +86,9 @@ async function readText(s: Served, skill: Skill, ref?: string): Promise<string> 
   return file.text ?? new TextDecoder().decode(file.bytes);
 }
 
-describe('skills: flint note types', () => {
+describe.each<Via>(['Server', 'McpServer'])('skills: flint note types (%s)', (via) => {
   it('lists a skill per note type and the index, each SKILL.md with the type’s instructions and fields', async () => {
-    const s = await serve('flint');
+    const s = await serve('flint', {}, via);
     expect(s.skills.supported).toBe(true);
     const { skills } = await s.skills.list();
     const names = skills.map((k) => k.frontmatter.name);
@@ -94,11 +114,14 @@ describe('skills: flint note types', () => {
     // A client that knows resources but not skills finds each SKILL.md in resources/list.
     const { resources } = await s.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(skills.map((k) => k.uri)));
+    await expect(s.skills.get('skill://note-type-nope/SKILL.md')).rejects.toThrow(/No skill is served at/);
+    // The adapter's own resources are left to it.
+    expect(await s.catalog.readResource('flint-note://types')).toBeUndefined();
     expect(s.warnings).toEqual([]);
   });
 
   it('a note type created after start is a skill after reload, and clients are told the list changed', async () => {
-    const s = await serve('flint');
+    const s = await serve('flint', {}, via);
     expect((await s.skills.list()).skills.map((k) => k.frontmatter.name)).not.toContain('note-type-recipe');
     expect(changesSkills('create_note_type')).toBe(true);
     expect(changesSkills('create_note')).toBe(false);
@@ -125,14 +148,14 @@ describe('skills: flint note types', () => {
   });
 
   it('reads nothing from the vault until a client asks: a type created before the first list is in it', async () => {
-    const s = await serve('flint');
+    const s = await serve('flint', {}, via);
     await s.kernel.vault.call('create_note_type', { type_name: 'Book_Club', description: 'What the club reads' });
     const club = byName((await s.skills.list()).skills, 'note-type-book-club');
     expect(await readText(s, club)).toContain('# Note type "Book_Club"');
   });
 
   it('a note written changes no skill, and a reload then changes nothing', async () => {
-    const s = await serve('flint');
+    const s = await serve('flint', {}, via);
     await s.skills.list();
     await s.kernel.vault.call('create_note', { type: 'general', title: 'Dune', content: 'Sand.' });
     const changes = await s.catalog.reload();
@@ -141,7 +164,7 @@ describe('skills: flint note types', () => {
   });
 
   it('a type deleted leaves the list at reload', async () => {
-    const s = await serve('flint');
+    const s = await serve('flint', {}, via);
     await s.skills.list();
     await s.kernel.vault.call('delete_note_type', { type_name: 'goals', action: 'delete', confirm: true });
     const changes = await s.catalog.reload();
