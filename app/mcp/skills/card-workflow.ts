@@ -55,7 +55,7 @@ export async function cardWorkflowSkills(host: ToolHost): Promise<SkillTree> {
     tree[`${CARD_WORKFLOW_SKILL}/${ref}`] = stageReference(
       { stage, name: stageName, own, shared },
       tools,
-      stage === '2' ? doc : undefined,
+      own.some((r) => r.tool === 'save_card') ? doc : undefined,
       file,
     );
     const names = (list: StageRow[]) => list.map((r) => `\`${r.tool}\``);
@@ -121,7 +121,7 @@ function stageReference(
     );
     for (const row of stage.shared) blocks.push(...describe(row));
   }
-  // save_card ends stage 2: what it does with a file name is the README's "## Filenames".
+  // The stage that saves the card: what save_card does with a file name is the README's "## Filenames".
   if (filenames) blocks.push('## Filenames (`save_card`)', ...section(filenames, 'Filenames', file));
   return `${blocks.join('\n\n')}\n`;
 }
