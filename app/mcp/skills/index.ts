@@ -1,7 +1,7 @@
 /**
  * The served vault's skills (MCP skills extension, SEP-2640), built from what the vault serves:
- * flint's note types (note-types plugin), the zettelkasten card workflow (card-workflow) and
- * agent-memory's conventions (memory). A vault with none of those plugins has no skills.
+ * flint's note types (the note-types plugin's tools), the zettelkasten card workflow
+ * (card-workflow's) and agent-memory's conventions (memory's). A vault serving none has no skills.
  *
  * Wiring: once per process `const skills = vaultSkills(vault)` (undefined: nothing to publish;
  * nothing is built until a client asks). On each low-level `Server`, before it connects (per
@@ -24,17 +24,19 @@ export { NOTE_TYPES_SKILL } from './note-types.js';
 export type { VaultSkills } from './source.js';
 
 interface SkillKind {
-  /** The plugin whose tools mean the vault has these skills. */
-  plugin: string;
-  /** The tools the build calls: a config that hides one (`tools.hide`) gets none of these skills. */
-  calls: readonly string[];
+  /**
+   * The tools that mean the vault has these skills, the build's calls among them. Asked with
+   * `hasTool`, which builds no JSON schema (the listing does), so nothing here slows start-up;
+   * a config that hides one (`tools.hide`) gets none of these skills.
+   */
+  tools: readonly string[];
   build(host: ToolHost): Promise<SkillTree>;
 }
 
 const KINDS: readonly SkillKind[] = [
-  { plugin: 'note-types', calls: ['list_note_types', 'get_note_type_info'], build: noteTypeSkills },
-  { plugin: 'card-workflow', calls: ['get_available_templates'], build: cardWorkflowSkills },
-  { plugin: 'memory', calls: [], build: memorySkills },
+  { tools: ['list_note_types', 'get_note_type_info'], build: noteTypeSkills },
+  { tools: ['start_draft_generation', 'get_available_templates'], build: cardWorkflowSkills },
+  { tools: ['memory_capture'], build: memorySkills },
 ];
 
 /**
@@ -54,13 +56,12 @@ export function changesSkills(toolName: string): boolean {
 }
 
 /**
- * The vault's skills, or undefined when it serves none of the plugins above. Nothing is read
+ * The vault's skills, or undefined when it serves none of the tools above. Nothing is read
  * from the vault until a client lists or reads a skill; `reload()` rebuilds every skill from the
  * vault, and a failed rebuild keeps the previous skills served.
  */
 export function vaultSkills(host: ToolHost, options: SkillsOptions = {}): VaultSkills | undefined {
-  const served = new Set(host.tools().map((t) => t.plugin));
-  const kinds = KINDS.filter((k) => served.has(k.plugin) && k.calls.every((name) => host.hasTool(name)));
+  const kinds = KINDS.filter((k) => k.tools.every((name) => host.hasTool(name)));
   if (!kinds.length) return undefined;
   const build = async () => {
     const tree: SkillTree = {};
