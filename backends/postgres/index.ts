@@ -7,15 +7,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { type BackendSetting, defineBackend } from '../../kernel/backend.js';
+import path from 'node:path';
+import { type BackendSetting, defineBackend, requireFolder } from '../../kernel/backend.js';
 import { BackendUnavailableError } from '../../kernel/errors.js';
 import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
+import { createVaultFiles } from '../../toolkit/files/vault-files.js';
+import { WriteLocks } from '../../toolkit/files/write-locks.js';
 import { ChangeFeed } from './change-feed.js';
 import { openPool, redactUrl, storeError } from './driver.js';
 import { PgJournal } from './journal.js';
 import { LATEST_VERSION, migrate, SCHEMA_NAME, schemaVersion } from './migrations.js';
 import { PgKeywordIndex } from './search.js';
 import { PgNoteStore } from './store.js';
+import { filesWithNotes } from './vault-files.js';
 
 export const postgresOptions = z
   .object({
@@ -72,8 +76,9 @@ export const postgresBackend = defineBackend<PostgresOptions>({
   kind: 'both',
   description:
     'Notes in PostgreSQL, shared by every process and host: compare-and-swap writes, a change feed, tsvector search.',
-  folder: 'none',
-  capabilities: ['typed-notes', 'free-metadata', 'watch', 'journal', 'full-text'],
+  // The folder keeps plugin-owned files (type descriptions, the vault config); notes are in the database.
+  folder: 'required',
+  capabilities: ['typed-notes', 'free-metadata', 'files', 'watch', 'journal', 'full-text'],
   extensions: ['batch-update'],
   options: postgresOptions as z.ZodType<PostgresOptions>,
   settings(options): BackendSetting[] {
@@ -99,6 +104,7 @@ export const postgresBackend = defineBackend<PostgresOptions>({
   },
   async create(ctx) {
     const { options, logger } = ctx;
+    const root = requireFolder(ctx, 'postgres');
     const url = connectionUrl(options);
     const { pool, config } = openPool(url, options.ssl, logger);
     const S = `"${options.schema}"`;
@@ -135,8 +141,12 @@ export const postgresBackend = defineBackend<PostgresOptions>({
           journal.owner = session;
         },
       });
+      const locks = new WriteLocks(root, path.join(root, '.notekernel', 'locks'));
       store = new PgNoteStore({
         pool,
+        root,
+        files: (owner) => filesWithNotes(createVaultFiles(root, locks), () => owner),
+        onClose: () => locks.close(),
         table,
         url,
         defaultType: options.defaultType ?? 'general',
@@ -149,7 +159,9 @@ export const postgresBackend = defineBackend<PostgresOptions>({
       logger.info({ url: redactUrl(url), schema: options.schema, vault: options.vault }, 'postgres vault open');
       return {
         store,
-        ...(ctx.servesSearch !== false ? { search: new PgKeywordIndex(pool, S, options.vault, url, logger) } : {}),
+        ...(ctx.servesSearch !== false
+          ? { search: new PgKeywordIndex(pool, S, options.vault, url, logger, root) }
+          : {}),
       };
     } catch (err) {
       await feed?.close();

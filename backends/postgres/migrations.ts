@@ -33,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
         type text NOT NULL,
         title text NOT NULL,
         body text NOT NULL,
+        text text NOT NULL,
         metadata json NOT NULL DEFAULT '{}',
         tags text[] NOT NULL DEFAULT '{}',
         content_hash text NOT NULL,

@@ -5,6 +5,7 @@
  * and any change to any field changes the hash. Metadata is kept as `json`, not `jsonb`, because
  * `jsonb` reorders keys and the text must come back byte for byte.
  */
+import path from 'node:path';
 import { ValidationError } from '../../kernel/errors.js';
 import type { Metadata, MetadataValue, Note, NoteSummary } from '../../kernel/note.js';
 import { contentHash } from '../../toolkit/hash.js';
@@ -19,6 +20,8 @@ export interface NoteRow {
   type: string;
   title: string;
   body: string;
+  /** The markdown the note stands for: verbatim when written as text, else noteText's form. */
+  text: string;
   metadata: Metadata;
   tags: string[];
   content_hash: string;
@@ -26,6 +29,9 @@ export interface NoteRow {
   created: string;
   updated: string;
 }
+
+/** A row as reads return it: everything but its text. */
+export type StoredRow = Omit<NoteRow, 'text'>;
 
 /** The columns a summary reads (no body); a full read adds `body`. */
 export const SUMMARY_COLUMNS = 'id, type, title, metadata, tags, content_hash, size, created, updated';
@@ -49,16 +55,20 @@ export function noteText(fields: Omit<NoteFields, 'id'>): string {
   return composeMarkdown({ ...head, ...withoutOwnKeys(fields.metadata) }, fields.content);
 }
 
-/** The row to write, with its hash, size and search vector's texts. */
-export function rowOf(fields: NoteFields): NoteRow {
+/**
+ * The row to write, with its hash and size. `verbatim`: the text as another program wrote it
+ * (parsed into `fields`), kept byte for byte; else the fields' own text.
+ */
+export function rowOf(fields: NoteFields, verbatim?: string): NoteRow {
   checkTags(fields.tags);
   const metadata = withoutOwnKeys(fields.metadata);
-  const text = noteText({ ...fields, metadata });
+  const text = verbatim ?? noteText({ ...fields, metadata });
   return {
     id: fields.id,
     type: fields.type,
     title: fields.title,
     body: fields.content,
+    text,
     metadata,
     tags: [...fields.tags],
     content_hash: contentHash(text),
@@ -68,17 +78,21 @@ export function rowOf(fields: NoteFields): NoteRow {
   };
 }
 
-export function noteOf(row: NoteRow): Note {
-  return { ...summaryOf(row), content: row.body };
+/** `root`: the vault's folder, where the store's `files` show each note at `<root>/<id>`. */
+export function noteOf(row: StoredRow, root: string): Note {
+  return { ...summaryOf(row, root), content: row.body };
 }
 
-export function summaryOf(row: Omit<NoteRow, 'body'>): NoteSummary {
+export function summaryOf(row: Omit<NoteRow, 'body' | 'text'>, root: string): NoteSummary {
   return {
     id: row.id,
     title: row.title,
     type: row.type,
+    path: path.join(root, row.id),
+    filename: row.id.split('/').at(-1)!,
     created: row.created,
     updated: row.updated,
+    size: row.size,
     contentHash: row.content_hash,
     tags: row.tags,
     metadata: row.metadata ?? {},

@@ -4,7 +4,7 @@
  * NOTIFY, which PostgreSQL delivers only if and when the transaction commits.
  */
 import type { PgQueryable } from './driver.js';
-import { NOTE_COLUMNS, type NoteRow, searchTexts } from './note-rows.js';
+import { NOTE_COLUMNS, type NoteRow, searchTexts, type StoredRow } from './note-rows.js';
 
 export const FEED_CHANNEL = 'notekernel_changes';
 
@@ -25,8 +25,8 @@ const tsv = (S: string, title: string, body: string) =>
 export async function insertRow(client: PgQueryable, t: Table, row: NoteRow): Promise<boolean> {
   const [title, body] = searchTexts(row);
   const inserted = await client.query(
-    `INSERT INTO ${t.S}.notes (vault, id, type, title, body, metadata, tags, content_hash, size, created, updated, tsv)
-     VALUES ($1, $2, $3, $4, $5, $6::json, $7::text[], $8, $9, $10, $11, ${tsv(t.S, '$12', '$13')})
+    `INSERT INTO ${t.S}.notes (vault, id, type, title, body, metadata, tags, content_hash, size, created, updated, tsv, text)
+     VALUES ($1, $2, $3, $4, $5, $6::json, $7::text[], $8, $9, $10, $11, ${tsv(t.S, '$12', '$13')}, $14)
      ON CONFLICT (vault, id) DO NOTHING`,
     [
       t.vault,
@@ -42,6 +42,7 @@ export async function insertRow(client: PgQueryable, t: Table, row: NoteRow): Pr
       row.updated,
       title,
       body,
+      row.text,
     ],
   );
   if (inserted.rowCount !== 1) return false;
@@ -54,7 +55,7 @@ export async function updateRow(client: PgQueryable, t: Table, row: NoteRow, exp
   const [title, body] = searchTexts(row);
   const updated = await client.query(
     `UPDATE ${t.S}.notes SET title = $3, body = $4, metadata = $5::json, tags = $6::text[], content_hash = $7,
-       size = $8, updated = $9, tsv = ${tsv(t.S, '$10', '$11')}, created = $13
+       size = $8, updated = $9, tsv = ${tsv(t.S, '$10', '$11')}, created = $13, text = $14
      WHERE vault = $1 AND id = $2 AND content_hash = $12`,
     [
       t.vault,
@@ -70,6 +71,7 @@ export async function updateRow(client: PgQueryable, t: Table, row: NoteRow, exp
       body,
       expectedHash,
       row.created,
+      row.text,
     ],
   );
   if (updated.rowCount !== 1) return false;
@@ -83,8 +85,8 @@ export async function deleteRow(client: PgQueryable, t: Table, id: string): Prom
 }
 
 /** The row, locked until the transaction ends, so the hash checked is the hash replaced. */
-export async function lockRow(client: PgQueryable, t: Table, id: string): Promise<NoteRow | undefined> {
-  const found = await client.query<NoteRow>(
+export async function lockRow(client: PgQueryable, t: Table, id: string): Promise<StoredRow | undefined> {
+  const found = await client.query<StoredRow>(
     `SELECT ${NOTE_COLUMNS} FROM ${t.S}.notes WHERE vault = $1 AND id = $2 FOR UPDATE`,
     [t.vault, id],
   );

@@ -40,6 +40,7 @@ export class PgKeywordIndex implements SearchIndex {
     private readonly vault: string,
     private readonly url: string | undefined,
     private readonly logger: Logger,
+    private readonly root: string,
   ) {}
 
   async search(query: SearchQuery): Promise<SearchPage> {
@@ -77,7 +78,7 @@ export class PgKeywordIndex implements SearchIndex {
       id: row.id,
       score: Number(row.score),
       snippet: markedSnippet(row.title, row.body, words),
-      note: summaryOf(row),
+      note: summaryOf(row, this.root),
     }));
     let total = rows.length ? Number(rows[0]!.total) : 0;
     // Past the last page the window count is gone: count the matches without paging.

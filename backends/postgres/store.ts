@@ -19,13 +19,24 @@ import {
   type NoteStore,
   type NoteSummary,
   type NoteUpdate,
+  type VaultFiles,
 } from '../../kernel/index.js';
 import { slugify } from '../../toolkit/slugify.js';
 import { assertTypeName } from '../../toolkit/type-name.js';
 import type { ChangeFeed } from './change-feed.js';
 import { inTransaction, type PgClient, type PgPool, readQuery, storeError } from './driver.js';
 import type { PgJournal } from './journal.js';
-import { fieldsOfText, NOTE_COLUMNS, type NoteRow, noteOf, rowOf, SUMMARY_COLUMNS, summaryOf } from './note-rows.js';
+import {
+  fieldsOfText,
+  NOTE_COLUMNS,
+  type NoteRow,
+  noteOf,
+  rowOf,
+  type StoredRow,
+  SUMMARY_COLUMNS,
+  summaryOf,
+} from './note-rows.js';
+import { readsNoteAt } from './vault-files.js';
 import { deleteRow, insertRow, lockRow, type Table, updateRow } from './row-writes.js';
 
 const NOTE_SLUG = { dashes: 'whitespace', maxLength: 100 } as const;
@@ -35,6 +46,8 @@ const RETRY_SQLSTATE = new Set(['40P01', '40001']);
 
 export interface PgStoreDeps {
   pool: PgPool;
+  /** The vault's folder: plugin-owned files, and where `files` shows each note (vault-files.ts). */
+  root: string;
   table: Table;
   url: string | undefined;
   defaultType: string;
@@ -43,6 +56,10 @@ export interface PgStoreDeps {
   logger: Logger;
   journal: PgJournal;
   feed: ChangeFeed;
+  /** Local files with the notes shown among them (vault-files.ts), built over this store. */
+  files(store: PgNoteStore): VaultFiles;
+  /** Run at close, after the feed and pool (the local files' locks). */
+  onClose(): void;
 }
 
 export class PgNoteStore implements NoteStore {
@@ -50,11 +67,14 @@ export class PgNoteStore implements NoteStore {
   /** This process's reader of the change feed (`watch` subscribes to it; `doctor` reads its stats). */
   readonly feed: ChangeFeed;
   readonly defaultType?: string;
+  readonly files: VaultFiles;
+  readonly readsNoteAt = readsNoteAt;
   private lastStamp = 0;
 
   constructor(private readonly deps: PgStoreDeps) {
     this.journal = deps.journal;
     this.feed = deps.feed;
+    this.files = deps.files(this);
     if (deps.configuredType !== undefined) this.defaultType = deps.configuredType;
   }
 
@@ -70,11 +90,11 @@ export class PgNoteStore implements NoteStore {
   }
 
   async get(id: string): Promise<Note | undefined> {
-    const rows = await this.read<NoteRow>(
+    const rows = await this.read<StoredRow>(
       `SELECT ${NOTE_COLUMNS} FROM ${this.t.S}.notes WHERE vault = $1 AND id = $2`,
       [this.t.vault, this.normalizeId(id)],
     );
-    return rows[0] && noteOf(rows[0]);
+    return rows[0] && noteOf(rows[0], this.deps.root);
   }
 
   async list(query: ListQuery = {}): Promise<NoteSummary[]> {
@@ -89,7 +109,7 @@ export class PgNoteStore implements NoteStore {
        ORDER BY ${order}, id ${direction} LIMIT $3 OFFSET $4`,
       [this.t.vault, query.type ?? null, query.limit ?? null, query.offset ?? 0],
     );
-    return rows.map(summaryOf);
+    return rows.map((row) => summaryOf(row, this.deps.root));
   }
 
   async count(query: Pick<ListQuery, 'type'> = {}): Promise<number> {
@@ -126,7 +146,7 @@ export class PgNoteStore implements NoteStore {
       if (!(await insertRow(client, this.t, row)))
         throw new ConflictError(`A note with id "${id}" already exists: choose another title or slug.`, { id });
     });
-    return noteOf(row);
+    return noteOf(row, this.deps.root);
   }
 
   async update(id: string, change: NoteChange | NoteEdit, expectedHash: string): Promise<Note> {
@@ -165,7 +185,7 @@ export class PgNoteStore implements NoteStore {
       if (expectedHash !== undefined && current.content_hash !== expectedHash)
         throw new ContentHashMismatchError(current.content_hash, expectedHash, { id: key });
       await deleteRow(client, this.t, key);
-      return noteOf(current);
+      return noteOf(current, this.deps.root);
     });
   }
 
@@ -177,13 +197,22 @@ export class PgNoteStore implements NoteStore {
       if (current.content_hash !== expectedHash)
         throw new ContentHashMismatchError(current.content_hash, expectedHash, { id: key });
       const target = `${type}/${key.split('/').at(-1)}`;
-      const note = noteOf(current);
+      const note = noteOf(current, this.deps.root);
       const row = rowOf({ ...note, id: target, type, updated: this.stamp() });
       if (target === key || !(await insertRow(client, this.t, row)))
         throw new ConflictError(`A note "${target}" already exists: rename one of them first.`, { id: target });
       await deleteRow(client, this.t, key);
-      return noteOf(row);
+      return noteOf(row, this.deps.root);
     });
+  }
+
+  /** The note's markdown as stored (what its hash covers), or undefined when there is no such note. */
+  async textOf(id: string): Promise<string | undefined> {
+    const rows = await this.read<{ text: string }>(`SELECT text FROM ${this.t.S}.notes WHERE vault = $1 AND id = $2`, [
+      this.t.vault,
+      this.normalizeId(id),
+    ]);
+    return rows[0]?.text;
   }
 
   watch(listener: (change: ExternalChange) => void): () => void {
@@ -193,23 +222,27 @@ export class PgNoteStore implements NoteStore {
   async close(): Promise<void> {
     await this.feed.close();
     await this.deps.pool.end().catch(() => undefined);
+    this.deps.onClose();
   }
 
   /**
-   * Stores a note from its markdown text (noteText's form) as it stands, creating or replacing it
-   * without a hash check: an import, or another program's edit. Announced on the feed like any write.
+   * Stores a note from its markdown text (noteText's form) as it stands: an import, another
+   * program's edit, or a raw write through `files`. `expectedHash` ('' for "no such note") makes it
+   * a compare-and-swap. Announced on the feed like any write.
    */
-  async putText(id: string, text: string): Promise<Note> {
+  async putText(id: string, text: string, expectedHash?: string): Promise<Note> {
     const key = this.normalizeId(id);
     const type = assertTypeName(key.split('/')[0]!, 'type');
-    const row = rowOf({ ...fieldsOfText(key, text, { type, now: this.stamp() }), type });
+    const row = rowOf({ ...fieldsOfText(key, text, { type, now: this.stamp() }), type }, text);
     return this.write(async (client) => {
       const current = await lockRow(client, this.t, key);
+      if (expectedHash !== undefined && (current?.content_hash ?? '') !== expectedHash)
+        throw new ContentHashMismatchError(current?.content_hash ?? '', expectedHash, { path: key });
       const written = current
         ? await updateRow(client, this.t, row, current.content_hash)
         : await insertRow(client, this.t, row);
       if (!written) throw new ConflictError(`The note "${key}" changed while it was stored: try again.`, { id: key });
-      return noteOf(row);
+      return noteOf(row, this.deps.root);
     });
   }
 
@@ -222,7 +255,7 @@ export class PgNoteStore implements NoteStore {
     const current = await this.locked(client, id);
     if (current.content_hash !== expectedHash)
       throw new ContentHashMismatchError(current.content_hash, expectedHash, { id });
-    const note = noteOf(current);
+    const note = noteOf(current, this.deps.root);
     const edit = typeof change === 'function' ? await change(structuredClone(note)) : change;
     const row = rowOf({
       id,
@@ -237,10 +270,10 @@ export class PgNoteStore implements NoteStore {
     // The row is locked: this only fails if the lock was lost with the connection.
     if (!(await updateRow(client, this.t, row, expectedHash)))
       throw new ContentHashMismatchError(current.content_hash, expectedHash, { id });
-    return noteOf(row);
+    return noteOf(row, this.deps.root);
   }
 
-  private async locked(client: PgClient, id: string): Promise<NoteRow> {
+  private async locked(client: PgClient, id: string): Promise<StoredRow> {
     const row = await lockRow(client, this.t, id);
     if (!row) throw new NotFoundError(`Note not found: ${id}`, { identifier: id });
     return row;

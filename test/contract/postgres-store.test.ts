@@ -9,7 +9,6 @@ import { afterAll, describe, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { silentLogger } from '../../kernel/logger.js';
 import { postgresBackend, postgresOptions } from '../../backends/postgres/index.js';
-import { noteText } from '../../backends/postgres/note-rows.js';
 import type { PgNoteStore } from '../../backends/postgres/store.js';
 import type { OutsideWorld } from '../../testing/contract-support.js';
 import { describeNoteStoreContract, describeSearchIndexContract } from '../../testing/index.js';
@@ -19,8 +18,9 @@ import { removeDir, tempDir } from '../support/temp.js';
 const unavailable = postgresUnavailable();
 const schema = freshSchema();
 
-async function openVault(vault: string) {
+async function openVault(vault: string, folder: string) {
   return postgresBackend.create({
+    folder,
     options: postgresOptions.parse({ url: PG_URL, schema, vault, pollMs: 100 }),
     logger: silentLogger(),
     readOnly: false,
@@ -30,9 +30,9 @@ async function openVault(vault: string) {
 /** Another host's view of the vault: a second store on it, reading and writing the notes' text. */
 function anotherHost(other: PgNoteStore): OutsideWorld {
   const text = async (id: string) => {
-    const note = await other.get(id);
-    if (!note) throw new Error(`${id} is not stored`);
-    return noteText({ ...note, type: note.type! });
+    const stored = await other.textOf(id);
+    if (stored === undefined) throw new Error(`${id} is not stored`);
+    return stored;
   };
   return {
     bytes: async (note) => Buffer.from(await text(note.id), 'utf8'),
@@ -63,25 +63,27 @@ if (unavailable) {
   describeNoteStoreContract('postgres', async () => {
     const vault = `v${randomBytes(5).toString('hex')}`;
     const root = await tempDir();
-    const opened = await openVault(vault);
-    const other = await openVault(vault);
+    const otherRoot = await tempDir();
+    const opened = await openVault(vault, root);
+    const other = await openVault(vault, otherRoot);
     return {
       store: opened.store!,
       capabilities: postgresBackend.capabilities,
       extensions: postgresBackend.extensions ?? [],
-      // typed-notes' refusal of escaping type names looks beside this folder: nothing may appear there.
       root,
       outside: anotherHost(other.store as PgNoteStore),
       async close() {
         await opened.store?.close();
         await other.store?.close();
         await removeDir(root);
+        await removeDir(otherRoot);
       },
     };
   });
 
   describeSearchIndexContract('postgres (tsvector on the notes table)', async () => {
-    const opened = await openVault(`s${randomBytes(5).toString('hex')}`);
+    const root = await tempDir();
+    const opened = await openVault(`s${randomBytes(5).toString('hex')}`, root);
     return {
       store: opened.store!,
       search: opened.search!,
@@ -90,6 +92,7 @@ if (unavailable) {
       async close() {
         await opened.search?.close();
         await opened.store?.close();
+        await removeDir(root);
       },
     };
   });

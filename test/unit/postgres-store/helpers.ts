@@ -10,6 +10,7 @@ import { postgresBackend, postgresOptions } from '../../../backends/postgres/ind
 import type { PgNoteStore } from '../../../backends/postgres/store.js';
 import type { SearchIndex } from '../../../kernel/backend.js';
 import { PG_URL, postgresUnavailable } from '../../support/postgres.js';
+import { removeDir, tempDir } from '../../support/temp.js';
 
 export { dropSchema, freshSchema, PG_URL } from '../../support/postgres.js';
 
@@ -52,7 +53,9 @@ export interface Host {
 }
 
 export async function openHost(schema: string, vault: string, options: Record<string, unknown> = {}): Promise<Host> {
+  const folder = await tempDir('nk-pg-host-');
   const opened = await postgresBackend.create({
+    folder,
     options: postgresOptions.parse({ url: PG_URL, schema, vault, pollMs: 100, ...options }),
     logger: silentLogger(),
     readOnly: false,
@@ -64,6 +67,7 @@ export async function openHost(schema: string, vault: string, options: Record<st
     async close() {
       await opened.search?.close();
       await store.close();
+      await removeDir(folder);
     },
   };
 }
