@@ -27,6 +27,14 @@ export function newClient({ era = 'legacy', name = 'notekernel-e2e' }: ClientOpt
   );
 }
 
+/**
+ * The SDK's stdio transport, except that a modern connect probes `server/discover` on the session's
+ * own process. The base class probes on a second process spawned from the same command (for servers
+ * that exit on a request before `initialize`); ours would open the same vault twice, the probe's
+ * copy killed while it may still be writing an empty vault's default content.
+ */
+class InPlaceProbeStdioTransport extends StdioClientTransport {}
+
 export interface ToolAnswer {
   isError: boolean;
   body: unknown;
@@ -63,7 +71,8 @@ export async function connectCommand(
   env: Record<string, string> = {},
   options: ClientOptions = {},
 ): Promise<StdioSession> {
-  const transport = new StdioClientTransport({
+  const Transport = options.era === 'modern' ? InPlaceProbeStdioTransport : StdioClientTransport;
+  const transport = new Transport({
     command,
     args,
     env: { ...(process.env as Record<string, string>), NOTEKERNEL_LOG_LEVEL: 'info', ...env },
