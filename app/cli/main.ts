@@ -20,6 +20,7 @@ import { runTool } from './commands/run-tool.js';
 import { addVaultCommands } from './commands/vault-commands.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { addDoctorCommand } from './commands/doctor-command.js';
+import { addMigrateDbCommand } from './commands/migrate-db.js';
 import { addToolsCommand } from './commands/tools-command.js';
 import { progressBar } from './progress-bar.js';
 import { emit, printError, wantsJson, withJsonOption, type OutputOptions } from './output/print.js';
@@ -140,6 +141,7 @@ function buildProgram(serveOnly = false): Command {
   });
 
   addDoctorCommand(program);
+  addMigrateDbCommand(program);
   addVaultCommands(program);
   addDeleteCommands(program);
   return program;

@@ -21,6 +21,7 @@ import { expandHome, withCommonOptions, type CommonOptions } from '../open.js';
 import { emit, withJsonOption } from '../output/print.js';
 import type { Style } from '../output/ansi-style.js';
 import { groupSkipped } from '../../../toolkit/files/skip-summary.js';
+import { postgresFindings } from './doctor-postgres.js';
 
 interface Finding {
   check: string;
@@ -45,6 +46,7 @@ async function diagnose(options: CommonOptions): Promise<Finding[]> {
   const vault = path.resolve(expandHome(options.vault ?? '.'));
   const findings: Finding[] = [nodeVersion(), nativeAddon()];
   findings.push(await configFile(options, vault));
+  findings.push(...(await postgresFindings(options, vault)));
   if (!fs.existsSync(vault)) {
     findings.push({
       check: 'vault',
