@@ -30,6 +30,7 @@ import { handleLegacySse } from './legacy-sse.js';
 import { DEFAULT_MESSAGE_BYTES, tooLargeMessage } from '../../kernel/message-limit.js';
 import { ResourceChanges } from './resource-changes.js';
 import { createMcpServer } from './server.js';
+import { vaultSkills } from './skills/index.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { BATCH_REFUSED, checkMessage, errorReply, type JsonRpcErrorReply } from './jsonrpc-check.js';
 
@@ -67,8 +68,11 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
   const inFlight = new InFlight();
   const limit = options.maxMessageBytes ?? DEFAULT_MESSAGE_BYTES;
   const changes = new ResourceChanges(vault);
-  const createServer = () => createMcpServer(vault, { inFlight, maxMessageBytes: limit, changes });
-  const modern = createMcpHandler(() => createMcpServer(vault, { inFlight, maxMessageBytes: limit, era: 'modern' }), {
+  const skills = vaultSkills(vault);
+  const createServer = () => createMcpServer(vault, { inFlight, maxMessageBytes: limit, changes, skills });
+  const modernServer = () =>
+    createMcpServer(vault, { inFlight, maxMessageBytes: limit, era: 'modern', changes, skills, perRequest: true });
+  const modern = createMcpHandler(modernServer, {
     legacy: 'reject',
     onerror: (err) => vault.logger.debug({ err: err.message }, 'a 2026-07-28 request was refused'),
   });
@@ -78,6 +82,7 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
   changes.subscribe((uris) => {
     for (const uri of uris) modern.notify.resourceUpdated(uri);
   });
+  changes.onListChanged(() => modern.notify.resourcesChanged());
   let closing = false;
 
   /** A POST's JSON body, read here so one limit holds on /mcp and /messages; undefined once refused. */

@@ -22,6 +22,7 @@ type Listener = (uris: readonly string[]) => void;
 /** One per served process: listens to the vaults once, however many instances announce. */
 export class ResourceChanges {
   private readonly listeners = new Set<Listener>();
+  private readonly listListeners = new Set<() => void>();
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private stopWatching: (() => void) | undefined;
@@ -34,7 +35,18 @@ export class ResourceChanges {
     return () => this.listeners.delete(listener);
   }
 
+  /** The resource list changed (skills after a note type was written); tells who asked. */
+  listChanged(): void {
+    for (const listener of this.listListeners) listener();
+  }
+
+  onListChanged(listener: () => void): () => void {
+    this.listListeners.add(listener);
+    return () => this.listListeners.delete(listener);
+  }
+
   close(): void {
+    this.listListeners.clear();
     this.stopWatching?.();
     clearTimeout(this.timer);
     this.listeners.clear();

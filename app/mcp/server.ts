@@ -27,6 +27,7 @@ import {
 } from './requests.js';
 import { CACHE_HINTS } from './cache-hints.js';
 import { announceChanges, type ResourceChanges } from './resource-changes.js';
+import { changesSkills, type VaultSkills } from './skills/index.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
 export { renderError, renderResult } from './tool-results.js';
@@ -41,10 +42,14 @@ export interface McpServerOptions {
   /** The protocol era this instance serves (default legacy: a hand-connected 2025 server). */
   era?: Era;
   /**
-   * Note changes to announce on this instance: a long-lived one (stdio, a 2025 session) sends
-   * `resources/updated` itself; one built for a single HTTP request leaves it to the handler.
+   * The process's note changes: a long-lived instance (stdio, a 2025 session) announces them
+   * itself (`resources/updated`); one built for a single HTTP request leaves that to the handler.
    */
   changes?: ResourceChanges;
+  /** Built for one HTTP request: its changes are announced by the handler, not by the instance. */
+  perRequest?: boolean;
+  /** The vault's skills (one per process: `vaultSkills(vault)`), served as resources and skills/list. */
+  skills?: VaultSkills;
 }
 
 export function createMcpServer(vault: ToolHost, options: McpServerOptions = {}): Server {
@@ -55,7 +60,8 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
     {
       capabilities: {
         tools: { listChanged: false },
-        resources: { subscribe: true, listChanged: false },
+        // Skills come and go with note types: their list changes, the rest of the resources do not.
+        resources: { subscribe: true, listChanged: options.skills !== undefined },
         prompts: { listChanged: false },
         logging: {},
       },
@@ -63,11 +69,13 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
       instructions: `notekernel serving vault "${vault.info.id}" (profile ${vault.info.profile}). Read a note before updating it and pass its content_hash.`,
     },
   );
+  const skills = options.skills;
+  skills?.install(server);
   const stops: Array<() => void> = [];
   // 2025: the level a client chose with logging/setLevel holds for its connection. 2026-07-28:
   // each request carries its own level, and only that request's records go back on its stream.
   if (era === 'legacy') stops.push(forwardLogs(server));
-  if (options.changes) stops.push(announceChanges(server, options.changes, era));
+  if (options.changes && !options.perRequest) stops.push(announceChanges(server, options.changes, era));
   const previousOnClose = server.onclose;
   server.onclose = () => {
     for (const stop of stops) stop();
@@ -93,6 +101,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
             ...(progress ? { progress } : {}),
           });
           await progress?.sent();
+          if (skills && changesSkills(params.name)) await reloadSkills(skills, options.changes);
           return renderResult(value, options.maxMessageBytes, params.name);
         } catch (err) {
           await progress?.sent();
@@ -103,15 +112,18 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   });
 
   handle(server, 'resources/list', listParams, async () => ({
-    resources: vault
-      .resources()
-      .filter((r) => !r.template)
-      .map((r) => ({
-        uri: r.uri,
-        name: r.name,
-        description: r.description,
-        mimeType: r.mimeType ?? 'application/json',
-      })),
+    resources: [
+      ...vault
+        .resources()
+        .filter((r) => !r.template)
+        .map((r) => ({
+          uri: r.uri,
+          name: r.name,
+          description: r.description,
+          mimeType: r.mimeType ?? 'application/json',
+        })),
+      ...((await skills?.listResources()) ?? []),
+    ],
   }));
 
   handle(server, 'resources/templates/list', listParams, async () => ({
@@ -127,6 +139,8 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   }));
 
   handle(server, 'resources/read', readResourceParams, async ({ uri }) => {
+    const skillFile = await skills?.readResource(uri);
+    if (skillFile) return { contents: [skillFile] };
     const resource = findResource(vault.resources(), uri)?.resource;
     if (!resource)
       throw new ProtocolError(
@@ -173,6 +187,16 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
   });
 
   return server;
+}
+
+/**
+ * Rebuilds the skills after a tool that may change them. Long-lived instances are told by the
+ * catalogue itself; instances built per request are gone by then, so the process's change feed
+ * tells the HTTP handler.
+ */
+async function reloadSkills(skills: VaultSkills, changes: ResourceChanges | undefined): Promise<void> {
+  const changed = await skills.reload();
+  if (changed.listChanged) changes?.listChanged();
 }
 
 /** The client as it named itself (initialize in 2025, each request's envelope in 2026), for the journal's "who". */

@@ -11,6 +11,7 @@ import { InFlight, DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { DEFAULT_MESSAGE_BYTES, describeBytes } from '../../kernel/message-limit.js';
 import { ResourceChanges } from './resource-changes.js';
 import { createMcpServer } from './server.js';
+import { vaultSkills } from './skills/index.js';
 import { LimitedStdioTransport } from './stdio-transport.js';
 
 export async function serveStdio(
@@ -20,6 +21,7 @@ export async function serveStdio(
 ): Promise<void> {
   const inFlight = new InFlight();
   const changes = new ResourceChanges(vault);
+  const skills = vaultSkills(vault);
   const transport = new LimitedStdioTransport(maxMessageBytes);
   // A message refused (too large, not JSON, no valid request) is worth a line in the log; the client got its error already.
   transport.onrefused = (err) =>
@@ -52,10 +54,13 @@ export async function serveStdio(
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.stdin.once('end', () => void stop('stdin ended'));
   process.stdin.once('close', () => void stop('stdin closed'));
-  const served = serveSdkStdio(({ era }) => createMcpServer(vault, { inFlight, maxMessageBytes, era, changes }), {
-    transport,
-    onerror: (err) => vault.logger.warn({ err: err.message }, 'a message from the client could not be served'),
-  });
+  const served = serveSdkStdio(
+    ({ era }) => createMcpServer(vault, { inFlight, maxMessageBytes, era, changes, skills }),
+    {
+      transport,
+      onerror: (err) => vault.logger.warn({ err: err.message }, 'a message from the client could not be served'),
+    },
+  );
   // After serveStdio took the transport: it sets its own onclose, which this one wraps.
   const sdkOnClose = transport.onclose;
   transport.onclose = () => {
