@@ -12,7 +12,8 @@
  * back until it ends. Each change is announced with the note as it is when read, so events that
  * arrive in xid order rather than commit order still leave every listener at the latest state.
  */
-import type { ExternalChange, Logger, Note } from '../../kernel/index.js';
+import type { ExternalChange, Logger, Note, NoteSummary } from '../../kernel/index.js';
+import type { StoredRow } from './note-rows.js';
 import {
   type ConnectionConfig,
   loadPg,
@@ -31,6 +32,8 @@ export interface FeedOptions {
   config: ConnectionConfig;
   table: Table;
   read(id: string): Promise<Note | undefined>;
+  /** A note's row as a change recorded it (body left out) as the summary listeners get. */
+  summarize(row: StoredRow): NoteSummary;
   logger: Logger;
   /** The fallback poll (default 1 s). */
   pollMs?: number;
@@ -116,21 +119,33 @@ export class ChangeFeed {
 
   private async readBatch(): Promise<number> {
     const t = this.o.table;
-    const { rows } = await readQuery<{ xid: string; seq: string; note_id: string; origin: string }>(
+    const { rows } = await readQuery<{
+      xid: string;
+      seq: string;
+      note_id: string;
+      origin: string;
+      previous: StoredRow | null;
+    }>(
       this.o.pool,
-      `SELECT xid::text, seq::text, note_id, origin FROM ${t.S}.changes
+      `SELECT xid::text, seq::text, note_id, origin, previous FROM ${t.S}.changes
        WHERE vault = $1 AND (xid, seq) > ($2::xid8, $3::bigint) AND xid < pg_snapshot_xmin(pg_current_snapshot())
        ORDER BY xid, seq LIMIT ${BATCH}`,
       [t.vault, this.cursor.xid, this.cursor.seq],
     );
     if (rows.length === 0) return 0;
-    // This process's own writes were announced by its own calls; a note touched twice is read once.
-    const ids = [...new Set(rows.filter((r) => r.origin !== t.origin).map((r) => r.note_id))];
+    // This process's own writes were announced by its own calls; a note touched twice is read once,
+    // told with what it was before the first of those changes.
+    const before = new Map<string, StoredRow | null>();
+    for (const row of rows)
+      if (row.origin !== t.origin && !before.has(row.note_id)) before.set(row.note_id, row.previous);
+    const ids = [...before.keys()];
     if (ids.length && this.listeners.size) {
       const notes = await Promise.all(ids.map((id) => this.o.read(id)));
       ids.forEach((id, k) => {
         const note = notes[k];
-        this.emit(note ? { kind: 'written', note } : { kind: 'deleted', id });
+        const prior = before.get(id);
+        const previous = prior ? { previous: this.o.summarize(prior) } : {};
+        this.emit(note ? { kind: 'written', note, ...previous } : { kind: 'deleted', id, ...previous });
       });
     }
     const last = rows.at(-1)!;

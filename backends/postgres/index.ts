@@ -18,6 +18,7 @@ import { openPool, redactUrl, storeError } from './driver.js';
 import { PgJournal } from './journal.js';
 import { LATEST_VERSION, migrate, SCHEMA_NAME, schemaVersion } from './migrations.js';
 import { PgKeywordIndex } from './search.js';
+import { summaryOf } from './note-rows.js';
 import { PgNoteStore } from './store.js';
 import { filesWithNotes } from './vault-files.js';
 
@@ -137,6 +138,7 @@ export const postgresBackend = defineBackend<PostgresOptions>({
         logger,
         pollMs: options.pollMs,
         read: (id) => store!.get(id),
+        summarize: (row) => summaryOf(row, root),
         onSession: (session) => {
           journal.owner = session;
         },

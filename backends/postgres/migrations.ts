@@ -66,6 +66,7 @@ export const MIGRATIONS: readonly Migration[] = [
         note_id text NOT NULL,
         kind text NOT NULL,
         origin text NOT NULL,
+        previous jsonb,
         at timestamptz NOT NULL DEFAULT now(),
         xid xid8 NOT NULL DEFAULT pg_current_xact_id())`,
       `CREATE INDEX changes_feed ON ${S}.changes (vault, xid, seq)`,

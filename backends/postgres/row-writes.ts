@@ -4,7 +4,7 @@
  * NOTIFY, which PostgreSQL delivers only if and when the transaction commits.
  */
 import type { PgQueryable } from './driver.js';
-import { NOTE_COLUMNS, type NoteRow, searchTexts, type StoredRow } from './note-rows.js';
+import { NOTE_COLUMNS, type NoteRow, type StoredRow, searchTexts } from './note-rows.js';
 
 export const FEED_CHANNEL = 'notekernel_changes';
 
@@ -51,7 +51,14 @@ export async function insertRow(client: PgQueryable, t: Table, row: NoteRow): Pr
 }
 
 /** Rewrites a note whose hash is still `expectedHash`; false when another write got there first. */
-export async function updateRow(client: PgQueryable, t: Table, row: NoteRow, expectedHash: string): Promise<boolean> {
+/** `previous`: the row as it was (told to other processes with the change). */
+export async function updateRow(
+  client: PgQueryable,
+  t: Table,
+  row: NoteRow,
+  expectedHash: string,
+  previous?: StoredRow,
+): Promise<boolean> {
   const [title, body] = searchTexts(row);
   const updated = await client.query(
     `UPDATE ${t.S}.notes SET title = $3, body = $4, metadata = $5::json, tags = $6::text[], content_hash = $7,
@@ -75,13 +82,13 @@ export async function updateRow(client: PgQueryable, t: Table, row: NoteRow, exp
     ],
   );
   if (updated.rowCount !== 1) return false;
-  await recordChange(client, t, [row.id], 'written');
+  await recordChange(client, t, [row.id], 'written', previous);
   return true;
 }
 
-export async function deleteRow(client: PgQueryable, t: Table, id: string): Promise<void> {
-  await client.query(`DELETE FROM ${t.S}.notes WHERE vault = $1 AND id = $2`, [t.vault, id]);
-  await recordChange(client, t, [id], 'deleted');
+export async function deleteRow(client: PgQueryable, t: Table, previous: StoredRow): Promise<void> {
+  await client.query(`DELETE FROM ${t.S}.notes WHERE vault = $1 AND id = $2`, [t.vault, previous.id]);
+  await recordChange(client, t, [previous.id], 'deleted', previous);
 }
 
 /** The row, locked until the transaction ends, so the hash checked is the hash replaced. */
@@ -102,10 +109,13 @@ export async function recordChange(
   t: Table,
   ids: readonly string[],
   kind: 'written' | 'deleted',
+  previous?: StoredRow,
 ): Promise<void> {
+  // The note as it was, without its body: what listeners knew of it (a deleted note's links, a renamed title).
+  const before = previous ? JSON.stringify({ ...previous, body: undefined }) : null;
   await client.query(
-    `WITH added AS (INSERT INTO ${t.S}.changes (vault, note_id, kind, origin) SELECT $1, unnest($2::text[]), $3, $4)
+    `WITH added AS (INSERT INTO ${t.S}.changes (vault, note_id, kind, origin, previous) SELECT $1, unnest($2::text[]), $3, $4, $6::jsonb)
      SELECT pg_notify('${FEED_CHANNEL}', $5)`,
-    [t.vault, ids, kind, t.origin, t.channelKey],
+    [t.vault, ids, kind, t.origin, t.channelKey, before],
   );
 }

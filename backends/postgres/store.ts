@@ -184,7 +184,7 @@ export class PgNoteStore implements NoteStore {
       const current = await this.locked(client, key);
       if (expectedHash !== undefined && current.content_hash !== expectedHash)
         throw new ContentHashMismatchError(current.content_hash, expectedHash, { id: key });
-      await deleteRow(client, this.t, key);
+      await deleteRow(client, this.t, current);
       return noteOf(current, this.deps.root);
     });
   }
@@ -201,7 +201,7 @@ export class PgNoteStore implements NoteStore {
       const row = rowOf({ ...note, id: target, type, updated: this.stamp() });
       if (target === key || !(await insertRow(client, this.t, row)))
         throw new ConflictError(`A note "${target}" already exists: rename one of them first.`, { id: target });
-      await deleteRow(client, this.t, key);
+      await deleteRow(client, this.t, current);
       return noteOf(row, this.deps.root);
     });
   }
@@ -239,7 +239,7 @@ export class PgNoteStore implements NoteStore {
       if (expectedHash !== undefined && (current?.content_hash ?? '') !== expectedHash)
         throw new ContentHashMismatchError(current?.content_hash ?? '', expectedHash, { path: key });
       const written = current
-        ? await updateRow(client, this.t, row, current.content_hash)
+        ? await updateRow(client, this.t, row, current.content_hash, current)
         : await insertRow(client, this.t, row);
       if (!written) throw new ConflictError(`The note "${key}" changed while it was stored: try again.`, { id: key });
       return noteOf(row, this.deps.root);
@@ -268,7 +268,7 @@ export class PgNoteStore implements NoteStore {
       updated: edit.updated ?? this.stamp(),
     });
     // The row is locked: this only fails if the lock was lost with the connection.
-    if (!(await updateRow(client, this.t, row, expectedHash)))
+    if (!(await updateRow(client, this.t, row, expectedHash, current)))
       throw new ContentHashMismatchError(current.content_hash, expectedHash, { id });
     return noteOf(row, this.deps.root);
   }

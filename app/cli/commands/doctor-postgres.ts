@@ -5,6 +5,7 @@
  * the oldest running transaction). Nothing here is written; the URL is shown with its password masked.
  */
 import { toNotekernelError } from '../../../kernel/errors.js';
+import { silentLogger } from '../../../kernel/logger.js';
 import { postgresTarget } from './postgres-target.js';
 
 interface Finding {
@@ -31,7 +32,6 @@ export async function postgresFindings(options: { config?: string }, vault: stri
   const { connectionUrl } = await import('../../../backends/postgres/index.js');
   const { openPool, redactUrl, storeError } = await import('../../../backends/postgres/driver.js');
   const { LATEST_VERSION, schemaVersion } = await import('../../../backends/postgres/migrations.js');
-  const { silentLogger } = await import('../../../kernel/logger.js');
   const url = connectionUrl(target.options);
   const where = redactUrl(url);
   const { schema } = target.options;

@@ -5,6 +5,7 @@
  * owner role runs this once per upgrade.
  */
 import type { Command } from 'commander';
+import { silentLogger } from '../../../kernel/logger.js';
 import { ValidationError } from '../../../kernel/errors.js';
 import { emit, withJsonOption, type OutputOptions } from '../output/print.js';
 import { postgresTarget } from './postgres-target.js';
@@ -35,7 +36,6 @@ export function addMigrateDbCommand(program: Command): void {
     const { migrate } = await import('../../../backends/postgres/migrations.js');
     const { connectionUrl } = await import('../../../backends/postgres/index.js');
     const { openPool, redactUrl, storeError } = await import('../../../backends/postgres/driver.js');
-    const { silentLogger } = await import('../../../kernel/logger.js');
     const url = connectionUrl(target.options);
     const { pool } = openPool(url, target.options.ssl, silentLogger(), 1);
     try {

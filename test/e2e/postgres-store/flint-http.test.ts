@@ -89,4 +89,25 @@ describePg('flint on postgres over Streamable HTTP, two server processes', () =>
 
     for (const server of servers) expect(server.stderr()).not.toContain('sekret-pw');
   });
+
+  it("the other process's derived views follow the feed: backlinks appear and go with the linking note", async () => {
+    await callTool(one, 'create_note', { title: 'Target', content: 'Linked to.' });
+    const source = await callTool(one, 'create_note', { title: 'Source', content: 'See [[Target]].' });
+    const backlinks = async () =>
+      JSON.stringify((await callTool(two, 'get_backlinks', { identifier: 'general/target.md' })).body);
+    const until = async (check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 5_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`the other process never saw it: ${await backlinks()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until(async () => (await backlinks()).includes('general/source.md'));
+    const hash = (
+      (await callTool(one, 'get_note', { identifier: 'general/source.md' })).body as { content_hash: string }
+    ).content_hash;
+    expect(source.isError).toBe(false);
+    await callTool(one, 'delete_note', { identifier: 'general/source.md', content_hash: hash, confirm: true });
+    await until(async () => !(await backlinks()).includes('general/source.md'));
+  });
 });

@@ -51,6 +51,11 @@ describePg('postgres backend: the change feed', () => {
     );
     await there.store.delete(theirs.id);
     await until(() => seen.some((c) => c.kind === 'deleted' && c.id === theirs.id), 5_000, 'the delete');
+    // What the note was is told with the change: a listener drops what it derived from it (its links).
+    const deleted = seen.find((c) => c.kind === 'deleted' && c.id === theirs.id);
+    expect(deleted).toMatchObject({ previous: { id: theirs.id, title: 'Theirs', contentHash: v2.contentHash } });
+    const update = seen.find((c) => c.kind === 'written' && c.note.contentHash === v2.contentHash);
+    expect(update).toMatchObject({ previous: { contentHash: theirs.contentHash } });
     expect(seen.some((c) => c.kind === 'written' && c.note.id === mine.id)).toBe(false);
   });
 
