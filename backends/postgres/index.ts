@@ -61,6 +61,11 @@ export const postgresOptions = z
         'apply pending schema migrations at open (false: refuse a schema that is behind; run `notekernel migrate-db`)',
       ),
     pollMs: z.number().int().min(50).max(60_000).default(1_000).describe("the change feed's fallback poll"),
+    feedDays: z
+      .number()
+      .min(1)
+      .default(7)
+      .describe("the change feed's rows older than this are dropped when a vault opens"),
     journal: journalWindowOption,
   })
   .strict();
@@ -123,6 +128,11 @@ export const postgresBackend = defineBackend<PostgresOptions>({
             { backend: 'postgres', schema_version: version, needed_version: LATEST_VERSION },
           );
       }
+      // The feed is read forward from "now" by each process that opens: old rows serve no one.
+      await pool.query(`DELETE FROM ${S}.changes WHERE vault = $1 AND at < now() - make_interval(days => $2)`, [
+        options.vault,
+        options.feedDays,
+      ]);
       const table = {
         S,
         vault: options.vault,
