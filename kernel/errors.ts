@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   permission_denied: 'The operating system refused access to a file or folder; the message names it.',
   timeout: 'The operation ran past its time limit and was stopped.',
   too_large: 'A message, a note or an answer is bigger than the configured size limit (limits.messageBytes).',
+  input_needed:
+    'The tool needs an answer from the user first; a surface that cannot ask (the CLI) reports the question.',
   internal: 'An unexpected failure; the log has the stack.',
 } as const;
 
@@ -130,6 +132,32 @@ export class ReadOnlyError extends NotekernelError {
 export class TimeoutError extends NotekernelError {
   constructor(message: string, details?: ErrorDetails) {
     super('timeout', message, details);
+  }
+}
+
+/**
+ * What a tool asks: the user, a form (a message and the flat JSON schema of the answer's fields);
+ * or the client's model, a completion of `prompt` (answered as `{ text }`).
+ */
+export type Question =
+  | {
+      kind?: 'form';
+      message: string;
+      schema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+    }
+  | { kind: 'completion'; message: string; prompt: string; maxTokens: number };
+
+/**
+ * Thrown by a tool that needs answers before it can go on. A surface that can ask (MCP: an
+ * input-required result, or the client's elicitation in 2025) asks and calls the tool again with
+ * `answers` keyed as the questions were; one that cannot renders the questions as the error.
+ */
+export class InputNeededError extends NotekernelError {
+  constructor(
+    readonly questions: Record<string, Question>,
+    message = Object.values(questions)[0]?.message ?? 'The tool needs an answer.',
+  ) {
+    super('input_needed', message, { questions });
   }
 }
 

@@ -26,6 +26,11 @@ export interface ToolContext {
   notes: NoteService;
   /** Long tools report here; the MCP surface forwards it when the client sent a progressToken. */
   progress: ProgressReporter;
+  /**
+   * The user's answers to what this call asked before (an `InputNeededError`), by question key: an
+   * accepted answer is its fields, a declined one `null`. Empty on a first call.
+   */
+  answers: Readonly<Record<string, Record<string, unknown> | null>>;
   resolve<T>(token: Token<T>): T;
   tryResolve<T>(token: Token<T>): T | undefined;
 }

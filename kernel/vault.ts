@@ -22,6 +22,8 @@ export interface CallOptions {
   progress?: ProgressReporter;
   /** Who asks (an MCP client's `name version`, `cli`); the journal records it. Default `library`. */
   caller?: string;
+  /** Answers to the questions an earlier try of this call asked (ToolContext.answers). */
+  answers?: Readonly<Record<string, Record<string, unknown> | null>>;
 }
 
 export interface VaultParts {
@@ -152,6 +154,7 @@ export class Vault {
       logger: this.parts.logger,
       notes: this.parts.notes,
       progress: options.progress ?? noProgress,
+      answers: options.answers ?? {},
       resolve: (tok) => scope.resolve(tok),
       tryResolve: (tok) => scope.tryResolve(tok),
     };

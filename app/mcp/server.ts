@@ -8,6 +8,7 @@
  * vault is the call's `vault_id` or the configured current one (decision 049).
  */
 import { CLIENT_INFO_META_KEY, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { InputNeededError } from '../../kernel/errors.js';
 import { findResource } from '../../kernel/resource-template.js';
 import type { ToolHost } from '../tool-host.js';
 import { VERSION } from '../version.js';
@@ -27,6 +28,7 @@ import {
 } from './requests.js';
 import { CACHE_HINTS } from './cache-hints.js';
 import { announceChanges, type ResourceChanges } from './resource-changes.js';
+import { answersOf, askFor } from './input-needed.js';
 import { changesSkills, type VaultSkills } from './skills/index.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
@@ -98,6 +100,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
         try {
           const value = await vault.call(params.name, params.arguments ?? {}, {
             caller: clientName(server, extra),
+            answers: answersOf(extra.mcpReq.inputResponses),
             ...(progress ? { progress } : {}),
           });
           await progress?.sent();
@@ -105,6 +108,8 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
           return renderResult(value, options.maxMessageBytes, params.name);
         } catch (err) {
           await progress?.sent();
+          // The SDK asks: a 2026 client gets an input-required result, a 2025 one an elicitation.
+          if (err instanceof InputNeededError) return askFor(err);
           return renderError(err);
         }
       }),
