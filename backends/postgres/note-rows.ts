@@ -12,7 +12,7 @@ import { contentHash } from '../../toolkit/hash.js';
 import { composeMarkdown, loadYamlBounded, splitFrontmatter } from '../../toolkit/markdown/frontmatter.js';
 import { foldWords } from '../../toolkit/search/fold-letters.js';
 
-/** Fields of the note itself, written first in the frontmatter and never kept among its metadata. */
+/** Fields of the note itself: written first in the frontmatter, from the note's fields whatever the metadata says. */
 const OWN_KEYS = ['title', 'type', 'created', 'updated', 'tags'] as const;
 
 export interface NoteRow {
@@ -48,11 +48,19 @@ export interface NoteFields {
   updated: string;
 }
 
-/** The markdown text a note stands for: what its hash and size cover, and what an export writes. */
-export function noteText(fields: Omit<NoteFields, 'id'>): string {
+/**
+ * A note's frontmatter, as `Note.metadata` gives it (as fs-sqlite's does): title, type, times and
+ * tags first, from the note's own fields, then the caller's other keys in their order.
+ */
+export function frontmatterOf(fields: Omit<NoteFields, 'id' | 'content'>): Metadata {
   const head: Metadata = { title: fields.title, type: fields.type, created: fields.created, updated: fields.updated };
   if (fields.tags.length) head.tags = fields.tags;
-  return composeMarkdown({ ...head, ...withoutOwnKeys(fields.metadata) }, fields.content);
+  return { ...head, ...withoutOwnKeys(fields.metadata) };
+}
+
+/** The markdown text a note stands for: what its hash and size cover, and what an export writes. */
+export function noteText(fields: Omit<NoteFields, 'id'>): string {
+  return composeMarkdown(frontmatterOf(fields), fields.content);
 }
 
 /**
@@ -61,8 +69,8 @@ export function noteText(fields: Omit<NoteFields, 'id'>): string {
  */
 export function rowOf(fields: NoteFields, verbatim?: string): NoteRow {
   checkTags(fields.tags);
-  const metadata = withoutOwnKeys(fields.metadata);
-  const text = verbatim ?? noteText({ ...fields, metadata });
+  const metadata = frontmatterOf(fields);
+  const text = verbatim ?? composeMarkdown(metadata, fields.content);
   return {
     id: fields.id,
     type: fields.type,
@@ -105,6 +113,11 @@ export function searchTexts(row: Pick<NoteRow, 'title' | 'body'>): [string, stri
 }
 
 /** Reads a note's markdown text back into its fields (another program's edit, an import). */
+/** A metadata value that is a list of strings (`tags` given in the metadata), else undefined. */
+export function stringList(value: MetadataValue | undefined): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+}
+
 export function fieldsOfText(id: string, text: string, fallback: { type: string; now: string }): NoteFields {
   const { yaml, body } = splitFrontmatter(text);
   const loaded = yaml === undefined || yaml.trim() === '' ? {} : loadYamlBounded(yaml);

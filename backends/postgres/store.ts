@@ -34,6 +34,7 @@ import {
   rowOf,
   type StoredRow,
   SUMMARY_COLUMNS,
+  stringList,
   summaryOf,
 } from './note-rows.js';
 import { readsNoteAt } from './vault-files.js';
@@ -138,7 +139,8 @@ export class PgNoteStore implements NoteStore {
       title: input.title,
       content: input.content,
       metadata: input.metadata ?? {},
-      tags: input.tags ?? [],
+      // As in a file's frontmatter, tags given in the metadata are the note's tags.
+      tags: stringList(input.metadata?.tags) ?? input.tags ?? [],
       created: now,
       updated: now,
     });
@@ -263,7 +265,7 @@ export class PgNoteStore implements NoteStore {
       title: edit.title ?? note.title,
       content: edit.content ?? note.content,
       metadata: edit.metadata ?? note.metadata,
-      tags: edit.tags ?? note.tags,
+      tags: edit.tags ?? stringList(edit.metadata?.tags) ?? note.tags,
       created: note.created,
       updated: edit.updated ?? this.stamp(),
     });

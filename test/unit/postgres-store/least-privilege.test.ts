@@ -61,7 +61,11 @@ describePg('postgres backend: the least-privileged serving role', () => {
     expect((await there.store.journal.list()).map((e) => e.state)).toEqual(['done']);
     expect(await there.store.journal.unfinished()).toEqual([]);
     const { Pool } = loadPg();
-    const app = new Pool({ connectionString: url.toString(), connectionTimeoutMillis: 5_000 });
+    const app = new Pool({
+      connectionString: url.toString(),
+      connectionTimeoutMillis: 5_000,
+      application_name: 'nk-test',
+    });
     try {
       await expect(app.query(`CREATE TABLE "${schema}".intruder (x int)`)).rejects.toMatchObject({ code: '42501' });
     } finally {
