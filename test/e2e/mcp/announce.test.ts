@@ -40,32 +40,8 @@ let writerOnA: Client;
 let writerOnB: Client;
 const printed: string[] = [];
 
-beforeAll(async () => {
-  vault = await tempDir('nk-e2e-announce-');
-  const args = ['--profile', 'flint', '--vault', vault];
-  // A first: the others then open a vault whose defaults are written.
-  a = await startHttpServer(args);
-  [b, c] = await Promise.all([startHttpServer(args), connectStdio(['serve', ...args], {}, { era: 'modern' })]);
-
-  const modern = await connectHttp(a.url, { era: 'modern' });
-  const legacy = await connectHttp(a.url);
-  writerOnA = await connectHttp(a.url);
-  writerOnB = await connectHttp(b.url);
-  clients.push(modern, legacy, writerOnA, writerOnB);
-  modernOnA = new Announcements(modern, 'A, 2026-07-28 listener');
-  legacyOnA = new Announcements(legacy, 'A, 2025-11-25 subscriber');
-  stdioOnC = new Announcements(c.client, 'C (stdio), 2026-07-28 listener');
-  await modern.listen({ resourceSubscriptions: [RECENT] });
-  await legacy.subscribeResource({ uri: RECENT });
-  await c.client.listen({ resourceSubscriptions: [RECENT] });
-}, 60_000);
-
-afterAll(async () => {
+afterAll(() => {
   if (printed.length) console.log(`announcement latency, ms (from before the write):\n${printed.join('\n')}`);
-  await Promise.all(clients.map((client) => client.close()));
-  await c?.close();
-  await Promise.all([a?.stop(), b?.stop()]);
-  if (vault) await removeDir(vault);
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -105,6 +81,33 @@ async function measure(source: string, rounds: number, write: (round: number) =>
 const onRecent = (...listeners: Announcements[]): Target[] => listeners.map((l) => [l, RECENT]);
 
 describe('note changes announced across processes on one flint vault', { timeout: 60_000 }, () => {
+  beforeAll(async () => {
+    vault = await tempDir('nk-e2e-announce-');
+    const args = ['--profile', 'flint', '--vault', vault];
+    // A first: the others then open a vault whose defaults are written.
+    a = await startHttpServer(args);
+    [b, c] = await Promise.all([startHttpServer(args), connectStdio(['serve', ...args], {}, { era: 'modern' })]);
+
+    const modern = await connectHttp(a.url, { era: 'modern' });
+    const legacy = await connectHttp(a.url);
+    writerOnA = await connectHttp(a.url);
+    writerOnB = await connectHttp(b.url);
+    clients.push(modern, legacy, writerOnA, writerOnB);
+    modernOnA = new Announcements(modern, 'A, 2026-07-28 listener');
+    legacyOnA = new Announcements(legacy, 'A, 2025-11-25 subscriber');
+    stdioOnC = new Announcements(c.client, 'C (stdio), 2026-07-28 listener');
+    await modern.listen({ resourceSubscriptions: [RECENT] });
+    await legacy.subscribeResource({ uri: RECENT });
+    await c.client.listen({ resourceSubscriptions: [RECENT] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await c?.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    if (vault) await removeDir(vault);
+  });
+
   it('a note created through process B reaches both eras on A, and the stdio process C, within 2 s', async () => {
     await measure(
       'create_note through B (HTTP)',
@@ -147,6 +150,45 @@ describe('note changes announced across processes on one flint vault', { timeout
       1,
       () => callOk({ client: writerOnA }, 'create_note', { title: 'From A', content: 'Written through A.' }),
       [...onRecent(modernOnA, legacyOnA), [modernOnA, own], [legacyOnA, own]],
+    );
+  });
+});
+
+// The editor's case without another process on the folder to index the file first: what a
+// single server must announce in any case, and the latency with nothing else in the way.
+describe('an editor writing into the folder of a lone process', { timeout: 60_000 }, () => {
+  let lonely: string;
+  let server: HttpServerProcess;
+  const own: Client[] = [];
+  let modern: Announcements;
+  let legacy: Announcements;
+
+  beforeAll(async () => {
+    lonely = await tempDir('nk-e2e-announce-lone-');
+    server = await startHttpServer(['--profile', 'flint', '--vault', lonely]);
+    const [m, l] = [await connectHttp(server.url, { era: 'modern' }), await connectHttp(server.url)];
+    own.push(m, l);
+    modern = new Announcements(m, 'lone process, 2026-07-28 listener');
+    legacy = new Announcements(l, 'lone process, 2025-11-25 subscriber');
+    await m.listen({ resourceSubscriptions: [RECENT] });
+    await l.subscribeResource({ uri: RECENT });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(own.map((client) => client.close()));
+    await server?.stop();
+    if (lonely) await removeDir(lonely);
+  });
+
+  it('announces every file written to both eras within 2 s', async () => {
+    await measure(
+      'a file written into a lone process folder',
+      5,
+      (round) =>
+        fs.writeFile(
+          path.join(lonely, 'general', `editor-${round}.md`),
+          `---\ntitle: Editor ${round}\n---\n\nWritten by an editor.\n`,
+        ),
+      onRecent(modern, legacy),
     );
   });
 });
