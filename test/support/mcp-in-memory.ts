@@ -1,8 +1,8 @@
 /**
  * A real SDK client linked in memory to the MCP server of one vault: no process, no wire, the
  * speed of a unit test. Both halves of the pair come from the client package, as the SDK asks
- * (each package bundles its own InMemoryTransport with private state); the server only sees the
- * Transport interface, so it connects to its half whatever SDK it is built on.
+ * (each package bundles its own InMemoryTransport with private state); the server only needs the
+ * Transport interface of its half.
  */
 import { type Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { createMcpServer, type McpServerOptions } from '../../app/mcp/server.js';

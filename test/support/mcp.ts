@@ -1,8 +1,8 @@
 /**
  * Real MCP clients (the SDK's own, v2) against the built `notekernel serve`, over stdio or HTTP.
- * Every helper takes an era: 'legacy' (the default) runs the 2025 `initialize` handshake, which
- * the server speaks today; 'modern' pins the 2026-07-28 revision (`server/discover`) with no
- * fallback, so a test written for the new revision cannot pass on the old handshake.
+ * Every helper takes an era: 'legacy' (the default) runs the 2025 `initialize` handshake; 'modern'
+ * pins the 2026-07-28 revision (`server/discover`) with no fallback, so a test written for the new
+ * revision cannot pass on the old handshake.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';

@@ -44,8 +44,8 @@ async function protocolError(promise: Promise<unknown>): Promise<ProtocolError> 
 }
 
 describe('JSON-RPC error codes', () => {
-  // The wire code of the 1.x server is -32002; the v2 client reads -32002 or -32602 with data.uri
-  // as resource-not-found and reports it as -32602, the code the 2026-07-28 revision requires.
+  // The v2 client reads -32602 with data.uri (or the -32002 that servers on SDK 1.x sent) as
+  // resource-not-found, and reports it as -32602, the code the 2026-07-28 revision requires.
   it('answers an unknown resource as resource not found, with its uri', async () => {
     const err = await protocolError(session.client.readResource({ uri: 'flint-note://nope' }));
     expect(ResourceNotFoundError.isInstance(err)).toBe(true);
