@@ -84,7 +84,7 @@ export const postgresBackend = defineBackend<PostgresOptions>({
     'Notes in PostgreSQL, shared by every process and host: compare-and-swap writes, a change feed, tsvector search.',
   // The folder keeps plugin-owned files (type descriptions, the vault config); notes are in the database.
   folder: 'required',
-  capabilities: ['typed-notes', 'free-metadata', 'files', 'watch', 'journal', 'full-text'],
+  capabilities: ['typed-notes', 'free-metadata', 'files', 'watch', 'journal', 'full-text', 'metadata-query'],
   extensions: ['batch-update'],
   options: postgresOptions as z.ZodType<PostgresOptions>,
   settings(options): BackendSetting[] {

@@ -27,6 +27,9 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TEXT SEARCH DICTIONARY ${S}.english_stems (TEMPLATE = snowball, Language = english)`,
       `CREATE TEXT SEARCH CONFIGURATION ${S}.stemmed (COPY = simple)`,
       `ALTER TEXT SEARCH CONFIGURATION ${S}.stemmed ALTER MAPPING FOR asciiword, word, numword, asciihword, hword, numhword, hword_asciipart, hword_part, hword_numpart WITH ${S}.english_stems`,
+      // Text read as an instant, or NULL when it is not one (a metadata value that only looks like a date).
+      `CREATE FUNCTION ${S}.instant(value text) RETURNS timestamptz LANGUAGE plpgsql STABLE AS $f$
+        BEGIN RETURN value::timestamptz; EXCEPTION WHEN others THEN RETURN NULL; END $f$`,
       `CREATE TABLE ${S}.notes (
         vault text NOT NULL,
         id text NOT NULL,

@@ -6,6 +6,7 @@
  * do. The query is the kernel's parsed tree (toolkit/search), compiled to tsquery as
  * hybrid-search's postgres engine compiles it: a question matches any content word, notes
  * holding every word first, then by `ts_rank` (title × 10, body × 1, over 1 + log length).
+ * Metadata predicates, time windows, a content phrase and sorts: search-filters.ts.
  */
 import type { Logger, Note, SearchHit, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../toolkit/search/keyword-expressions.js';
 import { markedSnippet } from '../../toolkit/search/marked-snippet.js';
 import { type PgPool, readQuery, storeError } from './driver.js';
+import { filterTerms, orderTerms } from './search-filters.js';
 import { SUMMARY_COLUMNS, type NoteRow, summaryOf } from './note-rows.js';
 
 interface HitRow extends Omit<NoteRow, 'body'> {
@@ -51,6 +53,7 @@ export class PgKeywordIndex implements SearchIndex {
     if (query.type !== undefined) where.push(`n.type = ${p.add(query.type)}`);
     const excluded = tsExcluded(parsed);
     if (excluded !== undefined) where.push(`NOT (n.tsv @@ to_tsquery(${cfg}, ${p.add(excluded)}))`);
+    where.push(...filterTerms(this.S, query, p));
     let score = '0::float8';
     let order = 'n.updated DESC, n.id';
     if (hasTerms(parsed)) {
@@ -62,6 +65,7 @@ export class PgKeywordIndex implements SearchIndex {
         expressions.every === undefined ? '' : `(n.tsv @@ to_tsquery(${cfg}, ${p.add(expressions.every)}))::int DESC, `;
       order = `${tier}score DESC, n.id`;
     }
+    order = orderTerms(this.S, query.sort, order, p);
     const sql = `SELECT ${SUMMARY_COLUMNS.split(', ')
       .map((c) => `n.${c}`)
       .join(', ')}, n.body, ${score} AS score, count(*) OVER () AS total
