@@ -183,6 +183,24 @@ for (const profile of PROFILES) {
         for (const c of others()) expect(answers.get(c.revision), c.revision).toEqual(expected);
       });
 
+      // After the writes above, so the views (recent notes, stats) hold each client's note.
+      it('reads every fixed resource alike in every era', async () => {
+        const { resources } = await lists(reference().client);
+        // Clients of one server read one vault, every client's note in it: nothing to set aside.
+        const shared = served.clients.every((c) => c.vault === reference().vault);
+        const read = async (c: EraClient) => {
+          const contents: unknown[] = [];
+          for (const { uri } of resources)
+            for (const content of (await c.client.readResource({ uri })).contents)
+              contents.push(
+                'text' in content && content.mimeType === 'application/json' ? JSON.parse(content.text) : content,
+              );
+          return shared ? contents : normalise(contents, { bird: c.bird, vault: c.vault, ids: [] });
+        };
+        const expected = await read(reference());
+        for (const c of others()) expect(await read(c), c.revision).toEqual(expected);
+      });
+
       it('refuses an unknown resource with -32602 in every era', async () => {
         for (const c of served.clients) {
           const err = await refusal(c.client.readResource({ uri: 'notekernel://no-such-resource' }));
