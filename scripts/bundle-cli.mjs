@@ -22,11 +22,20 @@ const tscSourceMaps = {
     return { code: fs.readFileSync(id, 'utf8'), map: JSON.parse(fs.readFileSync(`${id}.map`, 'utf8')) };
   },
 };
+// The SDK's server imports its Ajv validator through its `_shims` module, which builds Ajv's module
+// graph at load (~280 KB) for a check no notekernel tool needs: in the bundle that module is our
+// stand-in, which loads the SDK's own validator on first use (app/mcp/lazy-validator.ts).
+const lazyValidator = {
+  name: 'lazy-validator',
+  resolveId(source) {
+    return source === '@modelcontextprotocol/server/_shims' ? path.resolve('dist/app/mcp/lazy-validator.js') : null;
+  },
+};
 const build = await rolldown({
   input: `${dir}/run.js`,
   platform: 'node',
   external: ['typescript', /^@energetic-ai\//, /^sql\.js(\/|$)/],
-  plugins: [tscSourceMaps],
+  plugins: [lazyValidator, tscSourceMaps],
   logLevel: 'warn',
 });
 // A rebuild writes new chunk names: the old ones go first, so the package ships one build.
