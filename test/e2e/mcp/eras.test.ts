@@ -76,16 +76,18 @@ async function serveHttp(profile: string): Promise<Served> {
 
 async function serveStdio(profile: string): Promise<Served> {
   const cleanup: Array<() => Promise<unknown>> = [];
-  const clients: EraClient[] = [];
   const eras: Array<[Era, string]> = [
     ['modern', MODERN],
     ['legacy', LEGACY_REVISIONS[0]],
   ];
-  for (const [i, [era, revision]] of eras.entries()) {
-    const { vault, env } = await ground(profile, cleanup);
-    const session = await connectStdio(['serve', '--profile', profile, '--vault', vault], env, { era });
-    clients.push({ revision, bird: BIRDS[i]!, client: session.client, vault });
-  }
+  // Started side by side: separate processes on separate vaults, nothing between them to order.
+  const clients = await Promise.all(
+    eras.map(async ([era, revision], i): Promise<EraClient> => {
+      const { vault, env } = await ground(profile, cleanup);
+      const session = await connectStdio(['serve', '--profile', profile, '--vault', vault], env, { era });
+      return { revision, bird: BIRDS[i]!, client: session.client, vault };
+    }),
+  );
   return { clients, close: () => closeAll(clients, cleanup) };
 }
 
