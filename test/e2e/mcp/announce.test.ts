@@ -155,40 +155,55 @@ describe('note changes announced across processes on one flint vault', { timeout
 });
 
 // The editor's case without another process on the folder to index the file first: what a
-// single server must announce in any case, and the latency with nothing else in the way.
+// single server must announce in any case, and the latency with nothing else in the way. Two
+// folders, each served by one process: one over HTTP (both eras on it), one over stdio with a
+// 2025-11-25 client (`resources/subscribe` on stdio); each round writes the same file into both.
 describe('an editor writing into the folder of a lone process', { timeout: 60_000 }, () => {
-  let lonely: string;
+  let overHttp: string;
+  let overStdio: string;
   let server: HttpServerProcess;
+  let session: StdioSession;
   const own: Client[] = [];
   let modern: Announcements;
   let legacy: Announcements;
+  let legacyStdio: Announcements;
 
   beforeAll(async () => {
-    lonely = await tempDir('nk-e2e-announce-lone-');
-    server = await startHttpServer(['--profile', 'flint', '--vault', lonely]);
+    [overHttp, overStdio] = await Promise.all([tempDir('nk-e2e-announce-lone-'), tempDir('nk-e2e-announce-lone-')]);
+    [server, session] = await Promise.all([
+      startHttpServer(['--profile', 'flint', '--vault', overHttp]),
+      connectStdio(['serve', '--profile', 'flint', '--vault', overStdio]),
+    ]);
     const [m, l] = [await connectHttp(server.url, { era: 'modern' }), await connectHttp(server.url)];
     own.push(m, l);
-    modern = new Announcements(m, 'lone process, 2026-07-28 listener');
-    legacy = new Announcements(l, 'lone process, 2025-11-25 subscriber');
+    modern = new Announcements(m, 'lone HTTP process, 2026-07-28 listener');
+    legacy = new Announcements(l, 'lone HTTP process, 2025-11-25 subscriber');
+    legacyStdio = new Announcements(session.client, 'lone stdio process, 2025-11-25 subscriber');
     await m.listen({ resourceSubscriptions: [RECENT] });
     await l.subscribeResource({ uri: RECENT });
+    await session.client.subscribeResource({ uri: RECENT });
   }, 60_000);
   afterAll(async () => {
     await Promise.all(own.map((client) => client.close()));
+    await session?.close();
     await server?.stop();
-    if (lonely) await removeDir(lonely);
+    for (const folder of [overHttp, overStdio]) if (folder) await removeDir(folder);
   });
 
-  it('announces every file written to both eras within 2 s', async () => {
+  it('announces every file written, in both eras and on both transports, within 2 s', async () => {
     await measure(
-      'a file written into a lone process folder',
+      "a file written into a lone process's folder",
       5,
       (round) =>
-        fs.writeFile(
-          path.join(lonely, 'general', `editor-${round}.md`),
-          `---\ntitle: Editor ${round}\n---\n\nWritten by an editor.\n`,
+        Promise.all(
+          [overHttp, overStdio].map((folder) =>
+            fs.writeFile(
+              path.join(folder, 'general', `editor-${round}.md`),
+              `---\ntitle: Editor ${round}\n---\n\nWritten by an editor.\n`,
+            ),
+          ),
         ),
-      onRecent(modern, legacy),
+      onRecent(modern, legacy, legacyStdio),
     );
   });
 });
