@@ -137,15 +137,17 @@ export class TimeoutError extends NotekernelError {
 
 /**
  * What a tool asks: the user, a form (a message and the flat JSON schema of the answer's fields);
- * or the client's model, a completion of `prompt` (answered as `{ text }`).
+ * the client's model, a completion of `prompt` (answered as `{ text }`); or the client's roots
+ * (answered as `{ roots }`). An optional question a client cannot be asked reads as declined.
  */
-export type Question =
+export type Question = { message: string; optional?: boolean } & (
   | {
       kind?: 'form';
-      message: string;
       schema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
     }
-  | { kind: 'completion'; message: string; prompt: string; maxTokens: number };
+  | { kind: 'completion'; prompt: string; maxTokens: number }
+  | { kind: 'roots' }
+);
 
 /**
  * Thrown by a tool that needs answers before it can go on. A surface that can ask (MCP: an

@@ -43,7 +43,11 @@ export interface PromptDefinition {
   name: string;
   description: string;
   arguments?: Array<{ name: string; description: string; required?: boolean }>;
-  get(args: Record<string, string>): Promise<Array<{ role: 'user' | 'assistant'; text: string }>>;
+  /** `answers`: what the user answered to this prompt's earlier questions (see InputNeededError). */
+  get(
+    args: Record<string, string>,
+    context?: { answers: Readonly<Record<string, Record<string, unknown> | null>> },
+  ): Promise<Array<{ role: 'user' | 'assistant'; text: string }>>;
 }
 
 export interface CliIo {

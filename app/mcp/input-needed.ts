@@ -1,51 +1,127 @@
 /**
- * A tool that needs the user's answer (InputNeededError) asks through the SDK's multi-round-trip
- * requests: the call's result is `input_required` with one request per question (a form
- * elicitation, or a completion by the client's model: sampling), and
- * the client calls again with the answers, which reach the tool as `ToolContext.answers`. On a
- * 2025 connection the SDK sends the elicitations itself and calls the handler again; a client
- * that declared no elicitation capability is refused by the SDK (-32021) before anything runs.
+ * A tool that needs answers (InputNeededError) asks through MCP's multi-round-trip requests: the
+ * call's result is `input_required` with one request per question — a form (elicitation), a
+ * completion by the client's model (sampling) or the client's roots — and the client calls again
+ * with the responses, which reach the tool as `ToolContext.answers`. On a 2025 connection the SDK
+ * sends those requests itself and calls the handler again.
+ *
+ * The answers of earlier rounds travel in `requestState`, signed (HMAC, the SDK's codec) and bound
+ * to the tool, so a tool that asks twice sees both answers and a client cannot forge them. The key
+ * is the process's own unless NOTEKERNEL_REQUEST_STATE_KEY (32+ bytes) gives one for several
+ * processes behind one address; state is good for ten minutes.
+ *
+ * A question the client has no capability for is refused by the SDK (-32021) when it is required;
+ * an optional one is not asked and reads as declined (null).
  */
-import { type InputRequiredResult, inputRequired } from '@modelcontextprotocol/server';
-import type { InputNeededError, Question } from '../../kernel/errors.js';
+import { randomBytes } from 'node:crypto';
+import {
+  type ClientCapabilities,
+  createRequestStateCodec,
+  type InputRequest,
+  type InputRequiredResult,
+  inputRequired,
+} from '@modelcontextprotocol/server';
+import { InputNeededError, type Question } from '../../kernel/errors.js';
+import type { Extra } from './requests.js';
+
+export type Answers = Record<string, Record<string, unknown> | null>;
+
+interface AskState {
+  tool: string;
+  answers: Answers;
+}
+
+const KEY_ENV = 'NOTEKERNEL_REQUEST_STATE_KEY';
+
+function stateKey(): Uint8Array | string {
+  const given = process.env[KEY_ENV];
+  if (given && Buffer.byteLength(given) >= 32) return given;
+  return randomBytes(32);
+}
+
+const codec = createRequestStateCodec<AskState>({ key: stateKey(), bind: (ctx) => ctx.mcpReq.method });
+
+/** For ServerOptions.requestState: a state that fails its signature or expiry is refused (-32602). */
+export const REQUEST_STATE = { verify: codec.verify };
 
 type ElicitParams = Parameters<typeof inputRequired.elicit>[0];
 
-function requestFor(question: Question) {
+const CAPABILITY: Record<NonNullable<Question['kind']>, keyof ClientCapabilities> = {
+  form: 'elicitation',
+  completion: 'sampling',
+  roots: 'roots',
+};
+
+function requestFor(question: Question): InputRequest {
   if (question.kind === 'completion')
     return inputRequired.createMessage({
       messages: [{ role: 'user', content: { type: 'text', text: question.prompt } }],
       maxTokens: question.maxTokens,
     });
+  if (question.kind === 'roots') return inputRequired.listRoots();
   return inputRequired.elicit({ message: question.message, requestedSchema: question.schema } as ElicitParams);
 }
 
-export function askFor(error: InputNeededError): InputRequiredResult {
-  const inputRequests = Object.fromEntries(
-    Object.entries(error.questions).map(([key, question]) => [key, requestFor(question)]),
-  );
-  return inputRequired({ inputRequests });
+/**
+ * Runs `work` (a tool call, a prompt) with the answers so far — the verified state's and this
+ * round's responses — and asks again when it needs more; `subject` binds the state to it.
+ */
+export async function answering<T>(
+  subject: string,
+  extra: Extra,
+  client: ClientCapabilities | undefined,
+  work: (answers: Answers) => Promise<T>,
+): Promise<T | InputRequiredResult> {
+  const state = extra.mcpReq.requestState<AskState>();
+  let answers: Answers = {
+    ...(state?.tool === subject ? state.answers : {}),
+    ...answersOf(extra.mcpReq.inputResponses),
+  };
+  for (;;) {
+    try {
+      return await work(answers);
+    } catch (err) {
+      if (!(err instanceof InputNeededError)) throw err;
+      const asked = await askFor(err, subject, answers, client, extra);
+      if ('ask' in asked) return asked.ask;
+      answers = asked.answers;
+    }
+  }
 }
 
-/** The client's responses as the tool reads them: an accepted form's fields, a completion's text, or null. */
-export function answersOf(
-  responses: Record<string, unknown> | undefined,
-): Record<string, Record<string, unknown> | null> {
-  const answers: Record<string, Record<string, unknown> | null> = {};
-  for (const [key, response] of Object.entries(responses ?? {})) {
-    const elicited = response as { action?: unknown; content?: unknown; role?: unknown } | null;
-    const content = elicited?.content;
-    if (elicited?.role === 'assistant') {
-      const text = (content as { type?: unknown; text?: unknown } | undefined)?.text;
+/** The questions the client can be asked now; optional ones it cannot answer read as declined. */
+async function askFor(
+  error: InputNeededError,
+  tool: string,
+  answers: Answers,
+  client: ClientCapabilities | undefined,
+  ctx: Extra,
+): Promise<{ ask: InputRequiredResult } | { answers: Answers }> {
+  const inputRequests: Record<string, InputRequest> = {};
+  const declined: Answers = {};
+  for (const [key, question] of Object.entries(error.questions)) {
+    if (question.optional && !client?.[CAPABILITY[question.kind ?? 'form']]) declined[key] = null;
+    else inputRequests[key] = requestFor(question);
+  }
+  // Nothing the client can be asked: the tool goes on with the optional questions declined.
+  if (!Object.keys(inputRequests).length) return { answers: { ...answers, ...declined } };
+  const requestState = await codec.mint({ tool, answers: { ...answers, ...declined } }, ctx);
+  return { ask: inputRequired({ inputRequests, requestState }) };
+}
+
+/** The client's responses as a tool reads them: a form's fields, a completion's text, the roots; null when declined. */
+function answersOf(responses: Record<string, unknown> | undefined): Answers {
+  const answers: Answers = {};
+  for (const [key, value] of Object.entries(responses ?? {})) {
+    const response = value as { action?: unknown; content?: unknown; role?: unknown; roots?: unknown } | null;
+    if (Array.isArray(response?.roots)) answers[key] = { roots: response.roots };
+    else if (response?.role === 'assistant') {
+      const text = (response.content as { text?: unknown } | undefined)?.text;
       answers[key] = { text: typeof text === 'string' ? text : '' };
-      continue;
-    }
-    answers[key] =
-      elicited?.action === 'accept'
-        ? typeof content === 'object' && content !== null
-          ? (content as Record<string, unknown>)
-          : {}
-        : null;
+    } else if (response?.action === 'accept') {
+      const content = response.content;
+      answers[key] = typeof content === 'object' && content !== null ? (content as Record<string, unknown>) : {};
+    } else answers[key] = null;
   }
   return answers;
 }

@@ -7,8 +7,13 @@
  * the spec gives it (see requests.ts). Nothing a call answers depends on the connection: the
  * vault is the call's `vault_id` or the configured current one (decision 049).
  */
-import { CLIENT_INFO_META_KEY, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import { InputNeededError } from '../../kernel/errors.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import { findResource } from '../../kernel/resource-template.js';
 import type { ToolHost } from '../tool-host.js';
 import { VERSION } from '../version.js';
@@ -28,7 +33,7 @@ import {
 } from './requests.js';
 import { CACHE_HINTS } from './cache-hints.js';
 import { announceChanges, type ResourceChanges } from './resource-changes.js';
-import { answersOf, askFor } from './input-needed.js';
+import { answering, REQUEST_STATE } from './input-needed.js';
 import { changesSkills, type VaultSkills } from './skills/index.js';
 import { renderError, renderResult, toolListing } from './tool-results.js';
 
@@ -68,6 +73,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
         logging: {},
       },
       cacheHints: CACHE_HINTS,
+      requestState: REQUEST_STATE,
       instructions: `notekernel serving vault "${vault.info.id}" (profile ${vault.info.profile}). Read a note before updating it and pass its content_hash.`,
     },
   );
@@ -98,19 +104,22 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
     return inFlight.run(() =>
       requestLogs(era, extra, async () => {
         try {
-          const value = await vault.call(params.name, params.arguments ?? {}, {
-            caller: clientName(server, extra),
-            answers: answersOf(extra.mcpReq.inputResponses),
-            ...(progress ? { progress } : {}),
+          // A tool that asks (InputNeededError): the SDK puts its questions to the client.
+          return await answering(params.name, extra, clientCapabilities(server, extra), async (answers) => {
+            const value = await vault.call(params.name, params.arguments ?? {}, {
+              caller: clientName(server, extra),
+              answers,
+              ...(progress ? { progress } : {}),
+            });
+            await progress?.sent();
+            if (skills && changesSkills(params.name)) await reloadSkills(skills, options.changes);
+            return renderResult(value, options.maxMessageBytes, params.name);
           });
-          await progress?.sent();
-          if (skills && changesSkills(params.name)) await reloadSkills(skills, options.changes);
-          return renderResult(value, options.maxMessageBytes, params.name);
         } catch (err) {
           await progress?.sent();
-          // The SDK asks: a 2026 client gets an input-required result, a 2025 one an elicitation.
-          if (err instanceof InputNeededError) return askFor(err);
           return renderError(err);
+        } finally {
+          await progress?.sent();
         }
       }),
     );
@@ -173,7 +182,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
     prompts: vault.prompts().map((p) => ({ name: p.name, description: p.description, arguments: p.arguments ?? [] })),
   }));
 
-  handle(server, 'prompts/get', getPromptParams, async (params) => {
+  handle(server, 'prompts/get', getPromptParams, async (params, extra) => {
     const prompt = vault.prompts().find((p) => p.name === params.name);
     if (!prompt)
       throw new ProtocolError(
@@ -181,11 +190,13 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
         `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`,
       );
     try {
-      const messages = await prompt.get(params.arguments ?? {});
-      return {
-        description: prompt.description,
-        messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
-      };
+      return await answering(`prompt:${prompt.name}`, extra, clientCapabilities(server, extra), async (answers) => {
+        const messages = await prompt.get(params.arguments ?? {}, { answers });
+        return {
+          description: prompt.description,
+          messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+        };
+      });
     } catch (err) {
       throw protocolError(err, ProtocolErrorCode.InvalidParams);
     }
@@ -202,6 +213,12 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 async function reloadSkills(skills: VaultSkills, changes: ResourceChanges | undefined): Promise<void> {
   const changed = await skills.reload();
   if (changed.listChanged) changes?.listChanged();
+}
+
+/** What the client can be asked: its request's envelope (2026), or what it declared at initialize (2025). */
+function clientCapabilities(server: Server, extra: Extra): ClientCapabilities | undefined {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
 }
 
 /** The client as it named itself (initialize in 2025, each request's envelope in 2026), for the journal's "who". */

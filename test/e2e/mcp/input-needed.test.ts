@@ -60,14 +60,14 @@ describe.each(['modern', 'legacy'] as const)('a tool that asks, %s era', (era) =
     const { client, asked } = await connect(era, { action: 'accept' });
     const result = await client.callTool({ name: 'test_streaming_elicitation', arguments: {} });
     expect(asked).toEqual(['Confirm to go on?']);
-    expect(result.structuredContent).toEqual({ answer: { confirmed: true } });
+    expect(result.structuredContent).toEqual({ answers: { confirm: { confirmed: true } } });
     await client.close();
   });
 
   it('hands a declined answer to the tool as null', async () => {
     const { client } = await connect(era, { action: 'decline' });
     const result = await client.callTool({ name: 'test_streaming_elicitation', arguments: {} });
-    expect(result.structuredContent).toEqual({ answer: 'declined' });
+    expect(result.structuredContent).toEqual({ answers: { confirm: null } });
     await client.close();
   });
 

@@ -5,32 +5,59 @@
  * checks then test notekernel's per-request logging and its input-required path.
  */
 import { z } from 'zod';
-import { definePlugin, defineTool, InputNeededError, type Question } from '../../../app/index.js';
+import {
+  definePlugin,
+  defineTool,
+  InputNeededError,
+  type PromptDefinition,
+  type Question,
+} from '../../../app/index.js';
 
-const confirm = {
-  confirm: {
-    message: 'Confirm to go on?',
-    schema: { type: 'object' as const, properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] },
-  },
-};
+const form = (message: string, field: string, type = 'string'): Question => ({
+  message,
+  schema: { type: 'object', properties: { [field]: { type } }, required: [field] },
+});
+const completion = (prompt: string): Question => ({ kind: 'completion', message: prompt, prompt, maxTokens: 50 });
 
-const complete = {
-  summary: { kind: 'completion' as const, message: 'Summarise', prompt: 'Say hello in three words.', maxTokens: 20 },
-};
-
-/** Asks once; the second try answers with what the user said. */
-const askingTool = (name: string, description: string, questions: Record<string, Question>) =>
+/** Asks each round's questions until all are answered, then answers with what it was told. */
+const askingTool = (name: string, description: string, rounds: Record<string, Question>[]) =>
   defineTool({
     name,
     description,
     input: z.object({}),
     annotations: { readOnlyHint: true },
     async handler(_args, ctx) {
-      const [key] = Object.keys(questions) as [string];
-      if (!(key in ctx.answers)) throw new InputNeededError(questions);
-      return { answer: ctx.answers[key] ?? 'declined' };
+      for (const round of rounds)
+        if (Object.keys(round).some((key) => !(key in ctx.answers))) throw new InputNeededError(round);
+      return { answers: ctx.answers };
     },
   });
+
+const optional = (question: Question): Question => ({ ...question, optional: true });
+
+/** The suite's input-required scenarios, by the tool each calls. */
+const INPUT_REQUIRED_TOOLS: Array<[string, Record<string, Question>[]]> = [
+  ['test_input_required_result_elicitation', [{ user_name: form('What is your name?', 'name') }]],
+  ['test_input_required_result_sampling', [{ capital: completion('What is the capital of France?') }]],
+  ['test_input_required_result_list_roots', [{ roots: { kind: 'roots', message: 'Which folders?' } }]],
+  [
+    'test_input_required_result_multiple_inputs',
+    [
+      {
+        name: form('Name?', 'name'),
+        capital: completion('What is the capital of France?'),
+        roots: { kind: 'roots', message: 'Which folders?' },
+      },
+    ],
+  ],
+  ['test_input_required_result_multi_round', [{ name: form('Name?', 'name') }, { color: form('Colour?', 'color') }]],
+  ['test_input_required_result_request_state', [{ ok: form('Go on?', 'ok', 'boolean') }]],
+  ['test_input_required_result_tampered_state', [{ ok: form('Go on?', 'ok', 'boolean') }]],
+  [
+    'test_input_required_result_capabilities',
+    [{ confirm: optional(form('Confirm?', 'ok', 'boolean')), summary: optional(completion('Say hello.')) }],
+  ],
+];
 
 export const conformanceFixturesPlugin = definePlugin({
   id: 'conformance-fixtures',
@@ -49,11 +76,26 @@ export const conformanceFixturesPlugin = definePlugin({
         return { logged: 3 };
       },
     });
+    const askingPrompt: PromptDefinition = {
+      name: 'test_input_required_result_prompt',
+      description: 'Asks for some context before it writes its message.',
+      async get(_args, context) {
+        const answer = context?.answers.context;
+        if (answer === undefined) throw new InputNeededError({ context: form('Some context?', 'context') });
+        return [{ role: 'user', text: `Context: ${String(answer?.context ?? '(declined)')}` }];
+      },
+    };
     return {
+      prompts: [askingPrompt],
       tools: [
         logging,
-        askingTool('test_streaming_elicitation', 'Asks the client to confirm before it answers.', confirm),
-        askingTool('test_missing_capability', "Needs the client's model (sampling) to answer.", complete),
+        askingTool('test_streaming_elicitation', 'Asks the client to confirm before it answers.', [
+          { confirm: form('Confirm to go on?', 'confirmed', 'boolean') },
+        ]),
+        askingTool('test_missing_capability', "Needs the client's model (sampling) to answer.", [
+          { summary: completion('Say hello in three words.') },
+        ]),
+        ...INPUT_REQUIRED_TOOLS.map(([name, rounds]) => askingTool(name, `Conformance: ${name}.`, rounds)),
       ],
     };
   },
