@@ -13,6 +13,7 @@ import type { FaultReporter } from '../../kernel/faults.js';
 import { LaggingRows } from './lagging-rows.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { ListQuery, Note, NoteChange, NoteEdit, NewNote, NoteSummary } from '../../kernel/note.js';
+import { KnownNotes } from './known-notes.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
 import { GroupCommit } from '../../toolkit/files/group-commit.js';
 import { ParsedNotes } from './parsed-notes.js';
@@ -67,6 +68,8 @@ export class FsSqliteStore implements NoteStore {
   private behind = 0;
   /** Set by `watch()`: a server, which follows the files and gains from answering before the refresh. */
   private following = false;
+  /** What this process knew of each note while it watches (known-notes.ts). */
+  private readonly known = new KnownNotes();
   private closed = false;
 
   constructor(
@@ -265,6 +268,7 @@ export class FsSqliteStore implements NoteStore {
 
   watch(listener: (change: ExternalChange) => void): () => void {
     this.following = true;
+    void this.ready().then(() => this.known.seed(this.db.fileStates())); // before any syncPath below
     const stop = watchNoteFiles(this.root, this.layout, this.logger, async (relPaths) => {
       for (const rel of relPaths) {
         const change = await this.syncPath(rel);
@@ -278,7 +282,7 @@ export class FsSqliteStore implements NoteStore {
     };
   }
 
-  /** Re-reads one path another program touched; reports it only if the index saw a difference. */
+  /** Re-reads one path another program touched; reports it when it differs from what this process knew. */
   private async syncPath(rel: string): Promise<ExternalChange | undefined> {
     await this.ready();
     let loc: NoteTarget;
@@ -297,14 +301,9 @@ export class FsSqliteStore implements NoteStore {
       } catch (err) {
         this.logger.warn({ err, path: rel }, 'a changed note file cannot be read; leaving it out of the index');
       }
-      if (note)
-        return before?.contentHash === note.contentHash
-          ? undefined
-          : { kind: 'written', note, ...(before ? { previous: before } : {}) };
-      if (!before) return undefined;
-      this.db.remove(loc.id);
-      this.disk.parsed.delete(loc.id);
-      return { kind: 'deleted', id: loc.id, previous: before };
+      if (!note && before) this.db.remove(loc.id);
+      if (!note) this.disk.parsed.delete(loc.id);
+      return this.known.heard(loc.id, note, before);
     });
   }
 
@@ -337,11 +336,13 @@ export class FsSqliteStore implements NoteStore {
       this.rowFailed(file.note.id, err);
     }
     this.disk.parsed.set(file.note.id, file.cacheKey, file.note);
+    this.known.wrote(file.note.id, file.note.contentHash);
     return file.note;
   }
 
   /** Drops an index row after its file is gone (the file is gone whatever the index does). */
   private unindex(id: string): void {
+    this.known.wrote(id, undefined);
     try {
       this.db.remove(id);
     } catch (err) {
