@@ -16,7 +16,12 @@
  * own reader (the SDK's stops at 10 MiB) would otherwise drop the connection.
  */
 import process from 'node:process';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import {
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { tooLargeMessage } from '../../kernel/message-limit.js';
 import { checkLine, isUsableId } from './jsonrpc-check.js';
 import { replyCeiling } from './tool-results.js';
@@ -136,7 +141,11 @@ export class LimitedStdioTransport implements Transport {
     if (line.trim() === '') return;
     // Whatever cannot be taken is logged, and answered when a request is owed one (jsonrpc-check.ts).
     const checked = checkLine(line);
-    if (checked.ok) return this.onmessage?.(checked.message);
+    if (checked.ok) {
+      const refusal = unsupportedRevision(checked.message);
+      if (refusal) return void this.send(refusal);
+      return this.onmessage?.(checked.message);
+    }
     this.refused(new Error(checked.reason));
     if (checked.reply) void this.send(checked.reply as unknown as JSONRPCMessage);
   }
@@ -156,6 +165,28 @@ export class LimitedStdioTransport implements Transport {
       },
     } as JSONRPCMessage);
   }
+}
+
+/** The revisions of the per-request era the SDK serves (it exports only the 2025 list). */
+const MODERN_REVISIONS = ['2026-07-28'];
+
+/**
+ * A request naming a revision this server does not serve gets -32022 with the ones it does. The
+ * SDK's serveStdio checks only a connection's opening message; over HTTP its handler checks each.
+ */
+function unsupportedRevision(message: JSONRPCMessage): JSONRPCMessage | undefined {
+  if (!('method' in message) || !('id' in message)) return undefined;
+  const requested = (message.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof requested !== 'string' || MODERN_REVISIONS.includes(requested)) return undefined;
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: {
+      code: ProtocolErrorCode.UnsupportedProtocolVersion,
+      message: `Unsupported protocol version: ${requested}`,
+      data: { supported: MODERN_REVISIONS, requested },
+    },
+  } as JSONRPCMessage;
 }
 
 function lastBytes(tail: Buffer, piece: Buffer): Buffer {

@@ -1,7 +1,7 @@
 /**
  * MCP over stdio. stdout carries only protocol frames; logs go to stderr or a file. The
  * connection's opening picks its era (the SDK's serveStdio): `initialize` pins a 2025 instance,
- * a request carrying the 2026-07-28 envelope (or `server/discover`) a modern one. The returned
+ * a request carrying the 2026-07-28 envelope a modern one (`server/discover` alone is a probe). The returned
  * promise settles once the client hangs up or a signal arrives, the calls in flight have been
  * answered (bounded by DRAIN_TIMEOUT_MS), and the vault has been flushed and closed.
  */
