@@ -149,8 +149,20 @@ export const postgresBackend = defineBackend<PostgresOptions>({
         pollMs: options.pollMs,
         read: (id) => store!.get(id),
         summarize: (row) => summaryOf(row, root),
-        onSession: (session) => {
+        onSession: async (session) => {
+          const before = journal.owner;
           journal.owner = session;
+          // This process's open entries follow it to its new session, so no other process takes them for a dead one's.
+          if (before !== 'unknown')
+            await pool
+              .query(`UPDATE ${S}.journal SET owner = $3 WHERE vault = $1 AND owner = $2 AND state = 'pending'`, [
+                options.vault,
+                before,
+                session,
+              ])
+              .catch((err: unknown) =>
+                logger.warn({ err: storeError(err, url) }, 'journal: owner not moved to the new session'),
+              );
         },
       });
       const locks = new WriteLocks(root, path.join(root, '.notekernel', 'locks'));
