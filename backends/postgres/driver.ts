@@ -4,7 +4,7 @@
  * the next call), and no message carries the connection URL's password.
  */
 import { createRequire } from 'node:module';
-import { BackendUnavailableError, NotekernelError } from '../../kernel/errors.js';
+import { BackendUnavailableError, NotekernelError, TimeoutError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 
 export interface PgResult<R> {
@@ -48,7 +48,14 @@ export interface ConnectionConfig {
 }
 
 interface PgModule {
-  Pool: new (config: ConnectionConfig & { max?: number; idleTimeoutMillis?: number }) => PgPool;
+  Pool: new (
+    config: ConnectionConfig & {
+      max?: number;
+      idleTimeoutMillis?: number;
+      statement_timeout?: number;
+      idle_in_transaction_session_timeout?: number;
+    },
+  ) => PgPool;
   Client: new (config: ConnectionConfig) => PgSingleClient;
 }
 
@@ -96,6 +103,10 @@ export function storeError(err: unknown, url: string | undefined, writing = fals
   if (err instanceof NotekernelError) return err;
   const raw = err instanceof Error ? err.message : String(err);
   const message = url ? raw.split(url).join(redactUrl(url)) : raw;
+  if ((err as { code?: unknown } | undefined)?.code === '57014')
+    return new TimeoutError(`PostgreSQL stopped the statement after 30 s (${message}); nothing was written.`, {
+      backend: 'postgres',
+    });
   if (isUnavailable(err)) {
     const outcome = writing
       ? ' The write was not acknowledged: read the note again before retrying.'
@@ -124,7 +135,15 @@ export function openPool(url: string | undefined, ssl: PgSsl | undefined, logger
     connectionTimeoutMillis: 3_000,
     application_name: 'notekernel',
   };
-  const pool = new Pool({ ...config, max, idleTimeoutMillis: 30_000 });
+  const pool = new Pool({
+    ...config,
+    max,
+    idleTimeoutMillis: 30_000,
+    // No call waits on the server for ever; and a transaction of ours left open (an edit that hangs)
+    // is ended by the server before it holds every process's change feed back for long.
+    statement_timeout: 30_000,
+    idle_in_transaction_session_timeout: 60_000,
+  });
   pool.on('error', (err) =>
     logger.warn(
       { err: { code: (err as { code?: string }).code, message: err.message }, url: redactUrl(url) },

@@ -60,6 +60,13 @@ export const postgresOptions = z
       .describe(
         'apply pending schema migrations at open (false: refuse a schema that is behind; run `notekernel migrate-db`)',
       ),
+    poolSize: z
+      .number()
+      .int()
+      .min(2)
+      .max(100)
+      .default(8)
+      .describe('connections this process keeps open (plus one for the feed)'),
     pollMs: z.number().int().min(50).max(60_000).default(1_000).describe("the change feed's fallback poll"),
     feedDays: z
       .number()
@@ -112,7 +119,7 @@ export const postgresBackend = defineBackend<PostgresOptions>({
     const { options, logger } = ctx;
     const root = requireFolder(ctx, 'postgres');
     const url = connectionUrl(options);
-    const { pool, config } = openPool(url, options.ssl, logger);
+    const { pool, config } = openPool(url, options.ssl, logger, options.poolSize);
     const S = `"${options.schema}"`;
     let feed: ChangeFeed | undefined;
     try {

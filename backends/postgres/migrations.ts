@@ -101,6 +101,8 @@ export async function migrate(pool: PgPool, schema: string): Promise<MigrationRe
   if (!SCHEMA_NAME.test(schema)) throw new Error(`schema "${schema}" is not a plain lower-case SQL name`);
   const S = `"${schema}"`;
   return inTransaction(pool, async (client) => {
+    // A migration over many rows may take longer than a call may: no statement limit here.
+    await client.query('SET LOCAL statement_timeout = 0');
     // Every process opening this schema queues here; the first applies, the others find it done.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`notekernel-migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
