@@ -123,7 +123,8 @@ export const postgresBackend = defineBackend<PostgresOptions>({
     const S = `"${options.schema}"`;
     let feed: ChangeFeed | undefined;
     try {
-      if (options.migrate) {
+      // A vault opened read-only changes nothing, the schema included.
+      if (options.migrate && !ctx.readOnly) {
         const report = await migrate(pool, options.schema);
         if (report.applied.length)
           logger.info({ schema: options.schema, from: report.from, to: report.to }, 'postgres schema migrated');
@@ -136,10 +137,11 @@ export const postgresBackend = defineBackend<PostgresOptions>({
           );
       }
       // The feed is read forward from "now" by each process that opens: old rows serve no one.
-      await pool.query(`DELETE FROM ${S}.changes WHERE vault = $1 AND at < now() - make_interval(days => $2)`, [
-        options.vault,
-        options.feedDays,
-      ]);
+      if (!ctx.readOnly)
+        await pool.query(`DELETE FROM ${S}.changes WHERE vault = $1 AND at < now() - make_interval(days => $2)`, [
+          options.vault,
+          options.feedDays,
+        ]);
       const table = {
         S,
         vault: options.vault,
