@@ -120,7 +120,17 @@ export function stringList(value: MetadataValue | undefined): string[] | undefin
 
 export function fieldsOfText(id: string, text: string, fallback: { type: string; now: string }): NoteFields {
   const { yaml, body } = splitFrontmatter(text);
-  const loaded = yaml === undefined || yaml.trim() === '' ? {} : loadYamlBounded(yaml);
+  let loaded: MetadataValue;
+  try {
+    loaded = yaml === undefined || yaml.trim() === '' ? {} : loadYamlBounded(yaml);
+  } catch (err) {
+    // Nothing is stored that could not be read back as this note.
+    const reason = (err as Error).message.split('\n')[0];
+    throw new ValidationError(`The frontmatter of ${id} is not readable YAML (${reason}); nothing was written.`, {
+      field: 'frontmatter',
+      id,
+    });
+  }
   if (loaded === null || typeof loaded !== 'object' || Array.isArray(loaded))
     throw new ValidationError(`The frontmatter of ${id} is not a YAML mapping.`, { field: 'frontmatter', id });
   const meta = loaded as Metadata;
