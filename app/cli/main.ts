@@ -21,6 +21,7 @@ import { addVaultCommands } from './commands/vault-commands.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { addDoctorCommand } from './commands/doctor-command.js';
 import { addMigrateDbCommand } from './commands/migrate-db.js';
+import { addImportExportCommands } from './commands/import-export.js';
 import { addToolsCommand } from './commands/tools-command.js';
 import { progressBar } from './progress-bar.js';
 import { emit, printError, wantsJson, withJsonOption, type OutputOptions } from './output/print.js';
@@ -142,6 +143,7 @@ function buildProgram(serveOnly = false): Command {
 
   addDoctorCommand(program);
   addMigrateDbCommand(program);
+  addImportExportCommands(program);
   addVaultCommands(program);
   addDeleteCommands(program);
   return program;
