@@ -38,6 +38,7 @@ import { benchRetrieval } from './retrieval.js';
 import { benchParaphrase } from './paraphrase.js';
 import { benchTimeBounds } from './time-bounds.js';
 import { benchServedBounds } from './served-bounds.js';
+import { benchPostgresScale } from './postgres-scale.js';
 import { printTable, type BenchRow } from './stats.js';
 
 const workDir = process.env.BENCH_DIR ?? path.join(REPO_ROOT, '.bench-data');
@@ -67,6 +68,7 @@ if (only.has('soak')) rows.push(...(await benchSoak(workDir)));
 if (only.has('scale')) rows.push(...(await benchScale(workDir, { large: process.env.BENCH_LARGE === '1' })));
 if (only.has('keywords')) rows.push(...(await benchKeywords(workDir)));
 if (only.has('retrieval')) rows.push(...(await benchRetrieval(workDir)));
+if (only.has('postgres')) rows.push(...(await benchPostgresScale(workDir)));
 if (only.has('scale') || only.has('memory-start'))
   rows.push(...(await benchMemoryStartup(workDir)), await benchMemorySearch(workDir));
 printTable(rows);
