@@ -167,41 +167,39 @@ export async function readQuery<R>(pool: PgPool, text: string, values?: unknown[
   }
 }
 
-/** A pooled connection with its transaction begun; a dead one (nothing sent on it yet) is swapped once. */
-async function begun(pool: PgPool): Promise<PgClient> {
+/**
+ * `run` inside BEGIN … COMMIT on one pooled connection, rolled back when it throws. A connection
+ * found dead at BEGIN (nothing sent on it yet) is swapped once. The connection may die between
+ * statements (while an edit runs, or in the very packet that ends BEGIN): its error is caught
+ * from the moment it is checked out, the next query fails with it, and it is never reused.
+ */
+export async function inTransaction<T>(pool: PgPool, run: (client: PgClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
+    let broken: Error | undefined;
+    const lost = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', lost);
+    let begun = false;
     try {
       await client.query('BEGIN');
-      return client;
+      begun = true;
+      const result = await run(client);
+      await client.query('COMMIT');
+      return result;
     } catch (err) {
-      client.release(err as Error);
-      if (attempt >= 2 || !isUnavailable(err)) throw err;
+      if (begun)
+        await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+          broken = rollbackErr;
+        });
+      else broken ??= err as Error;
+      if (!begun && attempt < 2 && isUnavailable(err)) continue;
+      throw err;
+    } finally {
+      client.removeListener('error', lost);
+      // A client whose connection broke is destroyed, not handed to the next caller.
+      client.release(broken ?? false);
     }
-  }
-}
-
-export async function inTransaction<T>(pool: PgPool, run: (client: PgClient) => Promise<T>): Promise<T> {
-  const client = await begun(pool);
-  let broken: Error | undefined;
-  // The connection may die between statements (while an edit runs): the next query fails with
-  // it, and this keeps the event from being thrown as unhandled meanwhile.
-  const lost = (err: Error) => {
-    broken = err;
-  };
-  client.on('error', lost);
-  try {
-    const result = await run(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
-      broken = rollbackErr;
-    });
-    throw err;
-  } finally {
-    client.removeListener('error', lost);
-    // A client whose connection broke is destroyed, not handed to the next caller.
-    client.release(broken ?? false);
   }
 }
