@@ -11,7 +11,7 @@ import type { Logger } from '../../kernel/index.js';
 import { backoff } from '../../toolkit/backoff.js';
 import type { BackgroundReport } from '../../kernel/backend.js';
 import { noProgress, type ProgressReporter } from '../../kernel/progress.js';
-import { embedInBatches, type Embedder } from './embedding/embedder.js';
+import { embedInBatches, type Embedder } from '../../toolkit/embedding/embedder.js';
 
 export interface EmbedQueueOptions {
   embedder: Embedder;

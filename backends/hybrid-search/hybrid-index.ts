@@ -18,12 +18,12 @@ import type {
   SearchQuery,
 } from '../../kernel/index.js';
 import type { ProgressReporter } from '../../kernel/progress.js';
-import { DEFAULT_CHUNK_CHARS } from './embedding/chunks.js';
-import type { Embedder } from './embedding/embedder.js';
+import { DEFAULT_CHUNK_CHARS } from '../../toolkit/embedding/chunks.js';
+import type { Embedder } from '../../toolkit/embedding/embedder.js';
 import { EmbedQueue } from './embed-queue.js';
 import { blobToVector, ftsValues, openIndexDb, vectorToBlob, type NoteRow } from './index-db.js';
-import { embeddedText, passagesOf, type Passage } from './passages.js';
-import { embedderDownNotice, QueryVectors, searchOrKeywords } from './query-vectors.js';
+import { embeddedText, passagesOf, type Passage } from '../../toolkit/embedding/passages.js';
+import { embedderDownNotice, QueryVectors, searchOrKeywords } from '../../toolkit/embedding/query-vectors.js';
 import { searchIndex, type SearchTuning } from './search.js';
 import { VectorMatrix } from './vector-matrix.js';
 

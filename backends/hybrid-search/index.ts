@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { defineBackend } from '../../kernel/index.js';
-import { embedderFor, embedderOption } from './embedder-option.js';
+import { embedderFor, embedderOption } from '../../toolkit/embedding/embedder-option.js';
 import { HybridSearchIndex } from './hybrid-index.js';
 import { openInVault } from './index-db.js';
 import { PgHybridIndex } from './postgres/pg-index.js';

@@ -9,10 +9,10 @@
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from './embedding/fusion.js';
+import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embedding/fusion.js';
 import { liftFirstTier } from '../../toolkit/first-tier.js';
 import type { NoteRow } from './index-db.js';
-import type { QueryVectors } from './query-vectors.js';
+import type { QueryVectors } from '../../toolkit/embedding/query-vectors.js';
 import {
   ftsExcluded,
   ftsExpressions,

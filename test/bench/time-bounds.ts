@@ -20,7 +20,7 @@ import type { FsSqliteSearchIndex } from '../../backends/fs-sqlite/search.js';
 import { HybridSearchIndex } from '../../backends/hybrid-search/hybrid-index.js';
 import type { Note, NoteSummary, ReconcileSource } from '../../kernel/index.js';
 import { silentLogger } from '../../kernel/logger.js';
-import { httpEmbedder } from '../../backends/hybrid-search/embedding/http-embedder.js';
+import { httpEmbedder } from '../../toolkit/embedding/http-embedder.js';
 import { scanMarkdown } from '../../toolkit/markdown/index.js';
 import { loadYamlBounded } from '../../toolkit/markdown/frontmatter.js';
 import { FakeEmbeddingEndpoint } from '../support/fake-embedding-endpoint.js';

@@ -16,12 +16,12 @@ import type {
   SearchQuery,
 } from '../../../kernel/index.js';
 import type { ProgressReporter } from '../../../kernel/progress.js';
-import { DEFAULT_CHUNK_CHARS } from '../embedding/chunks.js';
-import type { Embedder } from '../embedding/embedder.js';
+import { DEFAULT_CHUNK_CHARS } from '../../../toolkit/embedding/chunks.js';
+import type { Embedder } from '../../../toolkit/embedding/embedder.js';
 import { EmbedQueue } from '../embed-queue.js';
 import { vectorsNotice } from '../hybrid-index.js';
-import { embeddedText, passagesOf } from '../passages.js';
-import { embedderDownNotice, QueryVectors, searchOrKeywords } from '../query-vectors.js';
+import { embeddedText, passagesOf } from '../../../toolkit/embedding/passages.js';
+import { embedderDownNotice, QueryVectors, searchOrKeywords } from '../../../toolkit/embedding/query-vectors.js';
 import { DEFAULT_MIN_SIMILARITY } from '../search.js';
 import { loadPg, type PgClient, type PgPool } from './pg-driver.js';
 import { ensureSchema, SCHEMA_NAME, tsvectorOf, tsvectorTexts, vectorLiteral } from './pg-schema.js';

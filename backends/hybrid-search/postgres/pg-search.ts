@@ -9,7 +9,7 @@
  * Words are stemmed by the schema's own configuration (pg-schema.ts `tsConfig`).
  */
 import type { SearchHit, SearchPage, SearchQuery } from '../../../kernel/index.js';
-import { FUSION_DEPTH, KEYWORD_WEIGHT } from '../embedding/fusion.js';
+import { FUSION_DEPTH, KEYWORD_WEIGHT } from '../../../toolkit/embedding/fusion.js';
 import {
   hasTerms,
   markableWords,

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { ReconcileSource } from '../../../kernel/backend.js';
 import type { Note, NoteSummary } from '../../../kernel/note.js';
-import type { Embedder } from '../../../backends/hybrid-search/embedding/embedder.js';
-import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
+import type { Embedder } from '../../../toolkit/embedding/embedder.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 
 /**
  * The hashed embedder with passages held behind a gate the test opens; records each batch of

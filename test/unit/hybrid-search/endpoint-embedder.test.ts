@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { ReconcileSource } from '../../../kernel/backend.js';
 import type { Note, NoteSummary } from '../../../kernel/note.js';
-import { httpEmbedder } from '../../../backends/hybrid-search/embedding/http-embedder.js';
+import { httpEmbedder } from '../../../toolkit/embedding/http-embedder.js';
 import { FakeEmbeddingEndpoint } from '../../support/fake-embedding-endpoint.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 

@@ -1,9 +1,9 @@
 /** Reciprocal Rank Fusion, chunking and the keyword query parser: small pure functions, checked by example. */
 import { describe, expect, it } from 'vitest';
 import { ftsExpressions, parseQuery } from '../../../toolkit/search/keyword-expressions.js';
-import { chunkNote } from '../../../backends/hybrid-search/embedding/chunks.js';
-import { passagesOf } from '../../../backends/hybrid-search/passages.js';
-import { scoreFusion } from '../../../backends/hybrid-search/embedding/fusion.js';
+import { chunkNote } from '../../../toolkit/embedding/chunks.js';
+import { passagesOf } from '../../../toolkit/embedding/passages.js';
+import { scoreFusion } from '../../../toolkit/embedding/fusion.js';
 import { rng } from '../../support/generate-vault.js';
 
 describe('scoreFusion', () => {

@@ -5,9 +5,9 @@
  * answer, a closed port, the wrong dimension — as a message that names the option to change.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QueryEmbeddingError, QueryVectors } from '../../../backends/hybrid-search/query-vectors.js';
-import { embedInBatches } from '../../../backends/hybrid-search/embedding/embedder.js';
-import { EmbeddingEndpointError, httpEmbedder } from '../../../backends/hybrid-search/embedding/http-embedder.js';
+import { QueryEmbeddingError, QueryVectors } from '../../../toolkit/embedding/query-vectors.js';
+import { embedInBatches } from '../../../toolkit/embedding/embedder.js';
+import { EmbeddingEndpointError, httpEmbedder } from '../../../toolkit/embedding/http-embedder.js';
 import { FakeEmbeddingEndpoint } from '../../support/fake-embedding-endpoint.js';
 
 const KEY = 'sk-test-4f1e9a-never-shown';

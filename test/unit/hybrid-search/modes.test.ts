@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { Note, SearchMode } from '../../../kernel/index.js';
-import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 
 const note = (id: string, title: string, content: string, type = 'general'): Note => ({
   id,

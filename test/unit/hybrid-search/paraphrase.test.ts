@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { Note } from '../../../kernel/index.js';
 import { parseQuery, questionTerms } from '../../../toolkit/search/query.js';
-import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 import { paraphraseCases, paraphraseNotes } from '../../support/paraphrase-vault.js';
 
 const contentWords = (text: string) => questionTerms(parseQuery(text))?.flatMap((t) => t.words) ?? [];

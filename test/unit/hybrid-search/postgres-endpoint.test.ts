@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgHybridIndex } from '../../../backends/hybrid-search/postgres/pg-index.js';
 import type { ReconcileSource } from '../../../kernel/backend.js';
 import type { Note, NoteSummary } from '../../../kernel/note.js';
-import { httpEmbedder } from '../../../backends/hybrid-search/embedding/http-embedder.js';
+import { httpEmbedder } from '../../../toolkit/embedding/http-embedder.js';
 import { FakeEmbeddingEndpoint } from '../../support/fake-embedding-endpoint.js';
 import { dropSchema, freshSchema, PG_URL, postgresUnavailable } from '../../support/postgres.js';
 

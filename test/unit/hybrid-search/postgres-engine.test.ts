@@ -10,8 +10,8 @@ import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.
 import { PgHybridIndex } from '../../../backends/hybrid-search/postgres/pg-index.js';
 import type { ReconcileSource, SearchIndex, SearchMode } from '../../../kernel/backend.js';
 import type { Note, NoteSummary } from '../../../kernel/note.js';
-import type { Embedder } from '../../../backends/hybrid-search/embedding/embedder.js';
-import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
+import type { Embedder } from '../../../toolkit/embedding/embedder.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 import { dropSchema, freshSchema, PG_URL, postgresUnavailable } from '../../support/postgres.js';
 
 const unavailable = postgresUnavailable();

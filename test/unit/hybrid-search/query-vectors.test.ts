@@ -1,8 +1,8 @@
 /** A repeated query is embedded once (the model's ≈40 ms per query, decision 023); a failed embedding is not kept. */
 import { describe, expect, it } from 'vitest';
-import { QueryVectors } from '../../../backends/hybrid-search/query-vectors.js';
-import type { Embedder } from '../../../backends/hybrid-search/embedding/embedder.js';
-import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
+import { QueryVectors } from '../../../toolkit/embedding/query-vectors.js';
+import type { Embedder } from '../../../toolkit/embedding/embedder.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 
 describe('QueryVectors', () => {
   it('embeds a sentence once while it stays among the recent ones, and retries a failure', async () => {

@@ -9,8 +9,8 @@ import { fsSqliteBackend, fsSqliteOptions } from '../../../backends/fs-sqlite/in
 import { HybridSearchIndex } from '../../../backends/hybrid-search/hybrid-index.js';
 import type { NoteStore } from '../../../kernel/backend.js';
 import { silentLogger } from '../../../kernel/logger.js';
-import type { Embedder } from '../../../backends/hybrid-search/embedding/embedder.js';
-import { hashedEmbedder } from '../../../backends/hybrid-search/embedding/hashed-embedder.js';
+import type { Embedder } from '../../../toolkit/embedding/embedder.js';
+import { hashedEmbedder } from '../../../toolkit/embedding/hashed-embedder.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 /** Counts every text the index asks to embed, and the calls (batches) they came in. */

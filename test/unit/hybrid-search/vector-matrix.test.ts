@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dotRows } from '../../../backends/hybrid-search/dot-rows.js';
 import { VectorMatrix } from '../../../backends/hybrid-search/vector-matrix.js';
-import { normalise } from '../../../backends/hybrid-search/embedding/embedder.js';
+import { normalise } from '../../../toolkit/embedding/embedder.js';
 import { rng } from '../../support/generate-vault.js';
 
 const randomVector = (next: () => number, dim: number) =>

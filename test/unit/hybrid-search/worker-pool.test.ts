@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workerPoolEmbedder } from '../../../backends/hybrid-search/embedding/worker-pool-embedder.js';
+import { workerPoolEmbedder } from '../../../toolkit/embedding/worker-pool-embedder.js';
 import { removeDir, tempDir } from '../../support/temp.js';
 
 const ECHO = `

@@ -7,12 +7,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../../kernel/index.js';
-import { packageRoot } from '../../toolkit/package-root.js';
-import type { Embedder } from './embedding/embedder.js';
-import { hashedEmbedder } from './embedding/hashed-embedder.js';
-import { httpEmbedder } from './embedding/http-embedder.js';
-import { useLiteEmbedder } from './embedding/use-lite-embedder.js';
-import { workerPoolEmbedder } from './embedding/worker-pool-embedder.js';
+import { packageRoot } from '../package-root.js';
+import type { Embedder } from './embedder.js';
+import { hashedEmbedder } from './hashed-embedder.js';
+import { httpEmbedder } from './http-embedder.js';
+import { useLiteEmbedder } from './use-lite-embedder.js';
+import { workerPoolEmbedder } from './worker-pool-embedder.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -122,7 +122,7 @@ export function embedderFor(option: EmbedderOption, threads: number, logger: Log
 
 // Built to dist/ only: workers run JavaScript. From the TypeScript sources (a test runner) the
 // model runs on the main thread.
-const EMBED_WORKER = path.join(packageRoot(), 'dist', 'backends', 'hybrid-search', 'embedding', 'embed-worker.js');
+const EMBED_WORKER = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
 
 /**
  * USE-lite on worker threads, else on the main thread. The model's WASM kernels run between

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { normalise, type Embedder } from './embedder.js';
-import { isStopWord, queryWords } from '../../../toolkit/search/query.js';
+import { isStopWord, queryWords } from '../search/query.js';
 
 export function hashedEmbedder(dim = 512): Embedder {
   return {

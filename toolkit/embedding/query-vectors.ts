@@ -8,7 +8,7 @@
  * notice: a failing embedder never fails a search (decision 036).
  */
 import type { SearchPage, SearchQuery } from '../../kernel/index.js';
-import { embedInBatches, type Embedder } from './embedding/embedder.js';
+import { embedInBatches, type Embedder } from './embedder.js';
 
 const QUERY_CACHE_SIZE = 256;
 

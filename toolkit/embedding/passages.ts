@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Note } from '../../kernel/index.js';
-import { chunkNote, DEFAULT_CHUNK_CHARS, type Chunk } from './embedding/chunks.js';
+import { chunkNote, DEFAULT_CHUNK_CHARS, type Chunk } from './chunks.js';
 
 export interface Passage extends Chunk {
   /** What the embedder sees: title, heading and text. */
