@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { SearchHit, SearchPage, SearchQuery } from '../../kernel/index.js';
-import { FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embedding/fusion.js';
+import { DEFAULT_MIN_SIMILARITY, FUSION_DEPTH, KEYWORD_WEIGHT, scoreFusion } from '../../toolkit/embedding/fusion.js';
 import { liftFirstTier } from '../../toolkit/first-tier.js';
 import type { NoteRow } from './index-db.js';
 import type { QueryVectors } from '../../toolkit/embedding/query-vectors.js';
@@ -32,7 +32,7 @@ export interface SearchTuning {
   fusionKeywords?: 'all' | 'any';
 }
 
-export const DEFAULT_MIN_SIMILARITY = 0.25;
+export { DEFAULT_MIN_SIMILARITY };
 
 export interface SearchState {
   db: Database.Database;

@@ -11,6 +11,8 @@
 
 /** The keyword leg's share when a hybrid search fuses keyword and meaning (decision 037). */
 export const KEYWORD_WEIGHT = 0.8;
+/** The cosine under which a passage is not taken as about the query (decision 037). */
+export const DEFAULT_MIN_SIMILARITY = 0.25;
 /** How far down each list a note still earns a share. */
 export const FUSION_DEPTH = 50;
 
