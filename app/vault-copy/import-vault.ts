@@ -1,6 +1,6 @@
 /**
  * A markdown folder into a postgres vault: the folder is walked once, its notes written in batches
- * (one transaction each, two in flight so reading the next overlaps writing this one), and the
+ * (one transaction each, a few in flight so the walk overlaps the commits), and the
  * report says what was created, replaced, left alone, normalised, refused and skipped, and why.
  * A re-run writes nothing for notes already there with the same hash.
  */
@@ -16,6 +16,8 @@ const LISTED = 1_000;
 export interface ImportOptions {
   defaultType: string;
   batchSize?: number;
+  /** Batches written at once (each its own connection and transaction). */
+  parallel?: number;
   /** Replace notes whose text in the database differs (else they are reported and left). */
   overwrite?: boolean;
   progress?: ProgressReporter;
@@ -58,7 +60,8 @@ export async function importFolder(
 ): Promise<ImportReport> {
   const started = performance.now();
   const progress = options.progress ?? noProgress;
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 250;
+  const parallel = Math.max(1, options.parallel ?? 4);
   const report: ImportReport = {
     folder,
     notes: 0,
@@ -99,8 +102,8 @@ export async function importFolder(
     const done = writer.write(batch, options.overwrite ?? false).then((outcomes) => tally(batch, outcomes));
     const tracked = done.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
-    // Two batches at most: the walk reads ahead by one, memory stays at two batches' texts.
-    if (inFlight.size >= 2) await Promise.race(inFlight);
+    // A few batches at most: the walk reads ahead while they commit, and memory holds that many batches' texts.
+    if (inFlight.size >= parallel) await Promise.race(inFlight);
   };
   let batch: SourceNote[] = [];
   try {

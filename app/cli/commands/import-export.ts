@@ -79,25 +79,38 @@ export function addImportExportCommands(program: Command): void {
       .description('load a markdown vault (flint layout) into a vault kept in postgres')
       .option('--to <config>', 'config file whose storage is postgres (default: the one found from here)')
       .option('--overwrite', 'replace notes whose text in the database differs from the file')
-      .option('--batch <n>', 'notes per transaction', (v) => Number.parseInt(v, 10), 500),
-  ).action(async (folder: string, options: TargetOptions & { to?: string; overwrite?: boolean; batch: number }) => {
-    const source = folderOf(folder, true);
-    const target = await databaseVault(options.to, options);
-    const { PgImportWriter } = await import('../../vault-copy/pg-writer.js');
-    const { importFolder } = await import('../../vault-copy/import-vault.js');
-    const writer = await PgImportWriter.open(target, createLogger({ level: 'warn' }));
-    try {
-      const report = await importFolder(source, writer, {
-        defaultType: target.defaultType ?? 'general',
-        batchSize: options.batch,
-        overwrite: options.overwrite ?? false,
-        progress: progressBar(),
-      });
-      emit(options, { database: writer.database, vault: target.vault, ...report }, renderImport);
-    } finally {
-      await writer.close();
-    }
-  });
+      .option('--batch <n>', 'notes per transaction', (v) => Number.parseInt(v, 10), 250)
+      .option('--parallel <n>', 'transactions at once (each a connection)', (v) => Number.parseInt(v, 10), 4),
+  ).action(
+    async (
+      folder: string,
+      options: TargetOptions & { to?: string; overwrite?: boolean; batch: number; parallel: number },
+    ) => {
+      const source = folderOf(folder, true);
+      for (const [name, value] of [
+        ['--batch', options.batch],
+        ['--parallel', options.parallel],
+      ] as const)
+        if (!Number.isInteger(value) || value < 1)
+          throw new ValidationError(`${name} takes a whole number of at least 1.`, { field: name });
+      const target = await databaseVault(options.to, options);
+      const { PgImportWriter } = await import('../../vault-copy/pg-writer.js');
+      const { importFolder } = await import('../../vault-copy/import-vault.js');
+      const writer = await PgImportWriter.open(target, createLogger({ level: 'warn' }), options.parallel);
+      try {
+        const report = await importFolder(source, writer, {
+          defaultType: target.defaultType ?? 'general',
+          batchSize: options.batch,
+          parallel: options.parallel,
+          overwrite: options.overwrite ?? false,
+          progress: progressBar(),
+        });
+        emit(options, { database: writer.database, vault: target.vault, ...report }, renderImport);
+      } finally {
+        await writer.close();
+      }
+    },
+  );
 
   targetOptions(
     program
