@@ -10,14 +10,20 @@ import { z } from 'zod';
 import path from 'node:path';
 import { type BackendSetting, defineBackend, requireFolder } from '../../kernel/backend.js';
 import { BackendUnavailableError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/index.js';
 import { journalWindow, journalWindowOption } from '../../toolkit/files/file-journal.js';
+import { embedderChoice, embedderFor } from '../../toolkit/embedding/embedder-option.js';
+import { DEFAULT_MIN_SIMILARITY } from '../../toolkit/embedding/fusion.js';
+import { QueryVectors } from '../../toolkit/embedding/query-vectors.js';
 import { createVaultFiles } from '../../toolkit/files/vault-files.js';
 import { WriteLocks } from '../../toolkit/files/write-locks.js';
 import { ChangeFeed } from './change-feed.js';
-import { openPool, redactUrl, storeError } from './driver.js';
+import { openPool, type PgPool, redactUrl, storeError } from './driver.js';
 import { PgJournal } from './journal.js';
 import { LATEST_VERSION, migrate, SCHEMA_NAME, schemaVersion } from './migrations.js';
 import { PgKeywordIndex } from './search.js';
+import { PgVectorIndex } from './vector-search.js';
+import { EmbedWorker, ensureVectorTable } from './vectors.js';
 import { summaryOf } from './note-rows.js';
 import { PgNoteStore } from './store.js';
 import { filesWithNotes } from './vault-files.js';
@@ -74,8 +80,44 @@ export const postgresOptions = z
       .default(7)
       .describe("the change feed's rows older than this are dropped when a vault opens"),
     journal: journalWindowOption,
+    vectors: z
+      .boolean()
+      .optional()
+      .describe(
+        'search by meaning too (pgvector, hybrid by default): passages embedded by a queue every serving process works; on when an embedder is given, else off',
+      ),
+    embedder: embedderChoice
+      .optional()
+      .describe(
+        'use-lite (default when vectors are on; offline, 512-d), hashed (tests), or an OpenAI-compatible endpoint { url, model, dimension } — the same on every host of a schema',
+      ),
+    embedThreads: z
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(1)
+      .describe('threads running the bundled model (0: the main thread)'),
+    minSimilarity: z
+      .number()
+      .min(-1)
+      .max(1)
+      .default(DEFAULT_MIN_SIMILARITY)
+      .describe('cosine under which a passage is not taken as about the query'),
+    candidates: z
+      .number()
+      .int()
+      .min(10)
+      .max(1_000)
+      .default(200)
+      .describe('nearest passages (HNSW) the semantic leg ranks'),
   })
   .strict();
+
+/** Vectors are on when asked for, or when an embedder is named without saying `vectors: false`. */
+export function vectorsOn(options: Pick<PostgresOptions, 'vectors' | 'embedder'>): boolean {
+  return options.vectors ?? options.embedder !== undefined;
+}
 
 export type PostgresOptions = z.infer<typeof postgresOptions>;
 
@@ -91,8 +133,10 @@ export const postgresBackend = defineBackend<PostgresOptions>({
     'Notes in PostgreSQL, shared by every process and host: compare-and-swap writes, a change feed, tsvector search.',
   // The folder keeps plugin-owned files (type descriptions, the vault config); notes are in the database.
   folder: 'required',
-  capabilities: ['typed-notes', 'free-metadata', 'files', 'watch', 'journal', 'full-text', 'metadata-query'],
-  extensions: ['batch-update'],
+  // `vectors` is what the backend can serve; a vault opened with vectors off refuses semantic and
+  // hybrid queries with a CapabilityError naming the option (decision 048).
+  capabilities: ['typed-notes', 'free-metadata', 'files', 'watch', 'journal', 'full-text', 'metadata-query', 'vectors'],
+  extensions: ['batch-update', 'background-work'],
   options: postgresOptions as z.ZodType<PostgresOptions>,
   settings(options): BackendSetting[] {
     const env = (name: string) => process.env[name] || undefined;
@@ -190,11 +234,12 @@ export const postgresBackend = defineBackend<PostgresOptions>({
       });
       await feed.start();
       logger.info({ url: redactUrl(url), schema: options.schema, vault: options.vault }, 'postgres vault open');
+      if (ctx.servesSearch === false) return { store };
+      const keyword = new PgKeywordIndex(pool, S, options.vault, url, logger, root);
+      if (!vectorsOn(options)) return { store, search: keyword };
       return {
         store,
-        ...(ctx.servesSearch !== false
-          ? { search: new PgKeywordIndex(pool, S, options.vault, url, logger, root) }
-          : {}),
+        search: await openVectors(pool, options, table.origin, keyword, feed, url, root, logger, ctx.readOnly === true),
       };
     } catch (err) {
       await feed?.close();
@@ -203,3 +248,52 @@ export const postgresBackend = defineBackend<PostgresOptions>({
     }
   },
 });
+
+/** The vector search and the embedding worker this process runs: woken at open, by the feed, and every few seconds. */
+async function openVectors(
+  pool: PgPool,
+  options: PostgresOptions,
+  owner: string,
+  keyword: PgKeywordIndex,
+  feed: ChangeFeed,
+  url: string | undefined,
+  root: string,
+  logger: Logger,
+  readOnly: boolean,
+): Promise<PgVectorIndex> {
+  const embedder = embedderFor(options.embedder ?? 'use-lite', options.embedThreads, logger);
+  try {
+    // A read-only process changes nothing: it neither makes the table nor embeds (a writer's process does).
+    if (!readOnly) await ensureVectorTable(pool, options.schema, embedder);
+  } catch (err) {
+    await embedder.close?.();
+    throw err;
+  }
+  const S = `"${options.schema}"`;
+  const worker = new EmbedWorker({ pool, S, vault: options.vault, embedder, owner, logger });
+  const wake = () => void (readOnly ? undefined : worker.wake());
+  const unsubscribe = feed.subscribe(wake);
+  // Leases of a process that died run out without any write to wake anyone: a poll takes them.
+  const timer = setInterval(wake, Math.max(5_000, options.pollMs));
+  timer.unref();
+  wake();
+  const index = new PgVectorIndex({
+    keyword,
+    worker,
+    embedder,
+    queryVectors: new QueryVectors(embedder),
+    minSimilarity: options.minSimilarity,
+    candidates: options.candidates,
+    S,
+    vault: options.vault,
+    url,
+    root,
+  });
+  const close = index.close.bind(index);
+  index.close = async () => {
+    clearInterval(timer);
+    unsubscribe();
+    await close();
+  };
+  return index;
+}

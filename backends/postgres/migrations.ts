@@ -75,6 +75,27 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX changes_feed ON ${S}.changes (vault, xid, seq)`,
     ],
   },
+  {
+    version: 2,
+    description:
+      'the embedding queue: which notes have passages embedded from their current text, and leases on the ones being embedded',
+    up: (S) => [
+      // The content hash a note's passages were embedded from: a note is waiting for its vectors
+      // while this differs from content_hash, so every write, by any host and whether or not it
+      // embeds, queues the note by changing its hash (vectors.ts). Adding a column without a
+      // default rewrites no rows.
+      `ALTER TABLE ${S}.notes ADD COLUMN embedded_hash text`,
+      // Only the waiting notes, newest first: what the embedding workers claim from.
+      `CREATE INDEX notes_unembedded ON ${S}.notes (vault, updated DESC) WHERE embedded_hash IS DISTINCT FROM content_hash`,
+      // A note being embedded by a process until `until`; past it (the process died) another takes it.
+      `CREATE TABLE ${S}.embed_leases (
+        vault text NOT NULL,
+        note_id text NOT NULL,
+        owner text NOT NULL,
+        until timestamptz NOT NULL,
+        PRIMARY KEY (vault, note_id))`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

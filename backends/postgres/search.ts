@@ -8,10 +8,20 @@
  * holding every word first, then by `ts_rank` (title × 10, body × 1, over 1 + log length).
  * Metadata predicates, time windows, a content phrase and sorts: search-filters.ts.
  */
-import type { Logger, Note, SearchHit, SearchIndex, SearchPage, SearchQuery } from '../../kernel/index.js';
+import type {
+  BackgroundReport,
+  Logger,
+  Note,
+  SearchHit,
+  SearchIndex,
+  SearchPage,
+  SearchQuery,
+} from '../../kernel/index.js';
+import { CapabilityError } from '../../kernel/errors.js';
 import {
   hasTerms,
   markableWords,
+  type ParsedQuery,
   parseQuery,
   tsExcluded,
   tsExpressions,
@@ -27,7 +37,8 @@ interface HitRow extends Omit<NoteRow, 'body'> {
   total: string;
 }
 
-class Params {
+/** `$n` placeholders in the order values are added. */
+export class Params {
   readonly values: unknown[] = [];
   add(value: unknown): string {
     this.values.push(value);
@@ -37,7 +48,8 @@ class Params {
 
 export class PgKeywordIndex implements SearchIndex {
   constructor(
-    private readonly pool: PgPool,
+    /** Shared with the vector search, which reads the same rows. */
+    readonly pool: PgPool,
     private readonly S: string,
     private readonly vault: string,
     private readonly url: string | undefined,
@@ -46,14 +58,16 @@ export class PgKeywordIndex implements SearchIndex {
   ) {}
 
   async search(query: SearchQuery): Promise<SearchPage> {
+    // Without vectors a search by meaning would silently be a keyword search: refused instead.
+    if (query.mode === 'semantic' || query.mode === 'hybrid')
+      throw new CapabilityError(
+        `Search mode "${query.mode}" needs vectors, which this postgres vault has off: set storage.options.vectors: true (or an embedder).`,
+        { backend: 'postgres', capability: 'vectors', option: 'vectors' },
+      );
     const parsed = parseQuery(query.text);
     const cfg = `'${this.S}.stemmed'`;
     const p = new Params();
-    const where = [`n.vault = ${p.add(this.vault)}`];
-    if (query.type !== undefined) where.push(`n.type = ${p.add(query.type)}`);
-    const excluded = tsExcluded(parsed);
-    if (excluded !== undefined) where.push(`NOT (n.tsv @@ to_tsquery(${cfg}, ${p.add(excluded)}))`);
-    where.push(...filterTerms(this.S, query, p));
+    const where = noteWhere(this.S, this.vault, query, parsed, p);
     let score = '0::float8';
     let order = 'n.updated DESC, n.id';
     if (hasTerms(parsed)) {
@@ -97,8 +111,23 @@ export class PgKeywordIndex implements SearchIndex {
   /** The vector went with its row. */
   async remove(_id: string): Promise<void> {}
 
+  /** Nothing runs behind this index's answers: without vectors there is nothing to embed. */
+  async finishBackground(): Promise<BackgroundReport> {
+    return { done: 0, ms: 0 };
+  }
+
   /** The store's pool is the index's: the store closes it. */
   async close(): Promise<void> {
     this.logger.debug('postgres search index closed with its store');
   }
+}
+
+/** WHERE terms every search mode applies to a note `n`: its vault, type, exclusions and structured filters. */
+export function noteWhere(S: string, vault: string, query: SearchQuery, parsed: ParsedQuery, p: Params): string[] {
+  const where = [`n.vault = ${p.add(vault)}`];
+  if (query.type !== undefined) where.push(`n.type = ${p.add(query.type)}`);
+  const excluded = tsExcluded(parsed);
+  if (excluded !== undefined) where.push(`NOT (n.tsv @@ to_tsquery('${S}.stemmed', ${p.add(excluded)}))`);
+  where.push(...filterTerms(S, query, p));
+  return where;
 }

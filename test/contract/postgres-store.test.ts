@@ -18,10 +18,10 @@ import { removeDir, tempDir } from '../support/temp.js';
 const unavailable = postgresUnavailable();
 const schema = freshSchema();
 
-async function openVault(vault: string, folder: string) {
+async function openVault(vault: string, folder: string, extra: Record<string, unknown> = {}) {
   return postgresBackend.create({
     folder,
-    options: postgresOptions.parse({ url: PG_URL, schema, vault, pollMs: 100 }),
+    options: postgresOptions.parse({ url: PG_URL, schema, vault, pollMs: 100, ...extra }),
     logger: silentLogger(),
     readOnly: false,
   });
@@ -81,9 +81,10 @@ if (unavailable) {
     };
   });
 
-  describeSearchIndexContract('postgres (tsvector on the notes table)', async () => {
+  // Vectors on, with the hashed embedder (shared words, no model): the vector cases run too.
+  describeSearchIndexContract('postgres (tsvector and pgvector on the notes table)', async () => {
     const root = await tempDir();
-    const opened = await openVault(`s${randomBytes(5).toString('hex')}`, root);
+    const opened = await openVault(`s${randomBytes(5).toString('hex')}`, root, { embedder: 'hashed' });
     return {
       store: opened.store!,
       search: opened.search!,

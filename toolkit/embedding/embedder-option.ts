@@ -96,8 +96,10 @@ function unionMessage(issue: {
   return `"use-lite", "hashed", or an endpoint { url, model, dimension } (got ${JSON.stringify(issue.input)})`;
 }
 
-export const embedderOption = z
-  .union([z.enum(NAMED), endpointEmbedderOption], { error: unionMessage })
+/** The embedder named or described, with no default (a backend whose vectors are opt-in tells "not given" apart). */
+export const embedderChoice = z.union([z.enum(NAMED), endpointEmbedderOption], { error: unionMessage });
+
+export const embedderOption = embedderChoice
   .default('use-lite')
   .describe(
     'use-lite: Universal Sentence Encoder lite (512-d, offline); hashed: a bag of words without meaning, for tests and machines that cannot spare ~200 MB; { url, model, dimension, … }: an OpenAI-compatible /v1/embeddings endpoint (decision 036)',
