@@ -239,14 +239,13 @@ export class PgVectorIndex implements SearchIndex {
   /** Works the queue until no note of the vault waits, also for those other processes hold (up to `finishWaitMs`). */
   async finishBackground(): Promise<BackgroundReport> {
     const started = Date.now();
-    const before = this.o.worker.done;
     const until = started + (this.o.finishWaitMs ?? 60_000);
     for (;;) {
       await this.o.worker.wake();
       if ((await this.o.worker.waiting()) === 0 || Date.now() > until) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return { done: this.o.worker.done - before, ms: Date.now() - started };
+    return { done: this.o.worker.done, ms: Date.now() - started };
   }
 
   /** Stops the queue and releases the embedder (its threads); the store closes the pool. */
