@@ -18,7 +18,8 @@ const percentile = (values: number[], q: number) =>
 describePg('postgres store: search by meaning', () => {
   const schema = freshSchema();
   const S = `"${schema}"`;
-  const pool = () => new (loadPg().Pool)({ connectionString: PG_URL });
+  const pool = () =>
+    new (loadPg().Pool)({ connectionString: PG_URL, connectionTimeoutMillis: 5_000, application_name: 'nk-test' });
   let a: Host;
   let b: Host;
   let vault: string;
