@@ -107,7 +107,9 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
     const refusal = refusalOf(read.body, req);
     if (refusal) {
       vault.logger.warn({ err: refusal.error.message }, 'a message from the client could not be taken');
-      res.writeHead(400, { 'content-type': 'application/json' });
+      // Bad params are the request's answer (200, as the server would give it, in both eras); a
+      // message that is no request at all is the HTTP exchange's failure (400).
+      res.writeHead(refusal.error.code === ErrorCode.InvalidParams ? 200 : 400, { 'content-type': 'application/json' });
       res.end(JSON.stringify(refusal));
       return undefined;
     }
@@ -163,7 +165,12 @@ export async function serveHttp(vault: ToolHost, options: HttpOptions = {}): Pro
       if (transport.sessionId) sessions.forget(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // An initialize the transport refused (406, 415) opened no session: nothing else would close its server.
+      if (!transport.sessionId || !sessions.get(transport.sessionId)) await server.close();
+    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

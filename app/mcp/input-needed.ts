@@ -6,37 +6,54 @@
  * sends those requests itself and calls the handler again.
  *
  * The answers of earlier rounds travel in `requestState`, signed (HMAC, the SDK's codec) and bound
- * to the tool, so a tool that asks twice sees both answers and a client cannot forge them. The key
+ * to the call (the tool and its arguments), with the keys asked: a tool that asks twice sees both
+ * answers, a client cannot forge them or answer what was not asked, and a state from another call
+ * is refused (-32602). The key
  * is the process's own unless NOTEKERNEL_REQUEST_STATE_KEY (32+ bytes) gives one for several
  * processes behind one address; state is good for ten minutes.
  *
  * A question the client has no capability for is refused by the SDK (-32021) when it is required;
  * an optional one is not asked and reads as declined (null).
  */
-import { randomBytes } from 'node:crypto';
 import {
   type ClientCapabilities,
   createRequestStateCodec,
   type InputRequest,
   type InputRequiredResult,
   inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { InputNeededError, type Question } from '../../kernel/errors.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { ConfigError, InputNeededError, type Question } from '../../kernel/errors.js';
 import type { Extra } from './requests.js';
 
 export type Answers = Record<string, Record<string, unknown> | null>;
 
 interface AskState {
-  tool: string;
+  /** The call it belongs to: the tool or prompt, and a digest of its arguments. */
+  call: string;
+  /** The keys asked so far: a response under any other key is not taken. */
+  asked: string[];
   answers: Answers;
+}
+
+function callKey(subject: string, args: unknown): string {
+  return `${subject}\0${createHash('sha256')
+    .update(JSON.stringify(args ?? {}))
+    .digest('base64url')}`;
 }
 
 const KEY_ENV = 'NOTEKERNEL_REQUEST_STATE_KEY';
 
 function stateKey(): Uint8Array | string {
   const given = process.env[KEY_ENV];
-  if (given && Buffer.byteLength(given) >= 32) return given;
-  return randomBytes(32);
+  if (given === undefined || given === '') return randomBytes(32);
+  if (Buffer.byteLength(given) < 32)
+    throw new ConfigError(`${KEY_ENV} must be at least 32 bytes long; it signs the answers a tool asked for.`, {
+      key: KEY_ENV,
+    });
+  return given;
 }
 
 const codec = createRequestStateCodec<AskState>({ key: stateKey(), bind: (ctx) => ctx.mcpReq.method });
@@ -68,23 +85,33 @@ function requestFor(question: Question): InputRequest {
  */
 export async function answering<T>(
   subject: string,
+  args: unknown,
   extra: Extra,
   client: ClientCapabilities | undefined,
   work: (answers: Answers) => Promise<T>,
 ): Promise<T | InputRequiredResult> {
+  const call = callKey(subject, args);
   const state = extra.mcpReq.requestState<AskState>();
-  let answers: Answers = {
-    ...(state?.tool === subject ? state.answers : {}),
-    ...answersOf(extra.mcpReq.inputResponses),
-  };
+  if (state && state.call !== call)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'requestState belongs to another call; call again without it.',
+    );
+  // Responses count only to what was asked: none on a first call, and only under the keys asked.
+  const responses = Object.fromEntries(
+    Object.entries(extra.mcpReq.inputResponses ?? {}).filter(([key]) => state?.asked.includes(key)),
+  );
+  let answers: Answers = { ...state?.answers, ...answersOf(responses) };
+  let asked = state?.asked ?? [];
   for (;;) {
     try {
       return await work(answers);
     } catch (err) {
       if (!(err instanceof InputNeededError)) throw err;
-      const asked = await askFor(err, subject, answers, client, extra);
-      if ('ask' in asked) return asked.ask;
-      answers = asked.answers;
+      const next = await askFor(err, call, asked, answers, client, extra);
+      if ('ask' in next) return next.ask;
+      answers = next.answers;
+      asked = [...asked, ...Object.keys(err.questions)];
     }
   }
 }
@@ -92,7 +119,8 @@ export async function answering<T>(
 /** The questions the client can be asked now; optional ones it cannot answer read as declined. */
 async function askFor(
   error: InputNeededError,
-  tool: string,
+  call: string,
+  askedBefore: string[],
   answers: Answers,
   client: ClientCapabilities | undefined,
   ctx: Extra,
@@ -105,7 +133,8 @@ async function askFor(
   }
   // Nothing the client can be asked: the tool goes on with the optional questions declined.
   if (!Object.keys(inputRequests).length) return { answers: { ...answers, ...declined } };
-  const requestState = await codec.mint({ tool, answers: { ...answers, ...declined } }, ctx);
+  const asked = [...new Set([...askedBefore, ...Object.keys(inputRequests)])];
+  const requestState = await codec.mint({ call, asked, answers: { ...answers, ...declined } }, ctx);
   return { ask: inputRequired({ inputRequests, requestState }) };
 }
 

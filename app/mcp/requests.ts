@@ -82,10 +82,15 @@ export function invalidParams(method: string, error: z.ZodError): ProtocolError 
 }
 
 /** A failure of resources/read or prompts/get as the protocol error a client expects. */
-export function protocolError(err: unknown, notFoundCode: number): ProtocolError {
+export function protocolError(
+  err: unknown,
+  notFoundCode: number,
+  subject: Record<string, unknown> = {},
+): ProtocolError {
   if (err instanceof ProtocolError) return err;
   const error = toNotekernelError(err);
-  if (error.code === 'not_found') return new ProtocolError(notFoundCode, error.message, error.details);
+  if (error.code === 'not_found')
+    return new ProtocolError(notFoundCode, error.message, { ...error.details, ...subject });
   if (error.code === 'validation_failed')
     return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, error.details);
   return new ProtocolError(ProtocolErrorCode.InternalError, error.message, { error: error.code });

@@ -53,7 +53,7 @@ export class ResourceChanges {
   }
 
   private changed(event: NoteEvent, vaultId: string): void {
-    for (const uri of changedUris(this.host.resources(), event, vaultId)) this.pending.add(uri);
+    for (const uri of changedUris(this.host.resources(), event, vaultId, this.host.info.id)) this.pending.add(uri);
     this.timer ??= setTimeout(() => this.flush(), GATHER_MS);
   }
 
@@ -66,40 +66,47 @@ export class ResourceChanges {
 }
 
 /**
- * The fixed resources (recent notes, stats, types, preferences: views any note can change) and
- * the note's own URI under each template addressed by note (`{type}/{filename}`, `{id}`, with
- * `{vault_id}`), before and after a rename or move.
+ * The fixed resources (recent notes, stats, types, preferences: views any note can change) and,
+ * under each template, the URIs the change reaches: the note's own (by `{type}/{filename}` — with
+ * and without `.md`, both of which read it — or `{id}`), before and after a rename or move, and the
+ * tag lists (`{tag}`) of the tags it has or had. Templates without `{vault_id}` address the current
+ * vault, so a change elsewhere reaches only those with it. Not announced: views of other notes
+ * that merely link to this one (their backlink lists).
  */
-export function changedUris(resources: readonly ResourceDefinition[], event: NoteEvent, vaultId: string): string[] {
-  const ids = new Set([event.payload.note.id]);
-  if (event.name === 'note.afterMove') ids.add(event.payload.fromId);
-  if (event.name === 'note.afterWrite' && event.payload.previous) ids.add(event.payload.previous.id);
-  const uris = resources.filter((r) => !r.template).map((r) => r.uri);
+export function changedUris(
+  resources: readonly ResourceDefinition[],
+  event: NoteEvent,
+  vaultId: string,
+  currentVaultId: string,
+): string[] {
+  const notes: Array<{ id: string; tags: readonly string[] }> = [event.payload.note];
+  if (event.name === 'note.afterMove') notes.push({ id: event.payload.fromId, tags: [] });
+  if (event.name === 'note.afterWrite' && event.payload.previous) notes.push(event.payload.previous);
+  const uris = new Set(resources.filter((r) => !r.template).map((r) => r.uri));
   for (const resource of resources) {
     if (!resource.template) continue;
-    for (const id of ids) {
-      const uri = fill(resource.uri, id, vaultId);
-      if (uri) uris.push(uri);
-    }
+    if (!resource.uri.includes('{vault_id}') && vaultId !== currentVaultId) continue;
+    for (const note of notes) for (const uri of fill(resource.uri, note, vaultId)) uris.add(uri);
   }
-  return uris;
+  return [...uris];
 }
 
-function fill(template: string, id: string, vaultId: string): string | undefined {
-  const slash = id.lastIndexOf('/');
-  const values: Record<string, string | undefined> = {
-    id,
-    vault_id: vaultId,
-    type: slash > 0 ? id.slice(0, slash) : undefined,
-    filename: slash > 0 ? id.slice(slash + 1) : undefined,
-  };
-  let complete = true;
-  const uri = template.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined || value.includes('/')) complete = false;
-    return encodeURIComponent(value ?? '');
-  });
-  return complete ? uri : undefined;
+function fill(template: string, note: { id: string; tags: readonly string[] }, vaultId: string): string[] {
+  const slash = note.id.lastIndexOf('/');
+  const file = slash > 0 ? note.id.slice(slash + 1) : undefined;
+  const base = {
+    id: [note.id],
+    vault_id: [vaultId],
+    type: slash > 0 ? [note.id.slice(0, slash)] : [],
+    filename: file ? [...new Set([file, file.replace(/\.md$/i, '')])] : [],
+    tag: note.tags.map((t) => t.replace(/^#/, '').toLowerCase()),
+  } as Record<string, string[]>;
+  let uris = [template];
+  for (const name of template.match(/\{[a-zA-Z0-9_]+\}/g) ?? []) {
+    const values = (base[name.slice(1, -1)] ?? []).filter((v) => !v.includes('/'));
+    uris = uris.flatMap((uri) => values.map((v) => uri.replace(name, encodeURIComponent(v))));
+  }
+  return uris;
 }
 
 /** Wires one instance to the process's changes; returns the function that stops it. */

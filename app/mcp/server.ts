@@ -105,18 +105,23 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
       requestLogs(era, extra, async () => {
         try {
           // A tool that asks (InputNeededError): the SDK puts its questions to the client.
-          return await answering(params.name, extra, clientCapabilities(server, extra), async (answers) => {
-            const value = await vault.call(params.name, params.arguments ?? {}, {
-              caller: clientName(server, extra),
-              answers,
-              ...(progress ? { progress } : {}),
-            });
-            await progress?.sent();
-            if (skills && changesSkills(params.name)) await reloadSkills(skills, options.changes);
-            return renderResult(value, options.maxMessageBytes, params.name);
-          });
+          return await answering(
+            params.name,
+            params.arguments,
+            extra,
+            clientCapabilities(server, extra),
+            async (answers) => {
+              const value = await vault.call(params.name, params.arguments ?? {}, {
+                caller: clientName(server, extra),
+                answers,
+                ...(progress ? { progress } : {}),
+              });
+              if (skills && changesSkills(params.name)) reloadSkills(skills, options.changes, vault);
+              return renderResult(value, options.maxMessageBytes, params.name);
+            },
+          );
         } catch (err) {
-          await progress?.sent();
+          if (err instanceof ProtocolError) throw err; // the request itself is wrong (a stale requestState)
           return renderError(err);
         } finally {
           await progress?.sent();
@@ -174,7 +179,7 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
         ],
       };
     } catch (err) {
-      throw protocolError(err, RESOURCE_NOT_FOUND);
+      throw protocolError(err, RESOURCE_NOT_FOUND, { uri });
     }
   });
 
@@ -190,13 +195,19 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
         `Unknown prompt "${params.name}"; prompts/list names the prompts this server has.`,
       );
     try {
-      return await answering(`prompt:${prompt.name}`, extra, clientCapabilities(server, extra), async (answers) => {
-        const messages = await prompt.get(params.arguments ?? {}, { answers });
-        return {
-          description: prompt.description,
-          messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
-        };
-      });
+      return await answering(
+        `prompt:${prompt.name}`,
+        params.arguments,
+        extra,
+        clientCapabilities(server, extra),
+        async (answers) => {
+          const messages = await prompt.get(params.arguments ?? {}, { answers });
+          return {
+            description: prompt.description,
+            messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+          };
+        },
+      );
     } catch (err) {
       throw protocolError(err, ProtocolErrorCode.InvalidParams);
     }
@@ -206,13 +217,16 @@ export function createMcpServer(vault: ToolHost, options: McpServerOptions = {})
 }
 
 /**
- * Rebuilds the skills after a tool that may change them. Long-lived instances are told by the
- * catalogue itself; instances built per request are gone by then, so the process's change feed
- * tells the HTTP handler.
+ * Rebuilds the skills after a tool that may change them, without holding the answer back.
+ * Long-lived instances are told by the catalogue itself; instances built per request are gone by
+ * then, so the process's change feed tells the HTTP handler.
  */
-async function reloadSkills(skills: VaultSkills, changes: ResourceChanges | undefined): Promise<void> {
-  const changed = await skills.reload();
-  if (changed.listChanged) changes?.listChanged();
+function reloadSkills(skills: VaultSkills, changes: ResourceChanges | undefined, vault: ToolHost): void {
+  // The write is done whatever the rebuild does: a failed one keeps the previous skills served.
+  skills.reload().then(
+    (changed) => changed.listChanged && changes?.listChanged(),
+    (err: unknown) => vault.logger.warn({ err }, 'the skills could not be rebuilt after a note type changed'),
+  );
 }
 
 /** What the client can be asked: its request's envelope (2026), or what it declared at initialize (2025). */

@@ -37,7 +37,7 @@ export class LimitedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Told of every message refused (the SDK's serveStdio takes `onerror` for itself). */
+  /** Told of every message refused, instead of `onerror` (which the SDK's serveStdio takes for itself). */
   onrefused?: (error: Error) => void;
 
   private parts: Buffer[] = [];
@@ -91,8 +91,8 @@ export class LimitedStdioTransport implements Transport {
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
 
   private refused(error: Error): void {
-    this.onrefused?.(error);
-    this.onerror?.(error);
+    if (this.onrefused) this.onrefused(error);
+    else this.onerror?.(error);
   }
 
   private readonly onData = (chunk: Buffer) => {

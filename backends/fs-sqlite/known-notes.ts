@@ -14,8 +14,22 @@ export class KnownNotes {
   /** Empty until watching starts: a process that does not watch keeps nothing. */
   private hashes: Map<string, string> | undefined;
 
-  seed(states: Map<string, FileState>): void {
-    this.hashes ??= new Map([...states].map(([id, state]) => [id, state.contentHash]));
+  /**
+   * Seeds as soon as the store is ready, before any change is synced (a change waits for the same
+   * readiness); if that fails (the first refresh did), the first synced change seeds.
+   */
+  follow(ready: Promise<unknown>, states: () => Map<string, FileState>): void {
+    ready.then(
+      () => this.seed(states),
+      () => undefined,
+    );
+  }
+
+  /** Takes the index's hashes once (a function, so a seeded set costs nothing). */
+  seed(states: Map<string, FileState> | (() => Map<string, FileState>)): void {
+    if (this.hashes) return;
+    const all = typeof states === 'function' ? states() : states;
+    this.hashes = new Map([...all].map(([id, state]) => [id, state.contentHash]));
   }
 
   /** This process wrote the note (or dropped it: `undefined`). */

@@ -218,7 +218,10 @@ export class NoteWrites {
       );
       let note: Note;
       try {
-        note = await this.write(to, serializeMarkdown(metadata, parsed.body), { exclusive: true });
+        // Our own watcher must not take the new file for another program's before it is indexed.
+        note = await this.host.locks.runLocal(to.absolute, () =>
+          this.write(to, serializeMarkdown(metadata, parsed.body), { exclusive: true }),
+        );
       } catch (err) {
         await this.host.disk.unmake(made, path.dirname(to.absolute));
         if (err instanceof ConflictError)

@@ -268,7 +268,7 @@ export class FsSqliteStore implements NoteStore {
 
   watch(listener: (change: ExternalChange) => void): () => void {
     this.following = true;
-    void this.ready().then(() => this.known.seed(this.db.fileStates())); // before any syncPath below
+    this.known.follow(this.ready(), () => this.db.fileStates());
     const stop = watchNoteFiles(this.root, this.layout, this.logger, async (relPaths) => {
       for (const rel of relPaths) {
         const change = await this.syncPath(rel);
@@ -285,6 +285,7 @@ export class FsSqliteStore implements NoteStore {
   /** Re-reads one path another program touched; reports it when it differs from what this process knew. */
   private async syncPath(rel: string): Promise<ExternalChange | undefined> {
     await this.ready();
+    this.known.seed(() => this.db.fileStates());
     let loc: NoteTarget;
     try {
       loc = this.disk.target(rel);

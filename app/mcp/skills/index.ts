@@ -8,8 +8,9 @@
  * request too): `skills.install(server)`, resources/list adds `await skills.listResources()`, and
  * resources/read answers `await skills.readResource(uri)` when it is not undefined (the
  * `resources` capability says `listChanged: true`). On an `McpServer`: `skills.attach(mcp)`.
- * After a call that may change them (`changesSkills(name)`): `await skills.reload()`; when its
- * answer says `listChanged`, servers built per request publish `resources/list_changed` themselves.
+ * After a call that may change them (`changesSkills(name)`): `skills.reload()`; when its answer says
+ * `listChanged`, the catalogue tells the long-lived servers, and the HTTP handler (through the
+ * process's ResourceChanges) tells the 2026 listeners, since servers built per request are gone.
  */
 import type { SkillsOptions } from '@modelcontextprotocol/server/ext/skills';
 import type { ToolHost } from '../../tool-host.js';

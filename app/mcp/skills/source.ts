@@ -69,15 +69,19 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
   const warn = options.onWarning ?? (() => {});
   let current: Promise<Snapshot> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const servers = new Set<WeakRef<Announcer>>();
+  // Weak on the server itself (an announcer object made here would be collected at once); the
+  // WeakMap keeps each server's announcer exactly as long as the server lives.
+  const servers = new Set<WeakRef<object>>();
+  const announcers = new WeakMap<object, Announcer>();
   // Servers built per request are attached by the thousand: forget the collected ones now and then.
   let pruneAt = PRUNE_AT;
-  const track = (announcer: Announcer) => {
+  const track = (owner: object, announcer: Announcer) => {
+    announcers.set(owner, announcer);
     if (servers.size >= pruneAt) {
       for (const ref of servers) if (!ref.deref()) servers.delete(ref);
       pruneAt = Math.max(PRUNE_AT, 2 * servers.size);
     }
-    servers.add(new WeakRef(announcer));
+    servers.add(new WeakRef(owner));
   };
 
   const snapshot = () => {
@@ -124,7 +128,8 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
     const changes = diff(previous, next);
     if (changes.listChanged) {
       for (const ref of servers) {
-        const server = ref.deref();
+        const owner = ref.deref();
+        const server = owner && announcers.get(owner);
         if (!server) servers.delete(ref);
         else if (server.connected()) {
           Promise.resolve()
@@ -139,11 +144,11 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
   return {
     attach(mcp) {
       extension.attach(mcp);
-      track({ connected: () => mcp.isConnected(), send: () => mcp.sendResourceListChanged() });
+      track(mcp, { connected: () => mcp.isConnected(), send: () => mcp.sendResourceListChanged() });
     },
     install(server) {
       installSkillMethods(server, { list: async () => (await snapshot()).ordered, get }, options.cacheHint);
-      track({ connected: () => server.transport !== undefined, send: () => server.sendResourceListChanged() });
+      track(server, { connected: () => server.transport !== undefined, send: () => server.sendResourceListChanged() });
     },
     listResources,
     async readResource(uri) {
