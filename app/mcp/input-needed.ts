@@ -7,8 +7,8 @@
  *
  * The answers of earlier rounds travel in `requestState`, signed (HMAC, the SDK's codec) and bound
  * to the call (the tool and its arguments), with the keys asked: a tool that asks twice sees both
- * answers, a client cannot forge them or answer what was not asked, and a state from another call
- * is refused (-32602). The key
+ * answers, a client cannot forge them or answer anything the call does not ask, and a state from
+ * another call is refused (-32602). The key
  * is the process's own unless NOTEKERNEL_REQUEST_STATE_KEY (32+ bytes) gives one for several
  * processes behind one address; state is good for ten minutes.
  *
@@ -97,21 +97,28 @@ export async function answering<T>(
       ProtocolErrorCode.InvalidParams,
       'requestState belongs to another call; call again without it.',
     );
-  // Responses count only to what was asked: none on a first call, and only under the keys asked.
-  const responses = Object.fromEntries(
-    Object.entries(extra.mcpReq.inputResponses ?? {}).filter(([key]) => state?.asked.includes(key)),
-  );
-  let answers: Answers = { ...state?.answers, ...answersOf(responses) };
+  // A response counts for a question the call asks (now, or in a round the state recorded), never
+  // for another key; one given before it was asked (a client that knows the question) is taken.
+  const offered = answersOf(extra.mcpReq.inputResponses);
+  const pick = (keys: readonly string[]): Answers =>
+    Object.fromEntries(keys.filter((k) => k in offered).map((k) => [k, offered[k] ?? null]));
+  let answers: Answers = { ...state?.answers, ...pick(state?.asked ?? []) };
   let asked = state?.asked ?? [];
   for (;;) {
     try {
       return await work(answers);
     } catch (err) {
       if (!(err instanceof InputNeededError)) throw err;
+      const keys = Object.keys(err.questions);
+      const given = pick(keys.filter((k) => !(k in answers)));
+      if (Object.keys(given).length) {
+        answers = { ...answers, ...given };
+        continue;
+      }
       const next = await askFor(err, call, asked, answers, client, extra);
       if ('ask' in next) return next.ask;
       answers = next.answers;
-      asked = [...asked, ...Object.keys(err.questions)];
+      asked = [...asked, ...keys];
     }
   }
 }
