@@ -18,6 +18,14 @@ import { type PgPool, inTransaction } from './driver.js';
 export async function ensureVectorTable(pool: PgPool, schema: string, embedder: Embedder): Promise<void> {
   const S = `"${schema}"`;
   const key = `${embedder.id}/${embedder.dim}`;
+  // Set up already: nothing to create, so a serving role without CREATE rights opens it.
+  const found = await pool.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`${S}.vector_settings`]);
+  if (found.rows[0]?.t) {
+    const stored = (
+      await pool.query<{ value: string }>(`SELECT value FROM ${S}.vector_settings WHERE key = 'embedder'`)
+    ).rows[0]?.value;
+    if (stored === key) return;
+  }
   await inTransaction(pool, async (client) => {
     await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`notekernel-vectors:${schema}`]);
