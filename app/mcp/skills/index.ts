@@ -7,21 +7,15 @@
  * nothing is built until a client asks). On each low-level `Server`, before it connects (per
  * request too): `skills.install(server)`, resources/list adds `await skills.listResources()`, and
  * resources/read answers `await skills.readResource(uri)` when it is not undefined (the
- * `resources` capability says `listChanged: true`). On an `McpServer`: `skills.attach(mcp)`.
+ * `resources` capability says `listChanged: true`). On an `McpServer`: `await skills.attach(mcp)`.
  * After a call that may change them (`changesSkills(name)`): `skills.reload()`; when its answer says
  * `listChanged`, the catalogue tells the long-lived servers, and the HTTP handler (through the
  * process's ResourceChanges) tells the 2026 listeners, since servers built per request are gone.
  */
 import type { SkillsOptions } from '@modelcontextprotocol/server/ext/skills';
 import type { ToolHost } from '../../tool-host.js';
-import { cardWorkflowSkills } from './card-workflow.js';
-import { memorySkills } from './memory.js';
-import { noteTypeSkills } from './note-types.js';
 import { type SkillTree, servedSkills, type VaultSkills } from './source.js';
 
-export { CARD_WORKFLOW_SKILL } from './card-workflow.js';
-export { MEMORY_SKILL } from './memory.js';
-export { NOTE_TYPES_SKILL } from './note-types.js';
 export type { VaultSkills } from './source.js';
 
 interface SkillKind {
@@ -34,10 +28,17 @@ interface SkillKind {
   build(host: ToolHost): Promise<SkillTree>;
 }
 
+// Each kind's text builder loads with the first build, not with the server.
 const KINDS: readonly SkillKind[] = [
-  { tools: ['list_note_types', 'get_note_type_info'], build: noteTypeSkills },
-  { tools: ['start_draft_generation', 'get_available_templates'], build: cardWorkflowSkills },
-  { tools: ['memory_capture'], build: memorySkills },
+  {
+    tools: ['list_note_types', 'get_note_type_info'],
+    build: async (host) => (await import('./note-types.js')).noteTypeSkills(host),
+  },
+  {
+    tools: ['start_draft_generation', 'get_available_templates'],
+    build: async (host) => (await import('./card-workflow.js')).cardWorkflowSkills(host),
+  },
+  { tools: ['memory_capture'], build: async (host) => (await import('./memory.js')).memorySkills(host) },
 ];
 
 /**

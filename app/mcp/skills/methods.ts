@@ -6,13 +6,14 @@
  * client ignores), and -32602 for a URI no skill has.
  */
 import { type CacheHint, ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import {
-  SKILLS_EXTENSION_ID,
-  SKILLS_GET_METHOD,
-  SKILLS_LIST_METHOD,
-  type Skill,
-} from '@modelcontextprotocol/server/ext/skills';
+import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import { z } from 'zod';
+
+// The extension's names, written out so the server does not load the extension's code to start
+// (test/unit/mcp/skills-names.test.ts holds them to the SDK's constants).
+export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
+export const SKILLS_LIST_METHOD = 'skills/list';
+export const SKILLS_GET_METHOD = 'skills/get';
 
 const listParams = z.object({ cursor: z.string().optional() }).loose().optional();
 const getParams = z.object({ uri: z.string() }).loose();

@@ -6,15 +6,9 @@
  * and the texts they cover), so a read never meets a file of another build.
  */
 import type { McpServer, Resource, Server } from '@modelcontextprotocol/server';
-import {
-  type Skill,
-  SkillCatalogError,
-  type SkillCatalogChanges,
-  SkillsExtension,
-  type SkillsOptions,
-  type SkillSource,
-  skillEntry,
-} from '@modelcontextprotocol/server/ext/skills';
+// The extension's code loads with the first skill built (or attached), not with the server: a
+// client that never asks for skills does not pay for it at start-up (issue 28's first answer).
+import type { Skill, SkillCatalogChanges, SkillsOptions, SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import { installSkillMethods } from './methods.js';
 
 /** Paths under the skills root (`<skill>/SKILL.md`, `<skill>/references/x.md`) → file text. */
@@ -43,7 +37,7 @@ const canonical = (uri: string) => {
  * before connecting, and those handlers add `listResources()` and answer `readResource(uri)`.
  */
 export interface VaultSkills {
-  attach(mcp: McpServer): void;
+  attach(mcp: McpServer): Promise<void>;
   /** Serves skills/list and skills/get on a low-level server and declares the extension. */
   install(server: Server): void;
   /** Each skill's SKILL.md, for resources/list. */
@@ -119,7 +113,6 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
     read,
     listResources,
   };
-  const extension = new SkillsExtension({ source, baseUri: BASE, ...options });
 
   const reloadNow = async (): Promise<SkillCatalogChanges> => {
     const previous = current ? await current.catch(() => undefined) : undefined;
@@ -142,8 +135,9 @@ export function servedSkills(build: () => Promise<SkillTree>, options: SkillsOpt
   };
 
   return {
-    attach(mcp) {
-      extension.attach(mcp);
+    async attach(mcp) {
+      const { SkillsExtension } = await import('@modelcontextprotocol/server/ext/skills');
+      new SkillsExtension({ source, baseUri: BASE, ...options }).attach(mcp);
       track(mcp, { connected: () => mcp.isConnected(), send: () => mcp.sendResourceListChanged() });
     },
     install(server) {
@@ -178,6 +172,7 @@ async function buildSnapshot(
     const name = path.slice(0, slash);
     bySkill.set(name, { ...bySkill.get(name), [path.slice(slash + 1)]: text });
   }
+  const { SkillCatalogError, skillEntry } = await import('@modelcontextprotocol/server/ext/skills');
   const skills = new Map<string, Skill>();
   const files = new Map<string, string>();
   for (const [name, texts] of bySkill) {

@@ -44,7 +44,7 @@ async function serve(profile: string, config: UserConfig = {}, via: Via = 'Serve
   const catalog = vaultSkills(kernel.vault, { strict: true, onWarning: (w) => warnings.push(w) });
   if (!catalog) throw new Error(`${profile}: no skills`);
   const server = via === 'Server' ? lowLevelServer(catalog) : new McpServer({ name: 'skills-test', version: '0.0.0' });
-  if (server instanceof McpServer) catalog.attach(server);
+  if (server instanceof McpServer) await catalog.attach(server);
   const client = new Client({ name: 'skills-test-client', version: '0.0.0' });
   const served: Served = { kernel, catalog, client, skills: new SkillsClient(client), warnings, listChanged: 0 };
   client.setNotificationHandler('notifications/resources/list_changed', () => {
