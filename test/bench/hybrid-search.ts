@@ -32,7 +32,7 @@ import { dropSchema, freshSchema } from '../support/postgres.js';
 import { rng } from '../support/generate-vault.js';
 import { fmt, percentile, printTable, sample, type BenchRow } from './stats.js';
 
-const EMBED_WORKER = path.join(packageRoot(), 'dist', 'backends', 'hybrid-search', 'embedding', 'embed-worker.js');
+const EMBED_WORKER = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
 
 const TOPICS = (
   'harbour ferry island bakery flour storm wall budget bridge repair steel welder footpath engineer timetable bus route ' +

@@ -118,7 +118,7 @@ export async function benchParaphrase(): Promise<BenchRow[]> {
     ];
 
     // Workers run the built JavaScript; the bench runs from dist/, where it is.
-    const script = path.join(packageRoot(), 'dist', 'backends', 'hybrid-search', 'embedding', 'embed-worker.js');
+    const script = path.join(packageRoot(), 'dist', 'toolkit', 'embedding', 'embed-worker.js');
     if (existsSync(script)) {
       const pool = workerPoolEmbedder(script, 2);
       try {
