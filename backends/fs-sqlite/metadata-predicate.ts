@@ -11,6 +11,7 @@ import {
   type MetadataScalar,
 } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
+import { isDateLike, listOf, numberOf, scalarOf } from '../../toolkit/search/metadata-values.js';
 
 /** Named parameters for one statement: deterministic names, so equal shapes share a cached statement. */
 export class QueryParams {
@@ -24,9 +25,7 @@ export class QueryParams {
   }
 }
 
-const MAX_IN_VALUES = 100;
 // The shape index-db.ts records as `date`; anything else is not compared as an instant.
-const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 // A list element holds its text only; it compares as a number when it reads back unchanged.
 export const NUMERIC_TEXT = 'CAST(CAST(m.value AS NUMERIC) AS TEXT) = m.value';
 
@@ -106,48 +105,4 @@ function compare(op: Comparison, value: MetadataScalar, params: QueryParams): st
       WHEN 'boolean' THEN m.value ${op} lower(${text})
       WHEN 'array' THEN (CASE WHEN ${num} IS NOT NULL AND ${NUMERIC_TEXT} THEN CAST(m.value AS REAL) ${op} ${num} ELSE m.value ${op} ${text} END)
       ELSE m.value ${op} ${text} END`;
-}
-
-function isDateLike(value: MetadataScalar): boolean {
-  return typeof value === 'string' && DATE_LIKE.test(value.trim());
-}
-
-function numberOf(value: MetadataScalar): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  const parsed = Number(value.trim());
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
-function isScalar(value: unknown): value is MetadataScalar {
-  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-function scalarOf(value: unknown, operator: MetadataOperator, field: string): MetadataScalar {
-  if (Array.isArray(value)) {
-    throw new ValidationError(`${field}: operator ${operator} takes one value; use IN for a list.`, { field });
-  }
-  if (!isScalar(value)) throw new ValidationError(`${field}: give a string, number, boolean or null.`, { field });
-  if (value === null && operator !== '=' && operator !== '!=') {
-    throw new ValidationError(`${field}: null compares only with = and !=.`, { field });
-  }
-  return value;
-}
-
-function listOf(value: unknown, field: string): MetadataScalar[] {
-  const list =
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== '')
-      : value;
-  if (!Array.isArray(list) || list.length === 0 || !list.every(isScalar)) {
-    throw new ValidationError(`${field}: IN takes a non-empty list of values (or a comma-separated string).`, {
-      field,
-    });
-  }
-  if (list.length > MAX_IN_VALUES)
-    throw new ValidationError(`${field}: IN takes at most ${MAX_IN_VALUES} values.`, { field });
-  return list as MetadataScalar[];
 }

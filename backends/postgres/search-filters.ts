@@ -17,15 +17,14 @@ import {
   type TimeRange,
 } from '../../kernel/backend.js';
 import { ValidationError } from '../../kernel/errors.js';
+import { isDateLike, listOf, numberOf, scalarOf } from '../../toolkit/search/metadata-values.js';
 import { foldWords } from '../../toolkit/search/fold-letters.js';
 
 export interface Binder {
   add(value: unknown): string;
 }
 
-const DATE_LIKE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DATE_RE = '^\\d{4}-\\d{2}-\\d{2}([T ][0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?$';
-const MAX_IN_VALUES = 100;
 type Comparison = '=' | '<' | '>' | '<=' | '>=';
 
 /** WHERE terms (ANDed) for the structured members of the query. */
@@ -92,7 +91,7 @@ function compare(S: string, op: Comparison, value: MetadataScalar, p: Binder): s
   if (value === null) return "jsonb_typeof(e.v) = 'null'";
   const text = p.add(String(value));
   const num = p.add(numberOf(value));
-  const date = p.add(typeof value === 'string' && DATE_LIKE.test(value.trim()) ? value.trim() : null);
+  const date = p.add(isDateLike(value) ? String(value).trim() : null);
   const stored = "(e.v #>> '{}')";
   return `(CASE jsonb_typeof(e.v)
       WHEN 'number' THEN ${stored}::numeric ${op} ${num}::numeric
@@ -137,41 +136,4 @@ function sortTerm(S: string, entry: SearchSort, i: number, p: Binder): string | 
     `sort.${i}.field: unknown sort field "${field}"; use one of ${SEARCH_SORT_FIELDS.join(', ')} or metadata.<key>${hint}.`,
     { field: `sort.${i}.field`, allowed: [...SEARCH_SORT_FIELDS, 'metadata.<key>'] },
   );
-}
-
-function numberOf(value: MetadataScalar): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string' || value.trim() === '') return null;
-  const parsed = Number(value.trim());
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
-function isScalar(value: unknown): value is MetadataScalar {
-  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-function scalarOf(value: unknown, operator: MetadataOperator, field: string): MetadataScalar {
-  if (Array.isArray(value))
-    throw new ValidationError(`${field}: operator ${operator} takes one value; use IN for a list.`, { field });
-  if (!isScalar(value)) throw new ValidationError(`${field}: give a string, number, boolean or null.`, { field });
-  if (value === null && operator !== '=' && operator !== '!=')
-    throw new ValidationError(`${field}: null compares only with = and !=.`, { field });
-  return value;
-}
-
-function listOf(value: unknown, field: string): MetadataScalar[] {
-  const list =
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== '')
-      : value;
-  if (!Array.isArray(list) || list.length === 0 || !list.every(isScalar))
-    throw new ValidationError(`${field}: IN takes a non-empty list of values (or a comma-separated string).`, {
-      field,
-    });
-  if (list.length > MAX_IN_VALUES)
-    throw new ValidationError(`${field}: IN takes at most ${MAX_IN_VALUES} values.`, { field });
-  return list as MetadataScalar[];
 }

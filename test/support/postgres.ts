@@ -4,7 +4,10 @@
  * except under CI=true, where a missing server is a failure, not a skip.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { createRequire } from 'node:module';
+import { tempDir } from './temp.js';
 
 export const PG_URL = process.env.NOTEKERNEL_TEST_PG_URL;
 
@@ -35,4 +38,22 @@ export async function dropSchema(schema: string): Promise<void> {
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * A vault folder whose config file puts a flint profile's notes in PostgreSQL (`vault` in
+ * `schema`), as a `serve --config <config> --vault <folder>` on one host would have it.
+ */
+export async function postgresVaultFolder(
+  prefix: string,
+  options: { schema: string; vault: string; url?: string },
+): Promise<{ folder: string; config: string }> {
+  const folder = await tempDir(prefix);
+  const config = path.join(folder, 'notekernel.config.json');
+  const storage = {
+    backend: 'postgres',
+    options: { url: options.url ?? PG_URL, schema: options.schema, vault: options.vault },
+  };
+  await fs.writeFile(config, JSON.stringify({ profile: 'flint', storage }));
+  return { folder, config };
 }

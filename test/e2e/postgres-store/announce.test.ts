@@ -1,19 +1,10 @@
-/**
- * Issue 30: a note created through one `serve --http` process on a PostgreSQL vault is found by
- * search and announced to a subscribed MCP client on another process within 1 s (p95 over 200
- * writes), while three more clients write as fast as they can. The path: the writer's commit, the
- * change feed (NOTIFY wakes the other process, which reads forward), its hooks, and the MCP
- * announcement on the listener's `subscriptions/listen` stream (2026-07-28). Prints the figures.
- */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Announcements } from '../../support/announcements.js';
 import { callTool, connectHttp, type HttpServerProcess, startHttpServer } from '../../support/mcp.js';
-import { dropSchema, freshSchema, PG_URL } from '../../support/postgres.js';
-import { removeDir, tempDir } from '../../support/temp.js';
+import { dropSchema, freshSchema, postgresVaultFolder } from '../../support/postgres.js';
+import { removeDir } from '../../support/temp.js';
 import { describePg } from '../../unit/postgres-store/helpers.js';
 
 const WRITES = 200;
@@ -26,16 +17,8 @@ describePg('announcements across serve processes on one PostgreSQL vault', () =>
   const clients: Client[] = [];
 
   const serve = async () => {
-    const folder = await tempDir('nk-e2e-pg-announce-');
+    const { folder, config } = await postgresVaultFolder('nk-e2e-pg-announce-', { schema, vault: 'a' });
     folders.push(folder);
-    const config = path.join(folder, 'notekernel.config.json');
-    await fs.writeFile(
-      config,
-      JSON.stringify({
-        profile: 'flint',
-        storage: { backend: 'postgres', options: { url: PG_URL, schema, vault: 'a' } },
-      }),
-    );
     const server = await startHttpServer(['--config', config, '--vault', folder]);
     servers.push(server);
     return server;

@@ -1,17 +1,8 @@
-/**
- * Issue 30's four hosts: four `notekernel serve --http` processes (flint, one PostgreSQL vault),
- * a real MCP client on each. 50 rounds of the same update_note with the same content_hash sent to
- * all four at once: exactly one winner per round, the others refused with content_hash_mismatch,
- * and every process's next read and search agree on the winner. A note created through one is
- * found by search through each other at once. Prints the rounds' timings.
- */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { callTool, connectHttp, startHttpServer, type HttpServerProcess } from '../../support/mcp.js';
-import { removeDir, tempDir } from '../../support/temp.js';
-import { dropSchema, freshSchema, PG_URL } from '../../support/postgres.js';
+import { removeDir } from '../../support/temp.js';
+import { dropSchema, freshSchema, postgresVaultFolder } from '../../support/postgres.js';
 import { describePg } from '../../unit/postgres-store/helpers.js';
 
 describePg('four serve processes on one PostgreSQL vault', () => {
@@ -23,16 +14,8 @@ describePg('four serve processes on one PostgreSQL vault', () => {
   beforeAll(async () => {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
-        const folder = await tempDir('nk-e2e-pg4-');
+        const { folder, config } = await postgresVaultFolder('nk-e2e-pg4-', { schema, vault: 'four' });
         folders.push(folder);
-        const config = path.join(folder, 'notekernel.config.json');
-        await fs.writeFile(
-          config,
-          JSON.stringify({
-            profile: 'flint',
-            storage: { backend: 'postgres', options: { url: PG_URL, schema, vault: 'four' } },
-          }),
-        );
         const server = await startHttpServer(['--config', config, '--vault', folder]);
         servers.push(server);
         clients.push(await connectHttp(server.url));
